@@ -1,0 +1,70 @@
+# Scratch Bench Studio: `make run` starts the studio, `make test` runs the whole suite.
+# Both first set up whatever is missing: system packages (as root), the venv, the Scratch GUI bundle.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+GUI_VERSION := 15.1.1
+GUI_DIR := resources/scratch-gui
+GUI_STAMP := $(GUI_DIR)/.version-$(GUI_VERSION)
+TASKS ?= tasks
+SYSTEM_PACKAGES := chromium xvfb xauth fonts-dejavu-core fonts-liberation libxcb-cursor0 libxcb-icccm4 \
+	libxcb-keysyms1 libxcb-xinerama0 libxkbcommon-x11-0 libegl1 libgl1 libnss3 libasound2
+
+.PHONY: run test lint setup system venv bundle bench clean
+
+run: setup
+	@if [ -n "$$DISPLAY" ] || [ "$$QT_QPA_PLATFORM" = offscreen ]; then \
+		$(PY) -m studio --library $(TASKS); \
+	else \
+		echo "No DISPLAY: starting the studio on a virtual X screen (xvfb-run)."; \
+		xvfb-run -a -s "-screen 0 1600x1000x24" $(PY) -m studio --library $(TASKS); \
+	fi
+
+test: setup
+	$(PY) -m pytest -q
+
+lint: venv
+	$(VENV)/bin/ruff check studio tests bench tools
+	$(VENV)/bin/ruff format --check studio tests bench tools
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+bench: setup
+	$(PY) bench/bench_eval.py
+
+setup: system venv bundle
+
+system:
+	@missing=""; \
+	for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing system packages:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		else \
+			echo "Missing system packages:$$missing"; \
+			echo "Install them with: sudo apt-get install -y$$missing"; exit 1; \
+		fi; \
+	fi
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+bundle: $(GUI_STAMP)
+
+$(GUI_STAMP):
+	@echo "Fetching @scratch/scratch-gui-standalone@$(GUI_VERSION) (about 150 MB) into $(GUI_DIR)"
+	@rm -rf $(GUI_DIR) && mkdir -p $(GUI_DIR)/.pack
+	cd $(GUI_DIR)/.pack && npm pack --silent @scratch/scratch-gui-standalone@$(GUI_VERSION) >/dev/null
+	tar -xzf $(GUI_DIR)/.pack/*.tgz -C $(GUI_DIR)/.pack
+	mv $(GUI_DIR)/.pack/package/dist $(GUI_DIR)/dist
+	rm -rf $(GUI_DIR)/.pack $(GUI_DIR)/dist/*.map $(GUI_DIR)/dist/chunks/*.map
+	@touch $@
+
+clean:
+	rm -rf $(VENV) $(GUI_DIR) .pytest_cache .mypy_cache .ruff_cache

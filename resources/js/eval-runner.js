@@ -1,0 +1,111 @@
+/*
+ * Runs one evaluation in this page: load the project into a fresh VM, install the helper
+ * library as window.EvaluationUtils, run the task script as fn(vm, config, cleanup) with a
+ * time limit, and return a plain object. Python (studio.services.evaluator) calls
+ * window.StudioEval.run(...) once per page; the page is then thrown away.
+ */
+(function () {
+  'use strict';
+  const WRAP_LINES = 1; // the wrapper line added before a module's source
+
+  function base64ToBuffer(b64) {
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return bytes.buffer;
+  }
+
+  function lineFromStack(stack, fileName) {
+    if (!stack) return null;
+    const re = new RegExp(fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + ':(\\d+):(\\d+)');
+    const m = re.exec(stack);
+    return m ? Math.max(1, Number(m[1]) - WRAP_LINES) : null;
+  }
+
+  /** Evaluate CommonJS-style source; return module.exports or throw {kind, message, line}. */
+  function loadModule(source, fileName, globals) {
+    const slot = '__studioModule_' + Math.random().toString(36).slice(2);
+    let syntaxError = null;
+    const onError = (ev) => {
+      if (ev.filename && ev.filename.endsWith(fileName)) {
+        syntaxError = { message: ev.message, line: Math.max(1, ev.lineno - WRAP_LINES) };
+        ev.preventDefault();
+      }
+    };
+    window.addEventListener('error', onError);
+    const el = document.createElement('script');
+    el.textContent = `window.${slot} = function (module, exports, vm, EvaluationUtils) {\n` +
+      `${source}\n};\n//# sourceURL=${fileName}`;
+    document.head.appendChild(el);
+    window.removeEventListener('error', onError);
+    if (syntaxError) throw { kind: 'syntax', file: fileName, ...syntaxError };
+    const module = { exports: {} };
+    try {
+      window[slot](module, module.exports, globals.vm, globals.EvaluationUtils);
+    } catch (err) {
+      throw { kind: 'script', file: fileName, message: String(err && err.message || err),
+              line: lineFromStack(err && err.stack, fileName), stack: String(err && err.stack || '') };
+    }
+    return module.exports;
+  }
+
+  function describe(err, fileName) {
+    if (err && err.kind) return err;
+    return { kind: 'script', file: fileName, message: String(err && err.message || err),
+             line: lineFromStack(err && err.stack, fileName), stack: String(err && err.stack || '') };
+  }
+
+  async function run(args) {
+    const t0 = performance.now();
+    const out = { timings: {}, result: null, error: null };
+    const canvas = document.getElementById('stage');
+    const vm = ScratchClasses.createVM(canvas);
+    window.vm = vm;
+    try {
+      await vm.loadProject(base64ToBuffer(args.projectB64));
+    } catch (err) {
+      out.error = { kind: 'project', file: args.projectName, message: String(err && err.message || err) };
+      return out;
+    }
+    vm.start();
+    const t1 = performance.now();
+    out.timings.project_load_ms = t1 - t0;
+    let fn;
+    try {
+      const helper = loadModule(args.helperSource, args.helperName, { vm, EvaluationUtils: undefined });
+      window.EvaluationUtils = helper;
+      fn = loadModule(args.scriptSource, args.scriptName, { vm, EvaluationUtils: helper });
+    } catch (err) {
+      out.error = describe(err, args.scriptName);
+      return out;
+    }
+    if (typeof fn !== 'function') {
+      out.error = { kind: 'script', file: args.scriptName,
+                    message: 'the script must assign a function to module.exports' };
+      return out;
+    }
+    const cleanup = () => { try { vm.stopAll(); } catch (e) { /* already stopped */ } };
+    let timer;
+    const limit = new Promise((resolve) => {
+      timer = setTimeout(() => resolve({ __timeout: true }), args.timeoutMs);
+    });
+    try {
+      const value = await Promise.race([Promise.resolve().then(() => fn(vm, args.config, cleanup)), limit]);
+      if (value && value.__timeout) {
+        out.error = { kind: 'timeout', file: args.scriptName,
+                      message: `the script did not finish within ${args.timeoutMs / 1000} s` };
+      } else {
+        out.result = JSON.parse(JSON.stringify(value === undefined ? null : value));
+      }
+    } catch (err) {
+      out.error = describe(err, args.scriptName);
+    } finally {
+      clearTimeout(timer);
+      cleanup();
+      out.timings.script_ms = performance.now() - t1;
+    }
+    return out;
+  }
+
+  window.StudioEval = { run, ready: true };
+}());

@@ -1,0 +1,5 @@
+"""Allow `python -m studio`."""
+
+from studio.cli import main
+
+raise SystemExit(main())

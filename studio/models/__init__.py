@@ -1,0 +1,1 @@
+"""Plain pydantic data of the studio; imports nothing else of ours and no Qt."""

@@ -1,0 +1,108 @@
+"""A benchmark task: what the agent is asked to do and how its program is judged."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+TASK_FILE = "task.json"
+
+
+class Category(StrEnum):
+    """The four task kinds of ScratchWorld."""
+
+    CREATE = "create"
+    DEBUG = "debug"
+    EXTEND = "extend"
+    COMPUTE = "compute"
+
+
+class ReviewState(StrEnum):
+    DRAFT = "draft"
+    IN_REVIEW = "in_review"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class ReviewEvent(BaseModel):
+    """One change of review state: who, when, to what, and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    state: ReviewState
+    by: str = ""
+    at: datetime
+    comment: str = ""
+
+
+class Review(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    state: ReviewState = ReviewState.DRAFT
+    history: list[ReviewEvent] = Field(default_factory=list)
+
+
+class TestCase(BaseModel):
+    """An input/output pair of a compute task (passed to the script in its config)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: str | int | float | list[str | int | float]
+    output: str | int | float
+
+
+class Evaluation(BaseModel):
+    """How the task is judged: the script file, its time limit and the helper library."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    script: str = "evaluate.js"
+    timeout_s: float = Field(default=60.0, gt=0, le=3600)
+    description: str = ""
+    helper_library: str | None = None  # a task set's own helper file; None = ours
+    test_cases: list[TestCase] = Field(default_factory=list)
+
+
+class TaskMetadata(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    block_types_used: list[str] = Field(default_factory=list)
+    blocks_changed: int | None = None
+    difficulty: str = ""
+    tags: list[str] = Field(default_factory=list)
+
+
+class Task(BaseModel):
+    """Everything in a task folder's task.json; the projects and script are files beside it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    category: Category
+    instruction: str = Field(min_length=1)
+    description: str = ""
+    initial_project: str = "initial.sb3"
+    golden_project: str | None = "golden.sb3"
+    negative_projects: list[str] = Field(default_factory=list)
+    evaluation: Evaluation = Field(default_factory=Evaluation)
+    author: str = ""
+    review: Review = Field(default_factory=Review)
+    metadata: TaskMetadata = Field(default_factory=TaskMetadata)
+
+    @field_validator("initial_project", "golden_project")
+    @classmethod
+    def _plain_file_name(cls, value: str | None) -> str | None:
+        if value is not None and ("/" in value or "\\" in value or value in {"", ".", ".."}):
+            raise ValueError("must be a file name inside the task folder")
+        return value
+
+    def eval_config(self) -> dict[str, object]:
+        """The `config` object handed to the evaluation script."""
+        return {
+            "task_id": self.id,
+            "category": self.category.value,
+            "timeout": self.evaluation.timeout_s,
+            "test_cases": [c.model_dump() for c in self.evaluation.test_cases],
+        }

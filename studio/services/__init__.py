@@ -1,0 +1,1 @@
+"""Qt-free core of the studio: server, browser, evaluator, task store, checks."""

@@ -1,0 +1,177 @@
+"""One headless system Chromium, reused, handing out fresh evaluation pages.
+
+Every evaluation gets a page of its own, closed afterwards, so no listener, timer or global
+of one evaluation survives into the next. Pages are loaded ahead of need (spares) so that a
+caller rarely waits for the 17 MB bundle to start. The browser keeps a persistent profile in
+the user's cache so that V8's code cache makes page start fast after the first runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from studio.services import paths
+from studio.services.server import EditorServer
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--autoplay-policy=no-user-gesture-required",
+]
+EVAL_PAGE = "eval.html"
+PAGE_READY_TIMEOUT_S = 60.0
+
+
+@dataclass
+class ReadyPage:
+    """A loaded evaluation page and how long it took to get ready."""
+
+    page: Any  # playwright.async_api.Page
+    ready_s: float
+
+
+class BrowserPool:
+    """Owns the Playwright driver, the browser and a few spare evaluation pages."""
+
+    def __init__(self, server: EditorServer | None = None, spares: int = 1) -> None:
+        self.server = server
+        self._own_server = server is None
+        self.spares = max(0, spares)
+        self._pw: Any = None
+        self._context: Any = None
+        self._profile: Path | None = None
+        self._lock_file: IO[str] | None = None
+        self._temp_profile = False
+        self._spare_tasks: list[asyncio.Task[ReadyPage]] = []
+        self.browser_start_s = 0.0
+
+    async def start(self) -> BrowserPool:
+        if self._context is not None:
+            return self
+        from playwright.async_api import async_playwright
+
+        chromium = paths.chromium_path()
+        if self.server is None:
+            self.server = EditorServer().start()
+        t0 = time.perf_counter()
+        self._pw = await async_playwright().start()
+        self._profile = self._claim_profile()
+        self._context = await self._pw.chromium.launch_persistent_context(
+            str(self._profile),
+            executable_path=str(chromium),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 720},
+        )
+        self.browser_start_s = time.perf_counter() - t0
+        self._top_up()
+        return self
+
+    def _claim_profile(self) -> Path:
+        """Use the shared cached profile when no other studio process holds it."""
+        shared = paths.cache_dir() / "browser-profile"
+        shared.mkdir(parents=True, exist_ok=True)
+        lock = open(shared.parent / "browser-profile.lock", "w")  # noqa: SIM115
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            self._temp_profile = True
+            return Path(tempfile.mkdtemp(prefix="studio-browser-"))
+        self._lock_file = lock
+        return shared
+
+    async def close(self) -> None:
+        for task in self._spare_tasks:
+            task.cancel()
+        for task in self._spare_tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._spare_tasks.clear()
+        if self._context is not None:
+            with contextlib.suppress(Exception):
+                await self._context.close()
+            self._context = None
+        if self._pw is not None:
+            with contextlib.suppress(Exception):
+                await self._pw.stop()
+            self._pw = None
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
+        if self._temp_profile and self._profile is not None:
+            shutil.rmtree(self._profile, ignore_errors=True)
+        if self._own_server and self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    async def __aenter__(self) -> BrowserPool:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def context(self) -> Any:
+        if self._context is None:
+            raise RuntimeError("browser pool not started")
+        return self._context
+
+    def _top_up(self) -> None:
+        self._spare_tasks = [t for t in self._spare_tasks if not t.cancelled()]
+        while len(self._spare_tasks) < self.spares:
+            self._spare_tasks.append(asyncio.ensure_future(self._open_eval_page()))
+
+    async def _open_eval_page(self) -> ReadyPage:
+        assert self.server is not None
+        t0 = time.perf_counter()
+        page = await self.context.new_page()
+        try:
+            await page.goto(self.server.url(EVAL_PAGE), wait_until="load")
+            await page.wait_for_function(
+                "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
+            )
+        except Exception:
+            await page.close()
+            raise
+        return ReadyPage(page, time.perf_counter() - t0)
+
+    async def acquire_eval_page(self) -> ReadyPage:
+        """A fresh, loaded evaluation page; the caller must `discard` it after one use."""
+        if self._context is None:
+            await self.start()
+        while self._spare_tasks:
+            task = self._spare_tasks.pop(0)
+            self._top_up()
+            try:
+                return await task
+            except Exception:
+                continue  # a spare that failed to load: try a fresh one
+        ready = await self._open_eval_page()
+        self._top_up()
+        return ready
+
+    async def discard(self, page: Any) -> None:
+        """Close a used page; a hung page is closed without running unload handlers."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(page.close(run_before_unload=False), timeout=10)
+
+
+def default_spares() -> int:
+    """Spare pages worth keeping warm on this machine."""
+    return max(1, min(4, (os.cpu_count() or 2) // 2))

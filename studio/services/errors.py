@@ -1,0 +1,29 @@
+"""Errors the core raises for bad input; each names the file and the problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StudioError(Exception):
+    """Base class of the studio's own errors: a message fit to show a user."""
+
+
+class TaskFileError(StudioError):
+    """A task folder or one of its files is missing or invalid."""
+
+    def __init__(self, path: Path | str, problem: str, field: str | None = None) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        self.field = field
+        where = f" (field '{field}')" if field else ""
+        super().__init__(f"{self.path}{where}: {problem}")
+
+
+class ProjectFileError(StudioError):
+    """A .sb3 file that is not a loadable Scratch 3 project."""
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")

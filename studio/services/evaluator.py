@@ -1,0 +1,190 @@
+"""Runs a task's evaluation script against a project in a headless browser page.
+
+The script is untrusted JavaScript: it only ever runs inside a page, under a time limit
+enforced twice (a timer in the page and, for scripts that block the page, a deadline here
+after which the page is killed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from studio.models.evaluation import ErrorKind, EvalError, EvalResult, TestDetail, Timings
+from studio.services.browser import BrowserPool
+from studio.services.errors import ProjectFileError, StudioError
+from studio.services.sb3 import check_sb3
+from studio.services.store import TaskFolder
+
+GRACE_S = 5.0  # how long past the script's limit a blocked page is given before it is killed
+MAX_CONSOLE_LINES = 500
+
+
+class Evaluator:
+    """Evaluate projects against task scripts; one shared browser, one page per evaluation."""
+
+    def __init__(self, pool: BrowserPool) -> None:
+        self.pool = pool
+
+    async def evaluate(
+        self,
+        entry: TaskFolder,
+        project: bytes | Path | None = None,
+        project_name: str | None = None,
+        timeout_s: float | None = None,
+    ) -> EvalResult:
+        """Evaluate `project` (bytes, a path, or by default the golden project) for `entry`."""
+        t0 = time.perf_counter()
+        if project is None:
+            project = entry.golden_path or entry.initial_path
+        if isinstance(project, Path):
+            project_name = project_name or str(project)
+        name = project_name or "project.sb3"
+        result = EvalResult(task_id=entry.task.id, project=name)
+        try:
+            data = project.read_bytes() if isinstance(project, Path) else project
+            check_sb3(data, name)
+            script = _read_text(entry.script_path)
+            helper = _read_text(entry.helper_path)
+        except OSError as exc:
+            return _failed(result, ErrorKind.PROJECT, f"cannot be read ({exc})", name, t0)
+        except ProjectFileError as exc:
+            return _failed(result, ErrorKind.PROJECT, exc.problem, name, t0)
+        except StudioError as exc:
+            return _failed(result, ErrorKind.SETUP, str(exc), None, t0)
+        limit = timeout_s or entry.task.evaluation.timeout_s
+        args = {
+            "projectB64": base64.b64encode(data).decode("ascii"),
+            "projectName": name,
+            "helperSource": helper,
+            "helperName": entry.helper_path.name,
+            "scriptSource": script,
+            "scriptName": entry.script_path.name,
+            "config": entry.task.eval_config(),
+            "timeoutMs": int(limit * 1000),
+        }
+        await self._run_in_page(result, args, limit)
+        result.timings.total_s = time.perf_counter() - t0
+        return result
+
+    async def _run_in_page(self, result: EvalResult, args: dict[str, Any], limit: float) -> None:
+        try:
+            ready = await self.pool.acquire_eval_page()
+        except Exception as exc:  # browser missing or dead: a setup problem, not a verdict
+            result.error = EvalError(kind=ErrorKind.SETUP, message=f"no browser page: {exc}")
+            return
+        page = ready.page
+        result.timings.page_ready_s = ready.ready_s
+        crashed = asyncio.get_running_loop().create_future()
+
+        def on_console(msg: Any) -> None:
+            text = clean_console_text(msg.text)
+            if text and len(result.console) < MAX_CONSOLE_LINES:
+                result.console.append(f"[{msg.type}] {text}")
+
+        def on_crash(_page: Any) -> None:
+            if not crashed.done():
+                crashed.set_result(True)
+
+        page.on("console", on_console)
+        page.on("crash", on_crash)
+        run = asyncio.ensure_future(page.evaluate("(a) => window.StudioEval.run(a)", args))
+        try:
+            done, _ = await asyncio.wait({run, crashed}, timeout=limit + GRACE_S,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if crashed in done:
+                result.error = EvalError(kind=ErrorKind.CRASH, file=args["scriptName"],
+                                         message="the browser page crashed during the run")
+            elif run in done:
+                _apply_outcome(result, run.result())
+            else:
+                result.error = EvalError(
+                    kind=ErrorKind.TIMEOUT, file=args["scriptName"],
+                    message=f"the script blocked the page past its {limit:g} s limit; page killed",
+                )
+        except Exception as exc:  # the page went away under the call
+            kind = ErrorKind.CRASH if crashed.done() else ErrorKind.SCRIPT
+            result.error = EvalError(kind=kind, file=args["scriptName"],
+                                     message=f"the page failed during the run: {_short(exc)}")
+        finally:
+            run.cancel()
+            await self.pool.discard(page)
+
+
+def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
+    timings = outcome.get("timings") or {}
+    result.timings.project_load_s = (timings.get("project_load_ms") or 0) / 1000
+    result.timings.script_s = (timings.get("script_ms") or 0) / 1000
+    if outcome.get("error"):
+        err = outcome["error"]
+        result.error = EvalError(
+            kind=ErrorKind(err.get("kind", "script")),
+            message=str(err.get("message", "")),
+            file=err.get("file"),
+            line=err.get("line"),
+        )
+        return
+    try:
+        normalize_into(result, outcome.get("result"))
+    except ValueError as exc:
+        result.error = EvalError(kind=ErrorKind.RESULT, message=str(exc))
+
+
+def normalize_into(result: EvalResult, raw: Any) -> None:
+    """Fill `result` from what a script returned, tolerating the shapes seen in task sets."""
+    if isinstance(raw, bool):
+        result.success, result.passed_tests, result.total_tests = raw, int(raw), 1
+        result.partial_success_rate = float(raw)
+        return
+    if not isinstance(raw, dict):
+        raise ValueError(f"the script returned {type(raw).__name__}, not a result object")
+    details = [TestDetail.model_validate(d) for d in raw.get("details") or [] if isinstance(d, dict)]
+    total = _int(raw.get("total_tests"), len(details))
+    passed = _int(raw.get("passed_tests"), sum(d.passed for d in details))
+    if "success" not in raw and total == 0:
+        raise ValueError("the result has neither `success` nor any test")
+    success = bool(raw["success"]) if "success" in raw else passed == total
+    psr = raw.get("partial_success_rate")
+    if not isinstance(psr, int | float):
+        psr = passed / total if total else float(success)
+    result.success = success
+    result.passed_tests, result.total_tests = passed, total
+    result.partial_success_rate = float(psr)
+    result.details = details
+
+
+_STYLE_ARG = re.compile(r"\s+(?:color|font-weight|background)[^%]*$")
+
+
+def clean_console_text(text: str) -> str:
+    """Drop the browser's GL chatter and the VM logger's %c styling from a console line."""
+    if "GL Driver Message" in text:
+        return ""
+    if "%c" in text:
+        text = _STYLE_ARG.sub("", text.replace("%c", ""))
+    return text.strip()
+
+
+def _int(value: Any, default: int) -> int:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StudioError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _failed(result: EvalResult, kind: ErrorKind, msg: str, file: str | None, t0: float) -> EvalResult:
+    result.error = EvalError(kind=kind, message=msg, file=file)
+    result.timings = Timings(total_s=time.perf_counter() - t0)
+    return result
+
+
+def _short(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

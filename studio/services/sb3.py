@@ -1,0 +1,72 @@
+"""Reading and checking .sb3 files (a zip holding project.json and the assets)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from studio.services.errors import ProjectFileError
+
+
+def read_project_json(data: bytes, name: str | Path = "project.sb3") -> dict[str, Any]:
+    """Return the parsed project.json of an .sb3, or raise ProjectFileError naming `name`."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            raw = zf.read("project.json")
+    except zipfile.BadZipFile:
+        raise ProjectFileError(name, "not a Scratch 3 project: the file is not a zip archive") from None
+    except KeyError:
+        raise ProjectFileError(name, "not a Scratch 3 project: project.json is missing") from None
+    try:
+        project = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProjectFileError(name, f"project.json is not valid JSON ({exc})") from None
+    if not isinstance(project, dict) or not isinstance(project.get("targets"), list):
+        raise ProjectFileError(name, "project.json has no list of targets (not Scratch 3?)")
+    if not any(isinstance(t, dict) and t.get("isStage") for t in project["targets"]):
+        raise ProjectFileError(name, "project.json has no stage target")
+    return project
+
+
+def missing_assets(data: bytes, project: dict[str, Any]) -> list[str]:
+    """Asset files referenced by costumes and sounds that the archive does not carry."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        present = set(zf.namelist())
+    missing = []
+    for target in project["targets"]:
+        for asset in [*target.get("costumes", []), *target.get("sounds", [])]:
+            fname = asset.get("md5ext") or f"{asset.get('assetId')}.{asset.get('dataFormat')}"
+            if fname not in present:
+                missing.append(fname)
+    return sorted(set(missing))
+
+
+def check_sb3(data: bytes, name: str | Path) -> dict[str, Any]:
+    """Validate an .sb3 well enough that the VM will load it offline; return project.json."""
+    project = read_project_json(data, name)
+    absent = missing_assets(data, project)
+    if absent:
+        shown = ", ".join(absent[:3]) + (" ..." if len(absent) > 3 else "")
+        raise ProjectFileError(name, f"the project does not carry its assets: {shown}")
+    return project
+
+
+def load_sb3(path: Path) -> tuple[bytes, dict[str, Any]]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ProjectFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    return data, check_sb3(data, path)
+
+
+def build_sb3(project: dict[str, Any], assets: dict[str, bytes]) -> bytes:
+    """Pack project.json and assets (keyed by md5ext) into .sb3 bytes."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("project.json", json.dumps(project, separators=(",", ":")))
+        for name, blob in sorted(assets.items()):
+            zf.writestr(name, blob)
+    return buf.getvalue()

@@ -1,0 +1,155 @@
+"""Loopback HTTP server for the editor page, the Scratch GUI bundle and project files.
+
+The server runs in a daemon thread so that it serves both the headless browser pool and the
+QtWebEngine view while the asyncio loop is busy. It binds to 127.0.0.1 on a free port.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import secrets
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from studio.services import paths
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("application/wasm", ".wasm")
+mimetypes.add_type("image/svg+xml", ".svg")
+mimetypes.add_type("application/x.scratch.sb3", ".sb3")
+
+
+class EditorServer:
+    """Serves `/` from our web folder, then the bundle, plus registered files under `/files/`.
+
+    Usage: `server = EditorServer(); server.start(); url = server.url("editor.html")`.
+    """
+
+    def __init__(self, web_dir: Path | None = None, bundle_dir: Path | None = None) -> None:
+        self.web_dir = web_dir or paths.WEB_DIR
+        self.bundle_dir = bundle_dir or paths.bundle_dir()
+        self.js_dir = paths.JS_DIR
+        self._files: dict[str, Path] = {}
+        self._blobs: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            raise RuntimeError("server not started")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def url(self, path: str) -> str:
+        return self.base_url + path.lstrip("/")
+
+    def start(self) -> EditorServer:
+        if self._httpd is not None:
+            return self
+        handler = _make_handler(self)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, name="editor-server", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is None:
+            return
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._httpd = None
+        self._thread = None
+
+    def __enter__(self) -> EditorServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def register_file(self, path: Path) -> str:
+        """Serve one file from disk under an unguessable URL; return that URL."""
+        key = f"{secrets.token_hex(8)}/{path.name}"
+        with self._lock:
+            self._files[key] = path.resolve()
+        return self.url(f"files/{key}")
+
+    def register_bytes(self, data: bytes, name: str = "project.sb3") -> str:
+        """Serve bytes held in memory under an unguessable URL; return that URL."""
+        key = f"{secrets.token_hex(8)}/{name}"
+        with self._lock:
+            self._blobs[key] = data
+        return self.url(f"blobs/{key}")
+
+    def forget(self, url: str) -> None:
+        key = url.split("/files/", 1)[-1].split("/blobs/", 1)[-1]
+        with self._lock:
+            self._files.pop(key, None)
+            self._blobs.pop(key, None)
+
+    def resolve(self, raw_path: str) -> Path | bytes | None:
+        """Map a request path to a file on disk or bytes in memory, or None."""
+        path = unquote(urlsplit(raw_path).path).lstrip("/") or "editor.html"
+        with self._lock:
+            if path.startswith("files/"):
+                return self._files.get(path[len("files/") :])
+            if path.startswith("blobs/"):
+                return self._blobs.get(path[len("blobs/") :])
+        if path.startswith("studio-js/"):
+            return _safe_join(self.js_dir, path[len("studio-js/") :])
+        return _safe_join(self.web_dir, path) or _safe_join(self.bundle_dir, path)
+
+
+def _safe_join(root: Path, rel: str) -> Path | None:
+    candidate = (root / rel).resolve()
+    try:
+        candidate.relative_to(root.resolve())
+    except ValueError:
+        return None
+    return candidate if candidate.is_file() else None
+
+
+def _make_handler(server: EditorServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            return
+
+        def do_HEAD(self) -> None:
+            self._serve(head=True)
+
+        def do_GET(self) -> None:
+            self._serve(head=False)
+
+        def _serve(self, head: bool) -> None:
+            target = server.resolve(self.path)
+            if target is None:
+                self.send_error(HTTPStatus.NOT_FOUND)
+                return
+            if isinstance(target, bytes):
+                data, ctype, cache = target, "application/octet-stream", "no-store"
+            else:
+                data = target.read_bytes()
+                ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+                in_bundle = server.bundle_dir in target.parents
+                cache = "public, max-age=86400" if in_bundle else "no-cache"
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", cache)
+            self.end_headers()
+            if not head:
+                self.wfile.write(data)
+
+    return Handler

@@ -1,0 +1,115 @@
+"""The task library on disk: one folder per task holding task.json, .sb3 files and a script."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from studio.models.task import TASK_FILE, Task
+from studio.services import atomic, paths
+from studio.services.errors import TaskFileError
+
+
+@dataclass(frozen=True)
+class TaskFolder:
+    """A task read from disk and the folder it lives in."""
+
+    task: Task
+    folder: Path
+
+    def file(self, name: str) -> Path:
+        return self.folder / name
+
+    @property
+    def initial_path(self) -> Path:
+        return self.folder / self.task.initial_project
+
+    @property
+    def golden_path(self) -> Path | None:
+        name = self.task.golden_project
+        return self.folder / name if name else None
+
+    @property
+    def script_path(self) -> Path:
+        return self.folder / self.task.evaluation.script
+
+    @property
+    def helper_path(self) -> Path:
+        name = self.task.evaluation.helper_library
+        return self.folder / name if name else paths.HELPER_LIBRARY
+
+
+def is_task_folder(path: Path) -> bool:
+    return (path / TASK_FILE).is_file()
+
+
+def load_task(folder: Path) -> TaskFolder:
+    """Read and validate one task folder; errors name the file and the field."""
+    folder = Path(folder)
+    task_file = folder / TASK_FILE
+    if not folder.is_dir():
+        raise TaskFileError(folder, "is not a folder")
+    if not task_file.is_file():
+        raise TaskFileError(folder, f"is not a task folder: it has no {TASK_FILE}")
+    try:
+        raw = json.loads(task_file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise TaskFileError(task_file, f"invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskFileError(task_file, f"cannot be read ({exc})") from None
+    try:
+        task = Task.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or None
+        problem = first["msg"] if first["type"] != "missing" else "required field is missing"
+        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+        raise TaskFileError(task_file, problem + more, field=field) from None
+    entry = TaskFolder(task, folder)
+    _check_files_exist(entry, task_file)
+    return entry
+
+
+def _check_files_exist(entry: TaskFolder, task_file: Path) -> None:
+    required = {"initial_project": entry.initial_path, "evaluation.script": entry.script_path}
+    if entry.golden_path is not None:
+        required["golden_project"] = entry.golden_path
+    if entry.task.evaluation.helper_library:
+        required["evaluation.helper_library"] = entry.helper_path
+    for field, path in required.items():
+        if not path.is_file():
+            raise TaskFileError(task_file, f"names {path.name}, which does not exist", field=field)
+
+
+def save_task(entry: TaskFolder) -> None:
+    """Write task.json atomically."""
+    data = entry.task.model_dump(mode="json", exclude_none=False)
+    atomic.write_json(entry.folder / TASK_FILE, data)
+
+
+@dataclass(frozen=True)
+class LibraryScan:
+    """The tasks found under a folder and the folders that failed to load."""
+
+    tasks: list[TaskFolder]
+    errors: list[TaskFileError]
+
+
+def scan_library(root: Path) -> LibraryScan:
+    """Find every task folder under `root` (the root itself may be one task)."""
+    root = Path(root)
+    if not root.exists():
+        raise TaskFileError(root, "does not exist")
+    candidates = (
+        [root] if is_task_folder(root) else sorted(p.parent for p in root.rglob(TASK_FILE))
+    )
+    tasks, errors = [], []
+    for folder in candidates:
+        try:
+            tasks.append(load_task(folder))
+        except TaskFileError as exc:
+            errors.append(exc)
+    return LibraryScan(tasks, errors)
