@@ -1,0 +1,1 @@
+"""Shared test helpers: a browser on its own loop thread, project builders."""
