@@ -26,11 +26,10 @@
   function loadModule(source, fileName, globals) {
     const slot = '__studioModule_' + Math.random().toString(36).slice(2);
     let syntaxError = null;
+    // An inline script that does not parse reports through window 'error' while appended.
     const onError = (ev) => {
-      if (ev.filename && ev.filename.endsWith(fileName)) {
-        syntaxError = { message: ev.message, line: Math.max(1, ev.lineno - WRAP_LINES) };
-        ev.preventDefault();
-      }
+      syntaxError = { message: ev.message, line: Math.max(1, ev.lineno - WRAP_LINES) };
+      ev.preventDefault();
     };
     window.addEventListener('error', onError);
     const el = document.createElement('script');
@@ -38,7 +37,9 @@
       `${source}\n};\n//# sourceURL=${fileName}`;
     document.head.appendChild(el);
     window.removeEventListener('error', onError);
-    if (syntaxError) throw { kind: 'syntax', file: fileName, ...syntaxError };
+    if (syntaxError || typeof window[slot] !== 'function') {
+      throw { kind: 'syntax', file: fileName, ...(syntaxError || { message: 'the file does not parse', line: null }) };
+    }
     const module = { exports: {} };
     try {
       window[slot](module, module.exports, globals.vm, globals.EvaluationUtils);

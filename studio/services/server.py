@@ -7,6 +7,7 @@ QtWebEngine view while the asyncio loop is busy. It binds to 127.0.0.1 on a free
 from __future__ import annotations
 
 import mimetypes
+import os
 import secrets
 import threading
 from http import HTTPStatus
@@ -15,6 +16,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from studio.services import paths
+
+# A fixed port keeps the page origin stable between runs, so the browser's HTTP and V8 code
+# caches (keyed by URL) stay warm; when it is taken another free port is used.
+PREFERRED_PORT = int(os.environ.get("STUDIO_PORT", "47613"))
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("application/wasm", ".wasm")
@@ -28,7 +33,13 @@ class EditorServer:
     Usage: `server = EditorServer(); server.start(); url = server.url("editor.html")`.
     """
 
-    def __init__(self, web_dir: Path | None = None, bundle_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        web_dir: Path | None = None,
+        bundle_dir: Path | None = None,
+        preferred_port: int | None = PREFERRED_PORT,
+    ) -> None:
+        self.preferred_port = preferred_port
         self.web_dir = web_dir or paths.WEB_DIR
         self.bundle_dir = bundle_dir or paths.bundle_dir()
         self.js_dir = paths.JS_DIR
@@ -55,7 +66,7 @@ class EditorServer:
         if self._httpd is not None:
             return self
         handler = _make_handler(self)
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _bind(handler, self.preferred_port)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, name="editor-server", daemon=True
@@ -108,6 +119,16 @@ class EditorServer:
         if path.startswith("studio-js/"):
             return _safe_join(self.js_dir, path[len("studio-js/") :])
         return _safe_join(self.web_dir, path) or _safe_join(self.bundle_dir, path)
+
+
+def _bind(handler: type[BaseHTTPRequestHandler], preferred: int | None) -> ThreadingHTTPServer:
+    """Bind to the preferred port when it is free (the browser caches by origin), else any."""
+    if preferred:
+        try:
+            return ThreadingHTTPServer(("127.0.0.1", preferred), handler)
+        except OSError:
+            pass
+    return ThreadingHTTPServer(("127.0.0.1", 0), handler)
 
 
 def _safe_join(root: Path, rel: str) -> Path | None:

@@ -1,0 +1,166 @@
+"""Command line: `studio` opens the window; `studio eval` and `studio check` run headless."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+from studio.models.check import CheckReport, TaskCheck
+from studio.models.evaluation import EvalResult
+from studio.services import paths
+from studio.services.browser import BrowserPool, default_spares
+from studio.services.checker import check_tasks
+from studio.services.errors import StudioError, TaskFileError
+from studio.services.evaluator import Evaluator
+from studio.services.store import load_task, scan_library
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="studio", description="Scratch Bench Studio: build, check and watch Scratch agent benchmarks."
+    )
+    parser.add_argument("--library", type=Path, default=paths.BUNDLED_TASKS,
+                        help="task library folder the window opens (default: bundled tasks)")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("gui", help="open the studio window (the default)")
+
+    ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
+    ev.add_argument("task_dir", type=Path)
+    ev.add_argument("--project", type=Path, help=".sb3 to evaluate (default: the golden project)")
+    ev.add_argument("--timeout", type=float, help="time limit in seconds (default: the task's)")
+    ev.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    ck = sub.add_parser("check", help="check tasks: golden passes, initial fails (debug tasks)")
+    ck.add_argument("paths", type=Path, nargs="+", help="task folders or libraries")
+    ck.add_argument("--workers", type=int, default=2, help="tasks checked in parallel")
+    ck.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+    try:
+        if args.command == "eval":
+            return asyncio.run(_eval(args))
+        if args.command == "check":
+            return asyncio.run(_check(args))
+    except StudioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from studio.views.app import run_gui
+
+    return run_gui(args.library, argv)
+
+
+async def _eval(args: argparse.Namespace) -> int:
+    entry = load_task(args.task_dir)
+    project = args.project or entry.golden_path or entry.initial_path
+    async with BrowserPool(spares=1) as pool:
+        result = await Evaluator(pool).evaluate(entry, project, timeout_s=args.timeout)
+        result_browser_s = pool.browser_start_s
+    if args.json:
+        data = result.model_dump(mode="json")
+        data["sr"] = 1.0 if result.ok else 0.0
+        data["psr"] = result.partial_success_rate
+        data["timings"]["browser_start_s"] = round(result_browser_s, 3)
+        print(json.dumps(data, indent=2))
+    else:
+        _print_result(result, result_browser_s)
+    if result.error is not None:
+        return EXIT_BAD_INPUT if result.error.kind.value in {"project", "syntax", "setup"} else EXIT_FAILED
+    return EXIT_OK if result.success else EXIT_FAILED
+
+
+def _print_result(result: EvalResult, browser_s: float) -> None:
+    print(f"task {result.task_id}  project {result.project}")
+    for d in result.details:
+        mark = "PASS" if d.passed else ("TIME" if d.timeout else "FAIL")
+        extra = f"  ({d.error})" if d.error and not d.passed else ""
+        dur = f"{d.duration_ms:.0f} ms" if d.duration_ms is not None else ""
+        print(f"  {mark}  {d.name}  {dur}{extra}")
+    if result.error is not None:
+        loc = f"{result.error.file or result.project}"
+        loc += f":{result.error.line}" if result.error.line else ""
+        print(f"  ERROR ({result.error.kind.value}) in {loc}: {result.error.message}")
+    sr = 1.0 if result.ok else 0.0
+    t = result.timings
+    print(f"SR {sr:.2f}  PSR {result.partial_success_rate:.2f}  "
+          f"({result.passed_tests}/{result.total_tests} tests)")
+    print(f"time: browser start {browser_s:.2f} s, page ready {t.page_ready_s:.2f} s, "
+          f"project load {t.project_load_s:.2f} s, script {t.script_s:.2f} s, "
+          f"total {t.total_s:.2f} s")
+
+
+async def _check(args: argparse.Namespace) -> int:
+    entries, errors = [], []
+    for path in args.paths:
+        try:
+            scan = scan_library(path)
+        except TaskFileError as exc:
+            errors.append(exc)
+            continue
+        entries.extend(scan.tasks)
+        errors.extend(scan.errors)
+    if not entries and not errors:
+        raise StudioError(f"no task folders (with task.json) under {', '.join(map(str, args.paths))}")
+    progress = _ProgressBar(enabled=sys.stderr.isatty() or not args.json)
+    async with BrowserPool(spares=max(default_spares(), args.workers)) as pool:
+        report = await check_tasks(Evaluator(pool), entries, errors, args.workers, progress.update)
+    progress.finish()
+    if args.json:
+        print(json.dumps(_report_json(report), indent=2))
+    else:
+        _print_report(report)
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _report_json(report: CheckReport) -> dict[str, object]:
+    keys = {"id", "category", "folder", "golden_passed", "initial_failed", "ok", "errors"}
+    return {
+        "tasks": [t.model_dump(mode="json", include=keys) for t in report.tasks],
+        "summary": report.summary.model_dump(mode="json"),
+    }
+
+
+def _print_report(report: CheckReport) -> None:
+    for t in report.tasks:
+        verdict = "ok  " if t.ok else "FAIL"
+        golden = {True: "golden passes", False: "golden FAILS", None: "golden -"}[t.golden_passed]
+        initial = {True: "initial fails", False: "initial passes", None: "initial -"}[t.initial_failed]
+        print(f"{verdict} {t.id:<34} {t.category or '?':<8} {golden:<14} {initial}")
+        for err in t.errors:
+            print(f"       - {err}")
+    s = report.summary
+    print(f"{s.ok}/{s.tasks} tasks ok; {s.evaluations} evaluations in {s.seconds:.1f} s "
+          f"({s.evaluations_per_minute:.1f} per minute)")
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.shown = False
+
+    def update(self, done: int, total: int, check: TaskCheck) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * done / max(total, 1))
+        bar = "#" * filled + "-" * (width - filled)
+        mark = "ok" if check.ok else "FAIL"
+        sys.stderr.write(f"\r[{bar}] {done}/{total} {check.id[:30]:<30} {mark:<4}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")

@@ -1,0 +1,81 @@
+"""The command line, run as a user would: exit codes, JSON shape, messages for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.tasks import make_task
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def studio(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300, check=False)
+
+
+def test_eval_prints_tests_and_rates(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "t")
+    out = studio("eval", str(folder))
+    assert out.returncode == 0, out.stderr
+    assert "PASS  flag moves the Cat to x 100" in out.stdout
+    assert "SR 1.00  PSR 1.00" in out.stdout
+    assert "page ready" in out.stdout
+
+
+def test_eval_json_of_failing_project(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "t")
+    out = studio("eval", str(folder), "--project", str(folder / "initial.sb3"), "--json")
+    assert out.returncode == 1
+    data = json.loads(out.stdout)
+    assert data["success"] is False and data["passed_tests"] == 1 and data["total_tests"] == 2
+    assert data["sr"] == 0.0 and data["psr"] == 0.5
+    assert {"name", "passed", "timeout", "duration_ms", "error", "meta"} <= set(data["details"][0])
+
+
+def test_eval_bad_task_json_exits_non_zero(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "t")
+    (folder / "task.json").write_text('{"id": "t", "category": "create"}')
+    out = studio("eval", str(folder))
+    assert out.returncode == 2
+    assert "task.json" in out.stderr and "instruction" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_eval_broken_project_exits_non_zero(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "t")
+    bad = tmp_path / "bad.sb3"
+    bad.write_text("nope")
+    out = studio("eval", str(folder), "--project", str(bad))
+    assert out.returncode == 2
+    assert "bad.sb3" in out.stdout and "not a zip" in out.stdout
+
+
+def test_check_json_reports_each_task(tmp_path: Path) -> None:
+    make_task(tmp_path / "lib" / "good", task_id="good")
+    make_task(tmp_path / "lib" / "debug_ok", task_id="debug_ok", category="debug")
+    broken = make_task(tmp_path / "lib" / "broken", task_id="broken")
+    (broken / "task.json").write_text("{")
+    out = studio("check", str(tmp_path / "lib"), "--json")
+    assert out.returncode == 1  # the broken folder makes the library invalid
+    data = json.loads(out.stdout)
+    by_id = {t["id"]: t for t in data["tasks"]}
+    assert by_id["good"]["ok"] and by_id["good"]["golden_passed"]
+    assert by_id["debug_ok"]["ok"] and by_id["debug_ok"]["initial_failed"]
+    assert not by_id["broken"]["ok"] and "invalid JSON" in by_id["broken"]["errors"][0]
+    assert data["summary"]["tasks"] == 3 and data["summary"]["ok"] == 2
+
+
+def test_check_debug_task_whose_initial_passes_is_invalid(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "t", task_id="weak", category="debug")
+    (folder / "initial.sb3").write_bytes((folder / "golden.sb3").read_bytes())
+    out = studio("check", str(folder), "--json")
+    assert out.returncode == 1
+    task = json.loads(out.stdout)["tasks"][0]
+    assert task["initial_failed"] is False and "bug is not caught" in task["errors"][0]
