@@ -23,10 +23,15 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="studio", description="Scratch Bench Studio: build, check and watch Scratch agent benchmarks."
+        prog="studio",
+        description="Scratch Bench Studio: build, check and watch Scratch agent benchmarks.",
     )
-    parser.add_argument("--library", type=Path, default=paths.BUNDLED_TASKS,
-                        help="task library folder the window opens (default: bundled tasks)")
+    parser.add_argument(
+        "--library",
+        type=Path,
+        default=paths.BUNDLED_TASKS,
+        help="task library folder the window opens (default: bundled tasks)",
+    )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("gui", help="open the studio window (the default)")
 
@@ -75,7 +80,11 @@ async def _eval(args: argparse.Namespace) -> int:
     else:
         _print_result(result, result_browser_s)
     if result.error is not None:
-        return EXIT_BAD_INPUT if result.error.kind.value in {"project", "syntax", "setup"} else EXIT_FAILED
+        return (
+            EXIT_BAD_INPUT
+            if result.error.kind.value in {"project", "syntax", "setup"}
+            else EXIT_FAILED
+        )
     return EXIT_OK if result.success else EXIT_FAILED
 
 
@@ -92,11 +101,15 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
         print(f"  ERROR ({result.error.kind.value}) in {loc}: {result.error.message}")
     sr = 1.0 if result.ok else 0.0
     t = result.timings
-    print(f"SR {sr:.2f}  PSR {result.partial_success_rate:.2f}  "
-          f"({result.passed_tests}/{result.total_tests} tests)")
-    print(f"time: browser start {browser_s:.2f} s, page ready {t.page_ready_s:.2f} s, "
-          f"project load {t.project_load_s:.2f} s, script {t.script_s:.2f} s, "
-          f"total {t.total_s:.2f} s")
+    print(
+        f"SR {sr:.2f}  PSR {result.partial_success_rate:.2f}  "
+        f"({result.passed_tests}/{result.total_tests} tests)"
+    )
+    print(
+        f"time: browser start {browser_s:.2f} s, page ready {t.page_ready_s:.2f} s, "
+        f"project load {t.project_load_s:.2f} s, script {t.script_s:.2f} s, "
+        f"total {t.total_s:.2f} s"
+    )
 
 
 async def _check(args: argparse.Namespace) -> int:
@@ -110,7 +123,9 @@ async def _check(args: argparse.Namespace) -> int:
         entries.extend(scan.tasks)
         errors.extend(scan.errors)
     if not entries and not errors:
-        raise StudioError(f"no task folders (with task.json) under {', '.join(map(str, args.paths))}")
+        raise StudioError(
+            f"no task folders (with task.json) under {', '.join(map(str, args.paths))}"
+        )
     progress = _ProgressBar(enabled=sys.stderr.isatty() or not args.json)
     async with BrowserPool(spares=max(default_spares(), args.workers)) as pool:
         report = await check_tasks(Evaluator(pool), entries, errors, args.workers, progress.update)
@@ -134,13 +149,17 @@ def _print_report(report: CheckReport) -> None:
     for t in report.tasks:
         verdict = "ok  " if t.ok else "FAIL"
         golden = {True: "golden passes", False: "golden FAILS", None: "golden -"}[t.golden_passed]
-        initial = {True: "initial fails", False: "initial passes", None: "initial -"}[t.initial_failed]
+        initial = {True: "initial fails", False: "initial passes", None: "initial -"}[
+            t.initial_failed
+        ]
         print(f"{verdict} {t.id:<34} {t.category or '?':<8} {golden:<14} {initial}")
         for err in t.errors:
             print(f"       - {err}")
     s = report.summary
-    print(f"{s.ok}/{s.tasks} tasks ok; {s.evaluations} evaluations in {s.seconds:.1f} s "
-          f"({s.evaluations_per_minute:.1f} per minute)")
+    print(
+        f"{s.ok}/{s.tasks} tasks ok; {s.evaluations} evaluations in {s.seconds:.1f} s "
+        f"({s.evaluations_per_minute:.1f} per minute)"
+    )
 
 
 class _ProgressBar:

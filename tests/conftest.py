@@ -15,7 +15,7 @@ os.environ.setdefault(
     "--disable-background-networking --disable-component-update --disable-sync",
 )
 
-from tests.helpers.loop_thread import LoopThread  # noqa: E402
+from tests.helpers.loop_thread import LoopThread
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -27,9 +27,7 @@ def session_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session_cache: Path
-) -> Path:
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session_cache: Path) -> Path:
     """Each test gets its own HOME, config and data folders (the browser cache is shared)."""
     home = tmp_path / "home"
     home.mkdir()

@@ -55,9 +55,11 @@ async def check_task(evaluator: Evaluator, entry: TaskFolder) -> TaskCheck:
 
 def load_failure(error: TaskFileError) -> TaskCheck:
     """A task folder that could not be read is a failed check, not a crash."""
-    return TaskCheck(id=error.path.parent.name if error.path.name == "task.json" else error.path.name,
-                     folder=str(error.path.parent if error.path.is_file() else error.path),
-                     errors=[str(error)])
+    return TaskCheck(
+        id=error.path.parent.name if error.path.name == "task.json" else error.path.name,
+        folder=str(error.path.parent if error.path.is_file() else error.path),
+        errors=[str(error)],
+    )
 
 
 async def check_tasks(

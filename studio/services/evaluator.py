@@ -94,22 +94,30 @@ class Evaluator:
         page.on("crash", on_crash)
         run = asyncio.ensure_future(page.evaluate("(a) => window.StudioEval.run(a)", args))
         try:
-            done, _ = await asyncio.wait({run, crashed}, timeout=limit + GRACE_S,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {run, crashed}, timeout=limit + GRACE_S, return_when=asyncio.FIRST_COMPLETED
+            )
             if crashed in done:
-                result.error = EvalError(kind=ErrorKind.CRASH, file=args["scriptName"],
-                                         message="the browser page crashed during the run")
+                result.error = EvalError(
+                    kind=ErrorKind.CRASH,
+                    file=args["scriptName"],
+                    message="the browser page crashed during the run",
+                )
             elif run in done:
                 _apply_outcome(result, run.result())
             else:
                 result.error = EvalError(
-                    kind=ErrorKind.TIMEOUT, file=args["scriptName"],
+                    kind=ErrorKind.TIMEOUT,
+                    file=args["scriptName"],
                     message=f"the script blocked the page past its {limit:g} s limit; page killed",
                 )
         except Exception as exc:  # the page went away under the call
             kind = ErrorKind.CRASH if crashed.done() else ErrorKind.SCRIPT
-            result.error = EvalError(kind=kind, file=args["scriptName"],
-                                     message=f"the page failed during the run: {_short(exc)}")
+            result.error = EvalError(
+                kind=kind,
+                file=args["scriptName"],
+                message=f"the page failed during the run: {_short(exc)}",
+            )
         finally:
             run.cancel()
             await self.pool.discard(page)
@@ -142,7 +150,9 @@ def normalize_into(result: EvalResult, raw: Any) -> None:
         return
     if not isinstance(raw, dict):
         raise ValueError(f"the script returned {type(raw).__name__}, not a result object")
-    details = [TestDetail.model_validate(d) for d in raw.get("details") or [] if isinstance(d, dict)]
+    details = [
+        TestDetail.model_validate(d) for d in raw.get("details") or [] if isinstance(d, dict)
+    ]
     total = _int(raw.get("total_tests"), len(details))
     passed = _int(raw.get("passed_tests"), sum(d.passed for d in details))
     if "success" not in raw and total == 0:
@@ -180,7 +190,9 @@ def _read_text(path: Path) -> str:
         raise StudioError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _failed(result: EvalResult, kind: ErrorKind, msg: str, file: str | None, t0: float) -> EvalResult:
+def _failed(
+    result: EvalResult, kind: ErrorKind, msg: str, file: str | None, t0: float
+) -> EvalResult:
     result.error = EvalError(kind=kind, message=msg, file=file)
     result.timings = Timings(total_s=time.perf_counter() - t0)
     return result

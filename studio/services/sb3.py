@@ -17,7 +17,9 @@ def read_project_json(data: bytes, name: str | Path = "project.sb3") -> dict[str
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             raw = zf.read("project.json")
     except zipfile.BadZipFile:
-        raise ProjectFileError(name, "not a Scratch 3 project: the file is not a zip archive") from None
+        raise ProjectFileError(
+            name, "not a Scratch 3 project: the file is not a zip archive"
+        ) from None
     except KeyError:
         raise ProjectFileError(name, "not a Scratch 3 project: project.json is missing") from None
     try:

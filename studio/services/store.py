@@ -103,9 +103,7 @@ def scan_library(root: Path) -> LibraryScan:
     root = Path(root)
     if not root.exists():
         raise TaskFileError(root, "does not exist")
-    candidates = (
-        [root] if is_task_folder(root) else sorted(p.parent for p in root.rglob(TASK_FILE))
-    )
+    candidates = [root] if is_task_folder(root) else sorted(p.parent for p in root.rglob(TASK_FILE))
     tasks, errors = [], []
     for folder in candidates:
         try:

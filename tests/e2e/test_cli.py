@@ -16,8 +16,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def studio(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "studio", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "studio", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_eval_prints_tests_and_rates(tmp_path: Path) -> None:

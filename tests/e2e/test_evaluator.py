@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import json
@@ -132,11 +133,15 @@ def test_project_the_vm_refuses(tmp_path: Path, evaluate) -> None:  # type: igno
 
 
 def test_page_crash_is_reported_and_next_run_works(
-    tmp_path: Path, loop_thread, browser_pool  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    loop_thread,
+    browser_pool,  # type: ignore[no-untyped-def]
 ) -> None:
     from studio.services.evaluator import Evaluator
 
-    script = "module.exports = async () => { window.__started = true; await new Promise(() => {}); };"
+    script = (
+        "module.exports = async () => { window.__started = true; await new Promise(() => {}); };"
+    )
     entry = _task(tmp_path, script=script, timeout_s=60)
     evaluator = Evaluator(browser_pool)
 
@@ -152,10 +157,8 @@ def test_page_crash_is_reported_and_next_run_works(
                 except Exception:
                     continue
         cdp = await browser_pool.context.new_cdp_session(victim)
-        try:
+        with contextlib.suppress(Exception):  # the crash takes the session with it
             await cdp.send("Page.crash")
-        except Exception:
-            pass  # the crash takes the session with it
         return await run
 
     result = loop_thread.run(crash_mid_run())

@@ -35,33 +35,92 @@ PASSING_SCRIPT = """module.exports = async (vm, config, cleanup) => {
 
 def _costume(name: str, data: bytes, cx: int, cy: int) -> dict[str, Any]:
     digest = hashlib.md5(data).hexdigest()
-    return {"name": name, "assetId": digest, "md5ext": f"{digest}.svg", "dataFormat": "svg",
-            "rotationCenterX": cx, "rotationCenterY": cy, "bitmapResolution": 1}
+    return {
+        "name": name,
+        "assetId": digest,
+        "md5ext": f"{digest}.svg",
+        "dataFormat": "svg",
+        "rotationCenterX": cx,
+        "rotationCenterY": cy,
+        "bitmapResolution": 1,
+    }
 
 
 def cat_project(dx: int = 100) -> bytes:
     """A project whose Cat goes to (0, 0) and then changes x by `dx` on the green flag."""
     blocks = {
-        "flag": {"opcode": "event_whenflagclicked", "next": "goto", "parent": None, "inputs": {},
-                 "fields": {}, "shadow": False, "topLevel": True, "x": 0, "y": 0},
-        "goto": {"opcode": "motion_gotoxy", "next": "move", "parent": "flag",
-                 "inputs": {"X": [1, [4, "0"]], "Y": [1, [4, "0"]]}, "fields": {},
-                 "shadow": False, "topLevel": False},
-        "move": {"opcode": "motion_changexby", "next": None, "parent": "goto",
-                 "inputs": {"DX": [1, [4, str(dx)]]}, "fields": {}, "shadow": False,
-                 "topLevel": False},
+        "flag": {
+            "opcode": "event_whenflagclicked",
+            "next": "goto",
+            "parent": None,
+            "inputs": {},
+            "fields": {},
+            "shadow": False,
+            "topLevel": True,
+            "x": 0,
+            "y": 0,
+        },
+        "goto": {
+            "opcode": "motion_gotoxy",
+            "next": "move",
+            "parent": "flag",
+            "inputs": {"X": [1, [4, "0"]], "Y": [1, [4, "0"]]},
+            "fields": {},
+            "shadow": False,
+            "topLevel": False,
+        },
+        "move": {
+            "opcode": "motion_changexby",
+            "next": None,
+            "parent": "goto",
+            "inputs": {"DX": [1, [4, str(dx)]]},
+            "fields": {},
+            "shadow": False,
+            "topLevel": False,
+        },
     }
-    stage = {"isStage": True, "name": "Stage", "variables": {}, "lists": {}, "broadcasts": {},
-             "blocks": {}, "comments": {}, "currentCostume": 0,
-             "costumes": [_costume("backdrop1", BACKDROP_SVG, 240, 180)], "sounds": [],
-             "volume": 100, "layerOrder": 0, "tempo": 60}
-    cat = {"isStage": False, "name": "Cat", "variables": {}, "lists": {}, "broadcasts": {},
-           "blocks": blocks, "comments": {}, "currentCostume": 0,
-           "costumes": [_costume("cat", CAT_SVG, 20, 20)], "sounds": [], "volume": 100,
-           "layerOrder": 1, "visible": True, "x": 50, "y": 50, "size": 100, "direction": 90,
-           "draggable": False, "rotationStyle": "all around"}
-    project = {"targets": [stage, cat], "monitors": [], "extensions": [],
-               "meta": {"semver": "3.0.0", "vm": "0.2.0", "agent": "tests"}}
+    stage = {
+        "isStage": True,
+        "name": "Stage",
+        "variables": {},
+        "lists": {},
+        "broadcasts": {},
+        "blocks": {},
+        "comments": {},
+        "currentCostume": 0,
+        "costumes": [_costume("backdrop1", BACKDROP_SVG, 240, 180)],
+        "sounds": [],
+        "volume": 100,
+        "layerOrder": 0,
+        "tempo": 60,
+    }
+    cat = {
+        "isStage": False,
+        "name": "Cat",
+        "variables": {},
+        "lists": {},
+        "broadcasts": {},
+        "blocks": blocks,
+        "comments": {},
+        "currentCostume": 0,
+        "costumes": [_costume("cat", CAT_SVG, 20, 20)],
+        "sounds": [],
+        "volume": 100,
+        "layerOrder": 1,
+        "visible": True,
+        "x": 50,
+        "y": 50,
+        "size": 100,
+        "direction": 90,
+        "draggable": False,
+        "rotationStyle": "all around",
+    }
+    project = {
+        "targets": [stage, cat],
+        "monitors": [],
+        "extensions": [],
+        "meta": {"semver": "3.0.0", "vm": "0.2.0", "agent": "tests"},
+    }
     assets = {}
     for target in (stage, cat):
         for c in target["costumes"]:
@@ -82,7 +141,12 @@ def make_task(
     (folder / "golden.sb3").write_bytes(cat_project(100))
     (folder / "initial.sb3").write_bytes(cat_project(10))
     (folder / "evaluate.js").write_text(script, encoding="utf-8")
-    task = {"id": task_id, "category": category, "instruction": "Make the Cat walk to x 100.",
-            "evaluation": {"script": "evaluate.js", "timeout_s": timeout_s}, **fields}
+    task = {
+        "id": task_id,
+        "category": category,
+        "instruction": "Make the Cat walk to x 100.",
+        "evaluation": {"script": "evaluate.js", "timeout_s": timeout_s},
+        **fields,
+    }
     (folder / "task.json").write_text(json.dumps(task, indent=2), encoding="utf-8")
     return folder

@@ -14,10 +14,19 @@ def _result() -> EvalResult:
 
 def test_full_result_is_kept() -> None:
     r = _result()
-    normalize_into(r, {"success": False, "passed_tests": 1, "total_tests": 2,
-                       "partial_success_rate": 0.5,
-                       "details": [{"name": "a", "passed": True}, {"name": "b", "passed": False,
-                                                                   "error": "x is 3"}]})
+    normalize_into(
+        r,
+        {
+            "success": False,
+            "passed_tests": 1,
+            "total_tests": 2,
+            "partial_success_rate": 0.5,
+            "details": [
+                {"name": "a", "passed": True},
+                {"name": "b", "passed": False, "error": "x is 3"},
+            ],
+        },
+    )
     assert (r.success, r.passed_tests, r.total_tests, r.partial_success_rate) == (False, 1, 2, 0.5)
     assert r.details[1].error == "x is 3"
 

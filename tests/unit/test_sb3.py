@@ -18,7 +18,9 @@ def test_valid_project_reads() -> None:
 
 
 def test_not_a_zip() -> None:
-    with pytest.raises(ProjectFileError, match=r"broken\.sb3: not a Scratch 3 project: .*not a zip"):
+    with pytest.raises(
+        ProjectFileError, match=r"broken\.sb3: not a Scratch 3 project: .*not a zip"
+    ):
         read_project_json(b"this is text", "broken.sb3")
 
 
@@ -31,7 +33,7 @@ def _zip(files: dict[str, bytes]) -> bytes:
 
 
 def test_zip_without_project_json() -> None:
-    with pytest.raises(ProjectFileError, match="project.json is missing"):
+    with pytest.raises(ProjectFileError, match=r"project\.json is missing"):
         read_project_json(_zip({"x.txt": b"hi"}), "p.sb3")
 
 
