@@ -7,6 +7,7 @@
 (function () {
   'use strict';
   const WRAP_LINES = 1; // the wrapper line added before a module's source
+  const realNow = performance.now.bind(performance); // taken before any virtual clock
 
   function base64ToBuffer(b64) {
     const bin = atob(b64);
@@ -56,42 +57,35 @@
              line: lineFromStack(err && err.stack, fileName), stack: String(err && err.stack || '') };
   }
 
-  async function run(args) {
-    const t0 = performance.now();
-    const out = { timings: {}, result: null, error: null };
-    const canvas = document.getElementById('stage');
-    const vm = ScratchClasses.createVM(canvas);
-    window.vm = vm;
-    try {
-      await vm.loadProject(base64ToBuffer(args.projectB64));
-    } catch (err) {
-      out.error = { kind: 'project', file: args.projectName, message: String(err && err.message || err) };
-      return out;
-    }
-    vm.start();
-    const t1 = performance.now();
-    out.timings.project_load_ms = t1 - t0;
-    let fn;
-    try {
-      const helper = loadModule(args.helperSource, args.helperName, { vm, EvaluationUtils: undefined });
-      window.EvaluationUtils = helper;
-      fn = loadModule(args.scriptSource, args.scriptName, { vm, EvaluationUtils: helper });
-    } catch (err) {
-      out.error = describe(err, args.scriptName);
-      return out;
-    }
+  async function loadInto(vm, args, virtual) {
+    const loading = vm.loadProject(base64ToBuffer(args.projectB64));
+    if (virtual) await VirtualClock.drive(loading, { accelerate: false });
+    await loading;
+  }
+
+  /** Load helper library and task script; return the script's function or throw. */
+  function loadScript(vm, args) {
+    const helper = loadModule(args.helperSource, args.helperName, { vm, EvaluationUtils: undefined });
+    window.EvaluationUtils = helper;
+    const fn = loadModule(args.scriptSource, args.scriptName, { vm, EvaluationUtils: helper });
     if (typeof fn !== 'function') {
-      out.error = { kind: 'script', file: args.scriptName,
-                    message: 'the script must assign a function to module.exports' };
-      return out;
+      throw { kind: 'script', file: args.scriptName,
+              message: 'the script must assign a function to module.exports' };
     }
+    return fn;
+  }
+
+  async function runScript(vm, fn, args, virtual, out) {
     const cleanup = () => { try { vm.stopAll(); } catch (e) { /* already stopped */ } };
     let timer;
     const limit = new Promise((resolve) => {
       timer = setTimeout(() => resolve({ __timeout: true }), args.timeoutMs);
     });
+    const programStart = virtual ? VirtualClock.now() : 0;
     try {
-      const value = await Promise.race([Promise.resolve().then(() => fn(vm, args.config, cleanup)), limit]);
+      const running = Promise.race([Promise.resolve().then(() => fn(vm, args.config, cleanup)), limit]);
+      if (virtual) await VirtualClock.drive(running);
+      const value = await running;
       if (value && value.__timeout) {
         out.error = { kind: 'timeout', file: args.scriptName,
                       message: `the script did not finish within ${args.timeoutMs / 1000} s` };
@@ -103,9 +97,44 @@
     } finally {
       clearTimeout(timer);
       cleanup();
-      out.timings.script_ms = performance.now() - t1;
+      if (virtual) out.timings.program_ms = VirtualClock.now() - programStart;
     }
-    return out;
+  }
+
+  /** One evaluation: {timings, result, error}; `args.clock` is 'virtual' or 'real'. */
+  async function run(args) {
+    const out = { timings: {}, result: null, error: null };
+    const virtual = args.clock === 'virtual';
+    const t0 = realNow();
+    VirtualClock.seedRandom(args.seed || 0);
+    // The VM's timers read the clock they find when they are made: install it first.
+    if (virtual) VirtualClock.install();
+    try {
+      const vm = ScratchClasses.createVM(document.getElementById('stage'));
+      window.vm = vm;
+      if (virtual) VirtualClock.hookSequencer(vm);
+      try {
+        await loadInto(vm, args, virtual);
+      } catch (err) {
+        out.error = { kind: 'project', file: args.projectName, message: String(err && err.message || err) };
+        return out;
+      }
+      vm.start();
+      const t1 = realNow();
+      out.timings.project_load_ms = t1 - t0;
+      let fn;
+      try {
+        fn = loadScript(vm, args);
+      } catch (err) {
+        out.error = describe(err, args.scriptName);
+        return out;
+      }
+      await runScript(vm, fn, args, virtual, out);
+      out.timings.script_ms = realNow() - t1;
+      return out;
+    } finally {
+      if (virtual) VirtualClock.uninstall();
+    }
   }
 
   window.StudioEval = { run, ready: true };

@@ -90,12 +90,22 @@
   async function waitForIdle(vm, timeoutMs = 3000) {
     return waitUntil(() => vm.runtime.threads.length === 0, timeoutMs);
   }
+  /** Call `fn` after every VM step (frame); returns a function that stops the calls. */
+  function onStep(vm, fn) {
+    const rt = vm.runtime;
+    if (!rt.__studioStepHooked) {
+      const original = rt._step;
+      rt._step = function () { original.call(this); this.emit('STUDIO_STEP'); };
+      rt.__studioStepHooked = true;
+    }
+    rt.on('STUDIO_STEP', fn);
+    return () => rt.off('STUDIO_STEP', fn);
+  }
   /** Wait for a number of VM frames (30 per second in compatibility mode). */
-  async function waitFrames(vm, frames) {
-    let seen = 0;
-    await new Promise((resolve) => {
-      const tick = () => { seen += 1; if (seen >= frames) { vm.runtime.off('RUNTIME_STEP_END', tick); resolve(); } };
-      vm.runtime.on('RUNTIME_STEP_END', tick);
+  function waitFrames(vm, frames) {
+    return new Promise((resolve) => {
+      let seen = 0;
+      const stop = onStep(vm, () => { seen += 1; if (seen >= frames) { stop(); resolve(); } });
     });
   }
 
@@ -252,7 +262,7 @@
     sleep, wait: sleep, getStage, getSprites, spriteNames, findSprite, getSprite: findSprite, requireSprite,
     getClones, countClones, findVariable, getVariableValue, setVariableValue, getList, getSpriteState,
     getPosition, getBackdropName, isTouching, greenFlag, stopAll, runningThreads, waitUntil, waitForIdle,
-    waitFrames, keyDown, keyUp, pressKey, moveMouse, mouseDown, mouseUp, clickAt, clickSprite, getMouse,
+    waitFrames, onStep, keyDown, keyUp, pressKey, moveMouse, mouseDown, mouseUp, clickAt, clickSprite, getMouse,
     recordSays, sayText, autoAnswer, answer, broadcast, recordBroadcasts, check, approx, runTests,
     buildResult, AssertionFailed,
   };

@@ -47,6 +47,14 @@ class Timings(BaseModel):
     project_load_s: float = 0.0
     script_s: float = 0.0
     total_s: float = 0.0
+    program_s: float | None = None  # virtual time the program ran (accelerated runs only)
+
+
+class Clock(StrEnum):
+    """How time passes in the evaluation page."""
+
+    VIRTUAL = "virtual"  # timers jump ahead: as fast as the CPU allows
+    REAL = "real"  # wall-clock time, as in the published benchmark
 
 
 class EvalResult(BaseModel):
@@ -54,6 +62,8 @@ class EvalResult(BaseModel):
 
     task_id: str
     project: str
+    clock: Clock = Clock.REAL
+    seed: int = 0
     success: bool = False
     passed_tests: int = 0
     total_tests: int = 0

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from studio.models.evaluation import ErrorKind, EvalError, EvalResult, TestDetail, Timings
+from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail, Timings
 from studio.services.browser import BrowserPool
 from studio.services.errors import ProjectFileError, StudioError
 from studio.services.sb3 import check_sb3
@@ -36,15 +36,21 @@ class Evaluator:
         project: bytes | Path | None = None,
         project_name: str | None = None,
         timeout_s: float | None = None,
+        clock: Clock = Clock.REAL,
+        seed: int = 0,
     ) -> EvalResult:
-        """Evaluate `project` (bytes, a path, or by default the golden project) for `entry`."""
+        """Evaluate `project` (bytes, a path, or by default the golden project) for `entry`.
+
+        `clock` chooses real or virtual (accelerated) time in the page; `seed` seeds the page's
+        Math.random, which the VM's pick-random blocks use.
+        """
         t0 = time.perf_counter()
         if project is None:
             project = entry.golden_path or entry.initial_path
         if isinstance(project, Path):
             project_name = project_name or str(project)
         name = project_name or "project.sb3"
-        result = EvalResult(task_id=entry.task.id, project=name)
+        result = EvalResult(task_id=entry.task.id, project=name, clock=clock, seed=seed)
         try:
             data = project.read_bytes() if isinstance(project, Path) else project
             check_sb3(data, name)
@@ -66,6 +72,8 @@ class Evaluator:
             "scriptName": entry.script_path.name,
             "config": entry.task.eval_config(),
             "timeoutMs": int(limit * 1000),
+            "clock": clock.value,
+            "seed": seed,
         }
         await self._run_in_page(result, args, limit)
         result.timings.total_s = time.perf_counter() - t0
@@ -127,6 +135,8 @@ def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
     timings = outcome.get("timings") or {}
     result.timings.project_load_s = (timings.get("project_load_ms") or 0) / 1000
     result.timings.script_s = (timings.get("script_ms") or 0) / 1000
+    if timings.get("program_ms") is not None:
+        result.timings.program_s = timings["program_ms"] / 1000
     if outcome.get("error"):
         err = outcome["error"]
         result.error = EvalError(

@@ -1,0 +1,75 @@
+"""Accelerated (virtual-clock) evaluation: faithful to real time, deterministic under a seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from studio.models.evaluation import Clock, ErrorKind
+from studio.services.store import load_task
+from tests.helpers.tasks import make_task
+
+pytestmark = pytest.mark.browser
+
+TIMED_SCRIPT = """module.exports = async (vm, config, cleanup) => {
+  const U = EvaluationUtils;
+  return U.runTests(vm, [
+    { name: 'waits 3 s of program time', run: async () => {
+      U.greenFlag(vm);
+      const t0 = Date.now();
+      await U.sleep(3000);
+      const elapsed = Date.now() - t0;
+      U.check(elapsed >= 3000 && elapsed < 3200, `elapsed ${elapsed}`);
+      return { elapsed };
+    }},
+    { name: 'moved', run: async () => {
+      U.greenFlag(vm); await U.waitForIdle(vm);
+      U.check(U.approx(U.getPosition(vm, 'Cat').x, 100), 'x');
+    }},
+  ], { cleanup });
+};
+"""
+
+RANDOM_SCRIPT = """module.exports = async (vm) => {
+  const values = [Math.random(), Math.random(), Math.random()];
+  return { success: true, details: [{ name: 'random', passed: true, meta: { values } }] };
+};
+"""
+
+NEVER_SCRIPT = "module.exports = () => new Promise(() => {});"
+
+
+def _verdicts(result):  # type: ignore[no-untyped-def]
+    return [(d.name, d.passed) for d in result.details]
+
+
+def test_virtual_and_real_verdicts_agree(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
+    entry = load_task(make_task(tmp_path / "t", script=TIMED_SCRIPT))
+    for project in (entry.golden_path, entry.initial_path):
+        real = evaluate(entry, project, clock=Clock.REAL)
+        virtual = evaluate(entry, project, clock=Clock.VIRTUAL)
+        assert real.error is None and virtual.error is None
+        assert _verdicts(real) == _verdicts(virtual)
+    fast = evaluate(entry, entry.golden_path, clock=Clock.VIRTUAL)
+    assert fast.clock is Clock.VIRTUAL
+    assert fast.timings.program_s is not None and fast.timings.program_s >= 3.0
+    assert fast.timings.script_s < fast.timings.program_s  # faster than real time
+
+
+def test_same_seed_same_randomness(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
+    entry = load_task(make_task(tmp_path / "t", script=RANDOM_SCRIPT))
+
+    def values(seed: int, clock: Clock) -> list[float]:
+        result = evaluate(entry, clock=clock, seed=seed)
+        return result.details[0].meta["values"]  # type: ignore[index]
+
+    assert values(5, Clock.VIRTUAL) == values(5, Clock.VIRTUAL) == values(5, Clock.REAL)
+    assert values(5, Clock.VIRTUAL) != values(6, Clock.VIRTUAL)
+
+
+def test_never_resolving_script_times_out_in_virtual_time(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
+    entry = load_task(make_task(tmp_path / "t", script=NEVER_SCRIPT, timeout_s=600))
+    result = evaluate(entry, clock=Clock.VIRTUAL)
+    assert result.error is not None and result.error.kind is ErrorKind.TIMEOUT
+    assert result.timings.total_s < 60  # ten virtual minutes pass in seconds
