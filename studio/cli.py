@@ -7,16 +7,19 @@ import asyncio
 import json
 import logging
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from studio.models.check import CheckReport, TaskCheck
 from studio.models.evaluation import EvalResult
+from studio.models.task import EquivalentMutant
 from studio.services import paths
 from studio.services.browser import BrowserPool, default_spares
-from studio.services.checker import check_tasks
+from studio.services.checker import CheckOptions, check_tasks
+from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.evaluator import Evaluator
-from studio.services.store import load_task, scan_library
+from studio.services.store import load_task, save_task, scan_library
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -39,13 +42,42 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("task_dir", type=Path)
     ev.add_argument("--project", type=Path, help=".sb3 to evaluate (default: the golden project)")
     ev.add_argument("--timeout", type=float, help="time limit in seconds (default: the task's)")
+    ev.add_argument("--realtime", action="store_true", help="run on the real clock")
+    ev.add_argument("--seed", type=int, default=0, help="seed of the page's randomness")
     ev.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    ck = sub.add_parser("check", help="check tasks: golden passes, initial fails (debug tasks)")
+    ck = sub.add_parser(
+        "check", help="adversarial check: golden passes, initial and mutants fail, reruns agree"
+    )
     ck.add_argument("paths", type=Path, nargs="+", help="task folders or libraries")
-    ck.add_argument("--workers", type=int, default=2, help="tasks checked in parallel")
+    ck.add_argument("--mutants", type=int, default=10, help="mutants per task (0: none)")
+    ck.add_argument("--reruns", type=int, default=3, help="runs per project, each with a seed")
+    ck.add_argument(
+        "--workers", type=int, default=default_spares() + 1, help="evaluations in parallel"
+    )
+    ck.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
+    ck.add_argument("--realtime", action="store_true", help="force the real clock")
     ck.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    eq = sub.add_parser("equivalent", help="mark a surviving mutant as equivalent, with a reason")
+    eq.add_argument("task_dir", type=Path)
+    eq.add_argument("mutant_id", help="the id `studio check` printed for the survivor")
+    eq.add_argument("--reason", required=True, help="why the mutant behaves like the golden")
+    eq.add_argument("--by", default="", help="who decided")
+    eq.add_argument("--undo", action="store_true", help="remove the mark instead")
+    _add_plugins(sub)
     return parser
+
+
+def _add_plugins(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
+    """Subcommands that live in their own modules (import/export of task sets)."""
+    import importlib.util
+
+    if importlib.util.find_spec("studio.cli_scratchworld") is None:  # TEMP until it lands
+        return
+    from studio import cli_scratchworld
+
+    cli_scratchworld.add_parsers(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,6 +89,12 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_eval(args))
         if args.command == "check":
             return asyncio.run(_check(args))
+        if args.command == "equivalent":
+            return _equivalent(args)
+        if args.command in ("import", "export"):
+            from studio import cli_scratchworld
+
+            return cli_scratchworld.run(args)
     except StudioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -68,8 +106,11 @@ def main(argv: list[str] | None = None) -> int:
 async def _eval(args: argparse.Namespace) -> int:
     entry = load_task(args.task_dir)
     project = args.project or entry.golden_path or entry.initial_path
+    clock = clock_for(entry, args.realtime, AgreementCache())
     async with BrowserPool(spares=1) as pool:
-        result = await Evaluator(pool).evaluate(entry, project, timeout_s=args.timeout)
+        result = await Evaluator(pool).evaluate(
+            entry, project, timeout_s=args.timeout, clock=clock, seed=args.seed
+        )
         result_browser_s = pool.browser_start_s
     if args.json:
         data = result.model_dump(mode="json")
@@ -127,8 +168,17 @@ async def _check(args: argparse.Namespace) -> int:
             f"no task folders (with task.json) under {', '.join(map(str, args.paths))}"
         )
     progress = _ProgressBar(enabled=sys.stderr.isatty() or not args.json)
-    async with BrowserPool(spares=max(default_spares(), args.workers)) as pool:
-        report = await check_tasks(Evaluator(pool), entries, errors, args.workers, progress.update)
+    options = CheckOptions(
+        mutants=max(0, args.mutants),
+        reruns=max(1, args.reruns),
+        workers=max(1, args.workers),
+        seed=args.seed,
+        realtime=args.realtime,
+    )
+    async with BrowserPool(spares=options.workers) as pool:
+        report = await check_tasks(
+            Evaluator(pool), entries, errors, options, progress.update, AgreementCache()
+        )
     progress.finish()
     if args.json:
         print(json.dumps(_report_json(report), indent=2))
@@ -138,7 +188,26 @@ async def _check(args: argparse.Namespace) -> int:
 
 
 def _report_json(report: CheckReport) -> dict[str, object]:
-    keys = {"id", "category", "folder", "golden_passed", "initial_failed", "ok", "errors"}
+    keys = {
+        "id",
+        "category",
+        "folder",
+        "golden_passed",
+        "initial_failed",
+        "ok",
+        "errors",
+        "verdict",
+        "clock",
+        "clock_note",
+        "reruns",
+        "mutants_total",
+        "mutants_killed",
+        "mutants_invalid",
+        "mutants_equivalent",
+        "survivors",
+        "flaky",
+        "seconds",
+    }
     return {
         "tasks": [t.model_dump(mode="json", include=keys) for t in report.tasks],
         "summary": report.summary.model_dump(mode="json"),
@@ -147,19 +216,46 @@ def _report_json(report: CheckReport) -> dict[str, object]:
 
 def _print_report(report: CheckReport) -> None:
     for t in report.tasks:
-        verdict = "ok  " if t.ok else "FAIL"
         golden = {True: "golden passes", False: "golden FAILS", None: "golden -"}[t.golden_passed]
         initial = {True: "initial fails", False: "initial passes", None: "initial -"}[
             t.initial_failed
         ]
-        print(f"{verdict} {t.id:<34} {t.category or '?':<8} {golden:<14} {initial}")
+        mutants = ""
+        if t.mutants_total:
+            valid = t.mutants_total - t.mutants_invalid
+            mutants = f"  mutants {t.mutants_killed}/{valid} killed"
+        print(f"{t.verdict.value:<8} {t.id:<34} {golden:<14} {initial:<15}{mutants}  [{t.clock}]")
         for err in t.errors:
-            print(f"       - {err}")
+            print(f"         - {err}")
+        for f in t.flaky:
+            print(f"         - flaky: {f.project} test '{f.test}' passed {f.passed_runs}/{f.runs}")
+        for sv in t.survivors:
+            tag = "equivalent" if sv.equivalent_reason else ("flaky" if sv.flaky else "survived")
+            print(f"         - {tag}: {sv.id}: {sv.description}")
+        if t.clock_note:
+            print(f"         - clock: {t.clock_note}")
     s = report.summary
+    rate = f"; mutation kill rate {s.kill_rate:.0%}" if s.kill_rate is not None else ""
     print(
-        f"{s.ok}/{s.tasks} tasks ok; {s.evaluations} evaluations in {s.seconds:.1f} s "
-        f"({s.evaluations_per_minute:.1f} per minute)"
+        f"{s.ok}/{s.tasks} tasks valid; {s.evaluations} evaluations in {s.seconds:.1f} s "
+        f"({s.evaluations_per_minute:.1f} per minute){rate}"
     )
+
+
+def _equivalent(args: argparse.Namespace) -> int:
+    entry = load_task(args.task_dir)
+    marks = [m for m in entry.task.equivalent_mutants if m.mutant_id != args.mutant_id]
+    if not args.undo:
+        marks.append(
+            EquivalentMutant(
+                mutant_id=args.mutant_id, reason=args.reason, by=args.by, at=datetime.now(UTC)
+            )
+        )
+    entry.task.equivalent_mutants = marks
+    save_task(entry)
+    verb = "no longer marked" if args.undo else "marked"
+    print(f"{entry.task.id}: mutant {args.mutant_id} {verb} equivalent")
+    return EXIT_OK
 
 
 class _ProgressBar:
@@ -175,7 +271,7 @@ class _ProgressBar:
         width = 30
         filled = int(width * done / max(total, 1))
         bar = "#" * filled + "-" * (width - filled)
-        mark = "ok" if check.ok else "FAIL"
+        mark = check.verdict.value
         sys.stderr.write(f"\r[{bar}] {done}/{total} {check.id[:30]:<30} {mark:<4}")
         sys.stderr.flush()
         self.shown = True

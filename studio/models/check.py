@@ -1,10 +1,54 @@
-"""The outcome of checking tasks: does the script pass the golden project and fail the initial?"""
+"""The outcome of checking tasks: does the script pass the golden project, fail the initial
+project, kill mutants of the golden project, and give the same verdicts on every rerun?"""
 
 from __future__ import annotations
+
+from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from studio.models.evaluation import EvalResult
+
+
+class Verdict(StrEnum):
+    VALID = "valid"  # golden passes, initial fails where it must, no unexplained survivor
+    WEAK = "weak"  # valid, but some mutants survive that nobody marked equivalent
+    FLAKY = "flaky"  # some test gives different verdicts across reruns
+    INVALID = "invalid"  # golden fails, debug initial passes, or the task cannot be read
+
+
+class Survivor(BaseModel):
+    """A mutant the script did not kill."""
+
+    id: str
+    operator: str
+    sprite: str = ""
+    block_id: str
+    description: str
+    flaky: bool = False  # killed in some reruns only
+    equivalent_reason: str | None = None  # the author's note when marked equivalent
+
+
+class FlakyTest(BaseModel):
+    """A test whose verdict changed between reruns of the same project."""
+
+    project: str
+    test: str
+    passed_runs: int
+    runs: int
+
+
+class MutantRun(BaseModel):
+    """The verdicts of one mutant over the reruns."""
+
+    id: str
+    operator: str
+    sprite: str = ""
+    block_id: str
+    description: str
+    status: str  # killed | survived | flaky | invalid
+    passes: list[bool] = Field(default_factory=list)
+    note: str = ""
 
 
 class TaskCheck(BaseModel):
@@ -16,9 +60,21 @@ class TaskCheck(BaseModel):
     golden_passed: bool | None = None
     initial_failed: bool | None = None
     ok: bool = False
+    verdict: Verdict = Verdict.INVALID
     errors: list[str] = Field(default_factory=list)
+    clock: str = "real"
+    clock_note: str = ""
+    reruns: int = 1
+    mutants_total: int = 0
+    mutants_killed: int = 0
+    mutants_invalid: int = 0
+    mutants_equivalent: int = 0
+    survivors: list[Survivor] = Field(default_factory=list)
+    flaky: list[FlakyTest] = Field(default_factory=list)
+    mutants: list[MutantRun] = Field(default_factory=list)
     golden: EvalResult | None = None
     initial: EvalResult | None = None
+    seconds: float = 0.0
 
 
 class CheckSummary(BaseModel):
@@ -28,6 +84,9 @@ class CheckSummary(BaseModel):
     evaluations: int = 0
     seconds: float = 0.0
     evaluations_per_minute: float = 0.0
+    mutants_total: int = 0
+    mutants_killed: int = 0
+    kill_rate: float | None = None
 
 
 class CheckReport(BaseModel):

@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 class TestDetail(BaseModel):
     """One test of a script, in the ScratchWorld result shape."""
 
+    __test__ = False  # not a pytest test class
+
     model_config = ConfigDict(extra="allow")
 
     name: str = ""

@@ -47,10 +47,20 @@ class Review(BaseModel):
 class TestCase(BaseModel):
     """An input/output pair of a compute task (passed to the script in its config)."""
 
+    __test__ = False  # not a pytest test class
+
     model_config = ConfigDict(extra="forbid")
 
     input: str | int | float | list[str | int | float]
     output: str | int | float
+
+
+class ClockPreference(StrEnum):
+    """Which clock evaluations of this task use."""
+
+    AUTO = "auto"  # accelerated, unless a check finds it disagrees with real time
+    VIRTUAL = "virtual"
+    REAL = "real"
 
 
 class Evaluation(BaseModel):
@@ -63,6 +73,21 @@ class Evaluation(BaseModel):
     description: str = ""
     helper_library: str | None = None  # a task set's own helper file; None = ours
     test_cases: list[TestCase] = Field(default_factory=list)
+    clock: ClockPreference = ClockPreference.AUTO
+
+
+class EquivalentMutant(BaseModel):
+    """A surviving mutant the author judged equivalent to the golden program, and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mutant_id: str
+    operator: str = ""
+    block_id: str = ""
+    description: str = ""
+    reason: str = Field(min_length=1)
+    by: str = ""
+    at: datetime | None = None
 
 
 class TaskMetadata(BaseModel):
@@ -90,6 +115,7 @@ class Task(BaseModel):
     author: str = ""
     review: Review = Field(default_factory=Review)
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
+    equivalent_mutants: list[EquivalentMutant] = Field(default_factory=list)
 
     @field_validator("initial_project", "golden_project")
     @classmethod

@@ -1,7 +1,10 @@
-"""Checks that a task's script passes its golden project and fails its initial project.
+"""Adversarial checks of tasks.
 
-A debug task must fail on its initial project (the bug must be caught); for the other kinds
-the initial project's verdict is reported but does not decide validity.
+A task is valid when its script passes the golden project on every rerun, fails the initial
+project of a debug task, and kills the mutants of the golden project (or the author has marked
+the survivors equivalent). Reruns use different seeds and expose flaky verdicts. Evaluations
+run on the virtual clock unless the task asks for real time, or a comparison of both clocks on
+its golden and initial projects finds that they disagree.
 """
 
 from __future__ import annotations
@@ -10,12 +13,16 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
-from studio.models.check import CheckReport, CheckSummary, TaskCheck
-from studio.models.evaluation import ErrorKind, EvalResult
-from studio.models.task import Category
+from studio.models.check import CheckReport, CheckSummary, TaskCheck, Verdict
+from studio.models.evaluation import Clock, ErrorKind, EvalResult
+from studio.models.task import Category, ClockPreference
+from studio.services.clock_agreement import Agreement, AgreementCache, compare_verdicts
 from studio.services.errors import TaskFileError
 from studio.services.evaluator import Evaluator
+from studio.services.mutant_runs import MutantRunner, flaky_tests
 from studio.services.store import TaskFolder
 
 log = logging.getLogger("studio.check")
@@ -26,83 +33,191 @@ TASK_FAULTS = {ErrorKind.PROJECT, ErrorKind.SYNTAX, ErrorKind.SETUP, ErrorKind.R
 ProgressFn = Callable[[int, int, TaskCheck], None]
 
 
-async def check_task(evaluator: Evaluator, entry: TaskFolder) -> TaskCheck:
-    """Evaluate golden and initial projects of one task (concurrently) and judge the task."""
-    task = entry.task
-    check = TaskCheck(id=task.id, category=task.category.value, folder=str(entry.folder))
-    golden_path = entry.golden_path
-    jobs = [evaluator.evaluate(entry, entry.initial_path)]
-    if golden_path is not None:
-        jobs.append(evaluator.evaluate(entry, golden_path))
-    results = await asyncio.gather(*jobs)
-    initial = results[0]
-    golden = results[1] if golden_path is not None else None
-    check.initial, check.golden = initial, golden
-    if golden is None:
-        check.errors.append("the task has no golden project")
+@dataclass
+class CheckOptions:
+    """How hard to check: mutants per task, reruns per project, parallel pages, base seed."""
+
+    mutants: int = 10
+    reruns: int = 3
+    workers: int = 2
+    seed: int = 0
+    realtime: bool = False
+
+
+class TaskChecker:
+    """Checks tasks with a shared evaluator; at most `workers` evaluations run at once."""
+
+    def __init__(
+        self, evaluator: Evaluator, options: CheckOptions, agreement: AgreementCache | None = None
+    ) -> None:
+        self.evaluator = evaluator
+        self.options = options
+        self.agreement = agreement
+        self.evaluations = 0
+        self._gate = asyncio.Semaphore(max(1, options.workers))
+
+    async def run(
+        self, entry: TaskFolder, project: bytes | Path, name: str, clock: Clock, seed: int
+    ) -> EvalResult:
+        async with self._gate:
+            self.evaluations += 1
+            return await self.evaluator.evaluate(
+                entry, project, project_name=name, clock=clock, seed=seed
+            )
+
+    async def runs(
+        self, entry: TaskFolder, project: bytes | Path, name: str, clock: Clock
+    ) -> list[EvalResult]:
+        """The project evaluated once per rerun, each with its own seed."""
+        seeds = [self.options.seed + i for i in range(max(1, self.options.reruns))]
+        return list(
+            await asyncio.gather(*(self.run(entry, project, name, clock, s) for s in seeds))
+        )
+
+    async def check(self, entry: TaskFolder) -> TaskCheck:
+        t0 = time.perf_counter()
+        task = entry.task
+        check = TaskCheck(id=task.id, category=task.category.value, folder=str(entry.folder))
+        check.reruns = max(1, self.options.reruns)
+        if entry.golden_path is None:
+            check.errors.append("the task has no golden project")
+            return _finish(check, t0)
+        clock = await self._choose_clock(entry, check)
+        check.clock = clock.value
+        golden_runs, initial_runs = await asyncio.gather(
+            self.runs(entry, entry.golden_path, entry.task.golden_project or "golden.sb3", clock),
+            self.runs(entry, entry.initial_path, entry.task.initial_project, clock),
+        )
+        _judge_golden_and_initial(check, task.category, golden_runs, initial_runs)
+        if check.golden_passed and self.options.mutants > 0:
+            await MutantRunner(self, entry, clock, golden_runs).run_into(check)
+        return _finish(check, t0)
+
+    async def _choose_clock(self, entry: TaskFolder, check: TaskCheck) -> Clock:
+        preference = entry.task.evaluation.clock
+        if self.options.realtime or preference is ClockPreference.REAL:
+            check.clock_note = "real time requested"
+            return Clock.REAL
+        if preference is ClockPreference.VIRTUAL:
+            return Clock.VIRTUAL
+        cached = self.agreement.lookup(entry) if self.agreement else None
+        if cached is None:
+            cached = await self._compare_clocks(entry)
+            if self.agreement:
+                self.agreement.store(entry, cached)
+        if cached.agree:
+            return Clock.VIRTUAL
+        check.clock_note = f"fell back to real time: {cached.note}"
+        log.warning("%s: %s", entry.task.id, check.clock_note)
+        return Clock.REAL
+
+    async def _compare_clocks(self, entry: TaskFolder) -> Agreement:
+        seed = self.options.seed
+        assert entry.golden_path is not None
+        pairs = [(entry.golden_path, "golden"), (entry.initial_path, "initial")]
+        results = await asyncio.gather(
+            *(self.run(entry, p, n, c, seed) for p, n in pairs for c in (Clock.REAL, Clock.VIRTUAL))
+        )
+        return compare_verdicts(
+            {"golden": (results[0], results[1]), "initial": (results[2], results[3])}
+        )
+
+
+def _judge_golden_and_initial(
+    check: TaskCheck, category: Category, golden: list[EvalResult], initial: list[EvalResult]
+) -> None:
+    check.golden, check.initial = golden[0], initial[0]
+    check.golden_passed = all(r.ok for r in golden)
+    if not check.golden_passed:
+        worst = next(r for r in golden if not r.ok)
+        runs = (
+            f" in {sum(not r.ok for r in golden)} of {len(golden)} runs" if len(golden) > 1 else ""
+        )
+        check.errors.append(f"golden project does not pass{runs}: " + describe_failure(worst))
+    check.initial_failed = all(not r.success for r in initial)
+    fault = next((r for r in initial if r.error and r.error.kind in TASK_FAULTS), None)
+    if fault is not None:
+        check.errors.append("initial project: " + describe_failure(fault))
+    elif category is Category.DEBUG and not check.initial_failed:
+        passing = sum(r.success for r in initial)
+        check.errors.append(
+            f"debug task: the initial project passes in {passing} of {len(initial)} runs, "
+            "so the bug is not caught"
+        )
+    check.flaky.extend(flaky_tests(golden, "golden") + flaky_tests(initial, "initial"))
+
+
+def _finish(check: TaskCheck, t0: float) -> TaskCheck:
+    if check.errors:
+        check.verdict = Verdict.INVALID
+    elif check.flaky:
+        check.verdict = Verdict.FLAKY
+    elif any(s.equivalent_reason is None for s in check.survivors):
+        check.verdict = Verdict.WEAK
     else:
-        check.golden_passed = golden.ok
-        if not golden.ok:
-            check.errors.append("golden project does not pass: " + _why(golden))
-    check.initial_failed = not initial.success
-    if initial.error is not None and initial.error.kind in TASK_FAULTS:
-        check.errors.append("initial project: " + _why(initial))
-    elif task.category is Category.DEBUG and not check.initial_failed:
-        check.errors.append("debug task: the initial project passes, so the bug is not caught")
-    check.ok = not check.errors
+        check.verdict = Verdict.VALID
+    check.ok = check.verdict is Verdict.VALID
+    check.seconds = round(time.perf_counter() - t0, 2)
     return check
 
 
 def load_failure(error: TaskFileError) -> TaskCheck:
     """A task folder that could not be read is a failed check, not a crash."""
-    return TaskCheck(
-        id=error.path.parent.name if error.path.name == "task.json" else error.path.name,
-        folder=str(error.path.parent if error.path.is_file() else error.path),
-        errors=[str(error)],
-    )
+    folder = error.path.parent if error.path.name == "task.json" else error.path
+    return TaskCheck(id=folder.name, folder=str(folder), errors=[str(error)])
 
 
 async def check_tasks(
     evaluator: Evaluator,
     entries: Sequence[TaskFolder],
     load_errors: Sequence[TaskFileError] = (),
-    workers: int = 2,
+    options: CheckOptions | None = None,
     progress: ProgressFn | None = None,
+    agreement: AgreementCache | None = None,
 ) -> CheckReport:
-    """Check many tasks with at most `workers` tasks in flight."""
+    """Check many tasks; tasks run concurrently, evaluations are bounded by `workers`."""
+    options = options or CheckOptions()
     t0 = time.perf_counter()
-    gate = asyncio.Semaphore(max(1, workers))
+    checker = TaskChecker(evaluator, options, agreement)
     checks = [load_failure(e) for e in load_errors]
     total = len(entries) + len(checks)
-    done = len(checks)
+    done = 0
     for c in checks:
+        done += 1
         if progress:
-            progress(checks.index(c) + 1, total, c)
+            progress(done, total, c)
 
     async def one(entry: TaskFolder) -> TaskCheck:
         nonlocal done
-        async with gate:
-            result = await check_task(evaluator, entry)
+        result = await checker.check(entry)
         done += 1
         if progress:
             progress(done, total, result)
         return result
 
     checks.extend(await asyncio.gather(*(one(e) for e in entries)))
+    return CheckReport(tasks=checks, summary=_summary(checks, checker.evaluations, t0))
+
+
+def _summary(checks: list[TaskCheck], evaluations: int, t0: float) -> CheckSummary:
     seconds = time.perf_counter() - t0
-    evaluations = sum((c.golden is not None) + (c.initial is not None) for c in checks)
-    summary = CheckSummary(
+    total = sum(c.mutants_total - c.mutants_invalid for c in checks)
+    killed = sum(c.mutants_killed for c in checks)
+    return CheckSummary(
         tasks=len(checks),
         ok=sum(c.ok for c in checks),
         failed=sum(not c.ok for c in checks),
         evaluations=evaluations,
         seconds=round(seconds, 2),
         evaluations_per_minute=round(evaluations / seconds * 60, 1) if seconds else 0.0,
+        mutants_total=total,
+        mutants_killed=killed,
+        kill_rate=round(killed / total, 4) if total else None,
     )
-    return CheckReport(tasks=checks, summary=summary)
 
 
-def _why(result: EvalResult) -> str:
+def describe_failure(result: EvalResult) -> str:
+    """One line on why a result is not a pass: the error, or the failing tests."""
     if result.error is not None:
         where = result.error.file or result.project
         line = f":{result.error.line}" if result.error.line else ""

@@ -1,0 +1,98 @@
+"""Evaluating mutants of a golden project and classifying them: killed, survived, flaky or
+invalid. A failing verdict on a mutant counts as a kill only where the golden project passed
+with the same seed and clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from studio.models.check import FlakyTest, MutantRun, Survivor, TaskCheck
+from studio.models.evaluation import Clock, ErrorKind, EvalResult
+from studio.services.mutation.engine import generate_mutants, mutant_sb3
+from studio.services.sb3 import read_project_json
+from studio.services.store import TaskFolder
+
+if TYPE_CHECKING:
+    from studio.models.mutation import Mutant
+    from studio.services.checker import TaskChecker
+
+
+def flaky_tests(results: list[EvalResult], label: str) -> list[FlakyTest]:
+    """Tests of one project whose verdict differs between runs (a missing test fails)."""
+    names: list[str] = []
+    for r in results:
+        names += [d.name for d in r.details if d.name not in names]
+    passes = Counter(d.name for r in results for d in r.details if d.passed)
+    return [
+        FlakyTest(project=label, test=n, passed_runs=passes[n], runs=len(results))
+        for n in names
+        if 0 < passes[n] < len(results)
+    ]
+
+
+class MutantRunner:
+    """Generates the task's mutants and evaluates each once per rerun."""
+
+    def __init__(
+        self, checker: TaskChecker, entry: TaskFolder, clock: Clock, golden_runs: list[EvalResult]
+    ) -> None:
+        self.checker = checker
+        self.entry = entry
+        self.clock = clock
+        self.golden_runs = golden_runs
+
+    async def run_into(self, check: TaskCheck) -> None:
+        assert self.entry.golden_path is not None
+        golden_bytes = self.entry.golden_path.read_bytes()
+        golden = read_project_json(golden_bytes, self.entry.golden_path)
+        initial = read_project_json(self.entry.initial_path.read_bytes(), self.entry.initial_path)
+        options = self.checker.options
+        mutants = generate_mutants(golden, initial, options.mutants, options.seed)
+        runs = await asyncio.gather(*(self._one(m, golden_bytes) for m in mutants))
+        equivalent = {e.mutant_id: e.reason for e in self.entry.task.equivalent_mutants}
+        check.mutants = list(runs)
+        check.mutants_total = len(runs)
+        check.mutants_invalid = sum(r.status == "invalid" for r in runs)
+        check.mutants_killed = sum(r.status == "killed" for r in runs)
+        for r in runs:
+            if r.status not in ("survived", "flaky"):
+                continue
+            reason = equivalent.get(r.id)
+            check.mutants_equivalent += reason is not None
+            check.survivors.append(
+                Survivor(
+                    id=r.id,
+                    operator=r.operator,
+                    sprite=r.sprite,
+                    block_id=r.block_id,
+                    description=r.description,
+                    flaky=r.status == "flaky",
+                    equivalent_reason=reason,
+                )
+            )
+
+    async def _one(self, mutant: Mutant, golden_bytes: bytes) -> MutantRun:
+        run = MutantRun(
+            id=mutant.id,
+            operator=mutant.operator,
+            sprite=mutant.sprite,
+            block_id=mutant.block_id,
+            description=mutant.description,
+            status="invalid",
+        )
+        try:
+            data = mutant_sb3(golden_bytes, mutant)
+        except Exception as exc:  # a mutant we cannot even pack is discarded, never a kill
+            run.note = f"could not be built: {exc}"
+            return run
+        results = await self.checker.runs(self.entry, data, f"{mutant.id}.sb3", self.clock)
+        broken = next((r for r in results if r.error and r.error.kind is ErrorKind.PROJECT), None)
+        if broken is not None:
+            run.note = f"the VM cannot load it: {broken.error.message if broken.error else ''}"
+            return run
+        kills = [not r.success and g.ok for r, g in zip(results, self.golden_runs, strict=False)]
+        run.passes = [r.success for r in results]
+        run.status = "killed" if all(kills) else "survived" if not any(kills) else "flaky"
+        return run

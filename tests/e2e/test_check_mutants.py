@@ -1,0 +1,89 @@
+"""`studio check` with mutants and reruns, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from studio.services.store import load_task
+from tests.helpers.tasks import make_task
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+
+WEAK_SCRIPT = """module.exports = async (vm, config, cleanup) => EvaluationUtils.runTests(vm, [
+  { name: 'Cat exists', run: async () => { EvaluationUtils.requireSprite(vm, 'Cat'); } },
+], { cleanup });
+"""
+
+COIN_SCRIPT = """module.exports = async (vm) => {
+  const heads = Math.random() < 0.5;
+  return { success: heads, details: [{ name: 'coin', passed: heads }] };
+};
+"""
+
+
+def studio(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "studio", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_weak_script_lists_survivors_and_equivalence_is_kept(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "weak", task_id="weak", script=WEAK_SCRIPT)
+    out = studio("check", str(folder), "--json", "--mutants", "3", "--reruns", "1")
+    assert out.returncode == 1, out.stderr
+    task = json.loads(out.stdout)["tasks"][0]
+    assert task["verdict"] == "weak" and task["golden_passed"]
+    assert task["mutants_total"] == 3 and task["mutants_killed"] == 0
+    survivor = task["survivors"][0]
+    assert {"operator", "block_id", "description"} <= set(survivor)
+    assert survivor["description"]
+
+    mark = studio(
+        "equivalent",
+        str(folder),
+        survivor["id"],
+        "--reason",
+        "only position differs",
+        "--by",
+        "tester",
+    )
+    assert mark.returncode == 0, mark.stderr
+    saved = load_task(folder).task.equivalent_mutants
+    assert [(m.mutant_id, m.reason, m.by) for m in saved] == [
+        (survivor["id"], "only position differs", "tester")
+    ]
+    again = json.loads(
+        studio("check", str(folder), "--json", "--mutants", "3", "--reruns", "1").stdout
+    )["tasks"][0]
+    marked = next(s for s in again["survivors"] if s["id"] == survivor["id"])
+    assert marked["equivalent_reason"] == "only position differs"
+    assert again["mutants_equivalent"] == 1
+
+
+def test_reruns_expose_a_flaky_script(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "coin", task_id="coin", script=COIN_SCRIPT)
+    out = studio("check", str(folder), "--json", "--mutants", "0", "--reruns", "6")
+    assert out.returncode == 1
+    task = json.loads(out.stdout)["tasks"][0]
+    flaky = {(f["project"], f["test"]) for f in task["flaky"]}
+    assert ("golden", "coin") in flaky
+    assert task["verdict"] in {"invalid", "flaky"}
+
+
+def test_good_script_kills_its_mutants_in_text_output(tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "good", task_id="good")
+    out = studio("check", str(folder), "--mutants", "3", "--reruns", "2")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "mutants 3/3 killed" in out.stdout
+    assert "mutation kill rate 100%" in out.stdout

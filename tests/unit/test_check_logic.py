@@ -1,0 +1,97 @@
+"""Classifying runs: flaky tests, clock agreement, mutant verdicts (fakes stand in for pages)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from studio.models.check import TaskCheck
+from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail
+from studio.services.checker import CheckOptions
+from studio.services.clock_agreement import AgreementCache, compare_verdicts
+from studio.services.mutant_runs import MutantRunner, flaky_tests
+from studio.services.store import load_task
+from tests.helpers.tasks import make_task
+
+
+def _result(*passed: bool, error: ErrorKind | None = None) -> EvalResult:
+    details = [TestDetail(name=f"t{i}", passed=p) for i, p in enumerate(passed)]
+    r = EvalResult(
+        task_id="x",
+        project="p",
+        details=details,
+        success=all(passed) and not error,
+        passed_tests=sum(passed),
+        total_tests=len(passed),
+    )
+    if error is not None:
+        r.error = EvalError(kind=error, message="boom")
+    return r
+
+
+def test_flaky_tests_found() -> None:
+    runs = [_result(True, True), _result(True, False), _result(True, True)]
+    flaky = flaky_tests(runs, "golden")
+    assert [(f.test, f.passed_runs, f.runs) for f in flaky] == [("t1", 2, 3)]
+
+
+def test_clock_comparison_names_the_test() -> None:
+    same = compare_verdicts({"golden": (_result(True), _result(True))})
+    assert same.agree
+    differ = compare_verdicts({"golden": (_result(True, True), _result(True, False))})
+    assert not differ.agree and "'t1'" in differ.note and "golden" in differ.note
+
+
+def test_agreement_cache_round_trip(tmp_path: Path) -> None:
+    entry = load_task(make_task(tmp_path / "t"))
+    cache = AgreementCache(tmp_path / "agree.json")
+    assert cache.lookup(entry) is None
+    cache.store(entry, compare_verdicts({"golden": (_result(True), _result(False))}))
+    hit = cache.lookup(entry)
+    assert hit is not None and not hit.agree
+    (entry.folder / "evaluate.js").write_text("module.exports = () => true;")
+    assert cache.lookup(entry) is None  # an edit invalidates the cached comparison
+
+
+class _FakeChecker:
+    """Answers runs from a table: mutant file name -> results per rerun."""
+
+    def __init__(self, table: dict[str, list[EvalResult]]) -> None:
+        self.table = table
+        self.options = CheckOptions(mutants=4, reruns=2)
+
+    async def runs(self, entry, data, name, clock):  # type: ignore[no-untyped-def]
+        operator = name.split("-", 1)[0]
+        return self.table.get(operator, [_result(True), _result(True)])
+
+
+def test_mutant_classification(tmp_path: Path) -> None:
+    entry = load_task(make_task(tmp_path / "t"))
+    golden_runs = [_result(True), _result(True)]
+    table = {
+        "SBD": [_result(False), _result(False)],  # killed
+        "SDM": [_result(False), _result(True)],  # flaky
+        "CNT": [_result(error=ErrorKind.PROJECT), _result(error=ErrorKind.PROJECT)],  # invalid
+    }
+    runner = MutantRunner(_FakeChecker(table), entry, Clock.VIRTUAL, golden_runs)  # type: ignore[arg-type]
+    check = TaskCheck(id="t", folder=str(entry.folder))
+    asyncio.run(runner.run_into(check))
+    status = {m.operator: m.status for m in check.mutants}
+    assert status.get("SBD") in (None, "killed")
+    if "CNT" in status:
+        assert status["CNT"] == "invalid" and check.mutants_invalid >= 1
+    assert check.mutants_killed == sum(s == "killed" for s in status.values())
+    assert all(s.operator in {"SDM"} or not s.flaky for s in check.survivors)
+
+
+def test_crash_on_mutant_is_no_kill_when_golden_failed_too(tmp_path: Path) -> None:
+    entry = load_task(make_task(tmp_path / "t"))
+    golden_runs = [_result(False), _result(False)]  # golden fails in these conditions
+    table = {
+        op: [_result(error=ErrorKind.SCRIPT), _result(error=ErrorKind.SCRIPT)]
+        for op in ("SBD", "SDM", "CNT", "ROR", "MIR", "KRM", "AOR")
+    }
+    runner = MutantRunner(_FakeChecker(table), entry, Clock.VIRTUAL, golden_runs)  # type: ignore[arg-type]
+    check = TaskCheck(id="t", folder=str(entry.folder))
+    asyncio.run(runner.run_into(check))
+    assert check.mutants_killed == 0
