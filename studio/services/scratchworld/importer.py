@@ -1,0 +1,310 @@
+"""Import a ScratchWorld task set into task folders, one folder per task.
+
+Every problem with one task (bad JSON, missing field, missing script or project, broken .sb3) is
+reported with the file it concerns and that task is skipped; the others are imported.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from studio.models.task import Task
+from studio.services import atomic
+from studio.services.errors import ProjectFileError, StudioError, TaskFileError
+from studio.services.sb3 import check_sb3
+from studio.services.scratchworld.layout import (
+    GOLDEN_SUFFIX,
+    HELPER_NAME,
+    JsonStyle,
+    match_golden,
+    resolve_dirs,
+    sha256,
+)
+from studio.services.scratchworld.record import (
+    METADATA_KEY,
+    SW_FIELD_NAMES,
+    Baseline,
+    FieldProblem,
+    ListMembership,
+    ListShape,
+    SwRecord,
+    baseline_of,
+)
+from studio.services.scratchworld.reports import ImportReport, Problem
+from studio.services.scratchworld.tasklists import parse_task_list, resolve_entry
+from studio.services.store import TaskFolder, load_task, save_task
+
+
+class _Skip(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+@dataclass
+class _Parsed:
+    path: Path
+    rel: str
+    raw: dict[str, object]
+    style: JsonStyle
+    base: Baseline
+    lists: list[ListMembership] = field(default_factory=list)
+    shapes: dict[str, ListShape] = field(default_factory=dict)
+
+
+class _Sources:
+    """The set's scripts and projects folders; checks each .sb3 once and notes what is used."""
+
+    def __init__(self, scripts: Path, projects: Path) -> None:
+        self.scripts, self.projects = scripts, projects
+        self.golden_names = sorted(p.name for p in projects.glob("*" + GOLDEN_SUFFIX))
+        self.used: set[str] = set()
+        self._sb3: dict[str, bytes | ProjectFileError] = {}
+        helper = scripts / HELPER_NAME
+        self.helper = helper.read_bytes() if helper.is_file() else None
+
+    def project(self, name: str, task_file: Path, field: str) -> bytes:
+        path = self.projects / name
+        self.used.add(name)
+        if name not in self._sb3:
+            if not path.is_file():
+                msg = f"names {name}, which is not in {self.projects}"
+                raise _Skip(Problem(task_file, msg, field))
+            data = path.read_bytes()
+            try:
+                check_sb3(data, path)
+                self._sb3[name] = data
+            except ProjectFileError as exc:
+                self._sb3[name] = exc
+        found = self._sb3[name]
+        if isinstance(found, ProjectFileError):
+            raise _Skip(Problem(found.path, f"{found.problem} (needed by {task_file.name})"))
+        return found
+
+    def script(self, name: str, task_file: Path) -> bytes:
+        path = self.scripts / name
+        self.used.add(name)
+        if name == HELPER_NAME:
+            raise _Skip(Problem(task_file, "names the helper library", "evaluation.function"))
+        if not path.is_file():
+            msg = f"names {name}, which is not in {self.scripts}"
+            raise _Skip(Problem(task_file, msg, "evaluation.function"))
+        data = path.read_bytes()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Skip(Problem(path, "is not UTF-8 text")) from None
+        return data
+
+
+def import_scratchworld(
+    root: Path | str,
+    dest: Path | str,
+    tasks_dir: Path | str | None = None,
+    scripts_dir: Path | str | None = None,
+    projects_dir: Path | str | None = None,
+    *,
+    overwrite: bool = False,
+) -> ImportReport:
+    """Import every task of the set at `root` into `dest/<id>/`.
+
+    Raises StudioError when the set is unusable (a folder is missing, no task files); problems
+    with single tasks are listed in the report. Existing task folders are kept unless
+    `overwrite`.
+    """
+    root, dest = Path(root), Path(dest)
+    tdir, sdir, pdir = resolve_dirs(
+        root, *(Path(d) if d else None for d in (tasks_dir, scripts_dir, projects_dir))
+    )
+    for kind, folder in (("tasks", tdir), ("scripts", sdir), ("projects", pdir)):
+        if not folder.is_dir():
+            raise StudioError(f"{folder}: the {kind} folder of the set does not exist")
+    task_files = sorted(p for p in tdir.glob("*/*.json") if p.is_file())
+    if not task_files:
+        raise StudioError(f"{tdir}: no task files (<category>/<id>.json) in it")
+    report = ImportReport(root, dest)
+    sources = _Sources(sdir, pdir)
+    if sources.helper is None:
+        report.warnings.append(f"{sdir / HELPER_NAME}: missing; tasks will use our helpers")
+    parsed = _parse_all(task_files, tdir, report)
+    _read_lists(sorted(p for p in tdir.glob("*.json") if p.is_file()), tdir, parsed, report)
+    dest.mkdir(parents=True, exist_ok=True)
+    for item in parsed:
+        try:
+            _import_one(item, sources, dest, report, overwrite)
+        except _Skip as skip:
+            report.skipped.append(skip.problem)
+    _warn_unused(sources, report)
+    return report
+
+
+def _parse_all(files: list[Path], tdir: Path, report: ImportReport) -> list[_Parsed]:
+    parsed: list[_Parsed] = []
+    seen: dict[str, Path] = {}
+    for path in files:
+        try:
+            item = _parse(path, tdir)
+        except _Skip as skip:
+            report.skipped.append(skip.problem)
+            continue
+        if item.base.id in seen:
+            msg = f"name {item.base.id!r} is also the name of {seen[item.base.id]}"
+            report.skipped.append(Problem(path, msg, "name"))
+            continue
+        seen[item.base.id] = path
+        report.warnings.extend(f"{path}: {note}" for note in item.base.notes)
+        parsed.append(item)
+    return parsed
+
+
+def _parse(path: Path, tdir: Path) -> _Parsed:
+    try:
+        text = path.read_text(encoding="utf-8")
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _Skip(Problem(path, f"invalid JSON at line {exc.lineno}: {exc.msg}")) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _Skip(Problem(path, f"cannot be read ({exc})")) from None
+    try:
+        base = baseline_of(raw)
+    except FieldProblem as exc:
+        raise _Skip(Problem(path, exc.problem, exc.field)) from None
+    rel = path.relative_to(tdir).as_posix()
+    return _Parsed(path, rel, raw, JsonStyle.detect(text), base)
+
+
+def _read_lists(files: list[Path], tdir: Path, parsed: list[_Parsed], report: ImportReport) -> None:
+    by_rel = {p.rel: p for p in parsed}
+    for path in files:
+        try:
+            found = parse_task_list(path.name, path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            report.skipped.append(Problem(path, f"is not a task list ({exc})"))
+            continue
+        named = 0
+        for key, entry, index in found.entries:
+            rel = resolve_entry(key, entry, set(by_rel))
+            if rel is None:
+                report.warnings.append(f"{path}: {entry!r} names no task that was read")
+                continue
+            by_rel[rel].lists.append(
+                ListMembership(file=path.name, key=key, entry=entry, index=index)
+            )
+            by_rel[rel].shapes[path.name] = found.shape
+            named += 1
+        if named:
+            report.task_lists.append(path.name)
+        else:
+            report.warnings.append(f"{path}: names no task that was read; it is not kept")
+
+
+def _import_one(
+    item: _Parsed, sources: _Sources, dest: Path, report: ImportReport, overwrite: bool
+) -> None:
+    base = item.base
+    final = dest / base.id
+    if final.exists() and not overwrite:
+        raise _Skip(Problem(item.path, f"{final} already exists; not overwritten", "name"))
+    initial_name = _initial_name(base.initial_project, sources.projects)
+    golden_name = match_golden(base.id, sources.golden_names)
+    sources.used.update(n for n in (initial_name, base.script, golden_name) if n)
+    files = {
+        initial_name: sources.project(initial_name, item.path, "initial_project"),
+        base.script: sources.script(base.script, item.path),
+    }
+    if golden_name:
+        files[golden_name] = sources.project(golden_name, item.path, "golden project")
+    else:
+        report.without_golden.append(base.id)
+    if sources.helper is not None:
+        files[HELPER_NAME] = sources.helper
+    task = _task(item, initial_name, golden_name, files, helper=sources.helper is not None)
+    _write_folder(task, files, final, dest)
+    report.imported.append(base.id)
+
+
+def _initial_name(name: str, projects: Path) -> str:
+    if not name.endswith(".sb3") and (projects / f"{name}.sb3").is_file():
+        return f"{name}.sb3"
+    return name
+
+
+def _task(
+    item: _Parsed, initial: str, golden: str | None, files: dict[str, bytes], helper: bool
+) -> Task:
+    base = item.base
+    record = SwRecord(
+        file=item.rel,
+        style=item.style,
+        original=item.raw,
+        timeout_unit=base.timeout_unit,
+        initial_file=initial if initial != base.initial_project else None,
+        golden_source=golden,
+        sha256={
+            "initial": sha256(files[initial]),
+            "script": sha256(files[base.script]),
+            **({"golden": sha256(files[golden])} if golden else {}),
+        },
+        task_lists=item.lists,
+        task_list_shapes=item.shapes,
+    )
+    data = {
+        "id": base.id,
+        "category": base.category,
+        "instruction": base.instruction,
+        "description": base.description,
+        "initial_project": initial,
+        "golden_project": golden,
+        "evaluation": {
+            "script": base.script,
+            "timeout_s": base.timeout_s,
+            "description": base.eval_description,
+            "helper_library": HELPER_NAME if helper else None,
+            "test_cases": base.test_cases,
+        },
+        "metadata": {METADATA_KEY: record.model_dump(mode="json")},
+    }
+    try:
+        return Task.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        ours = ".".join(str(p) for p in first["loc"])
+        raise _Skip(Problem(item.path, first["msg"], SW_FIELD_NAMES.get(ours, ours))) from None
+
+
+def _write_folder(task: Task, files: dict[str, bytes], final: Path, dest: Path) -> None:
+    """Build the folder beside its final place, check it loads, then move it there."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{task.id}.", suffix=".importing", dir=dest))
+    try:
+        for name, data in files.items():
+            atomic.write_bytes(tmp / name, data)
+        save_task(TaskFolder(task, tmp))
+        load_task(tmp)
+        if final.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{task.id}.", suffix=".old", dir=dest))
+            final.replace(old / task.id)
+            tmp.replace(final)
+            shutil.rmtree(old)
+        else:
+            tmp.replace(final)
+    except TaskFileError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _Skip(Problem(exc.path, exc.problem, exc.field)) from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _warn_unused(sources: _Sources, report: ImportReport) -> None:
+    for path in sorted(sources.projects.glob("*.sb3")):
+        if path.name not in sources.used:
+            report.warnings.append(f"{path}: used by no task; not imported")
+    for path in sorted(sources.scripts.glob("*.js")):
+        if path.name not in sources.used and path.name != HELPER_NAME:
+            report.warnings.append(f"{path}: used by no task; not imported")
