@@ -1,0 +1,113 @@
+"""`studio import scratchworld` and `studio export scratchworld`: task sets in the ScratchWorld
+layout to task folders and back.
+
+Exit codes: 0 everything done, 1 some files skipped (each named), 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.services.errors import StudioError
+from studio.services.scratchworld import (
+    ExportReport,
+    ImportReport,
+    export_scratchworld,
+    import_scratchworld,
+)
+
+EXIT_OK, EXIT_SKIPPED, EXIT_BAD_INPUT = 0, 1, 2
+FORMAT = "scratchworld"
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Add `import scratchworld` and `export scratchworld` to the studio's subcommands."""
+    imp = subparsers.add_parser("import", help="import a task set into task folders")
+    imp_formats = imp.add_subparsers(dest="format", required=True, metavar="FORMAT")
+    sw_imp = imp_formats.add_parser(
+        FORMAT,
+        help="a checkout of the ScratchWorld repository",
+        description="Import a ScratchWorld task set: one task folder per task under DEST.",
+    )
+    sw_imp.add_argument("root", type=Path, metavar="ROOT", help="the task set's folder")
+    sw_imp.add_argument("dest", type=Path, metavar="DEST", help="library folder to write into")
+    sw_imp.add_argument("--tasks", type=Path, help="task JSON folder (default: ROOT/tasks)")
+    sw_imp.add_argument(
+        "--scripts",
+        type=Path,
+        help="evaluation scripts folder (default: ROOT/scratch-bench-api/api/evaluation_scripts)",
+    )
+    sw_imp.add_argument(
+        "--projects", type=Path, help=".sb3 folder (default: ROOT/scratch-gui/static)"
+    )
+    sw_imp.add_argument(
+        "--overwrite", action="store_true", help="replace task folders that already exist"
+    )
+    sw_imp.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    exp = subparsers.add_parser("export", help="export task folders as a task set")
+    exp_formats = exp.add_subparsers(dest="format", required=True, metavar="FORMAT")
+    sw_exp = exp_formats.add_parser(
+        FORMAT,
+        help="the ScratchWorld repository layout",
+        description="Write the task folders under SRC to DEST in the ScratchWorld layout.",
+    )
+    sw_exp.add_argument("src", type=Path, metavar="SRC", help="task folder or library")
+    sw_exp.add_argument("dest", type=Path, metavar="DEST", help="folder to write the set into")
+    sw_exp.add_argument(
+        "--overwrite", action="store_true", help="write into a folder that is not empty"
+    )
+    sw_exp.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `import scratchworld` or `export scratchworld`; print the report; return the code."""
+    try:
+        if args.command == "import":
+            report: ImportReport | ExportReport = import_scratchworld(
+                args.root,
+                args.dest,
+                tasks_dir=args.tasks,
+                scripts_dir=args.scripts,
+                projects_dir=args.projects,
+                overwrite=args.overwrite,
+            )
+        else:
+            report = export_scratchworld(args.src, args.dest, overwrite=args.overwrite)
+    except StudioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        _print(report)
+    return EXIT_OK if report.ok else EXIT_SKIPPED
+
+
+def _print(report: ImportReport | ExportReport) -> None:
+    if isinstance(report, ImportReport):
+        print(f"imported {len(report.imported)} tasks from {report.root} into {report.dest}")
+        for task_id in report.imported:
+            print(f"  {task_id}")
+        if report.without_golden:
+            print(f"without golden project: {', '.join(report.without_golden)}")
+        if report.task_lists:
+            print(f"task lists kept: {', '.join(report.task_lists)}")
+    else:
+        print(
+            f"exported {len(report.exported)} tasks from {report.src} to {report.dest} "
+            f"({len(report.files)} files)"
+        )
+    if report.skipped:
+        print(f"skipped {len(report.skipped)}:", file=sys.stderr)
+        for problem in report.skipped:
+            print(f"  {problem}", file=sys.stderr)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
