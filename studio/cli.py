@@ -69,12 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_plugins(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg,unused-ignore]
+def _add_plugins(sub: argparse._SubParsersAction) -> None:
     """Subcommands that live in their own modules (import/export of task sets)."""
-    import importlib.util
-
-    if importlib.util.find_spec("studio.cli_scratchworld") is None:  # TEMP until it lands
-        return
     from studio import cli_scratchworld
 
     cli_scratchworld.add_parsers(sub)

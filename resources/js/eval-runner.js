@@ -23,8 +23,14 @@
     return m ? Math.max(1, Number(m[1]) - WRAP_LINES) : null;
   }
 
-  /** Evaluate CommonJS-style source; return module.exports or throw {kind, message, line}. */
-  function loadModule(source, fileName, globals) {
+  /** Scripts of some task sets `require` the helper library; nothing else is available. */
+  function requireShim(name) {
+    if (/evaluation_utils/i.test(String(name))) return window.EvaluationUtils;
+    throw new Error(`require('${name}') is not available in the evaluation page`);
+  }
+
+  /** Evaluate CommonJS-style source (its names stay local to the module); return module.exports or throw {kind, message, line}. */
+  function loadModule(source, fileName) {
     const slot = '__studioModule_' + Math.random().toString(36).slice(2);
     let syntaxError = null;
     // An inline script that does not parse reports through window 'error' while appended.
@@ -34,7 +40,7 @@
     };
     window.addEventListener('error', onError);
     const el = document.createElement('script');
-    el.textContent = `window.${slot} = function (module, exports, vm, EvaluationUtils) {\n` +
+    el.textContent = `window.${slot} = function (module, exports, require) {\n` +
       `${source}\n};\n//# sourceURL=${fileName}`;
     document.head.appendChild(el);
     window.removeEventListener('error', onError);
@@ -43,7 +49,7 @@
     }
     const module = { exports: {} };
     try {
-      window[slot](module, module.exports, globals.vm, globals.EvaluationUtils);
+      window[slot](module, module.exports, requireShim);
     } catch (err) {
       throw { kind: 'script', file: fileName, message: String(err && err.message || err),
               line: lineFromStack(err && err.stack, fileName), stack: String(err && err.stack || '') };
@@ -65,9 +71,9 @@
 
   /** Load helper library and task script; return the script's function or throw. */
   function loadScript(vm, args) {
-    const helper = loadModule(args.helperSource, args.helperName, { vm, EvaluationUtils: undefined });
+    const helper = loadModule(args.helperSource, args.helperName);
     window.EvaluationUtils = helper;
-    const fn = loadModule(args.scriptSource, args.scriptName, { vm, EvaluationUtils: helper });
+    const fn = loadModule(args.scriptSource, args.scriptName);
     if (typeof fn !== 'function') {
       throw { kind: 'script', file: args.scriptName,
               message: 'the script must assign a function to module.exports' };

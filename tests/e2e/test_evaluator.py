@@ -165,3 +165,15 @@ def test_page_crash_is_reported_and_next_run_works(
     assert result.error is not None and result.error.kind is ErrorKind.CRASH
     good = load_task(make_task(tmp_path / "next"))
     assert loop_thread.run(evaluator.evaluate(good)).success
+
+
+def test_script_may_name_its_own_evaluation_utils(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
+    script = """const EvaluationUtils = window.EvaluationUtils;
+const U = require('./evaluation_utils');
+const same = U === EvaluationUtils && typeof U.runTests === 'function';
+module.exports = async (vm) => ({ success: same,
+  details: [{ name: 'same helper', passed: true }] });
+"""
+    result = evaluate(_task(tmp_path, script=script))
+    assert result.error is None, result.error
+    assert result.success

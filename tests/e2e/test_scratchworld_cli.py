@@ -64,11 +64,6 @@ def test_imported_tasks_pass_on_golden_with_the_sets_helpers(
     assert _tree(tmp_path / "out") == sw.files()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="eval-runner.js runs the helper inside function(module, exports, vm, "
-    "EvaluationUtils), so a helper declaring `class EvaluationUtils` does not parse",
-)
 def test_helper_declared_as_class_loads(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
     from studio.services.scratchworld import import_scratchworld
 
