@@ -1,0 +1,375 @@
+"""Agent actions, observations and recorded steps, in the ScratchWorld action schemas.
+
+Primitive mode (the agent sees pixels) and composite mode (the agent sees structure) each have
+their own action set (FORMATS.md sections 3 and 4). Every action is `{"api": ..., "args": {...}}`;
+`parse_action` validates one and names what is wrong.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+
+class Mode(StrEnum):
+    PRIMITIVE = "primitive"
+    COMPOSITE = "composite"
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _one_target(args: BaseModel, point: tuple[str, str], index: str) -> None:
+    has_point = all(getattr(args, p) is not None for p in point)
+    has_some_point = any(getattr(args, p) is not None for p in point)
+    has_index = getattr(args, index) is not None
+    if has_some_point and not has_point:
+        raise ValueError(f"give both {point[0]} and {point[1]}")
+    if has_point == has_index:
+        raise ValueError(f"give either {point[0]}/{point[1]} or {index}, exactly one of them")
+
+
+# ---- primitive mode -------------------------------------------------------------------------
+class PointArgs(_Args):
+    x: float | None = None
+    y: float | None = None
+    index: int | None = None
+
+    @model_validator(mode="after")
+    def _target(self) -> PointArgs:
+        _one_target(self, ("x", "y"), "index")
+        return self
+
+
+class ClickArgs(PointArgs):
+    button: Literal["left", "right", "middle"] = "left"
+
+
+class DragArgs(_Args):
+    start_x: float | None = None
+    start_y: float | None = None
+    start_index: int | None = None
+    end_x: float | None = None
+    end_y: float | None = None
+    end_index: int | None = None
+    duration: float | None = Field(default=None, ge=0, le=10)
+
+    @model_validator(mode="after")
+    def _targets(self) -> DragArgs:
+        _one_target(self, ("start_x", "start_y"), "start_index")
+        _one_target(self, ("end_x", "end_y"), "end_index")
+        return self
+
+
+class ScrollArgs(_Args):
+    direction: Literal["up", "down", "left", "right"]
+    amount: float = Field(default=3, gt=0, le=50)
+    x: float | None = None
+    y: float | None = None
+    index: int | None = None
+
+    @model_validator(mode="after")
+    def _target(self) -> ScrollArgs:
+        if any(v is not None for v in (self.x, self.y, self.index)):
+            _one_target(self, ("x", "y"), "index")
+        return self
+
+
+class TypeArgs(_Args):
+    text: str
+
+
+class KeyArgs(_Args):
+    key: str = Field(min_length=1)
+
+
+class HotkeyArgs(_Args):
+    keys: list[str] = Field(min_length=2)
+
+
+class EmptyArgs(_Args):
+    pass
+
+
+class Click(BaseModel):
+    api: Literal["click"]
+    args: ClickArgs
+
+
+class DoubleClick(BaseModel):
+    api: Literal["double_click"]
+    args: PointArgs
+
+
+class DragAndDrop(BaseModel):
+    api: Literal["drag_and_drop"]
+    args: DragArgs
+
+
+class Scroll(BaseModel):
+    api: Literal["scroll"]
+    args: ScrollArgs
+
+
+class TypeText(BaseModel):
+    api: Literal["type"]
+    args: TypeArgs
+
+
+class Key(BaseModel):
+    api: Literal["key"]
+    args: KeyArgs
+
+
+class Hotkey(BaseModel):
+    api: Literal["hotkey"]
+    args: HotkeyArgs
+
+
+class Done(BaseModel):
+    api: Literal["done"]
+    args: EmptyArgs = Field(default_factory=EmptyArgs)
+
+
+class Failed(BaseModel):
+    api: Literal["failed"]
+    args: EmptyArgs = Field(default_factory=EmptyArgs)
+
+
+PrimitiveAction = Annotated[
+    Click | DoubleClick | DragAndDrop | Scroll | TypeText | Key | Hotkey | Done | Failed,
+    Field(discriminator="api"),
+]
+
+
+# ---- composite mode -------------------------------------------------------------------------
+class SelectSpriteArgs(_Args):
+    name: str = Field(min_length=1)
+
+
+class AddDataArgs(_Args):
+    name: str = Field(min_length=1)
+    scope: Literal["sprite", "all"] = "all"
+
+
+class Creation(_Args):
+    variableName: str | None = None
+    listName: str | None = None
+
+
+class AddBlockArgs(_Args):
+    blockType: str = Field(min_length=1)
+    creation: Creation | None = None
+
+    @model_validator(mode="after")
+    def _creation(self) -> AddBlockArgs:
+        if self.blockType == "data_variable" and not (self.creation and self.creation.variableName):
+            raise ValueError("data_variable needs creation.variableName")
+        if self.blockType == "data_listcontents" and not (self.creation and self.creation.listName):
+            raise ValueError("data_listcontents needs creation.listName")
+        return self
+
+
+class Placement(_Args):
+    kind: Literal["stack_before", "stack_after", "statement_into", "value_into", "wrap"]
+    inputName: str | None = None
+
+    @model_validator(mode="after")
+    def _input(self) -> Placement:
+        if self.kind in ("statement_into", "value_into") and not self.inputName:
+            raise ValueError(f"placement kind {self.kind} needs inputName")
+        return self
+
+
+class ConnectArgs(_Args):
+    sourceBlockIndex: int
+    targetBlockIndex: int
+    placement: Placement
+
+
+class BlockIndexArgs(_Args):
+    blockIndex: int
+
+
+class SetFieldArgs(_Args):
+    blockIndex: int
+    fieldName: str = Field(min_length=1)
+    value: Any
+
+
+class SelectSprite(BaseModel):
+    api: Literal["select_sprite"]
+    args: SelectSpriteArgs
+
+
+class SelectStage(BaseModel):
+    api: Literal["select_stage"]
+    args: EmptyArgs = Field(default_factory=EmptyArgs)
+
+
+class AddVariable(BaseModel):
+    api: Literal["add_variable"]
+    args: AddDataArgs
+
+
+class AddList(BaseModel):
+    api: Literal["add_list"]
+    args: AddDataArgs
+
+
+class AddBlock(BaseModel):
+    api: Literal["add_block"]
+    args: AddBlockArgs
+
+
+class ConnectBlocks(BaseModel):
+    api: Literal["connect_blocks"]
+    args: ConnectArgs
+
+
+class DetachBlocks(BaseModel):
+    api: Literal["detach_blocks"]
+    args: BlockIndexArgs
+
+
+class SetBlockField(BaseModel):
+    api: Literal["set_block_field"]
+    args: SetFieldArgs
+
+
+class DeleteBlock(BaseModel):
+    api: Literal["delete_block"]
+    args: BlockIndexArgs
+
+
+CompositeAction = Annotated[
+    SelectSprite
+    | SelectStage
+    | AddVariable
+    | AddList
+    | AddBlock
+    | ConnectBlocks
+    | DetachBlocks
+    | SetBlockField
+    | DeleteBlock
+    | Done
+    | Failed,
+    Field(discriminator="api"),
+]
+
+_PRIMITIVE = TypeAdapter(PrimitiveAction)
+_COMPOSITE = TypeAdapter(CompositeAction)
+PRIMITIVE_APIS = (
+    "click",
+    "double_click",
+    "drag_and_drop",
+    "scroll",
+    "type",
+    "key",
+    "hotkey",
+    "done",
+    "failed",
+)
+COMPOSITE_APIS = (
+    "select_sprite",
+    "select_stage",
+    "add_variable",
+    "add_list",
+    "add_block",
+    "connect_blocks",
+    "detach_blocks",
+    "set_block_field",
+    "delete_block",
+    "done",
+    "failed",
+)
+
+
+class ActionError(ValueError):
+    """An action that is not valid for the mode; the message says what to fix."""
+
+
+def parse_action(raw: Any, mode: Mode) -> Any:
+    """Validate `{"api": ..., "args": {...}}` for `mode`; raise ActionError with a fix hint."""
+    if not isinstance(raw, dict) or "api" not in raw:
+        raise ActionError('an action is a JSON object {"api": ..., "args": {...}}')
+    apis = PRIMITIVE_APIS if mode is Mode.PRIMITIVE else COMPOSITE_APIS
+    if raw["api"] not in apis:
+        raise ActionError(
+            f"unknown api {raw['api']!r} in {mode.value} mode; use one of " + ", ".join(apis)
+        )
+    data = {"api": raw["api"], "args": raw.get("args") or {}}
+    try:
+        return (_PRIMITIVE if mode is Mode.PRIMITIVE else _COMPOSITE).validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "args"
+        raise ActionError(f"{raw['api']}: {where}: {first['msg']}") from None
+
+
+# ---- observations and steps -----------------------------------------------------------------
+class Element(BaseModel):
+    """One entry of the primitive-mode element list."""
+
+    index: int
+    type: str
+    text: str = ""
+    x: float
+    y: float
+    w: float
+    h: float
+    source: Literal["dom", "ocr"] = "dom"
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class Observation(BaseModel):
+    """What the agent sees before a step. Composite: `text`; primitive: screenshot + elements."""
+
+    mode: Mode
+    step: int
+    screenshot_png_b64: str | None = None
+    elements: list[Element] = Field(default_factory=list)
+    text: str | None = None
+    version: int = 0  # program version the indexes refer to (composite mode)
+
+
+class EpisodeStatus(StrEnum):
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    STEP_LIMIT = "step_limit"
+    CLOSED = "closed"
+
+
+class ProgramChange(BaseModel):
+    """What one step changed in the program (VM level)."""
+
+    added: list[str] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+    moved: list[str] = Field(default_factory=list)
+    fields_changed: list[str] = Field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.moved or self.fields_changed)
+
+
+class StepRecord(BaseModel):
+    """One line of a trajectory's steps.jsonl."""
+
+    index: int
+    at: datetime
+    action: dict[str, Any]
+    reasoning: str = ""
+    ok: bool = True
+    error: str | None = None
+    duration_ms: float = 0.0
+    screenshot: str | None = None  # file name beside steps.jsonl
+    observation_summary: str = ""
+    target: str | None = None  # element hit or block acted on
+    change: ProgramChange = Field(default_factory=ProgramChange)
+    status_after: EpisodeStatus = EpisodeStatus.RUNNING

@@ -1,0 +1,1 @@
+"""The agent environment: episodes on the real Scratch editor in primitive or composite mode."""

@@ -1,0 +1,41 @@
+"""What an interaction mode must provide to an episode.
+
+An episode owns one browser page showing the full Scratch editor (resources/web/editor.html)
+at 1280x720 with the task's initial project loaded. It validates each action with
+`studio.models.agent.parse_action` and hands it to the mode's handler; it records the step and
+the program change itself. A handler raises `ActionError` for an action that cannot be done
+in the current state (an index that does not exist, a stale composite index, a point outside
+the viewport): the episode reports it as a 4xx and stays usable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from studio.models.agent import Mode, Observation
+
+VIEWPORT = {"width": 1280, "height": 720}
+
+
+@dataclass
+class ActionOutcome:
+    """What executing one action did: the element or block it hit, and any detail to record."""
+
+    target: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class ModeHandler(Protocol):
+    """One interaction mode (primitive or composite) working on an editor page."""
+
+    mode: Mode
+
+    async def setup(self, page: Any) -> None:
+        """Called once after the initial project is loaded and the editor is ready."""
+
+    async def observe(self, page: Any, step: int) -> Observation:
+        """The observation an agent gets before step `step`."""
+
+    async def execute(self, page: Any, action: Any) -> ActionOutcome:
+        """Perform one validated action (not done/failed); raise ActionError when impossible."""
