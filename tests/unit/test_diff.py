@@ -177,7 +177,7 @@ def test_render_script_indents_substacks() -> None:
         "when I receive start",
         "repeat (3) {",
         "  if <<key space pressed?> and <(lives) < [1]>> then {",
-        "    create clone of _myself_",
+        "    create clone of myself",
         "  }",
         "}",
     ]
@@ -214,3 +214,19 @@ def test_swapped_statements_count_as_one_move() -> None:
     blocks["c-show"]["parent"] = "c-init"
     (edit,) = diff_projects(rich_project(), new).edits
     assert edit.kind is EditKind.MODIFY and edit.changes[0].kind is ChangeKind.MOVED
+
+
+def test_render_custom_blocks() -> None:
+    proto_mutation = {"proccode": "jump %s times", "argumentids": '["a1"]'}
+    proto_mutation["argumentnames"] = '["n"]'
+    blocks = {
+        "d": B("procedures_definition", nxt="s", inputs={"custom_block": [1, "p"]}),
+        "p": B("procedures_prototype", "d", shadow=True, mutation=proto_mutation),
+        "s": B("motion_changeyby", "d", inputs={"DY": [3, "r", [4, "10"]]}),
+        "r": B("argument_reporter_string_number", "s", fields={"VALUE": ["n", None]}),
+        "h": B("event_whenflagclicked", nxt="c"),
+        "c": B("procedures_call", "h", inputs={"a1": [1, [10, "3"]]},
+               mutation={"proccode": "jump %s times", "argumentids": '["a1"]'}),
+    }  # fmt: skip
+    assert render_script(blocks, "d") == "define jump (n) times\nchange y by (n)"
+    assert render_script(blocks, "h") == "when flag clicked\njump [3] times"

@@ -99,6 +99,9 @@ def test_mutant_ids_and_descriptions_are_readable() -> None:
     )
     krm = generate_mutants(rich_project(), None, max_mutants=100, seed=0, operators=["KRM"])
     assert "KRM-Cat-c-key-space" in {m.id for m in krm}
+    assert "KRM-Cat-c-keyp-right_arrow" in {m.id for m in krm}
+    vrm = generate_mutants(rich_project(), None, max_mutants=100, seed=0, operators=["VRM"])
+    assert "VRM-Cat-c-lt-input_OPERAND1-v-speed" in {m.id for m in vrm}
 
 
 def test_the_project_stays_out_of_dumps() -> None:

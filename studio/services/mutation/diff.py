@@ -107,13 +107,14 @@ class _Matcher:
 
     def _match_scripts(self) -> None:
         olds, news = scripts(self.old.blocks), scripts(self.new.blocks)
-        content = {t: self._content(self.old, t) for t in olds}
+        old_content = {t: self._content(self.old, t) for t in olds}
+        new_content = {t: self._content(self.new, t) for t in news}
         scored = []
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
                 head = self._score(a, b)
                 if head:
-                    common = _multiset_common(content[a], self._content(self.new, b))
+                    common = _multiset_common(old_content[a], new_content[b])
                     scored.append((-(10 * head + common), i, j, a, b))
         for *_, a, b in sorted(scored):
             if a not in self.pairs and b not in self.paired_new:

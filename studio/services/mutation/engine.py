@@ -89,9 +89,16 @@ def _schedule(
                     yield op, queue[index], tier
 
 
-def _mutant_id(op: MutationOperator, site: Site) -> str:
+def _mutant_id(op: MutationOperator, site: Site, taken: set[str]) -> str:
+    """OPERATOR-sprite-block[-slot][-option], safe as a file name and unique in the batch."""
     parts = [op.name, site.sprite, site.block_id, site.slot, site.option]
-    return "-".join(re.sub(r"\s+", "_", p) for p in parts if p)
+    base = "-".join(re.sub(r"[^\w.-]+", "_", p) for p in parts if p)
+    mid, n = base, 1
+    while mid in taken:
+        n += 1
+        mid = f"{base}-{n}"
+    taken.add(mid)
+    return mid
 
 
 def generate_mutants(
@@ -109,6 +116,7 @@ def generate_mutants(
     ops = [get_operator(o) if isinstance(o, str) else o for o in (operators or OPERATORS)]
     seen = {_canonical(golden)} | ({_canonical(initial)} if initial is not None else set())
     mutants: list[Mutant] = []
+    ids: set[str] = set()
     if max_mutants <= 0:
         return mutants
     for op, site, tier in _schedule(golden, initial, ops, seed):
@@ -119,7 +127,7 @@ def generate_mutants(
         seen.add(digest)
         mutants.append(
             Mutant(
-                id=_mutant_id(op, site),
+                id=_mutant_id(op, site, ids),
                 operator=op.name,
                 sprite=site.sprite,
                 block_id=site.block_id,

@@ -159,7 +159,18 @@ C_BLOCKS = frozenset(
     {"control_repeat", "control_forever", "control_if", "control_if_else", "control_repeat_until"}
 )
 BOOLEAN_INPUTS = frozenset({"CONDITION", "OPERAND"})
+MENU_WORDS = {
+    "_myself_": "myself",
+    "_mouse_": "mouse-pointer",
+    "_edge_": "edge",
+    "_random_": "random position",
+    "_stage_": "Stage",
+}
 _PLACEHOLDER = re.compile(r"\{([A-Z0-9_]+)\}")
+
+
+def _word(value: Any) -> str:
+    return MENU_WORDS.get(str(value), str(value))
 
 
 def _literal(blocks: Blocks, shadow: Any) -> str:
@@ -169,7 +180,7 @@ def _literal(blocks: Blocks, shadow: Any) -> str:
         return f"[{shadow[1]}]" if shadow[0] == 10 else f"({shadow[1]})"
     if isinstance(shadow, str) and isinstance(blocks.get(shadow), dict):
         blk = blocks[shadow]
-        value = ",".join(str(f[0]) for f in blk.get("fields", {}).values() if f)
+        value = ",".join(_word(f[0]) for f in blk.get("fields", {}).values() if f)
         if blk["opcode"] == "text":
             return f"[{value}]"
         return f"({value})" if blk["opcode"].startswith("math_") else value
@@ -197,16 +208,24 @@ def _procedure_label(blocks: Blocks, blk: dict[str, Any]) -> str:
     mutation = blk.get("mutation") or {}
     if blk["opcode"] == "procedures_definition":
         proto = input_block(blk.get("inputs", {}).get("custom_block"))
-        proto_blk = blocks.get(proto) if proto else None
-        code = (proto_blk or {}).get("mutation", {}).get("proccode", "?")
-        return "define " + code.replace("%s", "()").replace("%n", "()").replace("%b", "<>")
+        mutation = ((blocks.get(proto) if proto else None) or {}).get("mutation") or {}
+        names = iter(_json_list(mutation.get("argumentnames")))
+        code = str(mutation.get("proccode", "?"))
+        return "define " + re.sub(
+            r"%[snb]",
+            lambda m: f"<{next(names, '')}>" if m.group() == "%b" else f"({next(names, '')})",
+            code,
+        )
+    args = iter(_input_text(blocks, blk, a) for a in _json_list(mutation.get("argumentids")))
+    return re.sub(r"%[snb]", lambda _m: next(args, "()"), str(mutation.get("proccode", "?")))
+
+
+def _json_list(text: Any) -> list[str]:
     try:
-        arg_ids = json.loads(mutation.get("argumentids", "[]"))
+        value = json.loads(text or "[]")
     except (TypeError, json.JSONDecodeError):
-        arg_ids = []
-    args = iter(_input_text(blocks, blk, a) for a in arg_ids)
-    code = str(mutation.get("proccode", "?"))
-    return re.sub(r"%[snb]", lambda _m: next(args, "()"), code)
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def block_label(blocks: Blocks, bid: str) -> str:
@@ -215,7 +234,7 @@ def block_label(blocks: Blocks, bid: str) -> str:
     opcode = blk["opcode"]
     if opcode.startswith("procedures_"):
         return _procedure_label(blocks, blk)
-    fields = {name: str(f[0]) for name, f in blk.get("fields", {}).items() if f}
+    fields = {name: _word(f[0]) for name, f in blk.get("fields", {}).items() if f}
     template = TEMPLATES.get(opcode)
     if template is None:
         names = [n for n in blk.get("inputs", {}) if not n.startswith("SUBSTACK")]
