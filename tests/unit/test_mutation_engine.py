@@ -70,8 +70,12 @@ def test_mutants_are_distinct_valid_and_differ_from_golden_and_initial() -> None
     assert len({m.id for m in mutants}) == len(mutants)
     for m in mutants:
         assert_valid_project(m.project)
-    # SBD and MIR both can delete 'set score to 0'; only one mutant does.
-    assert sum(m.block_id == "c-init" and m.operator in ("SBD", "MIR") for m in mutants) == 1
+    # SBD could delete what MIR, RWT and DCD delete; the named bug pattern keeps the mutant.
+    by_block = {(m.operator, m.block_id) for m in mutants}
+    assert {("MIR", "c-init"), ("RWT", "c-wait"), ("DCD", "c-delete")} <= by_block
+    assert not {("SBD", "c-init"), ("SBD", "c-wait"), ("SBD", "c-delete")} & by_block
+    alone = generate_mutants(golden, None, max_mutants=500, seed=1, operators=["SBD"])
+    assert {"c-init", "c-wait", "c-delete"} <= {m.block_id for m in alone}
 
 
 def test_a_mutant_equal_to_the_initial_is_dropped() -> None:

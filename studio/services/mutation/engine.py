@@ -20,7 +20,12 @@ from collections.abc import Iterator, Sequence
 from studio.models.mutation import Mutant, OperatorInfo
 from studio.services.mutation.blocks import Project, find_target, script_top
 from studio.services.mutation.diff import changed_blocks_by_sprite
-from studio.services.mutation.operators import WHISKER_OPERATORS, MutationOperator, Site
+from studio.services.mutation.operators import (
+    WHISKER_OPERATORS,
+    MutationOperator,
+    RemoveStatement,
+    Site,
+)
 from studio.services.mutation.patterns import SCRATCHEVAL_OPERATORS
 
 _ORDER = (
@@ -73,10 +78,21 @@ def _schedule(
     """Candidate (operator, site, tier) in trial order: tier by tier, operators in turn."""
     rng = random.Random(seed)
     targeting = _Targeting(golden, initial)
+    candidates = {op.name: op.candidates(golden) for op in operators}
+    # A deletion that a bug pattern (MIR, RWT, RCV, DCD) names is left to it, not to SBD.
+    claimed = {
+        (site.sprite, site.block_id)
+        for op in operators
+        if isinstance(op, RemoveStatement) and op.specific
+        for site in candidates[op.name]
+    }
     queues: dict[int, list[list[Site]]] = {tier: [] for tier in TIERS}
     for op in operators:
         by_tier: dict[int, list[Site]] = {tier: [] for tier in TIERS}
-        for site in op.candidates(golden):
+        for site in candidates[op.name]:
+            generic = isinstance(op, RemoveStatement) and not op.specific
+            if generic and (site.sprite, site.block_id) in claimed:
+                continue
             by_tier[targeting.tier(site)].append(site)
         for tier in TIERS:
             rng.shuffle(by_tier[tier])

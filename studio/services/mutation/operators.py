@@ -100,6 +100,7 @@ class RemoveStatement(MutationOperator):
 
     opcodes: ClassVar[frozenset[str]] = frozenset()
     verb: ClassVar[str] = "deleted"
+    specific: ClassVar[bool] = True  # False for plain SBD, which may delete any statement
 
     def candidates(self, project: Project) -> list[Site]:
         sites = []
@@ -181,6 +182,7 @@ class SBD(RemoveStatement):
 
     name = "SBD"
     doc = "Statement Block Deletion: delete one statement block (its nested blocks with it)."
+    specific = False
 
 
 class SDM(MutationOperator):
