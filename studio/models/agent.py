@@ -326,8 +326,30 @@ class Element(BaseModel):
     meta: dict[str, Any] = Field(default_factory=dict)
 
 
+class BlockInfo(BaseModel):
+    """One block of a composite observation in structured form (the text's twin, for tools).
+
+    `index` is the `#<n>` of the text; `parent` is the index of the block it hangs from and
+    `slot` how: "next", an input name (SUBSTACK, CONDITION, ...) or "top" for a script's head.
+    `fields` and `inputs` hold the values shown in the text (an input's value is its shadow's).
+    """
+
+    index: int
+    id: str  # the VM block id (equal in the editor's workspace)
+    opcode: str
+    parent: int | None = None
+    slot: str = "top"
+    fields: dict[str, Any] = Field(default_factory=dict)
+    inputs: dict[str, Any] = Field(default_factory=dict)
+
+
 class Observation(BaseModel):
-    """What the agent sees before a step. Composite: `text`; primitive: screenshot + elements."""
+    """What the agent sees before a step. Composite: `text`; primitive: screenshot + elements.
+
+    Composite observations also carry `editing_target` and `blocks`, the structured twin of
+    the text (index -> VM block id and place), used by tools such as the oracle agent and the
+    debugger; an LLM agent is meant to read `text`.
+    """
 
     mode: Mode
     step: int
@@ -335,6 +357,8 @@ class Observation(BaseModel):
     elements: list[Element] = Field(default_factory=list)
     text: str | None = None
     version: int = 0  # program version the indexes refer to (composite mode)
+    editing_target: str | None = None
+    blocks: list[BlockInfo] = Field(default_factory=list)
 
 
 class EpisodeStatus(StrEnum):

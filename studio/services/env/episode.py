@@ -1,0 +1,413 @@
+"""Episodes: one agent acting on one task in the real Scratch editor, one action per step.
+
+An `EpisodeManager` owns one headless Chromium (through a `BrowserPool`, whose fresh pages
+also serve evaluations) and the `EditorServer`. Each episode gets a page of its own showing the
+full editor at 1280x720 with the task's initial project loaded and the editor in a known
+layout (first sprite selected, Motion category shown, workspace scrolled to its top-left).
+
+Steps: `Episode.step(raw_action)` validates the action for the episode's mode, hands it to the
+mode's handler, records the step (with the program change computed from `vm.toJSON()` before
+and after) and returns the `StepRecord`. `done` and `failed` end the episode; reaching the step
+limit ends it with status `step_limit`. A bad action raises `ActionError`: it is recorded as a
+failed step (it counts towards the step limit, so an agent that keeps erring still stops) and
+the episode stays usable. An action after the end raises `ActionError` and is not recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import (
+    ActionError,
+    EpisodeStatus,
+    Mode,
+    Observation,
+    ProgramChange,
+    StepRecord,
+    parse_action,
+)
+from studio.models.evaluation import EvalResult
+from studio.models.trajectory import RunInfo
+from studio.services.browser import BrowserPool
+from studio.services.env.modes import VIEWPORT, ActionOutcome, ModeHandler
+from studio.services.env.recorder import TrajectoryRecorder, program_change
+from studio.services.errors import StudioError
+from studio.services.evaluator import Evaluator
+from studio.services.server import EditorServer
+from studio.services.store import TaskFolder
+
+EDITOR_PAGE = "editor.html"
+READY_TIMEOUT_MS = 60_000
+DEFAULT_STEP_LIMIT = 100
+
+# Puts the editor in a known layout: first sprite (else the stage) selected, Motion (Events
+# for the stage) shown in the block palette, workspace scrolled to its top-left corner.
+_LAYOUT_JS = """async () => {
+  const vm = window.vm;
+  const sprite = vm.runtime.targets.find((t) => t.isOriginal && !t.isStage);
+  const target = sprite || vm.runtime.getTargetForStage();
+  if (vm.editingTarget !== target) vm.setEditingTarget(target.id);
+  for (let i = 0; i < 100 && window.workspace && !window.workspace.isDragging(); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    const top = window.workspace.getTopBlocks(false).length;
+    const wanted = target.blocks.getScripts().length;
+    if (top === wanted) break;
+  }
+  const ws = window.workspace;
+  const toolbox = ws.getToolbox && ws.getToolbox();
+  const category = sprite ? 'motion' : 'events';
+  if (toolbox && toolbox.setSelectedCategoryById) toolbox.setSelectedCategoryById(category);
+  if (ws.scrollbar) ws.scrollbar.set(0, 0);
+  return {target: target.getName(), category};
+}"""
+
+
+class EnvError(StudioError):
+    """The environment cannot do what was asked (no such mode handler, editor not ready)."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def make_handler(mode: Mode) -> ModeHandler:
+    """A fresh handler for `mode` (one per episode: handlers keep per-page state)."""
+    if mode is Mode.COMPOSITE:
+        from studio.services.env.composite import CompositeMode
+
+        return CompositeMode()
+    try:
+        from studio.services.env.primitive import PrimitiveMode
+    except ImportError as exc:
+        raise EnvError(f"primitive mode is not available: {exc}") from None
+    handler: ModeHandler = PrimitiveMode()
+    return handler
+
+
+class Episode:
+    """One task, one mode, one editor page; steps one action at a time.
+
+    Attributes: `id`, `task`, `mode`, `status`, `step_count`, `step_limit`, `trajectory_dir`
+    (None when not recorded), `page` (the Playwright page), `last_observation`, `result`
+    (the last evaluation), `agent_name`.
+    """
+
+    def __init__(
+        self,
+        manager: EpisodeManager,
+        task: TaskFolder,
+        mode: Mode,
+        page: Any,
+        handler: ModeHandler,
+        step_limit: int,
+        recorder: TrajectoryRecorder | None,
+    ) -> None:
+        self.id = recorder.run.episode_id if recorder else uuid.uuid4().hex[:12]
+        self.manager = manager
+        self.task = task
+        self.mode = mode
+        self.page = page
+        self.handler = handler
+        self.step_limit = step_limit
+        self.recorder = recorder
+        self.status = EpisodeStatus.RUNNING
+        self.step_count = 0
+        self.started_at = _now()
+        self.last_observation: Observation | None = None
+        self.result: EvalResult | None = None
+        self._program: dict[str, Any] | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def trajectory_dir(self) -> Path | None:
+        return self.recorder.folder if self.recorder else None
+
+    @property
+    def running(self) -> bool:
+        return self.status is EpisodeStatus.RUNNING
+
+    # ---- observing and acting ----------------------------------------------------------
+    async def observe(self) -> Observation:
+        """The observation for the next step (also allowed after the end)."""
+        self._check_open()
+        async with self._lock:
+            obs = await self.handler.observe(self.page, self.step_count)
+            self.last_observation = obs
+            return obs
+
+    async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> StepRecord:
+        """Perform one action; raise ActionError when it is invalid or the episode has ended."""
+        self._check_open()
+        async with self._lock:
+            if not self.running:
+                raise ActionError(f"the episode has ended (status {self.status.value})")
+            return await self._step(raw_action, reasoning)
+
+    async def _step(self, raw: dict[str, Any], reasoning: str) -> StepRecord:
+        t0 = time.perf_counter()
+        index = self.step_count + 1
+        record = StepRecord(
+            index=index,
+            at=_now(),
+            action=raw if isinstance(raw, dict) else {"raw": raw},
+            reasoning=reasoning,
+            observation_summary=_summary(self.last_observation),
+        )
+        if self.recorder is not None:
+            record.screenshot = self.recorder.write_screenshot(index, await self._screenshot())
+        error: ActionError | None = None
+        try:
+            action = parse_action(raw, self.mode)
+            if action.api == "done":
+                self.status = EpisodeStatus.DONE
+            elif action.api == "failed":
+                self.status = EpisodeStatus.FAILED
+            else:
+                before = await self._program_json()
+                outcome: ActionOutcome = await self.handler.execute(self.page, action)
+                record.target = outcome.target
+                self._program = await self._read_program()
+                record.change = program_change(before, self._program)
+        except ActionError as exc:
+            error = exc
+            record.ok, record.error = False, str(exc)
+        self.step_count = index
+        if self.running and self.step_count >= self.step_limit:
+            self.status = EpisodeStatus.STEP_LIMIT
+        record.status_after = self.status
+        record.duration_ms = (time.perf_counter() - t0) * 1000
+        if self.recorder is not None:
+            self.recorder.append(record)
+            self._update_run()
+        if not self.running:
+            await self._finish()
+        if error is not None:
+            raise error
+        return record
+
+    # ---- end of the episode ------------------------------------------------------------
+    async def evaluate(self) -> EvalResult:
+        """Export the program and run the task's tests on it in a fresh evaluation page."""
+        self._check_open()
+        async with self._lock:
+            sb3 = await self.export_sb3()
+            if self.recorder is not None:
+                self.recorder.write_final(sb3=sb3)
+            evaluator = Evaluator(self.manager.pool)
+            result = await evaluator.evaluate(self.task, sb3, project_name="final.sb3")
+            self.result = result
+            if self.recorder is not None:
+                self.recorder.run.eval = result
+                self._update_run()
+            return result
+
+    async def export_sb3(self) -> bytes:
+        """The current program as .sb3 bytes (vm.saveProjectSb3)."""
+        import base64
+
+        b64 = await self.page.evaluate("() => window.studioBridge.saveProjectBase64()")
+        return base64.b64decode(b64)
+
+    async def close(self) -> None:
+        """End the episode (status closed if it was running) and close its page."""
+        if self.page is None:
+            return
+        async with self._lock:
+            if self.running:
+                self.status = EpisodeStatus.CLOSED
+                await self._finish()
+            page, self.page = self.page, None
+            with contextlib.suppress(Exception):
+                await page.close(run_before_unload=False)
+
+    async def _finish(self) -> None:
+        """Store the final program and screenshot beside the steps."""
+        if self.recorder is None or self.page is None:
+            return
+        with contextlib.suppress(Exception):
+            sb3 = await self.export_sb3()
+            self.recorder.write_final(sb3=sb3, png=await self._screenshot())
+        self._update_run()
+
+    # ---- helpers -----------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self.page is None:
+            raise ActionError(f"episode {self.id} is closed")
+
+    def _update_run(self) -> None:
+        assert self.recorder is not None
+        run = self.recorder.run
+        run.status, run.steps = self.status, self.step_count
+        if not self.running and run.ended_at is None:
+            run.ended_at = _now()
+        self.recorder.write_run()
+
+    async def _screenshot(self) -> bytes:
+        png: bytes = await self.page.screenshot(type="png")
+        return png
+
+    async def _program_json(self) -> dict[str, Any] | None:
+        if self._program is None:
+            self._program = await self._read_program()
+        return self._program
+
+    async def _read_program(self) -> dict[str, Any] | None:
+        try:
+            program: dict[str, Any] = await self.page.evaluate(
+                "() => JSON.parse(window.vm.toJSON())"
+            )
+            return program
+        except Exception:
+            return None
+
+
+def _summary(obs: Observation | None) -> str:
+    if obs is None:
+        return ""
+    if obs.mode is Mode.COMPOSITE:
+        return f"target {obs.editing_target}, {len(obs.blocks)} blocks, version {obs.version}"
+    return f"{len(obs.elements)} elements"
+
+
+class EpisodeManager:
+    """Creates and keeps episodes; owns the browser (and the server unless one is given)."""
+
+    def __init__(
+        self,
+        server: EditorServer | None = None,
+        step_limit: int = DEFAULT_STEP_LIMIT,
+        out_dir: Path | None = None,
+        eval_spares: int = 0,
+    ) -> None:
+        self._own_server = server is None
+        self.server = server
+        self.step_limit = step_limit
+        self.out_dir = Path(out_dir) if out_dir else None
+        self.eval_spares = eval_spares
+        self._pool: BrowserPool | None = None
+        self._episodes: dict[str, Episode] = {}
+
+    @property
+    def pool(self) -> BrowserPool:
+        """The browser: episode pages and fresh evaluation pages come from it."""
+        if self._pool is None:
+            raise EnvError("the episode manager is not started")
+        return self._pool
+
+    async def start(self) -> None:
+        if self._pool is not None:
+            return
+        if self.server is None:
+            self.server = EditorServer().start()
+        self._pool = BrowserPool(self.server, spares=self.eval_spares)
+        await self._pool.start()
+
+    async def close(self) -> None:
+        for episode in list(self._episodes.values()):
+            with contextlib.suppress(Exception):
+                await episode.close()
+        self._episodes.clear()
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+        if self._own_server and self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    async def __aenter__(self) -> EpisodeManager:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def create(
+        self,
+        task: TaskFolder,
+        mode: Mode,
+        record_to: Path | None = None,
+        agent_name: str = "unknown",
+        step_limit: int | None = None,
+    ) -> Episode:
+        """A new episode: fresh page, editor ready, initial project loaded, known layout."""
+        mode = Mode(mode)
+        handler = make_handler(mode)
+        await self.start()
+        episode_id = uuid.uuid4().hex[:12]
+        folder = Path(record_to) if record_to else None
+        if folder is None and self.out_dir is not None:
+            folder = self.out_dir / f"{task.task.id}-{mode.value}-{episode_id}"
+        page = await self.pool.context.new_page()
+        try:
+            await page.set_viewport_size(VIEWPORT)
+            await self._open_editor(page, task)
+            await handler.setup(page)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await page.close()
+            raise
+        limit = step_limit or self.step_limit
+        recorder = None
+        if folder is not None:
+            run = RunInfo(
+                episode_id=episode_id,
+                task_id=task.task.id,
+                task_folder=str(task.folder),
+                mode=mode,
+                agent=agent_name,
+                started_at=_now(),
+                step_limit=limit,
+            )
+            recorder = TrajectoryRecorder(folder, run)
+        episode = Episode(self, task, mode, page, handler, limit, recorder)
+        episode.id = episode_id
+        self._episodes[episode_id] = episode
+        return episode
+
+    async def _open_editor(self, page: Any, task: TaskFolder) -> None:
+        assert self.server is not None
+        await page.goto(self.server.url(EDITOR_PAGE), wait_until="load")
+        await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
+        url = self.server.register_bytes(task.initial_path.read_bytes(), task.initial_path.name)
+        try:
+            await page.evaluate(
+                "([u, n, t]) => window.studioBridge.loadProjectFromUrl(u, n, t)",
+                [url, task.initial_path.name, task.task.id],
+            )
+        except Exception as exc:
+            raise EnvError(f"{task.initial_path}: the editor did not load it ({exc})") from None
+        finally:
+            self.server.forget(url)
+        await page.evaluate(_LAYOUT_JS)
+
+    def get(self, episode_id: str) -> Episode:
+        """The episode with that id; KeyError if there is none."""
+        try:
+            return self._episodes[episode_id]
+        except KeyError:
+            raise KeyError(f"no episode {episode_id!r}") from None
+
+    def list(self) -> list[Episode]:
+        return list(self._episodes.values())
+
+    async def delete(self, episode_id: str) -> None:
+        """Close the episode and forget it; KeyError if there is none."""
+        episode = self.get(episode_id)
+        self._episodes.pop(episode_id, None)
+        await episode.close()
+
+
+__all__ = [
+    "ActionError",
+    "EnvError",
+    "Episode",
+    "EpisodeManager",
+    "ProgramChange",
+    "make_handler",
+]
