@@ -1,0 +1,191 @@
+"""A fake episode manager with the real one's API, for testing the HTTP layer without a browser.
+
+Composite episodes keep a list of block opcodes; an observation numbers them (`#1 opcode`) and
+an index-based action after the program changed is refused as stale, like the real mode.
+Primitive episodes show three elements in a 1280x720 viewport. `evaluate` passes when every
+opcode in `goal` is on the canvas.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import (
+    ActionError,
+    Element,
+    EpisodeStatus,
+    Mode,
+    Observation,
+    ProgramChange,
+    StepRecord,
+    parse_action,
+)
+from studio.models.evaluation import EvalResult, TestDetail
+from studio.services.store import TaskFolder
+
+# A 1x1 PNG.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
+ELEMENTS = [
+    Element(index=1, type="blocks", text="motion_movesteps", x=10, y=100, w=80, h=30),
+    Element(index=2, type="canvas", text="", x=300, y=80, w=700, h=600),
+    Element(index=3, type="stage", text="", x=1000, y=80, w=280, h=210),
+]
+
+
+class FakeEpisode:
+    """One fake episode; see the module docstring."""
+
+    def __init__(
+        self,
+        episode_id: str,
+        task: TaskFolder,
+        mode: Mode,
+        record_to: Path | None,
+        goal: list[str],
+        max_steps: int,
+    ) -> None:
+        self.id = episode_id
+        self.task = task
+        self.mode = mode
+        self.status = EpisodeStatus.RUNNING
+        self.step_count = 0
+        self.trajectory_dir = record_to
+        self.blocks: list[str] = []
+        self.goal = goal
+        self.max_steps = max_steps
+        self.version = 0
+        self.seen_version: int | None = None
+        self.closed = False
+
+    async def observe(self) -> Observation:
+        self.seen_version = self.version
+        if self.mode is Mode.COMPOSITE:
+            lines = [f"#{i} [top] {op}" for i, op in enumerate(self.blocks, 1)]
+            text = "editing target: Sprite1\nblocks:\n" + ("\n".join(lines) or "(none)")
+            return Observation(
+                mode=self.mode, step=self.step_count, text=text, version=self.version
+            )
+        return Observation(
+            mode=self.mode,
+            step=self.step_count,
+            screenshot_png_b64=base64.b64encode(PNG).decode(),
+            elements=ELEMENTS,
+        )
+
+    async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> StepRecord:
+        if self.status is not EpisodeStatus.RUNNING:
+            raise ActionError(f"the episode has ended ({self.status.value})")
+        action = parse_action(raw_action, self.mode)
+        change = self._execute(action)
+        self.step_count += 1
+        if action.api in ("done", "failed"):
+            self.status = EpisodeStatus(action.api)
+        elif self.step_count >= self.max_steps:
+            self.status = EpisodeStatus.STEP_LIMIT
+        return StepRecord(
+            index=self.step_count,
+            at=datetime.now(UTC),
+            action=raw_action,
+            reasoning=reasoning,
+            change=change,
+            status_after=self.status,
+        )
+
+    def _execute(self, action: Any) -> ProgramChange:
+        args = action.args
+        if action.api == "add_block":
+            self.blocks.append(args.blockType)
+            self.version += 1
+            return ProgramChange(added=[args.blockType])
+        if action.api == "delete_block":
+            op = self.blocks.pop(self._index(args.blockIndex) - 1)
+            self.version += 1
+            return ProgramChange(removed=[op])
+        if action.api in ("click", "double_click") and args.index is not None:
+            self._element(args.index)
+        if action.api == "drag_and_drop":
+            self._drag(args)
+        return ProgramChange()
+
+    def _index(self, index: int) -> int:
+        if self.seen_version != self.version:
+            raise ActionError("stale index: the program changed; take a new observation first")
+        if not 1 <= index <= len(self.blocks):
+            raise ActionError(f"block index {index} does not exist; use 1..{len(self.blocks)}")
+        return index
+
+    def _element(self, index: int) -> Element:
+        for element in ELEMENTS:
+            if element.index == index:
+                return element
+        raise ActionError(f"element index {index} does not exist; use 1..{len(ELEMENTS)}")
+
+    def _drag(self, args: Any) -> None:
+        for name in ("start_index", "end_index"):
+            if getattr(args, name) is not None:
+                self._element(getattr(args, name))
+        for x, y in ((args.start_x, args.start_y), (args.end_x, args.end_y)):
+            if x is not None and not (0 <= x < 1280 and 0 <= y < 720):
+                raise ActionError(f"point ({x}, {y}) is outside the 1280x720 viewport")
+
+    async def evaluate(self) -> EvalResult:
+        details = [TestDetail(name=f"has {op}", passed=op in self.blocks) for op in self.goal]
+        passed = sum(d.passed for d in details)
+        total = len(details)
+        return EvalResult(
+            task_id=self.task.task.id,
+            project="fake.sb3",
+            success=passed == total,
+            passed_tests=passed,
+            total_tests=total,
+            partial_success_rate=passed / total if total else 0.0,
+            details=details,
+        )
+
+    async def close(self) -> None:
+        self.closed = True
+        if self.status is EpisodeStatus.RUNNING:
+            self.status = EpisodeStatus.CLOSED
+
+
+class FakeEpisodeManager:
+    """Keeps fake episodes by id; `goal` is the opcodes a passing program must contain."""
+
+    def __init__(self, goal: list[str] | None = None, max_steps: int = 50) -> None:
+        self.goal = goal if goal is not None else ["event_whenflagclicked", "motion_movesteps"]
+        self.max_steps = max_steps
+        self.episodes: dict[str, FakeEpisode] = {}
+        self.created: list[tuple[str, Mode, Path | None]] = []
+        self._ids = itertools.count(1)
+        self.started = False
+
+    async def start(self) -> None:
+        self.started = True
+
+    async def close(self) -> None:
+        for episode in list(self.episodes.values()):
+            await episode.close()
+        self.episodes.clear()
+
+    async def create(self, task: TaskFolder, mode: Mode, record_to: Path | None) -> FakeEpisode:
+        episode_id = f"ep{next(self._ids)}"
+        episode = FakeEpisode(episode_id, task, mode, record_to, self.goal, self.max_steps)
+        self.episodes[episode_id] = episode
+        self.created.append((task.task.id, mode, record_to))
+        return episode
+
+    def get(self, episode_id: str) -> FakeEpisode:
+        return self.episodes[episode_id]
+
+    def list(self) -> list[FakeEpisode]:
+        return list(self.episodes.values())
+
+    async def delete(self, episode_id: str) -> None:
+        episode = self.episodes.pop(episode_id)
+        await episode.close()

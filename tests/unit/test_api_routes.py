@@ -1,0 +1,229 @@
+"""The agent API over real loopback HTTP, with a fake episode manager: routes, auth, errors."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.services.api import ApiServer
+from tests.helpers.fake_env import FakeEpisodeManager
+from tests.helpers.loop_thread import LoopThread
+from tests.helpers.tasks import make_task
+
+TOKEN = "secret-token"
+
+
+class Client:
+    """Minimal JSON client for the API."""
+
+    def __init__(self, url: str, token: str | None = TOKEN) -> None:
+        self.url = url
+        self.token = token
+
+    def call(
+        self, method: str, path: str, body: Any = None, raw: bytes | None = None
+    ) -> tuple[int, Any]:
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        if self.token is not None:
+            req.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    root = tmp_path / "lib"
+    make_task(root / "cat_walks")
+    make_task(root / "other", task_id="other_task", category="debug")
+    return root
+
+
+@pytest.fixture
+def server(loop_thread: LoopThread, library: Path, tmp_path: Path) -> Iterator[ApiServer]:
+    manager = FakeEpisodeManager()
+    srv = ApiServer(manager, TOKEN, library=library, record_root=tmp_path / "runs")
+    loop_thread.run(srv.start())
+    yield srv
+    loop_thread.run(srv.close())
+    loop_thread.run(manager.close())
+
+
+@pytest.fixture
+def client(server: ApiServer) -> Client:
+    return Client(server.url)
+
+
+def _start(client: Client, mode: str = "composite", task: str = "cat_walks") -> str:
+    status, body = client.call("POST", "/episodes", {"task": task, "mode": mode})
+    assert status == 201, body
+    return str(body["id"])
+
+
+def test_composite_session(client: Client, server: ApiServer) -> None:
+    episode = _start(client)
+    status, obs = client.call("GET", f"/episodes/{episode}/observation")
+    assert status == 200
+    assert obs["mode"] == "composite" and obs["status"] == "running" and "(none)" in obs["text"]
+    for op in ("event_whenflagclicked", "motion_movesteps"):
+        status, step = client.call(
+            "POST",
+            f"/episodes/{episode}/actions",
+            {"api": "add_block", "args": {"blockType": op}, "reasoning": "need it"},
+        )
+        assert status == 200, step
+        assert step["change"]["added"] == [op] and step["reasoning"] == "need it"
+    status, listing = client.call("GET", "/episodes")
+    assert listing == {
+        "episodes": [
+            {
+                "id": episode,
+                "task": "cat_walks",
+                "mode": "composite",
+                "status": "running",
+                "steps": 2,
+            }
+        ]
+    }
+    status, step = client.call("POST", f"/episodes/{episode}/actions", {"api": "done"})
+    assert status == 200 and step["status_after"] == "done"
+    status, result = client.call("POST", f"/episodes/{episode}/evaluate")
+    assert status == 200 and result["success"] is True and result["passed_tests"] == 2
+    status, body = client.call("DELETE", f"/episodes/{episode}")
+    assert status == 200 and body == {"id": episode, "deleted": True}
+    assert client.call("GET", "/episodes")[1] == {"episodes": []}
+
+
+def test_create_by_folder_path_and_recording_dir(
+    client: Client, server: ApiServer, library: Path
+) -> None:
+    episode = _start(client, "primitive", str(library / "other"))
+    status, obs = client.call("GET", f"/episodes/{episode}/observation")
+    assert status == 200 and obs["screenshot_png_b64"] and len(obs["elements"]) == 3
+    manager = server.app.manager
+    assert isinstance(manager, FakeEpisodeManager)
+    task_id, mode, record_to = manager.created[0]
+    assert (task_id, mode.value) == ("other_task", "primitive")
+    assert record_to is not None and record_to.name.startswith("other_task-primitive-")
+
+
+@pytest.mark.parametrize(
+    ("token", "fragment"), [(None, "missing token"), ("nope", "wrong token"), ("", "missing")]
+)
+def test_token_required_everywhere(server: ApiServer, token: str | None, fragment: str) -> None:
+    client = Client(server.url, token)
+    for method, path in [("GET", "/episodes"), ("GET", "/openapi.json"), ("POST", "/episodes")]:
+        status, body = client.call(method, path, {"task": "cat_walks"})
+        assert status == 401 and fragment in body["error"]
+
+
+def test_bad_requests_get_4xx_and_episode_stays_usable(client: Client) -> None:
+    episode = _start(client)
+    actions = f"/episodes/{episode}/actions"
+    cases: list[tuple[Any, bytes | None, int, str]] = [
+        (None, b"{not json", 400, "malformed JSON"),
+        (None, b"", 400, "empty"),
+        ([1, 2], None, 422, "JSON object"),
+        ({"args": {}}, None, 422, "missing field(s): 'api'"),
+        ({"api": "fly", "args": {}}, None, 422, "unknown api 'fly'"),
+        ({"api": "add_block", "args": {}}, None, 422, "blockType"),
+        ({"api": "add_block", "args": {"blockType": 3}}, None, 422, "blockType"),
+        ({"api": "add_block", "args": []}, None, 422, "'args' must be a JSON object"),
+        ({"api": 5}, None, 422, "'api' must be a string"),
+        ({"api": "done", "extra": 1}, None, 422, "unknown field(s) 'extra'"),
+        ({"api": "delete_block", "args": {"blockIndex": 9}}, None, 422, "stale"),
+        ({"api": "click", "args": {"x": 1, "y": 2}}, None, 422, "composite mode"),
+    ]
+    for body, raw, code, fragment in cases:
+        status, answer = client.call("POST", actions, body, raw=raw)
+        assert status == code, (body, raw, answer)
+        assert fragment in answer["error"], (body, answer)
+    client.call("GET", f"/episodes/{episode}/observation")
+    status, answer = client.call(
+        "POST", actions, {"api": "delete_block", "args": {"blockIndex": 9}}
+    )
+    assert status == 422 and "does not exist" in answer["error"]
+    status, step = client.call("POST", actions, {"api": "add_block", "args": {"blockType": "x"}})
+    assert status == 200 and step["index"] == 1
+
+
+def test_primitive_index_and_viewport_errors(client: Client) -> None:
+    episode = _start(client, "primitive")
+    actions = f"/episodes/{episode}/actions"
+    status, body = client.call("POST", actions, {"api": "click", "args": {"index": 42}})
+    assert status == 422 and "element index 42 does not exist" in body["error"]
+    drag = {"start_index": 1, "end_x": 2000, "end_y": 100}
+    status, body = client.call("POST", actions, {"api": "drag_and_drop", "args": drag})
+    assert status == 422 and "outside the 1280x720 viewport" in body["error"]
+    status, body = client.call("POST", actions, {"api": "click", "args": {"x": 5}})
+    assert status == 422 and "give both x and y" in body["error"]
+    status, body = client.call("POST", actions, {"api": "click", "args": {"index": 1}})
+    assert status == 200 and body["index"] == 1
+
+
+def test_action_after_end_is_409(client: Client) -> None:
+    episode = _start(client)
+    assert client.call("POST", f"/episodes/{episode}/actions", {"api": "failed"})[0] == 200
+    status, body = client.call("POST", f"/episodes/{episode}/actions", {"api": "done"})
+    assert status == 409 and "has ended (failed)" in body["error"]
+    status, result = client.call("POST", f"/episodes/{episode}/evaluate")
+    assert status == 200 and result["success"] is False
+    assert client.call("GET", f"/episodes/{episode}")[1]["status"] == "failed"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "code", "fragment"),
+    [
+        ("GET", "/episodes/nope/observation", None, 404, "no episode 'nope'"),
+        ("POST", "/episodes/nope/actions", {"api": "done"}, 404, "no episode"),
+        ("DELETE", "/episodes/nope", None, 404, "no episode"),
+        ("GET", "/nothing", None, 404, "no route /nothing"),
+        ("PUT", "/episodes", {}, 405, "use GET, POST"),
+        ("GET", "/episodes/x/actions", None, 405, "use POST"),
+        ("POST", "/episodes", {"task": "missing_task"}, 404, "neither a task folder"),
+        ("POST", "/episodes", {"task": "cat_walks", "mode": "vr"}, 422, "'mode' must be"),
+        ("POST", "/episodes", {"mode": "composite"}, 422, "'task'"),
+        ("POST", "/episodes", {"task": 7}, 422, "'task' must be"),
+        ("POST", "/episodes", {"task": "cat_walks", "seed": 1}, 422, "unknown field(s) 'seed'"),
+    ],
+)
+def test_error_mapping(
+    client: Client, method: str, path: str, body: Any, code: int, fragment: str
+) -> None:
+    status, answer = client.call(method, path, body)
+    assert status == code and fragment in answer["error"], answer
+
+
+def test_broken_task_folder_is_422(client: Client, tmp_path: Path) -> None:
+    folder = make_task(tmp_path / "broken")
+    (folder / "initial.sb3").unlink()
+    status, answer = client.call("POST", "/episodes", {"task": str(folder)})
+    assert status == 422 and "initial.sb3" in answer["error"]
+
+
+def test_bug_in_episode_is_500_and_logged(
+    client: Client, server: ApiServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    episode = _start(client)
+    manager = server.app.manager
+    assert isinstance(manager, FakeEpisodeManager)
+
+    async def broken() -> None:
+        raise RuntimeError("boom")
+
+    manager.episodes[episode].evaluate = broken  # type: ignore[method-assign,assignment]
+    status, answer = client.call("POST", f"/episodes/{episode}/evaluate")
+    assert status == 500 and "internal error" in answer["error"]
+    assert "boom" in caplog.text
+    assert client.call("GET", f"/episodes/{episode}/observation")[0] == 200
