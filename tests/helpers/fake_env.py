@@ -25,6 +25,7 @@ from studio.models.agent import (
     parse_action,
 )
 from studio.models.evaluation import EvalResult, TestDetail
+from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.store import TaskFolder
 
 # A 1x1 PNG.
@@ -62,6 +63,12 @@ class FakeEpisode:
         self.version = 0
         self.seen_version: int | None = None
         self.closed = False
+        self.agent_name = "unknown"
+        self.started_at = datetime.now(UTC)
+
+    @property
+    def running(self) -> bool:
+        return self.status is EpisodeStatus.RUNNING
 
     async def observe(self) -> Observation:
         self.seen_version = self.version
@@ -138,7 +145,7 @@ class FakeEpisode:
         details = [TestDetail(name=f"has {op}", passed=op in self.blocks) for op in self.goal]
         passed = sum(d.passed for d in details)
         total = len(details)
-        return EvalResult(
+        result = EvalResult(
             task_id=self.task.task.id,
             project="fake.sb3",
             success=passed == total,
@@ -147,6 +154,22 @@ class FakeEpisode:
             partial_success_rate=passed / total if total else 0.0,
             details=details,
         )
+        if self.trajectory_dir is not None:
+            run = RunInfo(
+                episode_id=self.id,
+                task_id=self.task.task.id,
+                task_folder=str(self.task.folder),
+                mode=self.mode,
+                agent=self.agent_name,
+                started_at=self.started_at,
+                ended_at=datetime.now(UTC),
+                status=self.status,
+                steps=self.step_count,
+                eval=result,
+            )
+            self.trajectory_dir.mkdir(parents=True, exist_ok=True)
+            (self.trajectory_dir / RUN_FILE).write_text(run.model_dump_json(indent=2))
+        return result
 
     async def close(self) -> None:
         self.closed = True
@@ -161,7 +184,7 @@ class FakeEpisodeManager:
         self.goal = goal if goal is not None else ["event_whenflagclicked", "motion_movesteps"]
         self.max_steps = max_steps
         self.episodes: dict[str, FakeEpisode] = {}
-        self.created: list[tuple[str, Mode, Path | None]] = []
+        self.created: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
         self.started = False
 
@@ -173,11 +196,22 @@ class FakeEpisodeManager:
             await episode.close()
         self.episodes.clear()
 
-    async def create(self, task: TaskFolder, mode: Mode, record_to: Path | None) -> FakeEpisode:
+    async def create(
+        self,
+        task: TaskFolder,
+        mode: Mode,
+        record_to: Path | None = None,
+        agent_name: str = "unknown",
+        step_limit: int | None = None,
+    ) -> FakeEpisode:
         episode_id = f"ep{next(self._ids)}"
-        episode = FakeEpisode(episode_id, task, mode, record_to, self.goal, self.max_steps)
+        limit = step_limit or self.max_steps
+        episode = FakeEpisode(episode_id, task, mode, record_to, self.goal, limit)
+        episode.agent_name = agent_name
         self.episodes[episode_id] = episode
-        self.created.append((task.task.id, mode, record_to))
+        self.created.append(
+            {"task": task.task.id, "mode": mode, "agent": agent_name, "limit": limit}
+        )
         return episode
 
     def get(self, episode_id: str) -> FakeEpisode:
@@ -187,5 +221,6 @@ class FakeEpisodeManager:
         return list(self.episodes.values())
 
     async def delete(self, episode_id: str) -> None:
-        episode = self.episodes.pop(episode_id)
+        episode = self.get(episode_id)
+        del self.episodes[episode_id]
         await episode.close()

@@ -51,9 +51,9 @@ def library(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def server(loop_thread: LoopThread, library: Path, tmp_path: Path) -> Iterator[ApiServer]:
+def server(loop_thread: LoopThread, library: Path) -> Iterator[ApiServer]:
     manager = FakeEpisodeManager()
-    srv = ApiServer(manager, TOKEN, library=library, record_root=tmp_path / "runs")
+    srv = ApiServer(manager, TOKEN, library=library)
     loop_thread.run(srv.start())
     yield srv
     loop_thread.run(srv.close())
@@ -105,17 +105,25 @@ def test_composite_session(client: Client, server: ApiServer) -> None:
     assert client.call("GET", "/episodes")[1] == {"episodes": []}
 
 
-def test_create_by_folder_path_and_recording_dir(
+def test_create_by_folder_path_with_agent_name_and_step_limit(
     client: Client, server: ApiServer, library: Path
 ) -> None:
-    episode = _start(client, "primitive", str(library / "other"))
+    body = {"task": str(library / "other"), "mode": "primitive", "agent": "gpt", "step_limit": 2}
+    status, created = client.call("POST", "/episodes", body)
+    assert status == 201 and created["task"] == "other_task" and created["steps"] == 0
+    episode = created["id"]
     status, obs = client.call("GET", f"/episodes/{episode}/observation")
     assert status == 200 and obs["screenshot_png_b64"] and len(obs["elements"]) == 3
     manager = server.app.manager
     assert isinstance(manager, FakeEpisodeManager)
-    task_id, mode, record_to = manager.created[0]
-    assert (task_id, mode.value) == ("other_task", "primitive")
-    assert record_to is not None and record_to.name.startswith("other_task-primitive-")
+    assert manager.created == [
+        {"task": "other_task", "mode": "primitive", "agent": "gpt", "limit": 2}
+    ]
+    click = {"api": "click", "args": {"x": 1, "y": 1}}
+    assert client.call("POST", f"/episodes/{episode}/actions", click)[0] == 200
+    status, step = client.call("POST", f"/episodes/{episode}/actions", click)
+    assert status == 200 and step["status_after"] == "step_limit"
+    assert client.call("POST", f"/episodes/{episode}/actions", click)[0] == 409
 
 
 @pytest.mark.parametrize(
@@ -196,6 +204,9 @@ def test_action_after_end_is_409(client: Client) -> None:
         ("POST", "/episodes", {"mode": "composite"}, 422, "'task'"),
         ("POST", "/episodes", {"task": 7}, 422, "'task' must be"),
         ("POST", "/episodes", {"task": "cat_walks", "seed": 1}, 422, "unknown field(s) 'seed'"),
+        ("POST", "/episodes", {"task": "cat_walks", "step_limit": 0}, 422, "'step_limit'"),
+        ("POST", "/episodes", {"task": "cat_walks", "step_limit": True}, 422, "'step_limit'"),
+        ("POST", "/episodes", {"task": "cat_walks", "agent": ""}, 422, "'agent'"),
     ],
 )
 def test_error_mapping(

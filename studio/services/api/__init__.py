@@ -61,11 +61,10 @@ class ApiServer:
         host: str = "127.0.0.1",
         port: int = 0,
         library: Path | None = None,
-        record_root: Path | None = None,
     ) -> None:
         if not token:
             raise StudioError("the API needs a non-empty token")
-        self.app = ApiApp(manager, token, library=library, record_root=record_root)
+        self.app = ApiApp(manager, token, library=library)
         self.http = HttpServer(self.app, host, port)
 
     @property

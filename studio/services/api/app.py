@@ -14,7 +14,6 @@ import hmac
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,6 +27,7 @@ log = logging.getLogger(__name__)
 
 _EPISODE_ROUTE = re.compile(r"^/episodes/([^/]+)(/observation|/actions|/evaluate)?/?$")
 _ENDED_OK = {EpisodeStatus.RUNNING}
+MAX_STEP_LIMIT = 10_000
 
 
 class EpisodeLike(Protocol):
@@ -47,7 +47,14 @@ class EpisodeLike(Protocol):
 class EpisodeManagerLike(Protocol):
     """What the API needs of the episode manager (studio.services.env.episode.EpisodeManager)."""
 
-    async def create(self, task: TaskFolder, mode: Mode, record_to: Path | None) -> Any: ...
+    async def create(
+        self,
+        task: TaskFolder,
+        mode: Mode,
+        record_to: Path | None = None,
+        agent_name: str = "unknown",
+        step_limit: int | None = None,
+    ) -> Any: ...
     def get(self, episode_id: str) -> Any: ...
     def list(self) -> Any: ...
     async def delete(self, episode_id: str) -> Any: ...
@@ -85,16 +92,11 @@ class ApiApp:
     """Answer API requests with an episode manager; check the bearer token first."""
 
     def __init__(
-        self,
-        manager: EpisodeManagerLike,
-        token: str,
-        library: Path | None = None,
-        record_root: Path | None = None,
+        self, manager: EpisodeManagerLike, token: str, library: Path | None = None
     ) -> None:
         self.manager = manager
         self.token = token
         self.tasks = TaskResolver(library)
-        self.record_root = record_root
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def __call__(self, request: Request) -> Response:
@@ -162,30 +164,27 @@ class ApiApp:
         return Response.json({"episodes": [summary(e) for e in self.manager.list()]})
 
     async def _create(self, request: Request) -> Response:
-        body = _object(request, required={"task"}, optional={"mode"})
+        body = _object(request, required={"task"}, optional={"mode", "agent", "step_limit"})
         name, mode_name = body["task"], body.get("mode", Mode.COMPOSITE.value)
+        agent, limit = body.get("agent", "api"), body.get("step_limit")
         if not isinstance(name, str) or not name.strip():
             raise HttpError(422, "'task' must be a task folder path or a task id (a string)")
         if mode_name not in {m.value for m in Mode}:
             raise HttpError(422, f"'mode' must be 'composite' or 'primitive', not {mode_name!r}")
+        if not isinstance(agent, str) or not agent.strip():
+            raise HttpError(422, "'agent' must be a non-empty string (recorded in run.json)")
+        if limit is not None and (type(limit) is not int or not 1 <= limit <= MAX_STEP_LIMIT):
+            raise HttpError(422, f"'step_limit' must be an integer from 1 to {MAX_STEP_LIMIT}")
         try:
             task = self.tasks.resolve(name.strip())
         except StudioError as exc:
             raise HttpError(422, f"task {name!r} cannot be loaded: {exc}") from None
         mode = Mode(mode_name)
-        episode = await self.manager.create(task, mode, self._record_dir(task, mode))
-        log.info("episode %s started: %s in %s mode", episode.id, task.task.id, mode.value)
-        return Response.json(
-            {"id": episode.id, **summary(episode)},
-            201,
-            {"Location": f"/episodes/{episode.id}"},
+        episode = await self.manager.create(
+            task, mode, record_to=None, agent_name=agent.strip(), step_limit=limit
         )
-
-    def _record_dir(self, task: TaskFolder, mode: Mode) -> Path | None:
-        if self.record_root is None:
-            return None
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
-        return self.record_root / f"{task.task.id}-{mode.value}-{stamp}"
+        log.info("episode %s started: %s in %s mode", episode.id, task.task.id, mode.value)
+        return Response.json(summary(episode), 201, {"Location": f"/episodes/{episode.id}"})
 
     # ---- /episodes/{id}/... -------------------------------------------------------------------
     async def _summary_route(self, episode: EpisodeLike, request: Request) -> Response:
@@ -199,7 +198,10 @@ class ApiApp:
     async def _observe(self, episode: EpisodeLike, request: Request) -> Response:
         if episode.status is EpisodeStatus.CLOSED:
             raise HttpError(409, f"episode {episode.id} is closed; start a new one")
-        observation = await episode.observe()
+        try:
+            observation = await episode.observe()
+        except ActionError as exc:
+            raise HttpError(409, f"{exc}; start a new episode") from None
         data = observation.model_dump(mode="json")
         data["status"] = _status(episode)
         return Response.json(data)
@@ -229,7 +231,10 @@ class ApiApp:
     async def _evaluate(self, episode: EpisodeLike, request: Request) -> Response:
         if episode.status is EpisodeStatus.CLOSED:
             raise HttpError(409, f"episode {episode.id} is closed; start a new one")
-        result = await episode.evaluate()
+        try:
+            result = await episode.evaluate()
+        except ActionError as exc:
+            raise HttpError(409, f"{exc}; start a new episode") from None
         return Response.json(result.model_dump(mode="json"))
 
 

@@ -98,6 +98,12 @@ def _own_schemas() -> dict[str, Any]:
             "properties": {
                 "task": {"type": "string", "description": "task folder path or library task id"},
                 "mode": {**mode, "default": "composite"},
+                "agent": {
+                    "type": "string",
+                    "default": "api",
+                    "description": "name recorded in the trajectory's run.json",
+                },
+                "step_limit": {"type": "integer", "minimum": 1, "maximum": 10000},
             },
         },
         "EpisodeSummary": summary,

@@ -1,0 +1,77 @@
+"""A report over recorded runs: SR and PSR per category and overall, per agent and mode.
+
+SR is the share of tasks whose every test passed; PSR the mean over tasks of passed/total
+(FORMATS.md section 2). A task run several times by the same agent in the same mode (repeated
+batches, several human participants) counts once, with the mean of its runs.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+CATEGORIES = ("create", "debug", "extend", "compute")
+
+
+class RunEntry(BaseModel):
+    """One recorded episode as the report sees it."""
+
+    agent: str
+    mode: str
+    task_id: str
+    category: str
+    success: bool
+    passed_tests: int = 0
+    total_tests: int = 0
+    psr: float = 0.0
+    seconds: float | None = None  # wall time from start to end of the episode
+    status: str = ""
+    folder: str = ""
+    error: str | None = None  # why the run has no verdict of its own
+
+
+class CellStats(BaseModel):
+    """SR and PSR (fractions in [0, 1]) over `tasks` distinct tasks and `runs` runs."""
+
+    tasks: int = 0
+    runs: int = 0
+    sr: float | None = None
+    psr: float | None = None
+
+
+class TaskStats(BaseModel):
+    """One task of one agent and mode: its runs averaged."""
+
+    task_id: str
+    category: str
+    runs: int
+    sr: float
+    psr: float
+    mean_seconds: float | None = None
+
+
+class ReportRow(BaseModel):
+    """One agent in one mode: a line of the published tables."""
+
+    agent: str
+    mode: str
+    categories: dict[str, CellStats]
+    overall: CellStats
+    mean_seconds: float | None = None  # mean time per task, from run.json timestamps
+    tasks: list[TaskStats] = Field(default_factory=list)
+
+
+class RunReport(BaseModel):
+    """Everything `studio report` shows."""
+
+    root: str
+    categories: list[str] = Field(default_factory=lambda: list(CATEGORIES))
+    rows: list[ReportRow] = Field(default_factory=list)
+    problems: list[str] = Field(default_factory=list)  # run.json files skipped, and why
+
+    def modes(self) -> list[str]:
+        """Modes present, composite first as in the published tables."""
+        order = {"composite": 0, "primitive": 1}
+        return sorted({r.mode for r in self.rows}, key=lambda m: (order.get(m, 2), m))
+
+    def rows_for(self, mode: str) -> list[ReportRow]:
+        return [r for r in self.rows if r.mode == mode]
