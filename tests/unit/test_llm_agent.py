@@ -1,0 +1,170 @@
+"""The LLM agent against a stand-in OpenAI-compatible server: prompts, parsing, retry, errors."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from studio.models.agent import Element, Mode, Observation
+from studio.services.agents.llm import (
+    LlmAgent,
+    LlmError,
+    LlmSettings,
+    ReplyError,
+    parse_reply,
+)
+from tests.helpers.fake_llm_server import FakeLlmServer
+
+INSTRUCTION = "Make the Cat say Hello when the green flag is clicked."
+COMPOSITE_OBS = Observation(
+    mode=Mode.COMPOSITE, step=0, text="Editing target: Cat\n#1 [top] event_whenflagclicked"
+)
+PRIMITIVE_OBS = Observation(
+    mode=Mode.PRIMITIVE,
+    step=3,
+    screenshot_png_b64="iVBORw0KGgo=",
+    elements=[Element(index=7, type="blocks", text="looks_sayforsecs", x=10, y=20, w=100, h=40)],
+)
+
+
+def _agent(llm: FakeLlmServer, mode: Mode = Mode.COMPOSITE, **kw: Any) -> LlmAgent:
+    settings = LlmSettings(url=llm.url, model="fake-model", key="k123", retries=1, **kw)
+    return LlmAgent(settings, mode, INSTRUCTION)
+
+
+def _text_of(message: dict[str, Any]) -> str:
+    content = message["content"]
+    return content if isinstance(content, str) else content[0]["text"]
+
+
+def test_composite_prompt_and_reply() -> None:
+    reply = (
+        "The hat is there; I need a say block.\n"
+        '```json\n{"api": "add_block", "args": {"blockType": "looks_say"}}\n```'
+    )
+    with FakeLlmServer([reply]) as llm:
+        agent = _agent(llm)
+        action, reasoning = asyncio.run(agent.act(COMPOSITE_OBS))
+    assert action == {"api": "add_block", "args": {"blockType": "looks_say"}}
+    assert reasoning == "The hat is there; I need a say block."
+    request = llm.requests[0]
+    assert request["model"] == "fake-model" and request["temperature"] == 0.0
+    system, user = request["messages"]
+    assert system["role"] == "system" and "connect_blocks" in system["content"]
+    assert "```json" in system["content"]
+    assert INSTRUCTION in user["content"] and "#1 [top] event_whenflagclicked" in user["content"]
+    assert llm.headers[0]["Authorization"] == "Bearer k123"
+    assert agent.usage.calls == 1 and agent.usage.prompt_tokens == 100
+    assert agent.name == "fake-model"
+
+
+def test_primitive_prompt_sends_screenshot_and_elements() -> None:
+    drag = '{"api": "drag_and_drop", "args": {"start_index": 7, "end_x": 600, "end_y": 300}}'
+    reply = f"Drag it.\n```json\n{drag}\n```"
+    with FakeLlmServer([reply]) as llm:
+        action, _ = asyncio.run(_agent(llm, Mode.PRIMITIVE).act(PRIMITIVE_OBS))
+    assert action["api"] == "drag_and_drop"
+    system, user = llm.requests[0]["messages"]
+    assert "drag_and_drop" in system["content"] and "1280x720" in system["content"]
+    text_part, image_part = user["content"]
+    assert INSTRUCTION in text_part["text"] and "Step 4." in text_part["text"]
+    assert '[7] blocks "looks_sayforsecs" centre (60, 40) size 100 x 40' in text_part["text"]
+    assert image_part["image_url"]["url"] == "data:image/png;base64,iVBORw0KGgo="
+
+
+def test_malformed_reply_is_retried_once_with_the_problem() -> None:
+    good = '```json\n{"api": "done", "args": {}}\n```'
+    with FakeLlmServer(["I think we are finished.", good]) as llm:
+        agent = _agent(llm)
+        action, _ = asyncio.run(agent.act(COMPOSITE_OBS))
+    assert action == {"api": "done", "args": {}}
+    assert len(llm.requests) == 2
+    retry = llm.requests[1]["messages"]
+    assert retry[2] == {"role": "assistant", "content": "I think we are finished."}
+    assert "could not be used" in retry[3]["content"] and '"api"' in retry[3]["content"]
+    assert agent.usage.malformed_replies == 1
+
+
+def test_two_malformed_replies_give_up_with_failed() -> None:
+    bad = '```json\n{"api": "click", "args": {"x": 1, "y": 1}}\n```'  # not a composite api
+    with FakeLlmServer([bad]) as llm:
+        agent = _agent(llm)
+        action, reasoning = asyncio.run(agent.act(COMPOSITE_OBS))
+    assert action == {"api": "failed", "args": {}}
+    assert "no valid action twice" in reasoning and "unknown api 'click'" in reasoning
+    assert len(llm.requests) == 2
+
+
+def test_history_shows_refused_actions() -> None:
+    first = '```json\n{"api": "delete_block", "args": {"blockIndex": 9}}\n```'
+    with FakeLlmServer([first, '```json\n{"api": "done"}\n```']) as llm:
+        agent = _agent(llm)
+        asyncio.run(agent.act(COMPOSITE_OBS))
+        agent.feedback("block index 9 does not exist")
+        asyncio.run(agent.act(COMPOSITE_OBS))
+    second_user = _text_of(llm.requests[1]["messages"][1])
+    assert "No actions taken yet" in _text_of(llm.requests[0]["messages"][1])
+    assert '1. {"api": "delete_block", "args": {"blockIndex": 9}} -> REFUSED: block index 9' in (
+        second_user
+    )
+
+
+def test_http_errors() -> None:
+    with FakeLlmServer([(503, "busy"), '```json\n{"api": "done"}\n```']) as llm:
+        action, _ = asyncio.run(_agent(llm).act(COMPOSITE_OBS))
+    assert action["api"] == "done" and len(llm.requests) == 2
+    with (
+        FakeLlmServer([(401, '{"error": "bad key"}')]) as llm,
+        pytest.raises(LlmError, match=r"answered 401.*bad key"),
+    ):
+        asyncio.run(_agent(llm).act(COMPOSITE_OBS))
+    settings = LlmSettings(url="http://127.0.0.1:9/v1", model="m", retries=0, timeout_s=2)
+    with pytest.raises(LlmError, match="cannot reach"):
+        asyncio.run(LlmAgent(settings, Mode.COMPOSITE, "x").act(COMPOSITE_OBS))
+
+
+def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STUDIO_LLM_URL", raising=False)
+    monkeypatch.delenv("STUDIO_LLM_MODEL", raising=False)
+    with pytest.raises(LlmError, match="STUDIO_LLM_URL and STUDIO_LLM_MODEL"):
+        LlmSettings.from_env()
+    monkeypatch.setenv("STUDIO_LLM_URL", "http://h/v1/")
+    monkeypatch.setenv("STUDIO_LLM_MODEL", "m1")
+    monkeypatch.setenv("STUDIO_LLM_KEY", "sk")
+    settings = LlmSettings.from_env()
+    assert (settings.endpoint, settings.model, settings.key) == (
+        "http://h/v1/chat/completions",
+        "m1",
+        "sk",
+    )
+    assert LlmSettings.from_env(url="http://x/v1/chat/completions").endpoint.count("chat") == 1
+
+
+@pytest.mark.parametrize(
+    ("reply", "api"),
+    [
+        ('Reasoning.\n```\n{"api": "done", "args": {}}\n```\nThanks!', "done"),
+        ('Plan: {"api": "select_stage"} then more text', "select_stage"),
+        ('```json\n{"action": {"api": "done"}}\n```', "done"),
+        ('```json\n{"api": "failed"}\n```\n```json\n{"api": "done"}\n```', "done"),
+        ('```json\n{broken\n```\nfallback {"api": "select_stage", "args": {}}', "select_stage"),
+    ],
+)
+def test_parse_tolerates_extra_text(reply: str, api: str) -> None:
+    action, _ = parse_reply(reply, Mode.COMPOSITE)
+    assert action["api"] == api
+
+
+@pytest.mark.parametrize(
+    ("reply", "fragment"),
+    [
+        ("", "empty"),
+        ("no json here", 'no JSON object with an "api"'),
+        ('```json\n{"api": "add_block", "args": {}}\n```', "blockType"),
+    ],
+)
+def test_parse_errors(reply: str, fragment: str) -> None:
+    with pytest.raises(ReplyError, match=fragment):
+        parse_reply(reply, Mode.COMPOSITE)
