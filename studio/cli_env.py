@@ -1,0 +1,267 @@
+"""`studio serve` (the agent HTTP API), `studio run` (batch runs) and `studio report` (SR/PSR).
+
+Exit codes: 0 done; 1 some episodes crashed (`run`); 2 unusable input (no tasks, bad flags,
+a host that is not loopback without --allow-remote, no runs to report on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import signal
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import Mode
+from studio.services import paths
+from studio.services.errors import StudioError, TaskFileError
+from studio.services.store import TaskFolder, scan_library
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+AGENTS = ("scripted", "idle", "random", "oracle", "llm")
+DEFAULT_PORT = 8765
+COMMANDS = ("serve", "run", "report")
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Add `serve`, `run` and `report` to the studio's subcommands."""
+    sv = subparsers.add_parser(
+        "serve",
+        help="serve the agent HTTP API (episodes over JSON)",
+        description="Serve the agent API; every call needs 'Authorization: Bearer TOKEN'.",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (loopback)")
+    sv.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0: a free one)")
+    sv.add_argument("--token", help="bearer token (default: STUDIO_TOKEN, else a new one)")
+    sv.add_argument(
+        "--library", dest="serve_library", type=Path, help="library for task ids (default: bundled)"
+    )
+    sv.add_argument("--out", type=Path, default=Path("runs"), help="where episodes are recorded")
+    sv.add_argument("--no-record", action="store_true", help="record no trajectories")
+    sv.add_argument("--steps", type=int, help="default step limit of an episode")
+    sv.add_argument(
+        "--allow-remote", action="store_true", help="allow a host other machines can reach"
+    )
+
+    rn = subparsers.add_parser(
+        "run",
+        help="run an agent on tasks and record every episode",
+        description="Run AGENT on every task in TASKS; each episode is recorded under "
+        "OUT/<agent>-<mode>-<timestamp>/<task id>/.",
+    )
+    rn.add_argument("tasks", type=Path, nargs="+", metavar="TASKS", help="task folders/libraries")
+    rn.add_argument("--agent", required=True, choices=AGENTS, help="which agent acts")
+    rn.add_argument("--mode", choices=[m.value for m in Mode], default="composite")
+    rn.add_argument("--workers", type=int, default=1, help="episodes side by side")
+    rn.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
+    rn.add_argument("--steps", type=int, help="step limit per episode")
+    rn.add_argument("--seed", type=int, default=0, help="seed (random agent)")
+    rn.add_argument("--actions", type=Path, help="scripted agent: JSON list of actions")
+    rn.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    rp = subparsers.add_parser(
+        "report",
+        help="SR and PSR per category, agent and mode over recorded runs",
+        description="Read every run.json below RUNS_DIR and show the SR/PSR grid.",
+    )
+    rp.add_argument("runs_dir", type=Path, metavar="RUNS_DIR")
+    rp.add_argument("--html", type=Path, metavar="FILE", help="also write a self-contained page")
+    rp.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `serve`, `run` or `report`; print errors as one line; return the exit code."""
+    try:
+        if args.command == "serve":
+            return asyncio.run(_serve(args))
+        if args.command == "run":
+            return asyncio.run(_run(args))
+        return _report(args)
+    except StudioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+# ---- serve ---------------------------------------------------------------------------------
+async def _serve(args: argparse.Namespace) -> int:
+    from studio.services.api import ApiServer, check_host, resolve_token
+    from studio.services.env.episode import EpisodeManager
+
+    check_host(args.host, args.allow_remote)
+    token, generated = resolve_token(args.token)
+    library = args.serve_library or getattr(args, "library", None) or paths.BUNDLED_TASKS
+    out = None if args.no_record else args.out / f"api-{_stamp()}"
+    manager = EpisodeManager(out_dir=out, **({"step_limit": args.steps} if args.steps else {}))
+    server = ApiServer(manager, token, host=args.host, port=args.port, library=library)
+    await server.start()
+    print(f"serving the agent API on {server.url} (OpenAPI: {server.url}/openapi.json)")
+    if generated:
+        print(f"token: {token}  (send 'Authorization: Bearer <token>'; set STUDIO_TOKEN to fix it)")
+    print(f"tasks: folders, or ids in {library}")
+    print(f"recording to {out}" if out else "not recording trajectories")
+    sys.stdout.flush()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await server.close()
+        await manager.close()
+    print("stopped")
+    return EXIT_OK
+
+
+# ---- run -----------------------------------------------------------------------------------
+async def _run(args: argparse.Namespace) -> int:
+    from studio.services.batch import run_batch, run_dir_name
+    from studio.services.env.episode import EpisodeManager
+
+    tasks = _collect_tasks(args.tasks)
+    mode = Mode(args.mode)
+    if args.workers < 1 or (args.steps is not None and args.steps < 1):
+        raise StudioError("--workers and --steps must be at least 1")
+    agent_for = agent_factory(args.agent, mode, args)
+    run_dir = args.out / run_dir_name(args.agent, mode)
+    progress = ProgressBar(len(tasks), enabled=not args.json)
+    limit = {"step_limit": args.steps} if args.steps else {}
+    async with EpisodeManager(eval_spares=1, **limit) as manager:
+        batch = await run_batch(
+            manager, tasks, agent_for, mode, run_dir, args.workers, args.agent, progress.update
+        )
+    progress.finish()
+    if args.json:
+        print(json.dumps(batch.to_json(), indent=2))
+    else:
+        for outcome in batch.outcomes:
+            print(outcome.line())
+        n = len(batch.outcomes)
+        print(
+            f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in batch.outcomes)}/{n})  "
+            f"PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
+            f"({batch.episodes_per_hour():.0f} episodes/hour)"
+        )
+        print(f"recorded in {run_dir}; `studio report {args.out}` shows the grid")
+    return EXIT_FAILED if batch.errors else EXIT_OK
+
+
+def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
+    tasks: list[TaskFolder] = []
+    for root in roots:
+        scan = scan_library(root)
+        for err in scan.errors:
+            print(f"skipped: {err}", file=sys.stderr)
+        tasks.extend(scan.tasks)
+    if not tasks:
+        raise TaskFileError(roots[0], "holds no task folder (with task.json)")
+    unique: dict[str, TaskFolder] = {}
+    for task in tasks:
+        unique.setdefault(task.task.id, task)
+    return list(unique.values())
+
+
+def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
+    """A function (task, position) -> a fresh agent of kind `name` for that task."""
+    from studio.services import agents
+
+    if name == "llm":
+        from studio.services.agents.llm import LlmAgent, LlmSettings
+
+        settings = LlmSettings.from_env()
+        return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
+    if name == "scripted" and args.actions is None:
+        raise StudioError("--agent scripted needs --actions FILE (a JSON list of actions)")
+    make = getattr(agents, "make_agent", None)
+    if make is None:
+        raise StudioError(f"the {name} agent is not available in this build")
+    actions = _load_actions(args.actions) if args.actions else None
+    return lambda task, pos: make(name, task=task, mode=mode, seed=args.seed + pos, actions=actions)
+
+
+def _load_actions(path: Path) -> list[dict[str, Any]]:
+    """A JSON list of actions, or JSON lines (one action, or one recorded step, per line)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StudioError(f"{path}: cannot be read ({exc})") from None
+    try:
+        data = json.loads(text)
+        items = data if isinstance(data, list) else [data]
+    except json.JSONDecodeError:
+        try:
+            items = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as exc:
+            raise StudioError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from None
+    actions = [i.get("action", i) if isinstance(i, dict) else i for i in items]
+    bad = [n for n, a in enumerate(actions, 1) if not (isinstance(a, dict) and "api" in a)]
+    if bad:
+        raise StudioError(f'{path}: item {bad[0]} is not an action {{"api": ..., "args": ...}}')
+    return actions
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr when it is a terminal; one line per task otherwise."""
+
+    def __init__(self, total: int, enabled: bool = True) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.passed = 0
+        self.shown = False
+        if enabled and self.tty:
+            self._draw(0, "")
+
+    def update(self, done: int, total: int, outcome: Any) -> None:
+        self.passed += bool(outcome.success)
+        if not self.enabled:
+            return
+        if not self.tty:
+            print(f"[{done}/{total}] {outcome.line()}", file=sys.stderr, flush=True)
+            return
+        mark = "ERR" if outcome.error else ("ok" if outcome.success else "fail")
+        self._draw(done, f"{outcome.task.task.id[:28]} {mark}")
+
+    def _draw(self, done: int, last: str) -> None:
+        width = 30
+        filled = int(width * done / max(self.total, 1))
+        bar = "#" * filled + "-" * (width - filled)
+        rate = f"SR {100 * self.passed / done:.0f}%" if done else ""
+        sys.stderr.write(f"\r[{bar}] {done}/{self.total} {rate:<8} {last:<36}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+# ---- report --------------------------------------------------------------------------------
+def _report(args: argparse.Namespace) -> int:
+    from studio.services.report_html import render_html
+    from studio.services.reports import format_table, report_for
+
+    report = report_for(args.runs_dir)
+    if args.html:
+        from studio.services import atomic
+
+        atomic.write_text(args.html, render_html(report))
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        sys.stdout.write(format_table(report))
+        if args.html:
+            print(f"HTML report written to {args.html}")
+    return EXIT_OK
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")

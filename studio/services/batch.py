@@ -1,0 +1,206 @@
+"""Batch runs: one agent on many tasks in one mode, several episodes side by side.
+
+Each episode is recorded under `<run dir>/<task id>/` (run.json, steps.jsonl, screenshots), so
+`studio report` can read the batch back. An episode that crashes (the agent's endpoint is down,
+the editor would not load the project) is recorded as a run without a verdict, counted as a
+failure, and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from studio.models.agent import EpisodeStatus, Mode
+from studio.models.evaluation import EvalResult
+from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services import atomic
+from studio.services.agents.base import Agent, run_episode
+from studio.services.store import TaskFolder
+
+if TYPE_CHECKING:
+    from studio.services.env.episode import EpisodeManager
+
+log = logging.getLogger(__name__)
+
+AgentFactory = Callable[[TaskFolder, int], Agent]  # (task, its position in the batch) -> agent
+
+
+@dataclass
+class EpisodeOutcome:
+    """How one task went: the verdict (None when the episode crashed) and where it is recorded."""
+
+    task: TaskFolder
+    result: EvalResult | None
+    folder: Path
+    seconds: float
+    error: str | None = None
+
+    @property
+    def success(self) -> bool:
+        return self.result is not None and self.result.ok
+
+    @property
+    def psr(self) -> float:
+        if self.result is None or self.result.error is not None:
+            return 0.0
+        return self.result.partial_success_rate
+
+    def line(self) -> str:
+        """One line for the terminal."""
+        tid = self.task.task.id
+        if self.error is not None:
+            return f"ERROR {tid}: {self.error}"
+        assert self.result is not None
+        verdict = "PASS " if self.success else "FAIL "
+        tests = f"{self.result.passed_tests}/{self.result.total_tests} tests"
+        extra = f" ({self.result.error.kind.value})" if self.result.error else ""
+        return f"{verdict} {tid}: {tests}{extra} in {self.seconds:.1f} s"
+
+
+@dataclass
+class BatchResult:
+    """All outcomes of a batch, with SR and PSR over its tasks."""
+
+    run_dir: Path
+    agent: str
+    mode: Mode
+    outcomes: list[EpisodeOutcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def sr(self) -> float:
+        return sum(o.success for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+
+    @property
+    def psr(self) -> float:
+        return sum(o.psr for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+
+    @property
+    def errors(self) -> int:
+        return sum(o.error is not None for o in self.outcomes)
+
+    def episodes_per_hour(self) -> float:
+        return 3600 * len(self.outcomes) / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_dir": str(self.run_dir),
+            "agent": self.agent,
+            "mode": self.mode.value,
+            "tasks": len(self.outcomes),
+            "sr": self.sr,
+            "psr": self.psr,
+            "errors": self.errors,
+            "seconds": round(self.seconds, 2),
+            "episodes_per_hour": round(self.episodes_per_hour(), 1),
+            "episodes": [
+                {
+                    "task": o.task.task.id,
+                    "category": o.task.task.category.value,
+                    "success": o.success,
+                    "passed_tests": o.result.passed_tests if o.result else 0,
+                    "total_tests": o.result.total_tests if o.result else 0,
+                    "psr": o.psr,
+                    "seconds": round(o.seconds, 2),
+                    "folder": str(o.folder),
+                    "error": o.error,
+                }
+                for o in self.outcomes
+            ],
+        }
+
+
+def run_dir_name(agent: str, mode: Mode, when: datetime | None = None) -> str:
+    """`<agent>-<mode>-<timestamp>`, safe as a folder name."""
+    stamp = (when or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", agent).strip("_") or "agent"
+    return f"{safe}-{Mode(mode).value}-{stamp}"
+
+
+async def run_batch(
+    manager: EpisodeManager,
+    tasks: list[TaskFolder],
+    agent_for: AgentFactory,
+    mode: Mode,
+    run_dir: Path,
+    workers: int = 1,
+    agent_name: str = "",
+    on_done: Callable[[int, int, EpisodeOutcome], None] | None = None,
+) -> BatchResult:
+    """Run one episode per task, `workers` at a time; `on_done(done, total, outcome)` reports."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    batch = BatchResult(run_dir, agent_name, Mode(mode))
+    slots = asyncio.Semaphore(max(1, workers))
+    t0 = time.perf_counter()
+
+    async def one(position: int, task: TaskFolder) -> EpisodeOutcome:
+        async with slots:
+            outcome = await _episode(manager, task, agent_for, position, batch)
+        batch.outcomes.append(outcome)
+        if on_done is not None:
+            on_done(len(batch.outcomes), len(tasks), outcome)
+        return outcome
+
+    ordered = await asyncio.gather(*(one(i, t) for i, t in enumerate(tasks)))
+    batch.outcomes = list(ordered)
+    batch.seconds = time.perf_counter() - t0
+    return batch
+
+
+async def _episode(
+    manager: EpisodeManager,
+    task: TaskFolder,
+    agent_for: AgentFactory,
+    position: int,
+    batch: BatchResult,
+) -> EpisodeOutcome:
+    folder = batch.run_dir / task.task.id
+    t0 = time.perf_counter()
+    started = datetime.now(UTC)
+    agent_name = batch.agent
+    try:
+        agent = agent_for(task, position)
+        agent_name = agent.name
+        result, _ = await run_episode(manager, task, batch.mode, agent, record_to=folder)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.warning("%s: episode failed: %s", task.task.id, exc, exc_info=True)
+        error = str(exc) or type(exc).__name__
+        _record_crash(folder, task, batch.mode, agent_name, started, error)
+        return EpisodeOutcome(task, None, folder, time.perf_counter() - t0, error)
+    return EpisodeOutcome(task, result, folder, time.perf_counter() - t0)
+
+
+def _record_crash(
+    folder: Path, task: TaskFolder, mode: Mode, agent: str, started: datetime, error: str
+) -> None:
+    """Leave a run.json saying the episode crashed, so reports count the task as failed."""
+    path = folder / RUN_FILE
+    run: RunInfo | None = None
+    if path.is_file():
+        with contextlib.suppress(OSError, ValueError):
+            run = RunInfo.model_validate_json(path.read_text(encoding="utf-8"))
+    if run is None:
+        run = RunInfo(
+            episode_id="",
+            task_id=task.task.id,
+            task_folder=str(task.folder),
+            mode=mode,
+            agent=agent,
+            started_at=started,
+            status=EpisodeStatus.CLOSED,
+        )
+    run.ended_at = run.ended_at or datetime.now(UTC)
+    run.meta["error"] = error
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(path, run.model_dump_json(indent=2) + "\n")
