@@ -35,6 +35,7 @@ from studio.models.agent import (
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import RunInfo
 from studio.services.browser import BrowserPool
+from studio.services.env.composite import install as install_helpers
 from studio.services.env.modes import VIEWPORT, ActionOutcome, ModeHandler
 from studio.services.env.recorder import TrajectoryRecorder, program_change
 from studio.services.errors import StudioError
@@ -45,27 +46,6 @@ from studio.services.store import TaskFolder
 EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_MS = 60_000
 DEFAULT_STEP_LIMIT = 100
-
-# Puts the editor in a known layout: first sprite (else the stage) selected, Motion (Events
-# for the stage) shown in the block palette, workspace scrolled to its top-left corner.
-_LAYOUT_JS = """async () => {
-  const vm = window.vm;
-  const sprite = vm.runtime.targets.find((t) => t.isOriginal && !t.isStage);
-  const target = sprite || vm.runtime.getTargetForStage();
-  if (vm.editingTarget !== target) vm.setEditingTarget(target.id);
-  for (let i = 0; i < 100 && window.workspace && !window.workspace.isDragging(); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    const top = window.workspace.getTopBlocks(false).length;
-    const wanted = target.blocks.getScripts().length;
-    if (top === wanted) break;
-  }
-  const ws = window.workspace;
-  const toolbox = ws.getToolbox && ws.getToolbox();
-  const category = sprite ? 'motion' : 'events';
-  if (toolbox && toolbox.setSelectedCategoryById) toolbox.setSelectedCategoryById(category);
-  if (ws.scrollbar) ws.scrollbar.set(0, 0);
-  return {target: target.getName(), category};
-}"""
 
 
 class EnvError(StudioError):
@@ -384,7 +364,8 @@ class EpisodeManager:
             raise EnvError(f"{task.initial_path}: the editor did not load it ({exc})") from None
         finally:
             self.server.forget(url)
-        await page.evaluate(_LAYOUT_JS)
+        await install_helpers(page)
+        await page.evaluate("() => window.studioComposite.layout()")
 
     def get(self, episode_id: str) -> Episode:
         """The episode with that id; KeyError if there is none."""
