@@ -125,8 +125,6 @@ def score_reset(golden: bool) -> ProjectBuilder:
     coin.add_script(
         b("event_whenthisspriteclicked"),
         b("data_changevariableby", VARIABLE="score", VALUE=1),
-        b("looks_changesizeby", CHANGE=5),
-        b("looks_changesizeby", CHANGE=-5),
     )
     return p
 
@@ -375,12 +373,12 @@ TASKS: list[TaskDef] = [
     TaskDef(
         "debug_score_reset",
         "debug",
-        "The score should be 0 every time the green flag is clicked and go up by 1 each time "
-        "the Coin is clicked. Right now the score keeps its old value from the last game. "
-        "Fix the project.",
+        "When the green flag is clicked, the Coin should show itself in the middle of the "
+        "stage (x: 0, y: 0) and the score should be 0. Each click on the Coin adds 1 to the "
+        "score. Right now the score keeps its old value from the last game. Fix the project.",
         "Missing initialization: the score variable is never reset.",
-        "Green flag resets score to 0 from any value; each click on the Coin adds exactly 1; a "
-        "new game starts again from 0.",
+        "Green flag shows the Coin at the centre and resets score to 0 from any value; each "
+        "click on the Coin adds exactly 1; a new game starts again from 0.",
         lambda: pair(score_reset),
         "easy",
         ["variables", "sprite click", "missing initialization"],

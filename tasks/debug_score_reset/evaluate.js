@@ -1,6 +1,6 @@
 // debug_score_reset: the green flag must reset score to 0; each click on the Coin adds 1.
 const EU = EvaluationUtils;
-const { check } = EU;
+const { check, approx } = EU;
 
 const score = (vm) => Number(EU.getVariableValue(vm, 'score'));
 
@@ -25,6 +25,17 @@ module.exports = async (vm, config, cleanup) => EU.runTests(vm, [
       EU.setVariableValue(vm, 'score', 42);
       await flag(vm);
       check(score(vm) === 0, `after the green flag score is ${score(vm)}, expected 0`);
+    },
+  },
+  {
+    name: 'the green flag shows the Coin at x: 0, y: 0',
+    run: async () => {
+      const coin = EU.requireSprite(vm, 'Coin');
+      coin.setXY(150, -100);
+      coin.setVisible(false);
+      await flag(vm);
+      const s = EU.getSpriteState(vm, 'Coin');
+      check(s.visible && approx(s.x, 0) && approx(s.y, 0), `after the green flag: ${JSON.stringify(s)}`);
     },
   },
   {
