@@ -519,7 +519,6 @@ def block_types_used(project: dict[str, Any]) -> list[str]:
 
 def _signatures(project: dict[str, Any]) -> Counter[str]:
     """One string per block: target, opcode, fields and the literal values of its inputs."""
-    blocks = {bid: blk for _, bid, blk in _script_blocks(project)}
     shadows = {bid: blk for t in project["targets"] for bid, blk in t["blocks"].items()}
     sigs: Counter[str] = Counter()
     for target, _, blk in _script_blocks(project):
@@ -530,8 +529,6 @@ def _signatures(project: dict[str, Any]) -> Counter[str]:
                 literals[name] = slot[1:2]
             elif slot in shadows and shadows[slot].get("shadow"):
                 literals[name] = shadows[slot]["fields"]
-            elif slot in blocks:
-                literals[name] = blocks[slot]["opcode"]
         fields = {k: v[0] for k, v in blk["fields"].items()}
         sigs[json.dumps([target, blk["opcode"], fields, literals], sort_keys=True)] += 1
     return sigs
