@@ -216,7 +216,9 @@
   /**
    * Run named cases one after another, each with its own time limit, and build the result in
    * the ScratchWorld shape. A case is {name, run: async (ctx) => void | meta, timeoutMs?, reset?}.
-   * Before each case the VM is stopped; a case fails when it throws or runs out of time.
+   * Before each case the VM is stopped; a case fails when it throws or runs out of time. A case
+   * that runs out of time cannot be cancelled: register its clean-up with ctx.defer(fn).
+   * Note: when a visible sprite asks, the VM shows the question as a say bubble (a SAY event).
    */
   async function runTests(vm, cases, options = {}) {
     const details = [];
@@ -224,7 +226,9 @@
       if (c.reset !== false) { vm.stopAll(); await sleep(0); }
       const started = Date.now();
       const limit = c.timeoutMs || options.caseTimeoutMs || 10000;
-      const ctx = { vm, meta: {} };
+      const deferred = [];
+      // ctx.defer(fn): run fn after the case, even when it timed out (remove listeners etc.).
+      const ctx = { vm, meta: {}, defer: (fn) => deferred.push(fn) };
       let timer;
       const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve('__timeout'), limit); });
       const detail = { name: c.name, passed: false, timeout: false, duration_ms: 0, error: null, meta: ctx.meta };
@@ -242,6 +246,7 @@
       } finally {
         clearTimeout(timer);
         detail.duration_ms = Date.now() - started;
+        for (const fn of deferred.reverse()) { try { fn(); } catch (e) { /* keep going */ } }
       }
       details.push(detail);
     }

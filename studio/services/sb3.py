@@ -67,8 +67,17 @@ def load_sb3(path: Path) -> tuple[bytes, dict[str, Any]]:
 def build_sb3(project: dict[str, Any], assets: dict[str, bytes]) -> bytes:
     """Pack project.json and assets (keyed by md5ext) into .sb3 bytes."""
     buf = io.BytesIO()
+    members = [("project.json", json.dumps(project, separators=(",", ":")).encode("utf-8"))]
+    members += sorted(assets.items())
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("project.json", json.dumps(project, separators=(",", ":")))
-        for name, blob in sorted(assets.items()):
-            zf.writestr(name, blob)
+        for name, blob in members:
+            zf.writestr(_fixed_info(name), blob)
     return buf.getvalue()
+
+
+def _fixed_info(name: str) -> zipfile.ZipInfo:
+    """A zip entry without the current time in it, so rebuilding gives identical bytes."""
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info

@@ -55,3 +55,7 @@ def test_missing_asset_named() -> None:
     del files[victim]
     with pytest.raises(ProjectFileError, match=victim):
         check_sb3(_zip(files), "p.sb3")
+
+
+def test_build_is_byte_identical_across_runs() -> None:
+    assert cat_project() == cat_project()
