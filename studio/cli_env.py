@@ -177,6 +177,10 @@ def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
 
         settings = LlmSettings.from_env()
         return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
+    if name == "oracle":
+        from studio.services.agents.oracle import OracleAgent
+
+        return lambda task, _pos: OracleAgent(task)
     if name == "scripted" and args.actions is None:
         raise StudioError("--agent scripted needs --actions FILE (a JSON list of actions)")
     make = getattr(agents, "make_agent", None)
