@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -168,3 +169,36 @@ def test_parse_tolerates_extra_text(reply: str, api: str) -> None:
 def test_parse_errors(reply: str, fragment: str) -> None:
     with pytest.raises(ReplyError, match=fragment):
         parse_reply(reply, Mode.COMPOSITE)
+
+
+def test_llm_agent_solves_a_fake_episode(tmp_path: Any) -> None:
+    from studio.services.agents.base import run_episode
+    from studio.services.store import load_task
+    from tests.helpers.fake_env import FakeEpisodeManager
+    from tests.helpers.tasks import make_task
+
+    def reply(api: str, args: dict[str, Any]) -> str:
+        return f"Next: {api}.\n```json\n{json.dumps({'api': api, 'args': args})}\n```"
+
+    replies = [
+        reply("add_block", {"blockType": "event_whenflagclicked"}),
+        reply("delete_block", {"blockIndex": 9}),
+        reply("add_block", {"blockType": "motion_movesteps"}),
+        reply("done", {}),
+    ]
+    task = load_task(make_task(tmp_path / "t"))
+
+    async def go() -> Any:
+        with FakeLlmServer(replies) as llm:
+            settings = LlmSettings(url=llm.url, model="fake-model")
+            agent = LlmAgent(settings, Mode.COMPOSITE, task.task.instruction)
+            result, _ = await run_episode(FakeEpisodeManager(), task, Mode.COMPOSITE, agent)
+        return result, llm
+
+    result, llm = asyncio.run(go())
+    assert result.success is True and len(llm.requests) == 4
+    third_prompt = _text_of(llm.requests[2]["messages"][1])
+    assert "Task:\nMake the Cat walk to x 100." in third_prompt
+    assert "2. " + json.dumps({"api": "delete_block", "args": {"blockIndex": 9}}) in third_prompt
+    assert "-> REFUSED: block index 9 does not exist" in third_prompt
+    assert "#1 [top] event_whenflagclicked" in third_prompt
