@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Sequence
 from typing import Any
 
 
 class FakeLlmServer:
     """Start with `with FakeLlmServer(["reply", ...]) as llm:`; `llm.url` is the base URL."""
 
-    def __init__(self, replies: list[str | tuple[int, str]] | None = None) -> None:
+    def __init__(self, replies: Sequence[str | tuple[int, str]] | None = None) -> None:
         self.replies: list[str | tuple[int, str]] = list(
             replies or ['```json\n{"api": "done"}\n```']
         )

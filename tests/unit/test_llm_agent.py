@@ -192,7 +192,8 @@ def test_llm_agent_solves_a_fake_episode(tmp_path: Any) -> None:
         with FakeLlmServer(replies) as llm:
             settings = LlmSettings(url=llm.url, model="fake-model")
             agent = LlmAgent(settings, Mode.COMPOSITE, task.task.instruction)
-            result, _ = await run_episode(FakeEpisodeManager(), task, Mode.COMPOSITE, agent)
+            manager: Any = FakeEpisodeManager()
+            result, _ = await run_episode(manager, task, Mode.COMPOSITE, agent)
         return result, llm
 
     result, llm = asyncio.run(go())
