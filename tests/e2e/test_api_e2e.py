@@ -79,7 +79,12 @@ def api(tmp_path: Path) -> Iterator[Api]:
     lines: queue.Queue[str] = queue.Queue()
     assert proc.stdout is not None
     stdout = proc.stdout
-    threading.Thread(target=lambda: [lines.put(line) for line in stdout], daemon=True).start()
+
+    def pump() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
     first = lines.get(timeout=60)
     assert first.startswith("serving the agent API on http://127.0.0.1:"), first
     url = first.split(" on ")[1].split()[0]

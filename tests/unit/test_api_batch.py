@@ -51,7 +51,7 @@ def tasks(tmp_path: Path) -> list[TaskFolder]:
 
 
 def test_batch_records_runs_that_the_report_reads(tasks: list[TaskFolder], tmp_path: Path) -> None:
-    solve = [
+    solve: list[dict[str, Any]] = [
         {"api": "add_block", "args": {"blockType": "event_whenflagclicked"}},
         {"api": "add_block", "args": {"blockType": "motion_movesteps"}},
     ]
@@ -60,7 +60,9 @@ def test_batch_records_runs_that_the_report_reads(tasks: list[TaskFolder], tmp_p
     def agent_for(task: TaskFolder, position: int) -> ListAgent:
         if task.task.id == "compute_c":
             raise RuntimeError("endpoint down")
-        script = solve if task.task.id == "create_a" else [*solve[:1], {"api": "nope"}]
+        script: list[dict[str, Any]] = (
+            solve if task.task.id == "create_a" else [*solve[:1], {"api": "nope"}]
+        )
         agents.append(ListAgent("lister", script))
         return agents[-1]
 
