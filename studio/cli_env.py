@@ -99,7 +99,12 @@ async def _serve(args: argparse.Namespace) -> int:
     out = None if args.no_record else args.out / f"api-{_stamp()}"
     manager = EpisodeManager(out_dir=out, **({"step_limit": args.steps} if args.steps else {}))
     server = ApiServer(manager, token, host=args.host, port=args.port, library=library)
-    await server.start()
+    await manager.start()  # the browser, before the first request needs it
+    try:
+        await server.start()
+    except OSError as exc:
+        await manager.close()
+        raise StudioError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     print(f"serving the agent API on {server.url} (OpenAPI: {server.url}/openapi.json)")
     if generated:
         print(f"token: {token}  (send 'Authorization: Bearer <token>'; set STUDIO_TOKEN to fix it)")
