@@ -1,0 +1,62 @@
+"""OCR backends: RapidOCR reads text offline; PaddleOCR says what is missing; names."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from studio.services.ocr import OcrUnavailable, make_backend
+from studio.services.ocr.paddle import PaddleOcrBackend
+from studio.services.ocr.rapid import RapidOcrBackend
+
+
+def _png_with_text(text: str) -> bytes:
+    import cv2
+    import numpy as np
+
+    # the detector scales the short side to 736 px: a small image would be blown up
+    image = np.full((736, 736, 3), 255, dtype=np.uint8)
+    cv2.putText(image, text, (12, 52), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 2)
+    ok, buf = cv2.imencode(".png", image)
+    assert ok
+    return bytes(buf)
+
+
+def test_rapidocr_reads_text_offline() -> None:
+    backend = make_backend("rapidocr")
+    assert isinstance(backend, RapidOcrBackend)
+    boxes = asyncio.run(backend.recognize(_png_with_text("Make a Variable")))
+    assert boxes, "no text found"
+    best = max(boxes, key=lambda b: b.score)
+    assert "Variable" in best.text and best.score > 0.5
+    assert 0 <= best.x < 60 and 10 <= best.y < 50 and best.w > 150
+
+
+def test_paddle_names_what_is_missing(tmp_path: Path) -> None:
+    (tmp_path / "PP-OCRv5_mobile_det").mkdir()
+    (tmp_path / "PP-OCRv5_mobile_det" / "inference.pdiparams").write_bytes(b"")
+    backend = PaddleOcrBackend(model_root=tmp_path)
+    with pytest.raises(OcrUnavailable) as info:
+        backend.check()
+    message = str(info.value)
+    assert "detection model" in message and "neither inference.json" in message
+    assert f"recognition model: {tmp_path / 'PP-OCRv5_mobile_rec'} does not exist" in message
+    assert "rapidocr" in message and str(tmp_path) in message
+
+
+def test_paddle_model_root_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STUDIO_PADDLE_MODELS", str(tmp_path))
+    assert PaddleOcrBackend().det_dir == tmp_path / "PP-OCRv5_mobile_det"
+    with pytest.raises(OcrUnavailable, match="PaddleOCR backend cannot run"):
+        make_backend("paddle")
+
+
+def test_unknown_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(OcrUnavailable, match="unknown OCR backend 'tesseract'"):
+        make_backend("tesseract")
+    monkeypatch.setenv("STUDIO_OCR", "rapidocr")
+    assert isinstance(make_backend(), RapidOcrBackend)
