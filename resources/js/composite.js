@@ -225,7 +225,8 @@
   }
 
   function createData(name, type, local) {
-    const Model = SB.registry.getClass(SB.registry.Type.VARIABLE_MODEL, ws().options, true);
+    const Model = SB.registry.getClassFromOptions(
+      SB.registry.Type.VARIABLE_MODEL, ws().options, true);
     const model = new Model(ws(), name, type, undefined, local, false);
     ws().getVariableMap().addVariable(model);
     SB.Events.fire(new (SB.Events.get(SB.Events.VAR_CREATE))(model));
@@ -480,10 +481,10 @@
     if (SHADOW_NUMBERS.has(owner.type)) {
       const number = Number(text);
       if (text.trim() === '' || !Number.isFinite(number)) fail(`${label}: ${JSON.stringify(text)} is not a number`);
-      if (owner.type !== 'math_number' && owner.type !== 'math_angle' && !Number.isInteger(number)) {
-        fail(`${label}: takes a whole number`);
-      }
-      if (owner.type === 'math_whole_number' && number < 0) fail(`${label}: takes a number of 0 or more`);
+      const whole = owner.type === 'math_integer' || owner.type === 'math_whole_number';
+      if (whole && !Number.isInteger(number)) fail(`${label}: takes a whole number`);
+      const positive = owner.type === 'math_whole_number' || owner.type === 'math_positive_number';
+      if (positive && number < 0) fail(`${label}: takes a number of 0 or more`);
       text = String(number);
     }
     field.setValue(text);
