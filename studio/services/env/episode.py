@@ -35,21 +35,14 @@ from studio.models.agent import (
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import RunInfo
 from studio.services.browser import BrowserPool
-from studio.services.env.composite import install as install_helpers
-from studio.services.env.modes import VIEWPORT, ActionOutcome, ModeHandler
+from studio.services.env.editor_pages import EditorPages, EnvError
+from studio.services.env.modes import ActionOutcome, ModeHandler
 from studio.services.env.recorder import TrajectoryRecorder, program_change
-from studio.services.errors import StudioError
 from studio.services.evaluator import Evaluator
 from studio.services.server import EditorServer
 from studio.services.store import TaskFolder
 
-EDITOR_PAGE = "editor.html"
-READY_TIMEOUT_MS = 60_000
 DEFAULT_STEP_LIMIT = 100
-
-
-class EnvError(StudioError):
-    """The environment cannot do what was asked (no such mode handler, editor not ready)."""
 
 
 def _now() -> datetime:
@@ -264,13 +257,16 @@ class EpisodeManager:
         step_limit: int = DEFAULT_STEP_LIMIT,
         out_dir: Path | None = None,
         eval_spares: int = 0,
+        spare_pages: int = 1,
     ) -> None:
         self._own_server = server is None
         self.server = server
         self.step_limit = step_limit
         self.out_dir = Path(out_dir) if out_dir else None
         self.eval_spares = eval_spares
+        self.spare_pages = spare_pages
         self._pool: BrowserPool | None = None
+        self._pages: EditorPages | None = None
         self._episodes: dict[str, Episode] = {}
 
     @property
@@ -281,18 +277,24 @@ class EpisodeManager:
         return self._pool
 
     async def start(self) -> None:
+        """Start the server (unless given), the browser, and the spare editor pages."""
         if self._pool is not None:
             return
         if self.server is None:
             self.server = EditorServer().start()
         self._pool = BrowserPool(self.server, spares=self.eval_spares)
         await self._pool.start()
+        self._pages = EditorPages(self.server, self._pool.context, self.spare_pages)
+        self._pages.top_up()
 
     async def close(self) -> None:
         for episode in list(self._episodes.values()):
             with contextlib.suppress(Exception):
                 await episode.close()
         self._episodes.clear()
+        if self._pages is not None:
+            await self._pages.close()
+            self._pages = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -323,10 +325,10 @@ class EpisodeManager:
         folder = Path(record_to) if record_to else None
         if folder is None and self.out_dir is not None:
             folder = self.out_dir / f"{task.task.id}-{mode.value}-{episode_id}"
-        page = await self.pool.context.new_page()
+        assert self._pages is not None
+        page = await self._pages.acquire()
         try:
-            await page.set_viewport_size(VIEWPORT)
-            await self._open_editor(page, task)
+            await self._pages.load_task(page, task)
             await handler.setup(page)
         except BaseException:
             with contextlib.suppress(Exception):
@@ -349,23 +351,6 @@ class EpisodeManager:
         episode.id = episode_id
         self._episodes[episode_id] = episode
         return episode
-
-    async def _open_editor(self, page: Any, task: TaskFolder) -> None:
-        assert self.server is not None
-        await page.goto(self.server.url(EDITOR_PAGE), wait_until="load")
-        await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
-        url = self.server.register_bytes(task.initial_path.read_bytes(), task.initial_path.name)
-        try:
-            await page.evaluate(
-                "([u, n, t]) => window.studioBridge.loadProjectFromUrl(u, n, t)",
-                [url, task.initial_path.name, task.task.id],
-            )
-        except Exception as exc:
-            raise EnvError(f"{task.initial_path}: the editor did not load it ({exc})") from None
-        finally:
-            self.server.forget(url)
-        await install_helpers(page)
-        await page.evaluate("() => window.studioComposite.layout()")
 
     def get(self, episode_id: str) -> Episode:
         """The episode with that id; KeyError if there is none."""

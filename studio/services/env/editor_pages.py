@@ -1,0 +1,93 @@
+"""Fresh editor pages for episodes, a few loaded ahead of need.
+
+A page shows resources/web/editor.html at 1280x720; it is "ready" when the editor bridge says
+so (window.studioEditorReady). Loading the 17 MB bundle to ready takes seconds, loading a task
+project into a ready page well under one, so spare ready pages make episode starts quick. A
+spare page is used once: every episode still gets a page no one has used before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from studio.services.env.composite import install as install_helpers
+from studio.services.env.modes import VIEWPORT
+from studio.services.errors import StudioError
+from studio.services.server import EditorServer
+from studio.services.store import TaskFolder
+
+EDITOR_PAGE = "editor.html"
+READY_TIMEOUT_MS = 60_000
+
+
+class EnvError(StudioError):
+    """The environment cannot do what was asked (no such mode handler, editor not ready)."""
+
+
+class EditorPages:
+    """Opens ready editor pages in a browser context, keeping `spares` of them warm."""
+
+    def __init__(self, server: EditorServer, context: Any, spares: int = 1) -> None:
+        self.server = server
+        self.context = context
+        self.spares = max(0, spares)
+        self._warm: list[asyncio.Task[Any]] = []
+
+    def top_up(self) -> None:
+        self._warm = [t for t in self._warm if not t.cancelled()]
+        while len(self._warm) < self.spares:
+            self._warm.append(asyncio.ensure_future(self._open()))
+
+    async def acquire(self) -> Any:
+        """A ready editor page with the built-in default project (the caller loads a task)."""
+        while self._warm:
+            task = self._warm.pop(0)
+            self.top_up()
+            try:
+                return await task
+            except Exception:
+                continue  # a spare that failed to load: try another
+        page = await self._open()
+        self.top_up()
+        return page
+
+    async def _open(self) -> Any:
+        page = await self.context.new_page()
+        try:
+            await page.set_viewport_size(VIEWPORT)
+            await page.goto(self.server.url(EDITOR_PAGE), wait_until="load")
+            await page.wait_for_function(
+                "window.studioEditorReady === true", timeout=READY_TIMEOUT_MS
+            )
+            await install_helpers(page)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await page.close()
+            raise
+        return page
+
+    async def load_task(self, page: Any, task: TaskFolder) -> None:
+        """Load the task's initial project and put the editor in its known layout."""
+        data = task.initial_path.read_bytes()
+        url = self.server.register_bytes(data, task.initial_path.name)
+        try:
+            await page.evaluate(
+                "([u, n, t]) => window.studioBridge.loadProjectFromUrl(u, n, t)",
+                [url, task.initial_path.name, task.task.id],
+            )
+        except Exception as exc:
+            raise EnvError(f"{task.initial_path}: the editor did not load it ({exc})") from None
+        finally:
+            self.server.forget(url)
+        await page.evaluate("() => window.studioComposite.layout()")
+
+    async def close(self) -> None:
+        for task in self._warm:
+            task.cancel()
+        for task in self._warm:
+            with contextlib.suppress(BaseException):
+                page = await task
+                await page.close()
+        self._warm.clear()
