@@ -70,6 +70,8 @@ class EditorPages:
 
     async def load_task(self, page: Any, task: TaskFolder) -> None:
         """Load the task's initial project and put the editor in its known layout."""
+        with contextlib.suppress(Exception):
+            await page.bring_to_front()  # Blockly events reach the VM late in a back tab
         data = task.initial_path.read_bytes()
         url = self.server.register_bytes(data, task.initial_path.name)
         try:

@@ -110,6 +110,7 @@ class Episode:
         """The observation for the next step (also allowed after the end)."""
         self._check_open()
         async with self._lock:
+            await self._focus()
             obs = await self.handler.observe(self.page, self.step_count)
             self.last_observation = obs
             return obs
@@ -120,6 +121,7 @@ class Episode:
         async with self._lock:
             if not self.running:
                 raise ActionError(f"the episode has ended (status {self.status.value})")
+            await self._focus()
             return await self._step(raw_action, reasoning)
 
     async def _step(self, raw: dict[str, Any], reasoning: str) -> StepRecord:
@@ -209,6 +211,12 @@ class Episode:
         self._update_run()
 
     # ---- helpers -----------------------------------------------------------------------
+    async def _focus(self) -> None:
+        """Make the page the browser's front tab: Blockly fires its change events (which the
+        VM listens to) from an animation frame, and a tab behind another gets those late."""
+        with contextlib.suppress(Exception):
+            await self.page.bring_to_front()
+
     def _check_open(self) -> None:
         if self.page is None:
             raise ActionError(f"episode {self.id} is closed")
