@@ -68,7 +68,7 @@ def test_check_json_reports_each_task(tmp_path: Path) -> None:
     make_task(tmp_path / "lib" / "debug_ok", task_id="debug_ok", category="debug")
     broken = make_task(tmp_path / "lib" / "broken", task_id="broken")
     (broken / "task.json").write_text("{")
-    out = studio("check", str(tmp_path / "lib"), "--json")
+    out = studio("check", str(tmp_path / "lib"), "--json", "--mutants", "0", "--reruns", "1")
     assert out.returncode == 1  # the broken folder makes the library invalid
     data = json.loads(out.stdout)
     by_id = {t["id"]: t for t in data["tasks"]}
@@ -81,7 +81,7 @@ def test_check_json_reports_each_task(tmp_path: Path) -> None:
 def test_check_debug_task_whose_initial_passes_is_invalid(tmp_path: Path) -> None:
     folder = make_task(tmp_path / "t", task_id="weak", category="debug")
     (folder / "initial.sb3").write_bytes((folder / "golden.sb3").read_bytes())
-    out = studio("check", str(folder), "--json")
+    out = studio("check", str(folder), "--json", "--mutants", "0", "--reruns", "1")
     assert out.returncode == 1
     task = json.loads(out.stdout)["tasks"][0]
     assert task["initial_failed"] is False and "bug is not caught" in task["errors"][0]
