@@ -35,7 +35,18 @@ class TrajectoryRecorder:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.run = run
+        self._end_torn_line()
         self.write_run()
+
+    def _end_torn_line(self) -> None:
+        """If a previous writer died mid-line, end that line so new steps start clean."""
+        path = self.folder / STEPS_FILE
+        if not path.is_file() or path.stat().st_size == 0:
+            return
+        with open(path, "rb+") as fh:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
 
     def write_run(self) -> None:
         atomic.write_text(self.folder / RUN_FILE, self.run.model_dump_json(indent=2) + "\n")
