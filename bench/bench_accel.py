@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.models.evaluation import Clock  # noqa: E402
-from studio.services.browser import BrowserPool  # noqa: E402
+from studio.services.browser import BrowserPool, default_spares  # noqa: E402
 from studio.services.clock_agreement import verdicts  # noqa: E402
 from studio.services.evaluator import Evaluator  # noqa: E402
 from studio.services.store import scan_library  # noqa: E402
@@ -24,7 +24,7 @@ from studio.services.store import scan_library  # noqa: E402
 
 async def main(library: Path) -> None:
     entries = [e for e in scan_library(library).tasks if e.golden_path is not None]
-    async with BrowserPool(spares=1) as pool:
+    async with BrowserPool(spares=default_spares()) as pool:
         evaluator = Evaluator(pool)
         await evaluator.evaluate(entries[0], clock=Clock.VIRTUAL)  # warm the code cache
         totals = {Clock.REAL: 0.0, Clock.VIRTUAL: 0.0}

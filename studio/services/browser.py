@@ -142,7 +142,7 @@ class BrowserPool:
         t0 = time.perf_counter()
         page = await self.context.new_page()
         try:
-            await page.goto(self.server.url(EVAL_PAGE), wait_until="load")
+            await page.goto(self.server.url(EVAL_PAGE), wait_until="domcontentloaded")
             await page.wait_for_function(
                 "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
             )
@@ -174,4 +174,4 @@ class BrowserPool:
 
 def default_spares() -> int:
     """Spare pages worth keeping warm on this machine."""
-    return max(1, min(4, (os.cpu_count() or 2) // 2))
+    return max(2, min(4, os.cpu_count() or 2))
