@@ -22,7 +22,7 @@ run: setup
 	fi
 
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile --durations=15
 
 lint: venv
 	$(VENV)/bin/ruff check studio tests bench tools
