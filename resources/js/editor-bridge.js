@@ -1,0 +1,275 @@
+/*
+ * Mounts the Scratch editor from the GUI bundle in #editor and exposes it to the studio.
+ *
+ * Every store the editor may fetch from points at this page's own server, so no request
+ * leaves 127.0.0.1 (a missing asset is a local 404, never a trip to scratch.mit.edu).
+ *
+ * Exposed globals:
+ *   window.vm                  the editor's VirtualMachine
+ *   window.workspace           the Blockly workspace (set once the editor is ready)
+ *   window.ScratchBlocks       the scratch-blocks module the workspace belongs to
+ *   window.studioEditorReady   true once the editor, the VM and the workspace are ready
+ *   window.studioBridge        { ready, whenReady(), loadProjectFromUrl(url, name, title),
+ *                                loadProjectBase64(b64, name, title), saveProjectBase64(),
+ *                                describeProject(), status(), call(id, method, args) }
+ * On ready the page also logs "studio:editor-ready" and appends " [ready]" to its title.
+ *
+ * Inside the studio (QtWebEngine) results of `call` go back through a QWebChannel object
+ * named "studioHost" (method settle(json)); in a plain browser (Playwright) callers
+ * await the promise-returning methods directly.
+ */
+(function () {
+  'use strict';
+  const READY_POLL_MS = 50;
+  const ASSET_PATH = 'studio-assets/';
+  const PROJECT_PATH = 'studio-projects/';
+  const SET_PROJECT_TITLE = 'projectTitle/SET_PROJECT_TITLE';
+  const pageErrors = [];
+  window.addEventListener('error', (ev) => {
+    if (pageErrors.length < 100) pageErrors.push(String(ev.message));
+  });
+
+  /** Format a react-intl message descriptor with its default (English) text. */
+  function translate(message, values) {
+    const text = (message && message.defaultMessage) || '';
+    return text.replace(/\{(\w+)\}/g, (whole, key) =>
+      (values && key in values ? String(values[key]) : whole));
+  }
+
+  // Library thumbnails live on Scratch's servers, which the studio never contacts.
+  const OFFLINE_THUMBNAIL = 'data:image/svg+xml,' + encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80">' +
+    '<rect width="80" height="80" rx="8" fill="#e9eef2"/>' +
+    '<text x="40" y="46" font-family="sans-serif" font-size="12" fill="#8a98a8" ' +
+    'text-anchor="middle">offline</text></svg>');
+
+  function localUrl(path) {
+    return new URL(path, window.location.href).href;
+  }
+
+  /** The editor's storage: built-in default project, web stores on this server only. */
+  function makeStorage() {
+    const scratchStorage = new GUI.ScratchStorage();
+    const types = scratchStorage.AssetType;
+    let translator = translate;
+    const cacheDefaultProject = () => {
+      GUI.buildDefaultProject(translator).forEach((asset) => scratchStorage.builtinHelper._store(
+        types[asset.assetType], scratchStorage.DataFormat[asset.dataFormat], asset.data, asset.id));
+    };
+    const assetUrl = (asset) => localUrl(`${ASSET_PATH}${asset.assetId}.${asset.dataFormat}`);
+    cacheDefaultProject();
+    scratchStorage.addWebStore([types.Project], (asset) => localUrl(PROJECT_PATH + asset.assetId));
+    scratchStorage.addWebStore([types.ImageVector, types.ImageBitmap, types.Sound], assetUrl);
+    return {
+      scratchStorage,
+      setTranslatorFunction(fn) {
+        translator = fn;
+        cacheDefaultProject();
+      },
+      getLibraryAssetUrl: () => OFFLINE_THUMBNAIL,
+      saveProject: () => Promise.reject(new Error('the studio saves projects itself')),
+      setProjectHost() {},
+      setProjectToken() {},
+      setProjectMetadata() {},
+      setAssetHost() {},
+      setBackpackHost() {},
+    };
+  }
+
+  const root = document.getElementById('editor');
+  GUI.setAppElement(root);
+  const state = new GUI.EditorState({ locale: 'en' }, () => ({ storage: makeStorage() }));
+  const vm = state.store.getState().scratchGui.vm;
+  window.vm = vm;
+  window.studioEditorState = state;
+  GUI.createStandaloneRoot(state, root).render({
+    projectId: '0',
+    canSave: false,
+    canCreateNew: false, // true makes the GUI try to create the project on a server
+    canShare: false,
+    canEditTitle: true,
+    enableCommunity: false,
+    hasCloudPermission: false,
+    showComingSoon: false,
+    backpackVisible: false,
+  });
+
+  /** The React component instance that owns the Blockly workspace, or null. */
+  function findBlocksComponent() {
+    const el = document.querySelector('[class^="blocks_blocks"], [class*=" blocks_blocks"]');
+    if (!el) return null;
+    const key = Object.keys(el).find((k) => k.startsWith('__reactFiber$'));
+    for (let fiber = key ? el[key] : null; fiber; fiber = fiber.return) {
+      const inst = fiber.stateNode;
+      if (inst && inst.workspace) return inst;
+    }
+    return null;
+  }
+
+  function webglSupported() {
+    const canvas = document.createElement('canvas');
+    return Boolean(canvas.getContext('webgl') || canvas.getContext('experimental-webgl'));
+  }
+
+  function editorIsReady() {
+    const gui = state.store.getState().scratchGui;
+    return vm.runtime.targets.length > 0 && Boolean(vm.editingTarget) &&
+      String(gui.projectState.loadingState).startsWith('SHOWING') &&
+      Boolean(document.querySelector('.blocklyToolboxCategory')) &&
+      Boolean(findBlocksComponent());
+  }
+
+  const ready = new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (!editorIsReady()) return;
+      clearInterval(timer);
+      const blocks = findBlocksComponent();
+      window.workspace = blocks.workspace;
+      window.ScratchBlocks = blocks.ScratchBlocks;
+      window.studioEditorReady = true;
+      document.title += ' [ready]';
+      console.info('studio:editor-ready');
+      resolve(describeProject());
+    }, READY_POLL_MS);
+  });
+
+  function describeProject() {
+    const targets = vm.runtime.targets.filter((t) => t.isOriginal);
+    return {
+      stage: targets.filter((t) => t.isStage).map((t) => t.getName())[0] || null,
+      sprites: targets.filter((t) => !t.isStage).map((t) => t.getName()),
+      editingTarget: vm.editingTarget ? vm.editingTarget.getName() : null,
+      blockCount: targets.reduce((n, t) => n + Object.keys(t.blocks._blocks).length, 0),
+      title: state.store.getState().scratchGui.projectTitle,
+    };
+  }
+
+  function describeError(err) {
+    if (err instanceof Error) return err.message;
+    if (typeof err === 'string') {
+      try {
+        const parsed = JSON.parse(err);
+        if (parsed && parsed.validationError) return parsed.validationError;
+      } catch (_) { /* a plain message */ }
+      return err;
+    }
+    if (err && err.validationError) return String(err.validationError);
+    return String(err);
+  }
+
+  function base64ToBuffer(b64) {
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return bytes.buffer;
+  }
+
+  function blobToBase64(blob) {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).split(',', 2)[1] || '');
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(blob);
+    });
+  }
+
+  let queue = Promise.resolve();
+  /** Run project operations one after the other, whatever their outcome. */
+  function serialized(fn) {
+    const next = queue.then(fn, fn);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Replace the editor's project; if the VM refuses the new one, put the previous one back
+   * (the VM clears itself before it deserializes, so a failure half-way leaves it empty).
+   */
+  async function loadProjectBuffer(buffer, name, title) {
+    await ready;
+    const label = name || 'project.sb3';
+    const newTitle = title || label.split(/[\\/]/).pop().replace(/\.sb3$/i, '');
+    const backup = await (await vm.saveProjectSb3()).arrayBuffer();
+    const oldTitle = state.store.getState().scratchGui.projectTitle;
+    vm.stopAll();
+    try {
+      await vm.loadProject(buffer);
+    } catch (err) {
+      let restored = '';
+      try {
+        await vm.loadProject(backup);
+        state.store.dispatch({ type: SET_PROJECT_TITLE, title: oldTitle });
+      } catch (again) {
+        restored = `; the previous project could not be restored (${describeError(again)})`;
+      }
+      throw new Error(`${label}: the Scratch VM refused the project: ${describeError(err)}${restored}`);
+    }
+    state.store.dispatch({ type: SET_PROJECT_TITLE, title: newTitle });
+    return describeProject();
+  }
+
+  async function fetchBuffer(url, name) {
+    let response;
+    try {
+      response = await fetch(url, { cache: 'no-store' });
+    } catch (err) {
+      throw new Error(`${name || url}: cannot be fetched (${describeError(err)})`);
+    }
+    if (!response.ok) throw new Error(`${name || url}: cannot be fetched (HTTP ${response.status})`);
+    return response.arrayBuffer();
+  }
+
+  let host = null;
+  const unsent = [];
+  /** Report the outcome of call `id` to the studio as one JSON string {id, ok, value}. */
+  function settle(id, ok, value) {
+    let message;
+    try {
+      message = JSON.stringify({ id, ok, value: value === undefined ? null : value });
+    } catch (err) {
+      message = JSON.stringify({ id, ok: false, value: `the result cannot be serialized: ${describeError(err)}` });
+    }
+    if (host) host.settle(message);
+    else unsent.push(message);
+  }
+  if (typeof QWebChannel !== 'undefined' && window.qt && window.qt.webChannelTransport) {
+    new QWebChannel(window.qt.webChannelTransport, (channel) => {
+      host = channel.objects.studioHost;
+      unsent.splice(0).forEach((message) => host.settle(message));
+    });
+  }
+
+  const bridge = {
+    ready,
+    whenReady: () => ready,
+    isReady: () => window.studioEditorReady === true,
+    status: () => ({
+      ready: window.studioEditorReady === true,
+      webgl: webglSupported(),
+      loadingState: state.store.getState().scratchGui.projectState.loadingState,
+      errors: pageErrors.slice(0, 20),
+    }),
+    describeProject,
+    getWorkspace: () => window.workspace || null,
+    loadProjectFromUrl: (url, name, title) =>
+      serialized(async () => loadProjectBuffer(await fetchBuffer(url, name), name, title)),
+    loadProjectBase64: (b64, name, title) =>
+      serialized(() => loadProjectBuffer(base64ToBuffer(b64), name, title)),
+    saveProjectBase64: () => serialized(async () => {
+      await ready;
+      return blobToBase64(await vm.saveProjectSb3());
+    }),
+    /** Run bridge[method](...args) and report the outcome through the studio's channel. */
+    call(id, method, args) {
+      const fn = bridge[method];
+      if (typeof fn !== 'function' || method === 'call') {
+        settle(id, false, `no bridge method ${method}`);
+        return;
+      }
+      Promise.resolve()
+        .then(() => fn(...(args || [])))
+        .then((value) => settle(id, true, value), (err) => settle(id, false, describeError(err)));
+    },
+  };
+  window.studioBridge = bridge;
+}());
