@@ -1,0 +1,84 @@
+"""The window's commands (menu, toolbar, keyboard shortcuts); the main window connects them."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
+
+
+class StudioActions:
+    """One QAction per command, owned by the main window."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        icon = window.style().standardIcon
+        pix = QStyle.StandardPixmap
+
+        def make(
+            text: str, keys: list[str], tip: str, icon_id: QStyle.StandardPixmap | None = None
+        ) -> QAction:
+            action = QAction(text, window)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            shortcut = ", ".join(keys)
+            action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
+            action.setStatusTip(tip)
+            if icon_id is not None:
+                action.setIcon(icon(icon_id))
+            window.addAction(action)  # shortcuts work even when the toolbar is hidden
+            return action
+
+        self.open_initial = make(
+            "Open &initial",
+            ["Ctrl+1"],
+            "Open the task's initial project in the editor",
+            pix.SP_FileIcon,
+        )
+        self.open_golden = make(
+            "Open &golden",
+            ["Ctrl+2"],
+            "Open the task's golden project in the editor",
+            pix.SP_DialogApplyButton,
+        )
+        self.evaluate = make(
+            "&Evaluate",
+            ["F5", "Ctrl+R"],
+            "Run the task's script on what the editor holds now",
+            pix.SP_MediaPlay,
+        )
+        self.open_library = make(
+            "Open &library folder…", ["Ctrl+O"], "Choose a task library folder", pix.SP_DirOpenIcon
+        )
+        self.open_project_file = make(
+            "Open project &file…", ["Ctrl+Shift+O"], "Open any .sb3 file in the editor"
+        )
+        self.reload_library = make(
+            "Re&scan library",
+            ["Ctrl+Shift+L"],
+            "Read the task library folder again",
+            pix.SP_BrowserReload,
+        )
+        self.reload_editor = make(
+            "Restart &editor", ["Ctrl+Shift+R"], "Load the Scratch editor page again"
+        )
+        self.quit = make("&Quit", ["Ctrl+Q"], "Quit the studio")
+        self.task_actions = (self.open_initial, self.open_golden, self.evaluate)
+
+    def install(self, window: QMainWindow) -> QToolBar:
+        """Put the actions into the menu bar and a toolbar; return the toolbar."""
+        menu = window.menuBar()
+        file_menu = menu.addMenu("&File")
+        for action in (self.open_library, self.reload_library, self.open_project_file):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit)
+        task_menu = menu.addMenu("&Task")
+        for action in self.task_actions:
+            task_menu.addAction(action)
+        task_menu.addSeparator()
+        task_menu.addAction(self.reload_editor)
+        toolbar = QToolBar("Main", window)
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setMovable(False)
+        for action in (self.open_library, self.open_initial, self.open_golden, self.evaluate):
+            toolbar.addAction(action)
+        window.addToolBar(toolbar)
+        return toolbar

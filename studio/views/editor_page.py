@@ -1,0 +1,139 @@
+"""The web page that hosts the Scratch editor, and an awaitable call channel into its JS.
+
+`window.studioBridge` (resources/js/editor-bridge.js) returns promises; QWebEnginePage's
+runJavaScript cannot wait for them, so each call carries an id and the page settles it through
+a QWebChannel object ("studioHost"). On the Python side a call is an asyncio future.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from typing import Any
+
+from PySide6.QtCore import QFile, QIODevice, QObject, Signal, Slot
+from PySide6.QtWebChannel import QWebChannel
+from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineScript
+
+CHANNEL_SCRIPT = ":/qtwebchannel/qwebchannel.js"
+
+
+class EditorError(Exception):
+    """The editor page refused or failed a request; the message is fit to show a user."""
+
+
+class _Host(QObject):
+    """The object the page's JS reaches as `studioHost`; it settles calls with one JSON string."""
+
+    settled = Signal(str)
+
+    @Slot(str)
+    def settle(self, message: str) -> None:
+        self.settled.emit(message)
+
+
+class EditorPage(QWebEnginePage):
+    """A page with the QWebChannel installed whose bridge methods can be awaited.
+
+    `javaScriptConsoleMessage` is deliberately not overridden: with PySide6 6.12 every call
+    of a Python override drops a reference to `True`, and the editor logs many warnings, so
+    the interpreter aborts at exit ("bool_dealloc"). Page errors are kept by the page itself
+    (`studioBridge.status().errors`).
+    """
+
+    def __init__(self, profile: QWebEngineProfile, parent: QObject | None = None) -> None:
+        super().__init__(profile, parent)
+        self._host = _Host(self)
+        self._host.settled.connect(self._on_settled)
+        self._channel = QWebChannel(self)
+        self._channel.registerObject("studioHost", self._host)
+        self.setWebChannel(self._channel)
+        self.scripts().insert(_channel_script())
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self.loadStarted.connect(self._on_load_started)
+        self.renderProcessTerminated.connect(self._on_render_process_terminated)
+
+    def call(self, method: str, *args: Any) -> asyncio.Future[Any]:
+        """Run `studioBridge[method](...args)` in the page; the future gets its result."""
+        call_id = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = future
+        script = (
+            f"window.studioBridge ? (studioBridge.call({call_id}, {json.dumps(method)}, "
+            f"{json.dumps(list(args))}), 'sent') : 'no-bridge'"
+        )
+        self.runJavaScript(script, 0, lambda sent: self._on_dispatched(call_id, sent))
+        return future
+
+    def evaluate(self, expression: str) -> asyncio.Future[Any]:
+        """Evaluate a synchronous JS expression; the future gets its value (via JSON)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        # PySide6 hands arrays back as '' from runJavaScript; JSON text survives intact.
+        script = (
+            "(function () { try { const v = (" + expression + ");"
+            " return JSON.stringify({ ok: true, v: v === undefined ? null : v }); }"
+            " catch (e) { return JSON.stringify({ ok: false, v: String(e) }); } })()"
+        )
+
+        def done(text: Any) -> None:
+            if future.done():
+                return
+            try:
+                reply = json.loads(text) if isinstance(text, str) else {"ok": True, "v": text}
+            except json.JSONDecodeError:
+                reply = {"ok": True, "v": text}
+            if reply.get("ok"):
+                future.set_result(reply.get("v"))
+            else:
+                future.set_exception(EditorError(f"script error: {reply.get('v')}"))
+
+        self.runJavaScript(script, 0, done)
+        return future
+
+    def fail_pending(self, message: str) -> None:
+        pending, self._pending = self._pending, {}
+        for future in pending.values():
+            if not future.done():
+                future.set_exception(EditorError(message))
+
+    def _on_dispatched(self, call_id: int, sent: Any) -> None:
+        if sent != "sent":
+            future = self._pending.pop(call_id, None)
+            if future is not None and not future.done():
+                future.set_exception(EditorError("the editor page is not loaded"))
+
+    def _on_settled(self, message: str) -> None:
+        try:
+            settled = json.loads(message)
+            call_id, ok, value = int(settled["id"]), bool(settled["ok"]), settled.get("value")
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            return  # not one of ours
+        future = self._pending.pop(call_id, None)
+        if future is None or future.done():
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(EditorError(str(value)))
+
+    def _on_load_started(self) -> None:
+        self.fail_pending("the editor page was reloaded")
+
+    def _on_render_process_terminated(self, status: Any, exit_code: int) -> None:
+        self.fail_pending(f"the editor's browser process ended (exit code {exit_code})")
+
+
+def _channel_script() -> QWebEngineScript:
+    """Qt's qwebchannel.js, injected before the page's own scripts run."""
+    source = QFile(CHANNEL_SCRIPT)
+    if not source.open(QIODevice.OpenModeFlag.ReadOnly):
+        raise RuntimeError(f"Qt resource {CHANNEL_SCRIPT} is missing (QtWebChannel not installed?)")
+    script = QWebEngineScript()
+    script.setName("studio-qwebchannel")
+    script.setSourceCode(bytes(source.readAll().data()).decode("utf-8"))
+    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
+    script.setWorldId(QWebEngineScript.ScriptWorldId.MainWorld)
+    script.setRunsOnSubFrames(False)
+    return script

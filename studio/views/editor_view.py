@@ -1,0 +1,192 @@
+"""The embedded Scratch editor: our editor page in a QWebEngineView, with a status banner."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QUrl, Signal
+from PySide6.QtWebEngineCore import QWebEngineProfile
+from PySide6.QtWebEngineWidgets import QWebEngineView
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from studio.services import paths
+from studio.services.errors import ProjectFileError
+from studio.services.sb3 import check_sb3
+from studio.services.server import EditorServer
+from studio.views.banner import Banner
+from studio.views.editor_page import EditorError, EditorPage
+
+EDITOR_PAGE = "editor.html"
+READY_TIMEOUT_S = 90.0
+_profile: QWebEngineProfile | None = None
+
+
+def shared_profile() -> QWebEngineProfile:
+    """One persistent browser profile per process, so the bundle's code cache survives runs."""
+    global _profile
+    if _profile is None:
+        app = QCoreApplication.instance()
+        _profile = QWebEngineProfile("scratch-bench-studio", app)
+        root = paths.cache_dir() / "qtwebengine"
+        _profile.setCachePath(str(root / "cache"))
+        _profile.setPersistentStoragePath(str(root / "storage"))
+        _profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.DiskHttpCache)
+    return _profile
+
+
+class EditorView(QWidget):
+    """Shows the real Scratch editor and loads and exports projects through its VM.
+
+    Call `start()` once; `editor_started` fires when the editor and its VM are ready.
+    """
+
+    editor_started = Signal(float)  # seconds from start() to ready
+    editor_failed = Signal(str)
+    project_loaded = Signal(str)  # the project's name
+    project_load_failed = Signal(str)  # a message naming the file
+
+    def __init__(self, server: EditorServer, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._server = server
+        self.banner = Banner(self)
+        self.view = QWebEngineView(self)
+        self.page = EditorPage(shared_profile(), self.view)
+        self.view.setPage(self.page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.view, 1)
+        self._ready: asyncio.Future[float] | None = None
+        self._started_at = 0.0
+        self._project_name = ""
+        self._waiter: asyncio.Future[None] | None = None
+        self.page.loadProgress.connect(self._on_load_progress)
+        self.page.loadFinished.connect(self._on_load_finished)
+        self.page.renderProcessTerminated.connect(self._on_render_process_terminated)
+
+    @property
+    def is_ready(self) -> bool:
+        return self._ready is not None and self._ready.done() and not self._ready.exception()
+
+    @property
+    def project_name(self) -> str:
+        """The name of the project the editor holds ('' for the default project)."""
+        return self._project_name
+
+    def start(self) -> None:
+        """Load the editor page (again); readiness is announced by `editor_started`."""
+        if self._ready is not None and not self._ready.done():
+            self._ready.cancel()
+        self._ready = asyncio.get_running_loop().create_future()
+        self._ready.add_done_callback(_consume)
+        self._started_at = time.perf_counter()
+        self._project_name = ""
+        self.banner.show_progress("Loading the Scratch editor…")
+        self.view.load(QUrl(self._server.url(EDITOR_PAGE)))
+
+    async def wait_ready(self, timeout_s: float = READY_TIMEOUT_S) -> None:
+        if self._ready is None:
+            raise EditorError("the editor was not started")
+        await asyncio.wait_for(asyncio.shield(self._ready), timeout_s)
+
+    async def load_project(self, data: bytes, name: str, title: str = "") -> dict[str, Any]:
+        """Replace the editor's project; on failure raise EditorError and keep the old one.
+
+        `name` (a path or file name) is what error messages name; `title` is shown in the
+        editor's title field (default: the file name without .sb3).
+        """
+        try:
+            try:
+                check_sb3(data, name)
+            except ProjectFileError as exc:
+                raise EditorError(str(exc)) from None
+            await self.wait_ready()
+            url = self._server.register_bytes(data, Path(name).name or "project.sb3")
+            try:
+                summary = await self.page.call("loadProjectFromUrl", url, name, title)
+            finally:
+                self._server.forget(url)
+        except EditorError as exc:
+            self.banner.show_error(f"Could not open the project. {exc}")
+            self.project_load_failed.emit(str(exc))
+            raise
+        self._project_name = name
+        self.banner.hide()
+        self.project_loaded.emit(name)
+        return dict(summary or {})
+
+    async def export_project(self) -> bytes:
+        """The project the editor holds right now, as .sb3 bytes."""
+        await self.wait_ready()
+        encoded = await self.page.call("saveProjectBase64")
+        try:
+            return base64.b64decode(str(encoded), validate=True)
+        except (binascii.Error, ValueError):
+            raise EditorError("the editor returned a project that is not base64") from None
+
+    async def run_js(self, script: str) -> Any:
+        """Evaluate a synchronous JS expression in the editor page."""
+        return await self.page.evaluate(script)
+
+    async def describe_project(self) -> dict[str, Any]:
+        await self.wait_ready()
+        return dict(await self.page.call("describeProject") or {})
+
+    def _on_load_progress(self, percent: int) -> None:
+        if not self.is_ready:
+            self.banner.show_progress(f"Loading the Scratch editor… {percent}%")
+
+    def _on_load_finished(self, ok: bool) -> None:
+        if not ok:
+            self._fail(f"the editor page {self._server.url(EDITOR_PAGE)} did not load")
+            return
+        self.banner.show_progress("Starting the Scratch editor…")
+        self._waiter = asyncio.ensure_future(self._await_page_ready())
+
+    async def _await_page_ready(self) -> None:
+        ready = self._ready
+        try:
+            await asyncio.wait_for(self.page.call("whenReady"), READY_TIMEOUT_S)
+        except (EditorError, TimeoutError) as exc:
+            self._fail(await self._why_not_ready(exc))
+            return
+        if ready is None or ready.done():
+            return
+        seconds = time.perf_counter() - self._started_at
+        ready.set_result(seconds)
+        self.banner.hide()
+        self.editor_started.emit(seconds)
+
+    async def _why_not_ready(self, exc: BaseException) -> str:
+        status = await self.page.evaluate("window.studioBridge && studioBridge.status()")
+        if isinstance(status, dict) and status.get("webgl") is False:
+            return (
+                "the Scratch editor needs WebGL, which this display does not offer "
+                "(QTWEBENGINE_CHROMIUM_FLAGS must include --ignore-gpu-blocklist)"
+            )
+        errors = status.get("errors") if isinstance(status, dict) else None
+        detail = f"; page errors: {'; '.join(map(str, errors[:3]))}" if errors else ""
+        if isinstance(exc, TimeoutError):
+            return f"the Scratch editor did not start within {READY_TIMEOUT_S:g} s{detail}"
+        return f"the Scratch editor did not start: {exc}{detail}"
+
+    def _on_render_process_terminated(self, status: Any, exit_code: int) -> None:
+        self._fail(f"the editor's browser process ended (exit code {exit_code}); reload it")
+
+    def _fail(self, message: str) -> None:
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_exception(EditorError(message))
+        self.banner.show_error(message)
+        self.editor_failed.emit(message)
+
+
+def _consume(future: asyncio.Future[float]) -> None:
+    """Mark a failed readiness as seen, so asyncio does not log it as never retrieved."""
+    if not future.cancelled():
+        future.exception()

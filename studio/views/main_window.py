@@ -1,0 +1,351 @@
+"""The studio window: composes the panes and wires their signals to the core services."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QSplitter,
+    QWidget,
+)
+
+from studio.models.evaluation import EvalResult
+from studio.services.browser import BrowserPool
+from studio.services.errors import TaskFileError
+from studio.services.evaluator import Evaluator
+from studio.services.server import EditorServer
+from studio.services.store import LibraryScan, TaskFolder, scan_library
+from studio.views.actions import StudioActions
+from studio.views.background import BackgroundTasks
+from studio.views.editor_page import EditorError
+from studio.views.editor_view import EditorView
+from studio.views.library_panel import LibraryPanel
+from studio.views.results_panel import ResultsPanel
+from studio.views.settings import open_settings
+from studio.views.task_details import TaskDetails
+
+_SPLITTERS = ("main", "left", "right")
+
+
+class MainWindow(QMainWindow):
+    """Library and task details on the left; the Scratch editor with the results below it."""
+
+    closed = Signal()
+    library_loaded = Signal(int, int)  # tasks, errors
+    evaluation_finished = Signal(object)  # EvalResult
+
+    def __init__(
+        self, server: EditorServer, pool: BrowserPool, library: Path, prewarm: bool = True
+    ) -> None:
+        """`prewarm` starts the evaluation browser as soon as the editor is ready."""
+        super().__init__()
+        self._prewarm = prewarm
+        self.setWindowTitle("Scratch Bench Studio")
+        self.library_root = Path(library)
+        self._pool = pool
+        self._pool_start: asyncio.Task[BrowserPool] | None = None
+        self._evaluator = Evaluator(pool)
+        self._entry: TaskFolder | None = None
+        self._busy = 0
+        self._evaluating = False
+        self._library_task: asyncio.Task[LibraryScan | None] | None = None
+        self.background = BackgroundTasks(self._on_background_error)
+        self.commands = StudioActions(self)
+        self.toolbar = self.commands.install(self)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.library = LibraryPanel(self)
+        self.details = TaskDetails(self)
+        self.editor = EditorView(server, self)
+        self.results = ResultsPanel(self)
+        self._splitters = self._build_layout()
+        self._build_status_bar()
+        self._connect()
+        self._restore_settings()
+        self._update_actions()
+
+    def start(self) -> None:
+        """Load the editor page and read the task library (both in the background)."""
+        self.editor.start()
+        self.reload_library(self.library_root)
+
+    def reload_library(self, root: Path) -> None:
+        self._library_task = self.background.spawn(self.load_library(root))
+
+    async def wait_library(self) -> LibraryScan | None:
+        """The scan of the library being (or last) read; None if it could not be read."""
+        if self._library_task is None:
+            return None
+        return await asyncio.shield(self._library_task)
+
+    # -- building -----------------------------------------------------------------------------
+
+    def _build_layout(self) -> dict[str, QSplitter]:
+        left = _splitter(Qt.Orientation.Vertical, "left", [self.library, self.details], [560, 300])
+        right = _splitter(Qt.Orientation.Vertical, "right", [self.editor, self.results], [700, 230])
+        main = _splitter(Qt.Orientation.Horizontal, "main", [left, right], [300, 1300])
+        main.setStretchFactor(1, 1)
+        right.setStretchFactor(0, 1)
+        self.setCentralWidget(main)
+        return {"main": main, "left": left, "right": right}
+
+    def _build_status_bar(self) -> None:
+        self.busy_bar = QProgressBar(self)
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.setMaximumWidth(140)
+        self.busy_bar.setMaximumHeight(14)
+        self.busy_bar.hide()
+        self.editor_state = QLabel("Editor: starting", self)
+        self.statusBar().addPermanentWidget(self.busy_bar)
+        self.statusBar().addPermanentWidget(self.editor_state)
+
+    def _connect(self) -> None:
+        c = self.commands
+        c.open_initial.triggered.connect(lambda: self._spawn_open("initial"))
+        c.open_golden.triggered.connect(lambda: self._spawn_open("golden"))
+        c.evaluate.triggered.connect(lambda: self.background.spawn(self.evaluate_editor_project()))
+        c.open_library.triggered.connect(self._on_open_library_requested)
+        c.open_project_file.triggered.connect(self._on_open_project_file_requested)
+        c.reload_library.triggered.connect(lambda: self.reload_library(self.library_root))
+        c.reload_editor.triggered.connect(self.editor.start)
+        c.quit.triggered.connect(self.close)
+        self.library.task_selected.connect(self._on_task_selected)
+        self.library.task_activated.connect(self._on_task_activated)
+        self.library.load_error_selected.connect(self._on_load_error_selected)
+        self.editor.editor_started.connect(self._on_editor_started)
+        self.editor.editor_failed.connect(self._on_editor_failed)
+        self.editor.project_loaded.connect(self._on_project_loaded)
+        self.editor.project_load_failed.connect(self._on_project_load_failed)
+
+    # -- operations (async; each also reachable from an action) ------------------------------
+
+    async def load_library(self, root: Path) -> LibraryScan | None:
+        root = Path(root)
+        self.statusBar().showMessage(f"Reading the task library {root}…")
+        try:
+            scan = await asyncio.to_thread(scan_library, root)
+        except TaskFileError as exc:
+            self.library.show_error(root, exc.problem)
+            self.statusBar().showMessage(str(exc))
+            return None
+        self.library_root = root
+        self.library.set_library(root, scan)
+        self.statusBar().showMessage(
+            f"{len(scan.tasks)} tasks in {root}"
+            + (f"; {len(scan.errors)} failed to load" if scan.errors else ""),
+            8000,
+        )
+        self.library_loaded.emit(len(scan.tasks), len(scan.errors))
+        return scan
+
+    async def open_task_project(self, which: str) -> bool:
+        """Open the selected task's "initial" or "golden" project in the editor."""
+        entry = self._entry
+        if entry is None:
+            self.statusBar().showMessage("Select a task first.", 5000)
+            return False
+        path = entry.initial_path if which == "initial" else entry.golden_path
+        if path is None:
+            self.statusBar().showMessage(f"Task {entry.task.id} has no golden project.", 5000)
+            return False
+        return await self.open_project_file(path, title=f"{entry.task.id} ({which})")
+
+    async def open_project_file(self, path: Path, title: str = "") -> bool:
+        with self._busy_state(f"Opening {path.name}…"):
+            try:
+                data = await asyncio.to_thread(path.read_bytes)
+                await self.editor.load_project(data, str(path), title)
+            except OSError as exc:
+                message = f"{path}: cannot be read ({exc.strerror or exc})"
+                self.editor.banner.show_error(f"Could not open the project. {message}")
+                self.statusBar().showMessage(message, 10000)
+                return False
+            except EditorError:
+                return False  # the editor shows the error and keeps its project
+        return True
+
+    async def evaluate_editor_project(self) -> EvalResult | None:
+        """Run the selected task's script on what the editor holds now."""
+        entry = self._entry
+        if entry is None:
+            self.results.show_error("Select a task in the library to evaluate against.")
+            return None
+        if self._evaluating:
+            return None
+        self._evaluating = True
+        self._update_actions()
+        name = Path(self.editor.project_name).name or "default project"
+        self.results.show_running(f"{entry.task.id} on the editor's project ({name})")
+        try:
+            with self._busy_state(f"Evaluating {entry.task.id}…"):
+                result = await self._evaluate(entry, f"editor: {name}")
+        finally:
+            self._evaluating = False
+            self._update_actions()
+        if result is not None:
+            self.results.show_result(result)
+            self.statusBar().showMessage(result.summary_line(), 15000)
+            self.evaluation_finished.emit(result)
+        return result
+
+    async def _evaluate(self, entry: TaskFolder, project_name: str) -> EvalResult | None:
+        try:
+            data = await self.editor.export_project()
+        except EditorError as exc:
+            self.results.show_error(f"Could not read the editor's project: {exc}")
+            return None
+        try:
+            await self._ensure_pool()
+            return await self._evaluator.evaluate(entry, data, project_name=project_name)
+        except Exception as exc:  # the browser is missing or died: say so, keep the window
+            self.results.show_error(f"The evaluation could not run: {exc}")
+            return None
+
+    async def _ensure_pool(self) -> None:
+        if self._pool_start is None:
+            self._pool_start = asyncio.ensure_future(self._pool.start())
+        try:
+            await asyncio.shield(self._pool_start)
+        except Exception:
+            self._pool_start = None  # try again next time
+            raise
+
+    async def shutdown(self) -> None:
+        """Stop background work and the headless browser (after the window has closed)."""
+        await self.background.cancel_all()
+        if self._pool_start is not None:  # a browser still starting is not worth waiting for
+            self._pool_start.cancel()
+            with contextlib.suppress(BaseException):
+                await self._pool_start
+        await self._pool.close()
+
+    # -- handlers ----------------------------------------------------------------------------
+
+    def _spawn_open(self, which: str) -> None:
+        self.background.spawn(self.open_task_project(which))
+
+    def _on_task_selected(self, entry: TaskFolder) -> None:
+        self._entry = entry
+        self.details.show_task(entry)
+        self._update_actions()
+        self.statusBar().showMessage(
+            f"{entry.task.id}: Ctrl+1 opens the initial project, Ctrl+2 the golden one.", 5000
+        )
+
+    def _on_task_activated(self, entry: TaskFolder) -> None:
+        self._on_task_selected(entry)
+        self._spawn_open("initial")
+
+    def _on_load_error_selected(self, message: str) -> None:
+        self._entry = None
+        self.details.show_load_error(message)
+        self._update_actions()
+
+    def _on_editor_started(self, seconds: float) -> None:
+        self.editor_state.setText("Editor: ready")
+        self.statusBar().showMessage(f"Scratch editor ready in {seconds:.1f} s", 5000)
+        self._update_actions()
+        if self._prewarm and self._pool_start is None:  # warm it up while the user reads
+            self._pool_start = asyncio.ensure_future(self._pool.start())
+            self._pool_start.add_done_callback(self._on_pool_started)
+
+    def _on_pool_started(self, task: asyncio.Task[BrowserPool]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self._pool_start = None
+            self.statusBar().showMessage(f"Evaluation unavailable: {task.exception()}")
+
+    def _on_editor_failed(self, message: str) -> None:
+        self.editor_state.setText("Editor: failed")
+        self.statusBar().showMessage(message)
+        self._update_actions()
+
+    def _on_project_loaded(self, name: str) -> None:
+        self.statusBar().showMessage(f"Opened {name}", 8000)
+
+    def _on_project_load_failed(self, message: str) -> None:
+        self.statusBar().showMessage(f"Could not open the project: {message}", 15000)
+
+    def _on_open_library_requested(self) -> None:
+        dialog = QFileDialog(self, "Open a task library folder", str(self.library_root))
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dialog.fileSelected.connect(lambda path: self.reload_library(Path(path)))
+        dialog.open()  # not exec(): a nested event loop would stall the asyncio tasks
+
+    def _on_open_project_file_requested(self) -> None:
+        start = str(self._entry.folder if self._entry else self.library_root)
+        dialog = QFileDialog(self, "Open a Scratch project", start, "Scratch 3 projects (*.sb3)")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.fileSelected.connect(
+            lambda path: self.background.spawn(self.open_project_file(Path(path)))
+        )
+        dialog.open()
+
+    def _on_background_error(self, message: str) -> None:
+        self.results.show_error(message)
+        self.statusBar().showMessage(message)
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _busy_state(self, message: str) -> Iterator[None]:
+        self._busy += 1
+        self.busy_bar.show()
+        self.statusBar().showMessage(message)
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            self.busy_bar.setVisible(self._busy > 0)
+
+    def _update_actions(self) -> None:
+        usable = self._entry is not None and self.editor.is_ready
+        self.commands.open_initial.setEnabled(usable)
+        self.commands.open_golden.setEnabled(
+            usable and self._entry is not None and self._entry.golden_path is not None
+        )
+        self.commands.evaluate.setEnabled(usable and not self._evaluating)
+
+    def _restore_settings(self) -> None:
+        settings = open_settings()
+        geometry = settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1500, 940)
+        for name in _SPLITTERS:
+            state = settings.value(f"splitters/{name}")
+            if isinstance(state, QByteArray) and not state.isEmpty():
+                self._splitters[name].restoreState(state)
+
+    def save_settings(self) -> None:
+        settings = open_settings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        for name in _SPLITTERS:
+            settings.setValue(f"splitters/{name}", self._splitters[name].saveState())
+        settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_settings()
+        event.accept()
+        self.closed.emit()
+
+
+def _splitter(
+    orientation: Qt.Orientation, name: str, widgets: list[QWidget], sizes: list[int]
+) -> QSplitter:
+    splitter = QSplitter(orientation)
+    splitter.setObjectName(f"{name}-splitter")
+    splitter.setChildrenCollapsible(False)
+    for widget in widgets:
+        splitter.addWidget(widget)
+    splitter.setSizes(sizes)
+    return splitter
