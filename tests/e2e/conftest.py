@@ -1,0 +1,99 @@
+"""Booting the real studio window in tests: one QApplication, a qasync loop per test.
+
+pytest-qt drives Qt's event loop itself (`qtbot.waitUntil`), so the qasync loop is created
+"already running": asyncio callbacks run as Qt timers whenever Qt processes events, and
+`asyncio.get_running_loop()` works inside them. The loop is unset after each test so that
+tests using `asyncio.run()` still work in the same session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+T = TypeVar("T")
+BOOT_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture(scope="session")
+def qapp() -> Any:
+    """The session's QApplication, created the way the studio creates it (QtWebEngine ready)."""
+    from studio.views.app import make_application
+
+    return make_application()
+
+
+@pytest.fixture
+def qasync_loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    # Not loop.stop(): it calls QCoreApplication.exit(), which emits aboutToQuit and sets
+    # Qt's quitNow flag, after which every nested QEventLoop.exec() (qtbot.wait) returns at
+    # once and later tests never see a timer fire. Mark the loop stopped by hand instead.
+    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+    asyncio.events._set_running_loop(None)
+    with contextlib.suppress(RuntimeError, TypeError):
+        qapp.aboutToQuit.disconnect(loop._after_run_forever)
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def run_async(qtbot: Any, qasync_loop: asyncio.AbstractEventLoop) -> Callable[..., Any]:
+    """run_async(coro, timeout_ms=...) -> result: run a coroutine on the Qt loop and wait."""
+
+    def run(coro: Coroutine[Any, Any, T], timeout_ms: int = BOOT_TIMEOUT_MS) -> T:
+        task = asyncio.ensure_future(coro)
+        qtbot.waitUntil(task.done, timeout=timeout_ms)
+        return task.result()
+
+    return run
+
+
+@pytest.fixture
+def boot_window(
+    qtbot: Any, qasync_loop: asyncio.AbstractEventLoop, run_async: Callable[..., Any]
+) -> Iterator[Callable[..., Any]]:
+    """boot_window(library, wait_ready=True, prewarm=False) -> the real MainWindow, shown."""
+    from studio.services.browser import BrowserPool
+    from studio.services.server import EditorServer
+    from studio.views.main_window import MainWindow
+
+    booted: list[tuple[Any, EditorServer]] = []
+
+    def boot(library: Path, wait_ready: bool = True, prewarm: bool = False) -> MainWindow:
+        server = EditorServer().start()
+        window = MainWindow(server, BrowserPool(server, spares=1), library, prewarm=prewarm)
+        booted.append((window, server))
+        window.resize(1400, 900)
+        window.show()
+        window.start()
+        if wait_ready:
+            run_async(window.editor.wait_ready())
+        return window
+
+    yield boot
+    for window, server in booted:
+        window.close()
+        run_async(window.shutdown())
+        with qtbot.waitSignal(window.destroyed, timeout=10_000):
+            window.deleteLater()
+        server.stop()
+
+
+@pytest.fixture
+def js(run_async: Callable[..., Any]) -> Callable[[Any, str], Any]:
+    """js(window, expression) -> value of a synchronous JS expression in the editor page."""
+
+    def evaluate(window: Any, expression: str) -> Any:
+        return run_async(window.editor.run_js(expression), timeout_ms=20_000)
+
+    return evaluate
