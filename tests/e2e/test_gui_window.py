@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from studio.views.settings import settings_path
 from tests.helpers.sample_task import (
     not_a_zip_sb3,
     vm_refused_sb3,
@@ -99,3 +100,7 @@ def test_a_task_that_fails_to_load_is_listed_with_its_error(
     assert "This task failed to load" in window.details.text()
     assert "invalid JSON at line 3" in window.details.text()
     assert not window.commands.evaluate.isEnabled()
+
+    window.close()  # remembers geometry and splitters in the test's own config folder
+    saved = settings_path().read_text()
+    assert "geometry=" in saved and "main=" in saved
