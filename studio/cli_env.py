@@ -60,7 +60,12 @@ def add_parsers(subparsers: Any) -> None:
     rn.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
     rn.add_argument("--steps", type=int, help="step limit per episode")
     rn.add_argument("--seed", type=int, default=0, help="seed (random agent)")
-    rn.add_argument("--actions", type=Path, help="scripted agent: JSON list of actions")
+    rn.add_argument(
+        "--actions",
+        type=Path,
+        help="scripted agent: a JSON list of actions, or a folder with <task id>.json files "
+        "or recorded runs (<task id>/steps.jsonl) to replay",
+    )
     rn.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     rp = subparsers.add_parser(
@@ -183,16 +188,26 @@ def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
         settings = LlmSettings.from_env()
         return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
     if name == "oracle":
-        from studio.services.agents.oracle import OracleAgent
-
-        return lambda task, _pos: OracleAgent(task)
-    if name == "scripted" and args.actions is None:
+        return lambda task, _pos: agents.OracleAgent(task)
+    if name == "idle":
+        return lambda _task, _pos: agents.IdleAgent()
+    if name == "random":
+        return lambda _task, pos: agents.RandomAgent(seed=args.seed + pos)
+    if args.actions is None:
         raise StudioError("--agent scripted needs --actions FILE (a JSON list of actions)")
-    make = getattr(agents, "make_agent", None)
-    if make is None:
-        raise StudioError(f"the {name} agent is not available in this build")
-    actions = _load_actions(args.actions) if args.actions else None
-    return lambda task, pos: make(name, task=task, mode=mode, seed=args.seed + pos, actions=actions)
+    if args.actions.is_dir():
+        return lambda task, _pos: agents.ScriptedAgent(_task_actions(args.actions, task))
+    actions = _load_actions(args.actions)
+    return lambda _task, _pos: agents.ScriptedAgent(actions)
+
+
+def _task_actions(folder: Path, task: TaskFolder) -> list[dict[str, Any]]:
+    """A task's script in a folder: <id>.json, <id>.jsonl, or a recorded <id>/steps.jsonl."""
+    tid = task.task.id
+    for path in (folder / f"{tid}.json", folder / f"{tid}.jsonl", folder / tid / "steps.jsonl"):
+        if path.is_file():
+            return _load_actions(path)
+    raise StudioError(f"{folder}: no script for task {tid} ({tid}.json or {tid}/steps.jsonl)")
 
 
 def _load_actions(path: Path) -> list[dict[str, Any]]:

@@ -134,7 +134,6 @@ def test_composite_episode_over_http(api: Api, tmp_path: Path) -> None:
 
 
 def test_oracle_solves_and_idle_fails_then_report(tmp_path: Path) -> None:
-    pytest.importorskip("studio.services.agents.oracle", reason="the oracle agent has not landed")
     runs = tmp_path / "runs"
     tasks = str(ROOT / "tasks")
     for agent in ("oracle", "idle"):

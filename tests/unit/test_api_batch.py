@@ -153,3 +153,29 @@ def test_actions_file_formats(tmp_path: Path) -> None:
     bad.write_text("[1]")
     with pytest.raises(cli_env.StudioError, match="item 1 is not an action"):
         cli_env._load_actions(bad)
+
+
+def test_agent_factory_builds_every_agent(
+    tasks: list[TaskFolder], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def make(agent: str, *extra: str) -> Any:
+        args = _parser().parse_args(["run", "x", "--agent", agent, "--seed", "5", *extra])
+        return cli_env.agent_factory(agent, Mode.COMPOSITE, args)
+
+    assert make("idle")(tasks[0], 0).name == "idle"
+    assert make("random")(tasks[0], 2).name == "random"
+    assert make("oracle")(tasks[0], 0).name == "oracle"
+    monkeypatch.setenv("STUDIO_LLM_URL", "http://127.0.0.1:1/v1")
+    monkeypatch.setenv("STUDIO_LLM_MODEL", "m")
+    llm = make("llm")(tasks[0], 0)
+    assert llm.name == "m" and llm.instruction == tasks[0].task.instruction
+    scripts = tmp_path / "scripts"
+    (scripts / "debug_b").mkdir(parents=True)
+    (scripts / "create_a.json").write_text('[{"api": "select_stage"}]')
+    (scripts / "debug_b" / "steps.jsonl").write_text('{"index": 1, "action": {"api": "failed"}}\n')
+    per_task = make("scripted", "--actions", str(scripts))
+    first = asyncio.run(per_task(tasks[0], 0).act(Observation(mode=Mode.COMPOSITE, step=0)))
+    second = asyncio.run(per_task(tasks[1], 1).act(Observation(mode=Mode.COMPOSITE, step=0)))
+    assert first[0]["api"] == "select_stage" and second[0]["api"] == "failed"
+    with pytest.raises(cli_env.StudioError, match="no script for task compute_c"):
+        per_task(tasks[2], 2)
