@@ -71,9 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_plugins(sub: argparse._SubParsersAction) -> None:
     """Subcommands that live in their own modules (import/export of task sets)."""
-    from studio import cli_scratchworld
+    from studio import cli_env, cli_scratchworld
 
     cli_scratchworld.add_parsers(sub)
+    cli_env.add_parsers(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_check(args))
         if args.command == "equivalent":
             return _equivalent(args)
+        if args.command in ("serve", "run", "report"):
+            from studio import cli_env
+
+            return cli_env.run(args)
         if args.command in ("import", "export"):
             from studio import cli_scratchworld
 
