@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from studio.models.evaluation import EvalResult
 from studio.services.browser import BrowserPool
+from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import TaskFileError
 from studio.services.evaluator import Evaluator
 from studio.services.server import EditorServer
@@ -204,7 +205,11 @@ class MainWindow(QMainWindow):
             return None
         try:
             await self._ensure_pool()
-            return await self._evaluator.evaluate(entry, data, project_name=project_name)
+            # Accelerated unless the task asks for real time or was seen to disagree with it.
+            clock = clock_for(entry, realtime=False, cache=AgreementCache())
+            return await self._evaluator.evaluate(
+                entry, data, project_name=project_name, clock=clock
+            )
         except Exception as exc:  # the browser is missing or died: say so, keep the window
             self.results.show_error(f"The evaluation could not run: {exc}")
             return None
