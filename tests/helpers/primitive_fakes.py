@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -85,6 +86,8 @@ class FakePage:
             return [dict(e) for e in self.elements]
         if name == "describeAt":
             return f"hit: {args[0]:g},{args[1]:g}" + (" drag" if len(args) > 2 else "")
+        if name == "describePoints":
+            return [f"hit: {x:g},{y:g}" + (" drag" if args[1] else "") for x, y in args[0]]
         if name == "describeFocus":
             return "inputs: focused"
         if name == "canvasBox":
@@ -109,13 +112,17 @@ class FakeOcr:
     def __init__(self, boxes: list[OcrBox]) -> None:
         self.boxes = boxes
         self.calls = 0
+        self.skips: list[list[tuple[float, float, float, float]]] = []
         self.warmed = False
 
     async def warm_up(self) -> None:
         self.warmed = True
 
-    async def recognize(self, png: bytes) -> list[OcrBox]:
+    async def recognize(
+        self, png: bytes, skip: Sequence[tuple[float, float, float, float]] = ()
+    ) -> list[OcrBox]:
         self.calls += 1
+        self.skips.append(list(skip))
         return list(self.boxes)
 
 

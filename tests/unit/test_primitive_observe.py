@@ -36,6 +36,7 @@ def test_observation_fuses_dom_and_ocr() -> None:
     ]
     assert obs.elements[0].meta == {"id": "motion", "selected": True}
     assert mode.elements == obs.elements
+    assert ocr.skips == [[(1, 93, 60, 45)]]  # the category's text needs no recognition
     assert set(mode.last_timings) >= {"screenshot_ms", "elements_ms", "total_ms"}
     asyncio.run(mode.observe(page, 4))
     assert ocr.calls == 1  # the same screenshot is recognized once

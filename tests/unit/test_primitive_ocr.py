@@ -12,13 +12,15 @@ from studio.services.ocr.paddle import PaddleOcrBackend
 from studio.services.ocr.rapid import RapidOcrBackend
 
 
-def _png_with_text(text: str) -> bytes:
+def _png_with_text(text: str, below: str = "") -> bytes:
     import cv2
     import numpy as np
 
     # the detector scales the short side to 736 px: a small image would be blown up
     image = np.full((736, 736, 3), 255, dtype=np.uint8)
     cv2.putText(image, text, (12, 52), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 2)
+    if below:
+        cv2.putText(image, below, (12, 400), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 2)
     ok, buf = cv2.imencode(".png", image)
     assert ok
     return bytes(buf)
@@ -32,6 +34,14 @@ def test_rapidocr_reads_text_offline() -> None:
     best = max(boxes, key=lambda b: b.score)
     assert "Variable" in best.text and best.score > 0.5
     assert 0 <= best.x < 60 and 10 <= best.y < 50 and best.w > 150
+
+
+def test_rapidocr_leaves_skipped_text_unrecognized() -> None:
+    backend = RapidOcrBackend()
+    png = _png_with_text("Make a Variable", below="Sprite")
+    boxes = asyncio.run(backend.recognize(png, skip=[(0, 0, 400, 100)]))
+    assert [b.text for b in boxes] == ["Sprite"]
+    assert 350 < boxes[0].y < 420
 
 
 def test_paddle_names_what_is_missing(tmp_path: Path) -> None:

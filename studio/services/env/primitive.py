@@ -39,8 +39,8 @@ from studio.models.agent import (
 )
 from studio.services import paths
 from studio.services.env.modes import VIEWPORT, ActionOutcome
-from studio.services.ocr import CachedOcr, OcrBackend, make_backend
-from studio.services.ocr.fuse import MIN_SCORE, fuse
+from studio.services.ocr import CachedOcr, OcrBackend, OcrBox, make_backend
+from studio.services.ocr.fuse import MIN_SCORE, covering_rects, fuse
 
 ELEMENTS_JS = paths.JS_DIR / "elements.js"
 MIN_DRAG_STEPS = 10
@@ -195,22 +195,19 @@ class PrimitiveMode:
         t1 = time.perf_counter()
         png = await page.screenshot(type="png")
         t2 = time.perf_counter()
-        ocr_task = asyncio.ensure_future(self._ocr_engine().recognize(png)) if self.ocr else None
-        try:
-            raw = await self._js(page, "collect")
-            t3 = time.perf_counter()
-            boxes = await ocr_task if ocr_task is not None else []
-        finally:
-            if ocr_task is not None and not ocr_task.done():
-                ocr_task.cancel()
-        self.elements = fuse(raw, boxes, self.min_score)
+        dom = fuse(await self._js(page, "collect"))
+        t3 = time.perf_counter()
+        boxes: list[OcrBox] = []
+        if self.ocr:
+            boxes = await self._ocr_engine().recognize(png, covering_rects(dom))
+        self.elements = fuse(dom, boxes, self.min_score)
         self._observed = True
         t4 = time.perf_counter()
         self.last_timings = {
             "settle_ms": (t1 - t0) * 1000,
             "screenshot_ms": (t2 - t1) * 1000,
             "elements_ms": (t3 - t2) * 1000,
-            "ocr_wait_ms": (t4 - t3) * 1000,
+            "ocr_ms": (t4 - t3) * 1000,
             "total_ms": (t4 - t0) * 1000,
         }
         return Observation(
@@ -254,8 +251,7 @@ class PrimitiveMode:
     async def _do_drag_and_drop(self, page: Any, args: DragArgs) -> ActionOutcome:
         sx, sy = self._point(page, args.start_x, args.start_y, args.start_index, "drag start")
         ex, ey = self._point(page, args.end_x, args.end_y, args.end_index, "drag end")
-        target = await self._js(page, "describeAt", sx, sy, True)
-        end_target = await self._js(page, "describeAt", ex, ey, True)
+        target, end_target = await self._js(page, "describePoints", [[sx, sy], [ex, ey]], True)
         duration = args.duration or 0.0
         steps = max(MIN_DRAG_STEPS, round(duration * DRAG_STEPS_PER_S))
         await page.mouse.move(sx, sy)

@@ -2,7 +2,10 @@
 
 A backend turns PNG bytes into `OcrBox`es (axis-aligned, in screenshot pixels, with the
 recognizer's confidence). Recognition is CPU-heavy: backends run it in an executor so the
-event loop (and the GUI thread on qasync) never waits on it.
+event loop (and the GUI thread on qasync) never waits on it. A caller may pass `skip`
+rectangles (x, y, w, h): text found entirely inside one of them will be dropped anyway (the
+DOM already names it), so a backend may leave it unrecognized and unreported - recognizing
+only the rest is most of the time saved.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+Rect = tuple[float, float, float, float]  # x, y, w, h
+COVER_TOLERANCE_PX = 2.0
 
 
 @dataclass(frozen=True)
@@ -35,9 +41,21 @@ class OcrBackend(Protocol):
 
     name: str
 
-    async def recognize(self, png: bytes) -> list[OcrBox]:
-        """Text boxes found in `png`, in image pixels."""
+    async def recognize(self, png: bytes, skip: Sequence[Rect] = ()) -> list[OcrBox]:
+        """Text boxes found in `png`, in image pixels (those inside a `skip` rect may lack)."""
         ...
+
+
+def rect_covers(outer: Rect, inner: Rect, tolerance: float = COVER_TOLERANCE_PX) -> bool:
+    """Whether `outer` contains `inner` entirely (allowing a few pixels of OCR slack)."""
+    ox, oy, ow, oh = outer
+    ix, iy, iw, ih = inner
+    return (
+        ix >= ox - tolerance
+        and iy >= oy - tolerance
+        and ix + iw <= ox + ow + tolerance
+        and iy + ih <= oy + oh + tolerance
+    )
 
 
 def box_from_polygon(points: Iterable[Sequence[float]], text: str, score: float) -> OcrBox:
@@ -48,7 +66,8 @@ def box_from_polygon(points: Iterable[Sequence[float]], text: str, score: float)
 
 
 class CachedOcr:
-    """Wraps a backend: the same screenshot (by SHA-256) is recognized once."""
+    """Wraps a backend: the same screenshot (by SHA-256, with the same skip rects) is
+    recognized once."""
 
     def __init__(self, backend: OcrBackend, size: int = 16) -> None:
         self.backend = backend
@@ -57,13 +76,13 @@ class CachedOcr:
         self.hits = 0
         self._cache: OrderedDict[str, list[OcrBox]] = OrderedDict()
 
-    async def recognize(self, png: bytes) -> list[OcrBox]:
-        key = hashlib.sha256(png).hexdigest()
+    async def recognize(self, png: bytes, skip: Sequence[Rect] = ()) -> list[OcrBox]:
+        key = hashlib.sha256(png + repr([tuple(r) for r in skip]).encode()).hexdigest()
         if key in self._cache:
             self._cache.move_to_end(key)
             self.hits += 1
             return list(self._cache[key])
-        boxes = await self.backend.recognize(png)
+        boxes = await self.backend.recognize(png, skip)
         self._cache[key] = boxes
         while len(self._cache) > self.size:
             self._cache.popitem(last=False)

@@ -15,21 +15,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from studio.models.agent import Element
-from studio.services.ocr.base import OcrBox
+from studio.services.ocr.base import COVER_TOLERANCE_PX, OcrBox, Rect, rect_covers
 
 MIN_SCORE = 0.5
-COVER_TOLERANCE_PX = 2.0
 AREA_TYPES = frozenset({"canvas", "stage"})
 
 
 def covers(outer: Element, box: OcrBox, tolerance: float = COVER_TOLERANCE_PX) -> bool:
     """Whether `outer` contains `box` entirely (allowing a few pixels of OCR slack)."""
-    return (
-        box.x >= outer.x - tolerance
-        and box.y >= outer.y - tolerance
-        and box.x + box.w <= outer.x + outer.w + tolerance
-        and box.y + box.h <= outer.y + outer.h + tolerance
+    return rect_covers(
+        (outer.x, outer.y, outer.w, outer.h), (box.x, box.y, box.w, box.h), tolerance
     )
+
+
+def covering_rects(dom: Iterable[Element]) -> list[Rect]:
+    """The rects whose text fusion drops: every DOM element but the areas (a backend's skip)."""
+    return [(e.x, e.y, e.w, e.h) for e in dom if e.type not in AREA_TYPES]
 
 
 def _as_element(index: int, raw: Element | Mapping[str, Any]) -> Element:

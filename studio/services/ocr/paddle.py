@@ -13,10 +13,11 @@ import asyncio
 import importlib.util
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from studio.services.ocr.base import OcrBox, OcrUnavailable, box_from_polygon
+from studio.services.ocr.base import OcrBox, OcrUnavailable, Rect, box_from_polygon
 
 DET_MODEL = "PP-OCRv5_mobile_det"
 REC_MODEL = "PP-OCRv5_mobile_rec"
@@ -96,7 +97,8 @@ class PaddleOcrBackend:
     async def warm_up(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, self._load)
 
-    async def recognize(self, png: bytes) -> list[OcrBox]:
+    async def recognize(self, png: bytes, skip: Sequence[Rect] = ()) -> list[OcrBox]:
+        """All text found (`skip` is not used: PaddleOCR detects and recognizes in one go)."""
         return await asyncio.get_running_loop().run_in_executor(None, self._recognize, png)
 
     def _recognize(self, png: bytes) -> list[OcrBox]:
