@@ -7,6 +7,7 @@
  *                    top-to-bottom, left-to-right. Python numbers them 0..n-1.
  *   describeAt(x, y, drag)  "type: text" of the element under a point (what a press there
  *                    hits; with `drag`, a block's input counts as its block, which a drag moves).
+ *   describePoints(points, drag)  describeAt for each [x, y] of `points`.
  *   describeFocus()  "type: text" of the focused element (where typed keys go), or null.
  *   canvasBox()      the visible code area {x, y, w, h} (default point of a scroll).
  *   settle(maxMs, n) resolves once the flyout and the workspace stopped moving for n frames.
@@ -101,7 +102,8 @@
 
   /** The sources of elements, most specific first; an element is listed once. */
   const SOURCES = [
-    { type: 'inputs', sel: '.blocklyEditableField', nested: true, text: fieldText, meta: fieldMeta },
+    { type: 'inputs', sel: '.blocklyEditableField', nested: true,
+      text: fieldText, meta: fieldMeta },
     { type: 'inputs', sel: 'input:not([type="file"]), textarea',
       meta: (el) => ({ name: el.getAttribute('name') || el.getAttribute('placeholder') || '' }) },
     { type: 'sprites', sel: cls('sprite-selector-item_sprite-selector-item_'),
@@ -111,16 +113,18 @@
     { type: 'blocks', sel: WORKSPACE_BLOCKS, nested: true,
       skip: (el) => el.classList.contains('blocklyShadow') || inFlyout(el),
       text: (el) => `${opcodeOf(el)} on canvas`, box: ownPathBox,
-      meta: (el) => ({ block_id: el.getAttribute('data-id'), opcode: opcodeOf(el), label: blockLabel(el) }) },
-    { type: 'blocks', sel: FLYOUT_BLOCKS, nested: true, skip: (el) => el.classList.contains('blocklyShadow'),
-      text: opcodeOf, meta: (el) => ({ opcode: opcodeOf(el), label: blockLabel(el) }) },
+      meta: (el) => ({
+        block_id: el.getAttribute('data-id'), opcode: opcodeOf(el), label: blockLabel(el) }) },
+    { type: 'blocks', sel: FLYOUT_BLOCKS, nested: true,
+      skip: (el) => el.classList.contains('blocklyShadow'), text: opcodeOf,
+      meta: (el) => ({ opcode: opcodeOf(el), label: blockLabel(el) }) },
     { type: 'category_menu', sel: '.blocklyToolboxCategory',
       meta: (el) => ({ id: el.id, selected: el.classList.contains('blocklyToolboxSelected') }) },
     { type: 'flyout_buttons', sel: '.blocklyFlyoutButton', text: (el) => clean(el.textContent) },
     { type: 'flyout_buttons', sel: '.blocklyFlyout .blocklyFlyoutCheckbox',
-      text: (el) => `checkbox: ${checkboxFor(el)}`,
-      meta: (el) => ({ checked: (el.getAttribute('class') || '').includes('checked') }) },
-    { type: 'buttons', sel: cls('green-flag_green-flag'), text: () => 'green flag (start project)' },
+      hitArea: (el) => el.parentElement, text: (el) => `checkbox: ${checkboxFor(el)}` },
+    { type: 'buttons', sel: cls('green-flag_green-flag'),
+      text: () => 'green flag (start project)' },
     { type: 'buttons', sel: cls('stop-all_stop-all'), text: () => 'stop (stop project)' },
     { type: 'buttons', sel: '[role="tab"]', meta: (el) => ({ selected: selected(el) }) },
     { type: 'menu_items', sel: '.blocklyMenuItem, .goog-menuitem, [role="menuitem"], ' +
@@ -141,7 +145,8 @@
     return 'zoom reset';
   }
 
-  /** The reporter a flyout checkbox shows on the stage: the block beside it. */
+  /** The reporter a flyout checkbox shows on the stage: the block beside it (and its label).
+   * Whether it is ticked is not in the DOM (the screenshot and the stage's monitors show it). */
   function checkboxFor(box) {
     const r = box.getBoundingClientRect();
     let best = null;
@@ -154,7 +159,9 @@
         bestDist = d;
       }
     });
-    return best && bestDist < 20 ? opcodeOf(best) : 'reporter';
+    if (!best || bestDist >= 20) return 'reporter';
+    const label = blockLabel(best);
+    return opcodeOf(best) + (label ? ` (${label})` : '');
   }
 
   /** A workspace block's own shape (its group also spans the blocks below it). */
@@ -193,7 +200,8 @@
   }
 
   /** Does a press at some sample point of `box` land on `el` itself? */
-  function isTopmost(el, box, source) {
+  function isTopmost(target, box, source) {
+    const el = source && source.hitArea ? source.hitArea(target) : target;
     const w = box.right - box.left;
     const h = box.bottom - box.top;
     const points = [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75],
@@ -250,6 +258,9 @@
     if (!hit) return null;
     const block = ownerBlock(hit);
     const field = hit.closest('.blocklyEditableField');
+    const checkbox = hit.parentElement &&
+      hit.parentElement.querySelector(':scope > .blocklyFlyoutCheckbox');
+    if (checkbox) return `flyout_buttons: checkbox: ${checkboxFor(checkbox)}`;
     if (field && !(drag && block)) return `inputs: ${fieldText(field)}`;
     if (block && isCanvasBlock(block)) return `blocks: ${opcodeOf(block)} on canvas`;
     if (block && inFlyout(block)) return `blocks: ${opcodeOf(block)}`;
@@ -261,7 +272,13 @@
     if (canvas && hit.closest('svg.blocklySvg') && !inFlyout(hit)) return 'canvas: code area';
     if (hit.closest('svg.blocklyFlyout')) return 'flyout: background';
     const named = hit.closest('[aria-label], [title], [role]');
-    return named ? `${named.tagName.toLowerCase()}: ${generalText(named)}` : hit.tagName.toLowerCase();
+    if (!named) return hit.tagName.toLowerCase();
+    return `${named.tagName.toLowerCase()}: ${generalText(named)}`;
+  }
+
+  /** describeAt for several [x, y] points at once (one round trip for a drag). */
+  function describePoints(points, drag) {
+    return points.map(([x, y]) => describeAt(x, y, drag));
   }
 
   /** "type: text" of the element keys go to, or null when nothing has the focus. */
@@ -306,5 +323,7 @@
     });
   }
 
-  window.StudioElements = { collect, describeAt, describeFocus, canvasBox, settle, version: 1 };
+  window.StudioElements = {
+    collect, describeAt, describePoints, describeFocus, canvasBox, settle, version: 1,
+  };
 }());

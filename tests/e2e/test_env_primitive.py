@@ -215,6 +215,12 @@ def test_make_a_variable_through_its_dialog(env: Env) -> None:
         "() => vm.runtime.getTargetForStage().getAllVariableNamesInScopeByType('', true)"
     )
     assert "lives" in names
+    obs = env.observe()  # a new variable shows on the stage; its checkbox hides it
+    assert any(e.type == "monitors" and e.text.startswith("lives") for e in obs.elements)
+    box = env.find("flyout_buttons", "checkbox: data_variable (lives)")
+    out = env.act({"api": "click", "args": {"index": box.index}})
+    assert out.target == "flyout_buttons: checkbox: data_variable (lives)"
+    assert not any(e.type == "monitors" for e in env.observe().elements)
 
 
 def test_scroll_moves_the_flyout(env: Env) -> None:
