@@ -39,11 +39,16 @@
   ws().addChangeListener((e) => { if (countsAsChange(e)) version += 1; });
   vm.on('workspaceUpdate', () => { version += 1; });
 
-  /** Let Blockly fire its queued events (the VM hears them then) and finish rendering. */
+  /**
+   * Let Blockly finish rendering and fire its queued events (the VM hears them then). Blockly
+   * fires from requestAnimationFrame(() => setTimeout(fire, 0)); a frame callback registered
+   * after its own runs after it, so the timeout queued there runs after the firing.
+   */
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   async function settle() {
     await tick();
     await SB.renderManagement.finishQueuedRenders();
-    await tick();
+    await frame();
   }
 
   // ---- reading ---------------------------------------------------------------------------
@@ -447,7 +452,8 @@
   // ---- fields ----------------------------------------------------------------------------
   function setVariableField(field, value, label) {
     const type = variableType(field);
-    const name = String(value);
+    const name = value === null || value === undefined ? '' : String(value).trim();
+    if (!name) fail(`${label}: give the name of a ${type === 'list' ? 'list' : type || 'variable'}`);
     let model = lookupData(name, type) || ws().getVariableMap().getVariableById(name);
     if (!model && type === SB.BROADCAST_MESSAGE_VARIABLE_TYPE) {
       model = createData(name, type, false);

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.models.agent import ActionError, Mode, Observation
-from studio.models.evaluation import EvalResult
+from studio.models.evaluation import Clock, EvalResult
 from studio.services.store import TaskFolder
 
 if TYPE_CHECKING:
@@ -35,12 +35,14 @@ async def run_episode(
     mode: Mode,
     agent: Agent,
     record_to: Path | None = None,
+    clock: Clock = Clock.REAL,
 ) -> tuple[EvalResult, Path | None]:
     """Run `agent` on `task` until the episode ends, evaluate the program, close the episode.
 
     A refused action (ActionError) is recorded as a failed step and the loop goes on with a
-    fresh observation; the step limit bounds the loop. Returns the verdict and the trajectory
-    folder (None when the manager records nowhere and `record_to` is None).
+    fresh observation; the step limit bounds the loop. `clock` is the evaluation's clock (real
+    time as in the published benchmark, or virtual for speed). Returns the verdict and the
+    trajectory folder (None when the manager records nowhere and `record_to` is None).
     """
     episode = await manager.create(task, mode, record_to=record_to, agent_name=agent.name)
     try:
@@ -54,7 +56,7 @@ async def run_episode(
                 notify = getattr(agent, "feedback", None)
                 if callable(notify):
                     notify(str(exc))
-        result = await episode.evaluate()
+        result = await episode.evaluate(clock=clock)
         return result, episode.trajectory_dir
     finally:
         await manager.delete(episode.id)

@@ -64,6 +64,7 @@ class OracleAgent:
         self.todo: list[str] = []
         self.plan: TargetPlan | None = None
         self.refusals = 0
+        self.errors: list[str] = []  # every refusal, for checks
         self._refused_last = False
         if self.golden is not None:
             self.data = data_actions(self.initial, self.golden)
@@ -73,6 +74,7 @@ class OracleAgent:
     def feedback(self, error: str) -> None:
         """The environment refused the last action."""
         self.refusals += 1
+        self.errors.append(error)
         self._refused_last = True
         log.info("oracle: action refused (%d in a row): %s", self.refusals, error)
 

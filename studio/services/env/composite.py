@@ -38,6 +38,7 @@ from studio.services.env.catalog import check_opcode
 from studio.services.env.composite_view import render_observation
 from studio.services.env.modes import ActionOutcome
 
+STALE = "the program changed since your last observation; observe again"
 SCRIPT_PATH = paths.JS_DIR / "composite.js"
 INDEX_FIELDS = {
     "connect_blocks": ("sourceBlockIndex", "targetBlockIndex"),
@@ -132,7 +133,14 @@ class CompositeMode:
         return request, label
 
     async def execute(self, page: Any, action: Any) -> ActionOutcome:
-        request, label = self.request(action)
+        try:
+            request, label = self.request(action)
+        except ActionError:
+            if self.indexes.version is not None and action.api in INDEX_FIELDS:
+                version = await page.evaluate("() => window.studioComposite.version()")
+                if version != self.indexes.version:
+                    raise ActionError(f"{action.api}: {STALE}") from None
+            raise
         reply = await page.evaluate("(r) => window.studioComposite.run(r)", request)
         if not reply.get("ok"):
             raise ActionError(f"{action.api}: {reply.get('error') or 'refused'}")

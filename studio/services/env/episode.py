@@ -32,7 +32,7 @@ from studio.models.agent import (
     StepRecord,
     parse_action,
 )
-from studio.models.evaluation import EvalResult
+from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RunInfo
 from studio.services.browser import BrowserPool
 from studio.services.env.editor_pages import EditorPages, EnvError
@@ -167,7 +167,7 @@ class Episode:
         return record
 
     # ---- end of the episode ------------------------------------------------------------
-    async def evaluate(self) -> EvalResult:
+    async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> EvalResult:
         """Export the program and run the task's tests on it in a fresh evaluation page."""
         self._check_open()
         async with self._lock:
@@ -175,7 +175,9 @@ class Episode:
             if self.recorder is not None:
                 self.recorder.write_final(sb3=sb3)
             evaluator = Evaluator(self.manager.pool)
-            result = await evaluator.evaluate(self.task, sb3, project_name="final.sb3")
+            result = await evaluator.evaluate(
+                self.task, sb3, project_name="final.sb3", clock=clock, seed=seed
+            )
             self.result = result
             if self.recorder is not None:
                 self.recorder.run.eval = result
