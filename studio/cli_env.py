@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import signal
 import sys
 from datetime import UTC, datetime
@@ -61,11 +62,20 @@ def add_parsers(subparsers: Any) -> None:
     rn.add_argument("--steps", type=int, help="step limit per episode")
     rn.add_argument("--seed", type=int, default=0, help="seed (random agent)")
     rn.add_argument(
+        "--realtime",
+        action="store_true",
+        help="evaluate on the real clock (default: accelerated unless a task needs real time)",
+    )
+    rn.add_argument(
         "--actions",
         type=Path,
         help="scripted agent: a JSON list of actions, or a folder with <task id>.json files "
         "or recorded runs (<task id>/steps.jsonl) to replay",
     )
+    rn.add_argument(
+        "--api", metavar="URL", help="act through a running `studio serve` at URL (same machine)"
+    )
+    rn.add_argument("--token", help="the server's token (default: STUDIO_TOKEN)")
     rn.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     rp = subparsers.add_parser(
@@ -133,7 +143,7 @@ async def _serve(args: argparse.Namespace) -> int:
 # ---- run -----------------------------------------------------------------------------------
 async def _run(args: argparse.Namespace) -> int:
     from studio.services.batch import run_batch, run_dir_name
-    from studio.services.env.episode import EpisodeManager
+    from studio.services.clock_agreement import AgreementCache, clock_for
 
     tasks = _collect_tasks(args.tasks)
     mode = Mode(args.mode)
@@ -142,10 +152,18 @@ async def _run(args: argparse.Namespace) -> int:
     agent_for = agent_factory(args.agent, mode, args)
     run_dir = args.out / run_dir_name(args.agent, mode)
     progress = ProgressBar(len(tasks), enabled=not args.json)
-    limit = {"step_limit": args.steps} if args.steps else {}
-    async with EpisodeManager(eval_spares=1, **limit) as manager:
+    cache = AgreementCache()
+    async with _manager(args) as manager:
         batch = await run_batch(
-            manager, tasks, agent_for, mode, run_dir, args.workers, args.agent, progress.update
+            manager,
+            tasks,
+            agent_for,
+            mode,
+            run_dir,
+            args.workers,
+            args.agent,
+            progress.update,
+            clock_for=lambda task: clock_for(task, args.realtime, cache),
         )
     progress.finish()
     if args.json:
@@ -161,6 +179,21 @@ async def _run(args: argparse.Namespace) -> int:
         )
         print(f"recorded in {run_dir}; `studio report {args.out}` shows the grid")
     return EXIT_FAILED if batch.errors else EXIT_OK
+
+
+def _manager(args: argparse.Namespace) -> Any:
+    """The episodes' home: this process's own browser, or a server given by --api."""
+    if args.api:
+        from studio.services.api.client import RemoteEpisodeManager
+
+        token = args.token or os.environ.get("STUDIO_TOKEN", "")
+        if not token:
+            raise StudioError("--api needs the server's token: --token T or STUDIO_TOKEN")
+        return RemoteEpisodeManager(args.api, token, step_limit=args.steps)
+    from studio.services.env.episode import EpisodeManager
+
+    limit = {"step_limit": args.steps} if args.steps else {}
+    return EpisodeManager(eval_spares=1, **limit)
 
 
 def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:

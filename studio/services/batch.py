@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.models.agent import EpisodeStatus, Mode
-from studio.models.evaluation import EvalResult
+from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import atomic
 from studio.services.agents.base import Agent, run_episode
@@ -135,8 +135,12 @@ async def run_batch(
     workers: int = 1,
     agent_name: str = "",
     on_done: Callable[[int, int, EpisodeOutcome], None] | None = None,
+    clock_for: Callable[[TaskFolder], Clock] | None = None,
 ) -> BatchResult:
-    """Run one episode per task, `workers` at a time; `on_done(done, total, outcome)` reports."""
+    """Run one episode per task, `workers` at a time; `on_done(done, total, outcome)` reports.
+
+    `clock_for(task)` picks the evaluation clock of each task (default: real time).
+    """
     run_dir.mkdir(parents=True, exist_ok=True)
     batch = BatchResult(run_dir, agent_name, Mode(mode))
     slots = asyncio.Semaphore(max(1, workers))
@@ -144,7 +148,8 @@ async def run_batch(
 
     async def one(position: int, task: TaskFolder) -> EpisodeOutcome:
         async with slots:
-            outcome = await _episode(manager, task, agent_for, position, batch)
+            clock = clock_for(task) if clock_for else Clock.REAL
+            outcome = await _episode(manager, task, agent_for, position, batch, clock)
         batch.outcomes.append(outcome)
         if on_done is not None:
             on_done(len(batch.outcomes), len(tasks), outcome)
@@ -162,6 +167,7 @@ async def _episode(
     agent_for: AgentFactory,
     position: int,
     batch: BatchResult,
+    clock: Clock,
 ) -> EpisodeOutcome:
     folder = batch.run_dir / task.task.id
     t0 = time.perf_counter()
@@ -170,21 +176,31 @@ async def _episode(
     try:
         agent = agent_for(task, position)
         agent_name = agent.name
-        result, _ = await run_episode(manager, task, batch.mode, agent, record_to=folder)
+        result, recorded = await run_episode(
+            manager, task, batch.mode, agent, record_to=folder, clock=clock
+        )
+        if recorded is None:  # the episode ran elsewhere (a server): keep its verdict here
+            _write_run(folder, task, batch.mode, agent_name, started, result=result)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
         log.warning("%s: episode failed: %s", task.task.id, exc, exc_info=True)
         error = str(exc) or type(exc).__name__
-        _record_crash(folder, task, batch.mode, agent_name, started, error)
+        _write_run(folder, task, batch.mode, agent_name, started, error=error)
         return EpisodeOutcome(task, None, folder, time.perf_counter() - t0, error)
     return EpisodeOutcome(task, result, folder, time.perf_counter() - t0)
 
 
-def _record_crash(
-    folder: Path, task: TaskFolder, mode: Mode, agent: str, started: datetime, error: str
+def _write_run(
+    folder: Path,
+    task: TaskFolder,
+    mode: Mode,
+    agent: str,
+    started: datetime,
+    result: EvalResult | None = None,
+    error: str | None = None,
 ) -> None:
-    """Leave a run.json saying the episode crashed, so reports count the task as failed."""
+    """Leave a run.json for an episode recorded elsewhere, or one that crashed (no verdict)."""
     path = folder / RUN_FILE
     run: RunInfo | None = None
     if path.is_file():
@@ -198,9 +214,12 @@ def _record_crash(
             mode=mode,
             agent=agent,
             started_at=started,
-            status=EpisodeStatus.CLOSED,
+            status=EpisodeStatus.CLOSED if result is None else EpisodeStatus.DONE,
         )
     run.ended_at = run.ended_at or datetime.now(UTC)
-    run.meta["error"] = error
+    if result is not None:
+        run.eval = result
+    if error is not None:
+        run.meta["error"] = error
     folder.mkdir(parents=True, exist_ok=True)
     atomic.write_text(path, run.model_dump_json(indent=2) + "\n")

@@ -24,7 +24,7 @@ from studio.models.agent import (
     StepRecord,
     parse_action,
 )
-from studio.models.evaluation import EvalResult, TestDetail
+from studio.models.evaluation import Clock, EvalResult, TestDetail
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.store import TaskFolder
 
@@ -64,6 +64,7 @@ class FakeEpisode:
         self.seen_version: int | None = None
         self.closed = False
         self.agent_name = "unknown"
+        self.evaluated_with: tuple[Clock, int] | None = None
         self.started_at = datetime.now(UTC)
 
     @property
@@ -141,13 +142,16 @@ class FakeEpisode:
             if x is not None and not (0 <= x < 1280 and 0 <= y < 720):
                 raise ActionError(f"point ({x}, {y}) is outside the 1280x720 viewport")
 
-    async def evaluate(self) -> EvalResult:
+    async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> EvalResult:
+        self.evaluated_with = (clock, seed)
         details = [TestDetail(name=f"has {op}", passed=op in self.blocks) for op in self.goal]
         passed = sum(d.passed for d in details)
         total = len(details)
         result = EvalResult(
             task_id=self.task.task.id,
             project="fake.sb3",
+            clock=clock,
+            seed=seed,
             success=passed == total,
             passed_tests=passed,
             total_tests=total,

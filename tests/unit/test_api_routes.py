@@ -230,7 +230,7 @@ def test_bug_in_episode_is_500_and_logged(
     manager = server.app.manager
     assert isinstance(manager, FakeEpisodeManager)
 
-    async def broken() -> None:
+    async def broken(**_kw: Any) -> None:
         raise RuntimeError("boom")
 
     manager.episodes[episode].evaluate = broken  # type: ignore[method-assign,assignment]
@@ -238,3 +238,23 @@ def test_bug_in_episode_is_500_and_logged(
     assert status == 500 and "internal error" in answer["error"]
     assert "boom" in caplog.text
     assert client.call("GET", f"/episodes/{episode}/observation")[0] == 200
+
+
+def test_evaluate_clock_and_seed(client: Client, server: ApiServer) -> None:
+    episode = _start(client)
+    manager = server.app.manager
+    assert isinstance(manager, FakeEpisodeManager)
+    fake = manager.episodes[episode]
+    status, result = client.call("POST", f"/episodes/{episode}/evaluate")
+    assert status == 200 and fake.evaluated_with == ("virtual", 0)  # the task's clock: auto
+    status, result = client.call(
+        "POST", f"/episodes/{episode}/evaluate", {"clock": "real", "seed": 4}
+    )
+    assert status == 200 and result["clock"] == "real" and result["seed"] == 4
+    for body, fragment in [
+        ({"clock": "fast"}, "'clock' must be"),
+        ({"seed": "x"}, "'seed' must be an integer"),
+        ({"timeout": 3}, "unknown field(s) 'timeout'"),
+    ]:
+        status, answer = client.call("POST", f"/episodes/{episode}/evaluate", body)
+        assert status == 422 and fragment in answer["error"]

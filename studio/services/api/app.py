@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from studio.models.agent import ActionError, EpisodeStatus, Mode
+from studio.models.evaluation import Clock
 from studio.services.api.http import HttpError, Request, Response
 from studio.services.api.openapi import openapi_document
+from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, is_task_folder, load_task, scan_library
 
@@ -41,7 +43,7 @@ class EpisodeLike(Protocol):
 
     async def observe(self) -> Any: ...
     async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> Any: ...
-    async def evaluate(self) -> Any: ...
+    async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> Any: ...
 
 
 class EpisodeManagerLike(Protocol):
@@ -97,6 +99,7 @@ class ApiApp:
         self.manager = manager
         self.token = token
         self.tasks = TaskResolver(library)
+        self.clock_cache = AgreementCache()
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def __call__(self, request: Request) -> Response:
@@ -231,11 +234,24 @@ class ApiApp:
     async def _evaluate(self, episode: EpisodeLike, request: Request) -> Response:
         if episode.status is EpisodeStatus.CLOSED:
             raise HttpError(409, f"episode {episode.id} is closed; start a new one")
+        clock, seed = self._eval_options(episode, request)
         try:
-            result = await episode.evaluate()
+            result = await episode.evaluate(clock=clock, seed=seed)
         except ActionError as exc:
             raise HttpError(409, f"{exc}; start a new episode") from None
         return Response.json(result.model_dump(mode="json"))
+
+    def _eval_options(self, episode: EpisodeLike, request: Request) -> tuple[Clock, int]:
+        """Clock and seed from an optional body; by default the task's own clock."""
+        body = _object(request, set(), {"clock", "seed"}) if request.body.strip() else {}
+        name, seed = body.get("clock", "task"), body.get("seed", 0)
+        if name not in ("task", "real", "virtual"):
+            raise HttpError(422, f"'clock' must be 'task', 'real' or 'virtual', not {name!r}")
+        if type(seed) is not int:
+            raise HttpError(422, "'seed' must be an integer")
+        if name == "task":
+            return clock_for(episode.task, False, self.clock_cache), seed
+        return Clock(name), seed
 
 
 def summary(episode: EpisodeLike) -> dict[str, Any]:

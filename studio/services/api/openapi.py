@@ -123,6 +123,14 @@ def _own_schemas() -> dict[str, Any]:
                 {"type": "object", "required": ["status"], "properties": {"status": status}},
             ]
         },
+        "EvaluateRequest": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "clock": {"type": "string", "enum": ["task", "real", "virtual"], "default": "task"},
+                "seed": {"type": "integer", "default": 0},
+            },
+        },
         "ActionRequest": {
             "description": (
                 "One action, {api, args}, of the episode's mode (FORMATS.md sections 3 and 4), "
@@ -238,10 +246,19 @@ def openapi_document() -> dict[str, Any]:
                 "parameters": [episode_id],
                 "post": {
                     "summary": "Run the task's evaluation script on the current program",
+                    "description": (
+                        "clock 'task' (default): accelerated unless the task needs real time; "
+                        "'real': wall-clock time as in the published benchmark; 'virtual': "
+                        "accelerated."
+                    ),
                     "operationId": "evaluate",
+                    "requestBody": {
+                        "required": False,
+                        "content": {"application/json": {"schema": _ref("EvaluateRequest")}},
+                    },
                     "responses": {
                         "200": _json(_ref("EvalResult"), "The evaluation result"),
-                        **_errors(404, 409),
+                        **_errors(400, 404, 409, 422),
                     },
                 },
             },

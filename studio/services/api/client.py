@@ -1,0 +1,176 @@
+"""A client of the agent API shaped like the episode manager, so agents run against a server.
+
+`RemoteEpisodeManager(url, token)` offers `create/get/list/delete` and episodes with `observe`,
+`step`, `evaluate`, `close`, like `studio.services.env.episode`, but every call goes over HTTP
+to `studio serve` (or the GUI's server). `run_episode` and batch runs use it unchanged: this is
+how `studio run --api URL` drives episodes through the API. A refused action (422, 409) is an
+`ActionError` with the server's message, as in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation, StepRecord
+from studio.models.evaluation import Clock, EvalResult
+from studio.services.errors import StudioError
+from studio.services.store import TaskFolder
+
+
+class ApiCallError(StudioError):
+    """The server answered an error that is not about the action (auth, unknown episode)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"HTTP {status}: {message}")
+        self.status = status
+
+
+class ApiClient:
+    """JSON calls with the bearer token; blocking I/O runs in a worker thread."""
+
+    def __init__(self, url: str, token: str, timeout_s: float = 900.0) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+        self.timeout_s = timeout_s
+
+    async def call(self, method: str, path: str, body: Any = None) -> Any:
+        return await asyncio.to_thread(self._call, method, path, body)
+
+    def _call(self, method: str, path: str, body: Any) -> Any:
+        data = json.dumps(body).encode("utf-8") if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout_s) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            raise ApiCallError(exc.code, _error_text(exc)) from None
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise StudioError(f"cannot reach the agent API at {self.url}: {reason}") from None
+
+
+def _error_text(exc: urllib.error.HTTPError) -> str:
+    raw = exc.read()
+    try:
+        return str(json.loads(raw)["error"])
+    except (ValueError, KeyError, TypeError):
+        return raw[:300].decode("utf-8", "replace") or exc.reason
+
+
+class RemoteEpisode:
+    """An episode living in a server; mirrors its status from the answers."""
+
+    def __init__(self, client: ApiClient, data: dict[str, Any], task: TaskFolder) -> None:
+        self.client = client
+        self.id = str(data["id"])
+        self.task = task
+        self.mode = Mode(data["mode"])
+        self.status = EpisodeStatus(data["status"])
+        self.step_count = int(data["steps"])
+        self.trajectory_dir: Path | None = None  # recorded on the server's side
+
+    @property
+    def running(self) -> bool:
+        return self.status is EpisodeStatus.RUNNING
+
+    async def observe(self) -> Observation:
+        data = await self._call("GET", "/observation")
+        self.status = EpisodeStatus(data.pop("status", self.status))
+        return Observation.model_validate(data)
+
+    async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> StepRecord:
+        body = {"api": raw_action.get("api"), "args": raw_action.get("args") or {}}
+        if reasoning:
+            body["reasoning"] = reasoning
+        try:
+            data = await self._call("POST", "/actions", body)
+        except ApiCallError as exc:
+            if exc.status in (400, 409, 422):
+                await self._refresh()  # a refused action still counts as a step
+                raise ActionError(str(exc).removeprefix(f"HTTP {exc.status}: ")) from None
+            raise
+        record = StepRecord.model_validate(data)
+        self.status, self.step_count = record.status_after, record.index
+        return record
+
+    async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> EvalResult:
+        body = {"clock": Clock(clock).value, "seed": seed}
+        return EvalResult.model_validate(await self._call("POST", "/evaluate", body))
+
+    async def close(self) -> None:
+        try:
+            await self.client.call("DELETE", f"/episodes/{self.id}")
+        except ApiCallError as exc:
+            if exc.status != 404:
+                raise
+
+    async def _refresh(self) -> None:
+        data = await self.client.call("GET", f"/episodes/{self.id}")
+        self.status, self.step_count = EpisodeStatus(data["status"]), int(data["steps"])
+
+    async def _call(self, method: str, sub: str, body: Any = None) -> Any:
+        return await self.client.call(method, f"/episodes/{self.id}{sub}", body)
+
+
+class RemoteEpisodeManager:
+    """The episode manager's interface over the API (tasks are sent as folder paths)."""
+
+    def __init__(self, url: str, token: str, step_limit: int | None = None) -> None:
+        self.client = ApiClient(url, token)
+        self.step_limit = step_limit
+        self._episodes: dict[str, RemoteEpisode] = {}
+
+    async def start(self) -> None:
+        await self.client.call("GET", "/episodes")  # reachable, and the token is right
+
+    async def close(self) -> None:
+        for episode in list(self._episodes.values()):
+            await episode.close()
+        self._episodes.clear()
+
+    async def __aenter__(self) -> RemoteEpisodeManager:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def create(
+        self,
+        task: TaskFolder,
+        mode: Mode,
+        record_to: Path | None = None,
+        agent_name: str = "unknown",
+        step_limit: int | None = None,
+    ) -> RemoteEpisode:
+        """Start an episode on the server (`record_to` is ignored: the server records)."""
+        body: dict[str, Any] = {
+            "task": str(Path(task.folder).resolve()),
+            "mode": Mode(mode).value,
+            "agent": agent_name,
+        }
+        if step_limit or self.step_limit:
+            body["step_limit"] = step_limit or self.step_limit
+        episode = RemoteEpisode(
+            self.client, await self.client.call("POST", "/episodes", body), task
+        )
+        self._episodes[episode.id] = episode
+        return episode
+
+    def get(self, episode_id: str) -> RemoteEpisode:
+        return self._episodes[episode_id]
+
+    def list(self) -> list[RemoteEpisode]:
+        return list(self._episodes.values())
+
+    async def delete(self, episode_id: str) -> None:
+        episode = self._episodes.pop(episode_id)
+        await episode.close()
