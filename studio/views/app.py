@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from studio.services import paths
 
@@ -43,6 +44,7 @@ DEFAULT_CHROMIUM_FLAGS = (
 # (STUDIO_JS_LOG=1 shows everything).
 JS_LOG_RULES = "js.debug=false\njs.info=false\njs.warning=false"
 SETTLE_BEFORE_GRAB_S = 1.0
+log = logging.getLogger(__name__)
 _T0 = time.perf_counter()
 
 
@@ -126,8 +128,15 @@ async def _main(window: MainWindow, opts: argparse.Namespace) -> int:
     if opts.exit_when_ready or opts.open_task or opts.screenshot:
         window.background.spawn(_scripted(window, opts, outcome))
     await closed
+    # Ctrl+C in a terminal also kills the Playwright driver; its half-finished futures are
+    # expected now and not worth a screenful of asyncio complaints.
+    asyncio.get_running_loop().set_exception_handler(_log_quietly)
     await window.shutdown()
     return outcome["code"]
+
+
+def _log_quietly(_loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    log.debug("after close: %s", context.get("message"), exc_info=context.get("exception"))
 
 
 def _resolve(future: asyncio.Future[None]) -> None:

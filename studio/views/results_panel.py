@@ -23,9 +23,9 @@ _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 COLUMNS = ("Test", "Result", "Duration", "Error")
 _COLORS = {"PASS": "#1b7f3b", "FAIL": "#b3261e", "TIMEOUT": "#a15c00"}
 _SUMMARY_STYLE = {
-    "pass": "background: #e6f4ea; color: #0d652d;",
-    "fail": "background: #fdecea; color: #8c1d18;",
-    "error": "background: #fdecea; color: #8c1d18;",
+    "pass": "background: #e6f4ea; color: #0d652d; font-weight: 600;",
+    "fail": "background: #fdecea; color: #8c1d18; font-weight: 600;",
+    "error": "background: #fdecea; color: #8c1d18; font-weight: 600;",
     "idle": "background: #f1f3f4; color: #3c4043;",
     "busy": "background: #eef3fb; color: #174ea6;",
 }
@@ -140,11 +140,13 @@ def _make_table(parent: QWidget) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
     table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(24)
     header = table.horizontalHeader()
     header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
     header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-    table.setColumnWidth(0, 260)
+    table.setColumnWidth(0, 330)
     return table

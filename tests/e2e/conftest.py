@@ -58,21 +58,38 @@ def run_async(qtbot: Any, qasync_loop: asyncio.AbstractEventLoop) -> Callable[..
     return run
 
 
+@pytest.fixture(scope="session")
+def gui_server() -> Iterator[Any]:
+    """One editor server for every window of the session.
+
+    A server per test would be stopped and the next one bound to the same port (Linux hands
+    it straight back), while QtWebEngine keeps pooled keep-alive connections that the old
+    server's handler threads still answer: requests would reach the old server and get 404.
+    """
+    from studio.services.server import EditorServer
+
+    server = EditorServer().start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def boot_window(
-    qtbot: Any, qasync_loop: asyncio.AbstractEventLoop, run_async: Callable[..., Any]
+    qtbot: Any,
+    qasync_loop: asyncio.AbstractEventLoop,
+    run_async: Callable[..., Any],
+    gui_server: Any,
 ) -> Iterator[Callable[..., Any]]:
     """boot_window(library, wait_ready=True, prewarm=False) -> the real MainWindow, shown."""
     from studio.services.browser import BrowserPool
-    from studio.services.server import EditorServer
     from studio.views.main_window import MainWindow
 
-    booted: list[tuple[Any, EditorServer]] = []
+    booted: list[MainWindow] = []
 
     def boot(library: Path, wait_ready: bool = True, prewarm: bool = False) -> MainWindow:
-        server = EditorServer().start()
-        window = MainWindow(server, BrowserPool(server, spares=1), library, prewarm=prewarm)
-        booted.append((window, server))
+        pool = BrowserPool(gui_server, spares=1)
+        window = MainWindow(gui_server, pool, library, prewarm=prewarm)
+        booted.append(window)
         window.resize(1400, 900)
         window.show()
         window.start()
@@ -81,12 +98,11 @@ def boot_window(
         return window
 
     yield boot
-    for window, server in booted:
+    for window in booted:
         window.close()
         run_async(window.shutdown())
         with qtbot.waitSignal(window.destroyed, timeout=10_000):
             window.deleteLater()
-        server.stop()
 
 
 @pytest.fixture

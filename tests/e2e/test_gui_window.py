@@ -27,7 +27,12 @@ def _open_golden(qtbot: Any, window: Any, task_id: str) -> None:
     assert window.library.select_task(task_id)
     qtbot.waitUntil(window.commands.open_golden.isEnabled, timeout=WAIT_MS)
     window.commands.open_golden.trigger()
-    qtbot.waitUntil(lambda: window.editor.project_name.endswith("golden.sb3"), timeout=WAIT_MS)
+    banner = window.editor.banner
+    qtbot.waitUntil(
+        lambda: window.editor.project_name.endswith("golden.sb3") or banner.kind == "error",
+        timeout=WAIT_MS,
+    )
+    assert banner.kind != "error", banner.text()
 
 
 def test_golden_project_opens_in_the_editor_and_evaluates_to_pass(
@@ -100,6 +105,14 @@ def test_a_task_that_fails_to_load_is_listed_with_its_error(
     assert "This task failed to load" in window.details.text()
     assert "invalid JSON at line 3" in window.details.text()
     assert not window.commands.evaluate.isEnabled()
+    keys = {a.text(): [k.toString() for k in a.shortcuts()] for a in window.commands.task_actions}
+    assert keys == {
+        "Open &initial": ["Ctrl+1"],
+        "Open &golden": ["Ctrl+2"],
+        "&Evaluate": ["F5", "Ctrl+R"],
+    }
+    assert window.commands.open_library.shortcut().toString() == "Ctrl+O"
+    assert window.commands.quit.shortcut().toString() == "Ctrl+Q"
 
     window.close()  # remembers geometry and splitters in the test's own config folder
     saved = settings_path().read_text()
