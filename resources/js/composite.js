@@ -346,8 +346,8 @@
   function connectStackAfter(source, target) {
     needPrevious(source, 'the source block');
     if (!target.nextConnection) fail(`the target block (${target.type}) has no bottom to stack under`);
-    source.unplug(false);
     checkConnectable(target.nextConnection, source.previousConnection, 'stack_after');
+    source.unplug(false);
     target.nextConnection.connect(source.previousConnection);
   }
 
@@ -358,14 +358,14 @@
     const parent = target.previousConnection.targetConnection;
     if (parent) {
       needPrevious(source, 'the source block');
-      source.unplug(false);
       checkConnectable(parent, source.previousConnection, 'stack_before');
+      source.unplug(false);
       parent.connect(source.previousConnection);
       return;
     }
+    checkConnectable(last.nextConnection, target.previousConnection, 'stack_before');
     source.unplug(false);
     const where = target.getRelativeToSurfaceXY();
-    checkConnectable(last.nextConnection, target.previousConnection, 'stack_before');
     last.nextConnection.connect(target.previousConnection);
     const now = target.getRelativeToSurfaceXY();
     source.moveBy(where.x - now.x, where.y - now.y);
@@ -374,8 +374,8 @@
   function connectStatementInto(source, target, inputName) {
     const input = namedInput(target, inputName, 'statement', 'the target block');
     needPrevious(source, 'the source block');
-    source.unplug(false);
     checkConnectable(input.connection, source.previousConnection, 'statement_into');
+    source.unplug(false);
     input.connection.connect(source.previousConnection);
   }
 
@@ -544,9 +544,9 @@
   };
 
   async function run(request) {
-    await settle();
-    if (request.expectVersion !== undefined && request.expectVersion !== null &&
-        request.expectVersion !== version) {
+    const indexed = request.expectVersion !== undefined && request.expectVersion !== null;
+    if (indexed) await settle(); // changes still queued in Blockly count
+    if (indexed && request.expectVersion !== version) {
       return { ok: false, stale: true,
         error: 'the program changed since your last observation; observe again' };
     }
@@ -561,7 +561,6 @@
       return { ok: false, internal: true, error: `the editor failed: ${err && err.message}` };
     } finally {
       SB.Events.setGroup(false);
-      await settle();
     }
   }
 
