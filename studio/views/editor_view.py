@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import fcntl
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from PySide6.QtCore import QCoreApplication, QUrl, Signal
 from PySide6.QtWebEngineCore import QWebEngineProfile
@@ -24,15 +25,29 @@ from studio.views.editor_page import EditorError, EditorPage
 EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_S = 90.0
 _profile: QWebEngineProfile | None = None
+_profile_lock: IO[str] | None = None
 
 
 def shared_profile() -> QWebEngineProfile:
-    """One persistent browser profile per process, so the bundle's code cache survives runs."""
-    global _profile
+    """One browser profile per process, kept on disk so the bundle's code cache survives runs.
+
+    A second studio running at the same time gets an in-memory profile instead of sharing
+    the disk cache (Chromium's cache is not meant for two processes).
+    """
+    global _profile, _profile_lock
     if _profile is None:
         app = QCoreApplication.instance()
-        _profile = QWebEngineProfile("scratch-bench-studio", app)
         root = paths.cache_dir() / "qtwebengine"
+        root.mkdir(parents=True, exist_ok=True)
+        lock = open(root / "profile.lock", "w")  # noqa: SIM115  (held for the process)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            _profile = QWebEngineProfile(app)  # off the record
+            return _profile
+        _profile_lock = lock
+        _profile = QWebEngineProfile("scratch-bench-studio", app)
         _profile.setCachePath(str(root / "cache"))
         _profile.setPersistentStoragePath(str(root / "storage"))
         _profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.DiskHttpCache)
