@@ -133,18 +133,26 @@ def test_composite_episode_over_http(api: Api, tmp_path: Path) -> None:
     assert len((run_json.parent / "steps.jsonl").read_text().splitlines()) == 6
 
 
-def test_oracle_solves_and_idle_fails_then_report(tmp_path: Path) -> None:
-    runs = tmp_path / "runs"
+def test_oracle_solves_every_task_through_the_api_and_idle_fails(api: Api, tmp_path: Path) -> None:
+    local = tmp_path / "local"
     tasks = str(ROOT / "tasks")
-    for agent in ("oracle", "idle"):
-        out = studio("run", tasks, "--agent", agent, "--mode", "composite", "--workers", "2",
-                     "--out", str(runs))  # fmt: skip
+    common = ["--mode", "composite", "--workers", "2", "--out", str(local)]
+    env = ["--api", api.url, "--token", TOKEN]
+    for agent, extra in (("oracle", env), ("idle", [])):
+        out = studio("run", tasks, "--agent", agent, *common, *extra)
         assert out.returncode == 0, out.stdout + out.stderr
         assert "SR " in out.stdout and "PSR " in out.stdout
-    out = studio("report", str(runs), "--json", "--html", str(tmp_path / "report.html"))
+    out = studio("report", str(local), "--json", "--html", str(tmp_path / "report.html"))
     assert out.returncode == 0, out.stderr
     rows = {r["agent"]: r for r in json.loads(out.stdout)["rows"]}
     assert rows["oracle"]["overall"]["sr"] == 1.0, rows["oracle"]["tasks"]
-    assert rows["idle"]["overall"]["sr"] == 0.0
     assert rows["oracle"]["overall"]["tasks"] == 12
+    assert rows["idle"]["overall"]["sr"] == 0.0 and rows["idle"]["overall"]["tasks"] == 12
     assert (tmp_path / "report.html").read_text().count("<svg") == 1
+    # the server recorded the oracle's episodes with their steps
+    server_runs = list((tmp_path / "runs").rglob("run.json"))
+    assert len(server_runs) == 12
+    assert all(json.loads(p.read_text())["agent"] == "oracle" for p in server_runs)
+    out = studio("report", str(tmp_path / "runs"), "--json")
+    (row,) = json.loads(out.stdout)["rows"]
+    assert row["agent"] == "oracle" and row["overall"]["sr"] == 1.0
