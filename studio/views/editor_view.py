@@ -167,6 +167,9 @@ class EditorView(QWidget):
     async def _await_page_ready(self) -> None:
         ready = self._ready
         try:
+            webgl = await self.page.evaluate("window.studioBridge && studioBridge.status().webgl")
+            if webgl is False:  # the editor would only show its "no WebGL" dialog
+                raise EditorError("no WebGL")
             await asyncio.wait_for(self.page.call("whenReady"), READY_TIMEOUT_S)
         except (EditorError, TimeoutError) as exc:
             self._fail(await self._why_not_ready(exc))
@@ -183,7 +186,7 @@ class EditorView(QWidget):
         if isinstance(status, dict) and status.get("webgl") is False:
             return (
                 "the Scratch editor needs WebGL, which this display does not offer "
-                "(QTWEBENGINE_CHROMIUM_FLAGS must include --ignore-gpu-blocklist)"
+                "(QTWEBENGINE_CHROMIUM_FLAGS needs --ignore-gpu-blocklist and no --disable-gpu)"
             )
         errors = status.get("errors") if isinstance(status, dict) else None
         detail = f"; page errors: {'; '.join(map(str, errors[:3]))}" if errors else ""
