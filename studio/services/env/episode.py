@@ -16,6 +16,7 @@ the episode stays usable. An action after the end raises `ActionError` and is no
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import time
 import uuid
@@ -28,7 +29,6 @@ from studio.models.agent import (
     EpisodeStatus,
     Mode,
     Observation,
-    ProgramChange,
     StepRecord,
     parse_action,
 )
@@ -73,6 +73,7 @@ class Episode:
 
     def __init__(
         self,
+        episode_id: str,
         manager: EpisodeManager,
         task: TaskFolder,
         mode: Mode,
@@ -80,8 +81,10 @@ class Episode:
         handler: ModeHandler,
         step_limit: int,
         recorder: TrajectoryRecorder | None,
+        agent_name: str = "unknown",
     ) -> None:
-        self.id = recorder.run.episode_id if recorder else uuid.uuid4().hex[:12]
+        self.id = episode_id
+        self.agent_name = agent_name
         self.manager = manager
         self.task = task
         self.mode = mode
@@ -152,6 +155,7 @@ class Episode:
         except ActionError as exc:
             error = exc
             record.ok, record.error = False, str(exc)
+            self._program = None  # a refused action may still have moved something
         self.step_count = index
         if self.running and self.step_count >= self.step_limit:
             self.status = EpisodeStatus.STEP_LIMIT
@@ -186,8 +190,6 @@ class Episode:
 
     async def export_sb3(self) -> bytes:
         """The current program as .sb3 bytes (vm.saveProjectSb3)."""
-        import base64
-
         b64 = await self.page.evaluate("() => window.studioBridge.saveProjectBase64()")
         return base64.b64decode(b64)
 
@@ -357,8 +359,7 @@ class EpisodeManager:
                 step_limit=limit,
             )
             recorder = TrajectoryRecorder(folder, run)
-        episode = Episode(self, task, mode, page, handler, limit, recorder)
-        episode.id = episode_id
+        episode = Episode(episode_id, self, task, mode, page, handler, limit, recorder, agent_name)
         self._episodes[episode_id] = episode
         return episode
 
@@ -384,6 +385,5 @@ __all__ = [
     "EnvError",
     "Episode",
     "EpisodeManager",
-    "ProgramChange",
     "make_handler",
 ]
