@@ -258,3 +258,17 @@ def test_evaluate_clock_and_seed(client: Client, server: ApiServer) -> None:
     ]:
         status, answer = client.call("POST", f"/episodes/{episode}/evaluate", body)
         assert status == 422 and fragment in answer["error"]
+
+
+def test_episode_that_cannot_start_is_422(client: Client, server: ApiServer) -> None:
+    from studio.services.errors import StudioError
+
+    manager = server.app.manager
+    assert isinstance(manager, FakeEpisodeManager)
+
+    async def refuse(*_a: Any, **_kw: Any) -> None:
+        raise StudioError("initial.sb3: the editor did not load it")
+
+    manager.create = refuse  # type: ignore[method-assign,assignment]
+    status, answer = client.call("POST", "/episodes", {"task": "cat_walks"})
+    assert status == 422 and "cannot start an episode on cat_walks" in answer["error"]

@@ -183,9 +183,12 @@ class ApiApp:
         except StudioError as exc:
             raise HttpError(422, f"task {name!r} cannot be loaded: {exc}") from None
         mode = Mode(mode_name)
-        episode = await self.manager.create(
-            task, mode, record_to=None, agent_name=agent.strip(), step_limit=limit
-        )
+        try:
+            episode = await self.manager.create(
+                task, mode, record_to=None, agent_name=agent.strip(), step_limit=limit
+            )
+        except StudioError as exc:  # e.g. the editor refused the task's initial project
+            raise HttpError(422, f"cannot start an episode on {task.task.id}: {exc}") from None
         log.info("episode %s started: %s in %s mode", episode.id, task.task.id, mode.value)
         return Response.json(summary(episode), 201, {"Location": f"/episodes/{episode.id}"})
 
