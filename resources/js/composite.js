@@ -24,7 +24,7 @@
   const HIDDEN_OPTIONS = new Set([SB.RENAME_VARIABLE_ID, SB.DELETE_VARIABLE_ID,
     SB.NEW_BROADCAST_MESSAGE_ID]);
   const MARGIN = 32;
-  const COLUMNS = [48, 420, 800, 1180];
+  const COLUMNS = [48, 420]; // both in view at the editor's default zoom
   let version = 0;
 
   class ActionFailure extends Error {}
@@ -169,10 +169,12 @@
     return { x: COLUMNS[0], y: bottom + 2 * MARGIN };
   }
 
+  /** Move a top block to a free spot and scroll the canvas so that it is in view. */
   async function placeFree(block) {
     await SB.renderManagement.finishQueuedRenders();
     const spot = freeSpot(block);
     block.moveTo(new SB.utils.Coordinate(spot.x, spot.y));
+    if (ws().scrollBoundsIntoView) ws().scrollBoundsIntoView(block.getBoundingRectangle());
   }
 
   // ---- the APIs --------------------------------------------------------------------------
