@@ -6,13 +6,17 @@ QtWebEngine view while the asyncio loop is busy. It binds to 127.0.0.1 on a free
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
 import os
 import secrets
+import socket
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from studio.services import paths
@@ -46,7 +50,7 @@ class EditorServer:
         self._files: dict[str, Path] = {}
         self._blobs: dict[str, bytes] = {}
         self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -67,7 +71,6 @@ class EditorServer:
             return self
         handler = _make_handler(self)
         self._httpd = _bind(handler, self.preferred_port)
-        self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, name="editor-server", daemon=True
         )
@@ -78,6 +81,7 @@ class EditorServer:
         if self._httpd is None:
             return
         self._httpd.shutdown()
+        self._httpd.close_connections()
         self._httpd.server_close()
         self._httpd = None
         self._thread = None
@@ -121,14 +125,48 @@ class EditorServer:
         return _safe_join(self.web_dir, path) or _safe_join(self.bundle_dir, path)
 
 
-def _bind(handler: type[BaseHTTPRequestHandler], preferred: int | None) -> ThreadingHTTPServer:
+class _Server(ThreadingHTTPServer):
+    """Tracks open connections so that stopping the server also ends kept-alive ones; a
+    browser that outlives this server must not keep talking to it."""
+
+    daemon_threads = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        with self._open_lock:
+            conns, self._open = list(self._open), set()
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the browser went away mid-response: nothing to report
+        super().handle_error(request, client_address)
+
+
+def _bind(handler: type[BaseHTTPRequestHandler], preferred: int | None) -> _Server:
     """Bind to the preferred port when it is free (the browser caches by origin), else any."""
     if preferred:
         try:
-            return ThreadingHTTPServer(("127.0.0.1", preferred), handler)
+            return _Server(("127.0.0.1", preferred), handler)
         except OSError:
             pass
-    return ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    return _Server(("127.0.0.1", 0), handler)
 
 
 def _safe_join(root: Path, rel: str) -> Path | None:
