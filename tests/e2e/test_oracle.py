@@ -1,5 +1,7 @@
-"""The issue's bar: the oracle agent solves every bundled task in composite mode (SR 100%),
-acting only through the composite APIs, and the idle agent fails every one of them."""
+"""The oracle agent, in process, solves a task of each category in composite mode acting only
+through the composite APIs, and the idle agent fails them. The issue's full bar (every bundled
+task, through the HTTP API) is tests/e2e/test_api_e2e.py; this keeps the in-process path covered
+without running all twelve tasks twice."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
 
-TASKS = scan_library(paths.BUNDLED_TASKS).tasks
+ONE_PER_CATEGORY = {"create_cat_walk", "debug_game_over", "extend_rain_clones", "compute_sum_to_n"}
+TASKS = [t for t in scan_library(paths.BUNDLED_TASKS).tasks if t.task.id in ONE_PER_CATEGORY]
 IDS = [t.task.id for t in TASKS]
 
 
