@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from studio.services.store import load_task
+from tests.helpers.cli import studio
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
 
 WEAK_SCRIPT = """module.exports = async (vm, config, cleanup) => EvaluationUtils.runTests(vm, [
   { name: 'Cat exists', run: async () => { EvaluationUtils.requireSprite(vm, 'Cat'); } },
@@ -25,17 +23,6 @@ COIN_SCRIPT = """module.exports = async (vm) => {
   return { success: heads, details: [{ name: 'coin', passed: heads }] };
 };
 """
-
-
-def studio(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "studio", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-        check=False,
-    )
 
 
 def test_weak_script_lists_survivors_and_equivalence_is_kept(tmp_path: Path) -> None:

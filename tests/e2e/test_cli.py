@@ -3,27 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli import studio
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def studio(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "studio", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
 
 
 def test_eval_prints_tests_and_rates(tmp_path: Path) -> None:

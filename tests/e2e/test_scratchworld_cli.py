@@ -4,28 +4,15 @@ real browser with the set's own helper library installed as window.EvaluationUti
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from studio.services.store import load_task
+from tests.helpers.cli import studio
 from tests.helpers.scratchworld_fixture import build_set
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def studio(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "studio", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
 
 
 def _tree(root: Path) -> dict[str, bytes]:
