@@ -140,22 +140,20 @@ def test_page_crash_is_reported_and_next_run_works(
     from studio.services.evaluator import Evaluator
 
     script = (
-        "module.exports = async () => { window.__started = true; await new Promise(() => {}); };"
+        "module.exports = async () => { console.log('studio-test:started');"
+        " await new Promise(() => {}); };"
     )
     entry = _task(tmp_path, script=script, timeout_s=60)
     evaluator = Evaluator(browser_pool)
 
     async def crash_mid_run():  # type: ignore[no-untyped-def]
+        started = asyncio.ensure_future(
+            browser_pool.context.wait_for_event(
+                "console", predicate=lambda m: m.text == "studio-test:started", timeout=120_000
+            )
+        )
         run = asyncio.ensure_future(evaluator.evaluate(entry))
-        victim = None
-        while victim is None:
-            await asyncio.sleep(0.05)
-            for page in browser_pool.context.pages:
-                try:
-                    if await page.evaluate("window.__started === true"):
-                        victim = page
-                except Exception:
-                    continue
+        victim = (await started).page
         cdp = await browser_pool.context.new_cdp_session(victim)
         with contextlib.suppress(Exception):  # the crash takes the session with it
             await cdp.send("Page.crash")
