@@ -103,7 +103,7 @@
   /** The sources of elements, most specific first; an element is listed once. */
   const SOURCES = [
     { type: 'inputs', sel: '.blocklyEditableField', nested: true,
-      text: fieldText, meta: fieldMeta },
+      text: fieldText, meta: fieldMeta, box: fieldBox, hitArea: fieldShadow },
     { type: 'inputs', sel: 'input:not([type="file"]), textarea',
       meta: (el) => ({ name: el.getAttribute('name') || el.getAttribute('placeholder') || '' }) },
     { type: 'sprites', sel: cls('sprite-selector-item_sprite-selector-item_'),
@@ -164,6 +164,19 @@
     return opcodeOf(best) + (label ? ` (${label})` : '');
   }
 
+  /** The shadow block (number, text or menu oval) a field sits in, or null. */
+  function fieldShadow(field) {
+    const shadow = field.closest('.blocklyBlock');
+    return shadow && shadow.classList.contains('blocklyShadow') ? shadow : null;
+  }
+
+  /** A field's clickable box: the whole oval of its shadow (an empty slot too), or itself. */
+  function fieldBox(field) {
+    const shadow = fieldShadow(field);
+    const path = shadow && shadow.querySelector(':scope > path.blocklyPath');
+    return (path || field).getBoundingClientRect();
+  }
+
   /** A workspace block's own shape (its group also spans the blocks below it). */
   function ownPathBox(el) {
     const path = el.querySelector(':scope > path.blocklyPath');
@@ -201,14 +214,18 @@
 
   /** Does a press at some sample point of `box` land on `el` itself? */
   function isTopmost(target, box, source) {
-    const el = source && source.hitArea ? source.hitArea(target) : target;
+    const el = (source && source.hitArea && source.hitArea(target)) || target;
     const w = box.right - box.left;
     const h = box.bottom - box.top;
     const points = [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75],
       [0.1, 0.5], [0.5, 0.1]];
     const block = source && source.type === 'blocks';
-    for (const [fx, fy] of points) {
-      const hit = document.elementFromPoint(box.left + fx * w, box.top + fy * h);
+    const spots = points.map(([fx, fy]) => [box.left + fx * w, box.top + fy * h]);
+    // A C-block's own shape is mostly its arms: its samples above can all fall on the blocks
+    // in its mouth; the top-left corner of the top arm is always its own.
+    if (block) spots.push([box.left + Math.min(6, w / 4), box.top + Math.min(8, h / 4)]);
+    for (const [x, y] of spots) {
+      const hit = document.elementFromPoint(x, y);
       if (!hit) continue;
       if (block ? ownerBlock(hit) === el : el === hit || el.contains(hit)) return true;
     }

@@ -122,6 +122,24 @@ def test_observation_lists_the_editor(env: Env) -> None:
         assert e.source == "dom"
 
 
+def test_empty_slots_and_filled_c_blocks_are_listed(env: Env) -> None:
+    """An empty slot is a place to click or drop into: it is listed (as its oval); a C-block
+    whose mouth is filled with wide blocks is still listed (its top arm is its own)."""
+    env.show_category("Operators")
+    assert env.obs is not None
+    slots = [e for e in env.obs.elements if e.meta.get("opcode") == "operator_equals"]
+    slots = [e for e in slots if e.type == "inputs"]
+    assert [e.meta["value"] for e in slots] == ["", "50"]
+    assert all(e.w > 15 and e.h > 15 for e in slots)  # the ovals, not the (empty) text
+    env.load(paths.BUNDLED_TASKS / "compute_count_vowels")
+    golden = base64.b64encode(
+        (paths.BUNDLED_TASKS / "compute_count_vowels" / "golden.sb3").read_bytes()
+    ).decode("ascii")
+    env.js("(b) => window.studioBridge.loadProjectBase64(b, 'golden.sb3')", golden)
+    on_canvas = {e.meta.get("opcode") for e in env.observe().elements if e.type == "blocks"}
+    assert {"control_repeat", "control_if", "operator_contains"} <= on_canvas
+
+
 def test_drag_from_flyout_adds_a_block_then_a_second_snaps_under_it(env: Env) -> None:
     move = env.find("blocks", "motion_movesteps")
     out = env.act(

@@ -1,4 +1,5 @@
-"""The oracle agent: rebuilds the golden program through the composite APIs.
+"""The oracle agent: rebuilds the golden program through the composite APIs (or, in primitive
+mode, with real clicks and drags: see `oracle_primitive`).
 
 It knows the task's initial and golden projects and nothing else; it acts only through the
 action space every agent has, reading block indexes from fresh observations. It first creates
@@ -14,6 +15,7 @@ from typing import Any
 
 from studio.models.agent import Mode, Observation
 from studio.services.agents.oracle_plan import Action, TargetPlan, expand_reporters
+from studio.services.agents.oracle_primitive import PrimitiveOracle
 from studio.services.mutation.blocks import target_name
 from studio.services.mutation.diff import diff_projects
 from studio.services.sb3 import load_sb3
@@ -66,6 +68,7 @@ class OracleAgent:
         self.refusals = 0
         self.errors: list[str] = []  # every refusal, for checks
         self._refused_last = False
+        self._primitive: PrimitiveOracle | None = None
         if self.golden is not None:
             self.data = data_actions(self.initial, self.golden)
             self.todo = targets_to_edit(self.initial, self.golden)
@@ -76,12 +79,22 @@ class OracleAgent:
         self.refusals += 1
         self.errors.append(error)
         self._refused_last = True
+        if self._primitive is not None:
+            self._primitive.feedback(error)
         log.info("oracle: action refused (%d in a row): %s", self.refusals, error)
 
     async def act(self, observation: Observation) -> tuple[dict[str, Any], str]:
-        if observation.mode is not Mode.COMPOSITE or self.golden is None:
-            why = "no golden project" if self.golden is None else "composite mode only"
-            return {"api": "failed", "args": {}}, f"The oracle cannot act here: {why}."
+        if self.golden is None:
+            return {"api": "failed", "args": {}}, "The oracle cannot act: no golden project."
+        if observation.mode is Mode.PRIMITIVE:
+            if self._primitive is None:
+                self._primitive = PrimitiveOracle(
+                    self.initial,
+                    self.golden,
+                    list(self.todo),
+                    {k: list(v) for k, v in self.data.items()},
+                )
+            return await self._primitive.act(observation)
         if not self._refused_last:
             self.refusals = 0
         self._refused_last = False
