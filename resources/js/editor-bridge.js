@@ -11,7 +11,10 @@
  *   window.studioEditorReady   true once the editor, the VM and the workspace are ready
  *   window.studioBridge        { ready, whenReady(), loadProjectFromUrl(url, name, title),
  *                                loadProjectBase64(b64, name, title), saveProjectBase64(),
- *                                describeProject(), status(), call(id, method, args) }
+ *                                describeProject(), status(), markClean(), isDirty(),
+ *                                call(id, method, args) }
+ *                             isDirty(): has the project changed since it was loaded or
+ *                             markClean() was called
  * On ready the page also logs "studio:editor-ready" and appends " [ready]" to its title.
  *
  * Inside the studio (QtWebEngine) results of `call` go back through a QWebChannel object
@@ -126,6 +129,8 @@
       const blocks = findBlocksComponent();
       window.workspace = blocks.workspace;
       window.ScratchBlocks = blocks.ScratchBlocks;
+      vm.on('PROJECT_CHANGED', () => { maybeDirty = true; });
+      markClean();
       window.studioEditorReady = true;
       document.title += ' [ready]';
       console.info('studio:editor-ready');
@@ -173,6 +178,24 @@
     });
   }
 
+  // Unsaved-change tracking: the project as it was when last loaded or saved (vm.toJSON()),
+  // compared again only after the VM said something changed.
+  let cleanJson = null;
+  let maybeDirty = false;
+  function markClean() {
+    cleanJson = vm.toJSON();
+    maybeDirty = false;
+    return true;
+  }
+  function isDirty() {
+    if (!maybeDirty || cleanJson === null) return false;
+    if (vm.toJSON() === cleanJson) {
+      maybeDirty = false;
+      return false;
+    }
+    return true;
+  }
+
   let queue = Promise.resolve();
   /** Run project operations one after the other, whatever their outcome. */
   function serialized(fn) {
@@ -205,6 +228,9 @@
       throw new Error(`${label}: the Scratch VM refused the project: ${describeError(err)}${restored}`);
     }
     state.store.dispatch({ type: SET_PROJECT_TITLE, title: newTitle });
+    // the workspace redraws the new project after this resolves; changes from then on count
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    markClean();
     return describeProject();
   }
 
@@ -250,6 +276,8 @@
       errors: pageErrors.slice(0, 20),
     }),
     describeProject,
+    markClean,
+    isDirty,
     getWorkspace: () => window.workspace || null,
     loadProjectFromUrl: (url, name, title) =>
       serialized(async () => loadProjectBuffer(await fetchBuffer(url, name), name, title)),

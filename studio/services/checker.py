@@ -54,6 +54,9 @@ class TaskChecker:
         self.options = options
         self.agreement = agreement
         self.evaluations = 0
+        self.finished = 0
+        self.expected = 0  # evaluations the current check() is expected to make
+        self.progress: Callable[[int, int], None] | None = None  # (finished, expected)
         self._gate = asyncio.Semaphore(max(1, options.workers))
 
     async def run(
@@ -61,9 +64,15 @@ class TaskChecker:
     ) -> EvalResult:
         async with self._gate:
             self.evaluations += 1
-            return await self.evaluator.evaluate(
-                entry, project, project_name=name, clock=clock, seed=seed
-            )
+            try:
+                return await self.evaluator.evaluate(
+                    entry, project, project_name=name, clock=clock, seed=seed
+                )
+            finally:
+                self.finished += 1
+                if self.progress is not None:
+                    self.expected = max(self.expected, self.finished)
+                    self.progress(self.finished, self.expected)
 
     async def runs(
         self, entry: TaskFolder, project: bytes | Path, name: str, clock: Clock
@@ -79,6 +88,8 @@ class TaskChecker:
         task = entry.task
         check = TaskCheck(id=task.id, category=task.category.value, folder=str(entry.folder))
         check.reruns = max(1, self.options.reruns)
+        self.finished = 0
+        self.expected = check.reruns * (2 + max(0, self.options.mutants))
         if entry.golden_path is None:
             check.errors.append("the task has no golden project")
             return _finish(check, t0)
@@ -91,6 +102,8 @@ class TaskChecker:
         _judge_golden_and_initial(check, task.category, golden_runs, initial_runs)
         if check.golden_passed and self.options.mutants > 0:
             await MutantRunner(self, entry, clock, golden_runs).run_into(check)
+        if self.progress is not None:
+            self.progress(self.finished, self.finished)
         return _finish(check, t0)
 
     async def _choose_clock(self, entry: TaskFolder, check: TaskCheck) -> Clock:
@@ -113,6 +126,7 @@ class TaskChecker:
 
     async def _compare_clocks(self, entry: TaskFolder) -> Agreement:
         seed = self.options.seed
+        self.expected += 4
         assert entry.golden_path is not None
         pairs = [(entry.golden_path, "golden"), (entry.initial_path, "initial")]
         results = await asyncio.gather(
@@ -147,7 +161,8 @@ def _judge_golden_and_initial(
     check.flaky.extend(flaky_tests(golden, "golden") + flaky_tests(initial, "initial"))
 
 
-def _finish(check: TaskCheck, t0: float) -> TaskCheck:
+def judge(check: TaskCheck) -> TaskCheck:
+    """Set the verdict from the findings (again after a survivor was marked equivalent)."""
     if check.errors:
         check.verdict = Verdict.INVALID
     elif check.flaky:
@@ -157,6 +172,12 @@ def _finish(check: TaskCheck, t0: float) -> TaskCheck:
     else:
         check.verdict = Verdict.VALID
     check.ok = check.verdict is Verdict.VALID
+    check.mutants_equivalent = sum(s.equivalent_reason is not None for s in check.survivors)
+    return check
+
+
+def _finish(check: TaskCheck, t0: float) -> TaskCheck:
+    judge(check)
     check.seconds = round(time.perf_counter() - t0, 2)
     return check
 

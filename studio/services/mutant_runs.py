@@ -96,3 +96,15 @@ class MutantRunner:
         run.passes = [r.success for r in results]
         run.status = "killed" if all(kills) else "survived" if not any(kills) else "flaky"
         return run
+
+
+def build_mutant(entry: TaskFolder, count: int, seed: int, mutant_id: str) -> bytes:
+    """The .sb3 of mutant `mutant_id` as a check with `count` mutants and `seed` made it."""
+    assert entry.golden_path is not None
+    golden_bytes = entry.golden_path.read_bytes()
+    golden = read_project_json(golden_bytes, entry.golden_path)
+    initial = read_project_json(entry.initial_path.read_bytes(), entry.initial_path)
+    for mutant in generate_mutants(golden, initial, count, seed):
+        if mutant.id == mutant_id:
+            return mutant_sb3(golden_bytes, mutant)
+    raise KeyError(f"{entry.folder}: no mutant {mutant_id!r} among {count} made with seed {seed}")

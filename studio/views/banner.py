@@ -1,4 +1,4 @@
-"""A thin strip above a pane that shows progress (with a busy bar) or an error (closable)."""
+"""A thin strip above a pane that shows progress (with a busy bar), a note, or an error (closable)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QToolBu
 
 _STYLES = {
     "progress": "QFrame#banner { background: #eef3fb; border-bottom: 1px solid #c8d6ee; }",
+    "info": "QFrame#banner { background: #fff8e1; border-bottom: 1px solid #f3d98b; }",
     "error": "QFrame#banner { background: #fdecea; border-bottom: 1px solid #f2b8b5; }"
     " QLabel { color: #8c1d18; }",
 }
@@ -43,6 +44,9 @@ class Banner(QFrame):
 
     def show_error(self, text: str) -> None:
         self._show("error", text)
+
+    def show_info(self, text: str) -> None:
+        self._show("info", text)
 
     def text(self) -> str:
         return self.label.text() if self.kind else ""
