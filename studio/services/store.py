@@ -99,11 +99,18 @@ class LibraryScan:
 
 
 def scan_library(root: Path) -> LibraryScan:
-    """Find every task folder under `root` (the root itself may be one task)."""
+    """Find every task folder under `root` (the root itself may be one task; hidden folders
+    such as the trash are skipped)."""
     root = Path(root)
     if not root.exists():
         raise TaskFileError(root, "does not exist")
-    candidates = [root] if is_task_folder(root) else sorted(p.parent for p in root.rglob(TASK_FILE))
+    if is_task_folder(root):
+        candidates = [root]
+    else:  # hidden folders hold deleted tasks (.trash) and tasks being written: not the library
+        found = (p.parent for p in root.rglob(TASK_FILE))
+        candidates = sorted(
+            f for f in found if not any(part.startswith(".") for part in f.relative_to(root).parts)
+        )
     tasks, errors = [], []
     for folder in candidates:
         try:

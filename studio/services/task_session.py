@@ -50,7 +50,8 @@ class TaskSession:
         docs = {"initial": _document("initial", entry.initial_path)}
         golden = entry.golden_path or entry.folder / GOLDEN_FILE
         docs["golden"] = _document("golden", golden)
-        script = entry.script_path.read_text(encoding="utf-8") if entry.script_path.is_file() else ""
+        path = entry.script_path
+        script = path.read_text(encoding="utf-8") if path.is_file() else ""
         return cls(entry, docs, script)
 
     @property
@@ -91,6 +92,12 @@ class TaskSession:
         if script != self.script_saved:
             atomic.write_text(self.entry.script_path, script)
             self.script_saved = script
+        save_task(TaskFolder(task, self.entry.folder))
+        self.entry = load_task(self.entry.folder)
+        return self.entry
+
+    def save_task_only(self, task: Task) -> TaskFolder:
+        """Write task.json alone (a review step, an equivalent mutant); projects stay as held."""
         save_task(TaskFolder(task, self.entry.folder))
         self.entry = load_task(self.entry.folder)
         return self.entry

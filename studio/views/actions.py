@@ -60,7 +60,48 @@ class StudioActions:
             "Restart &editor", ["Ctrl+Shift+R"], "Load the Scratch editor page again"
         )
         self.quit = make("&Quit", ["Ctrl+Q"], "Quit the studio")
+        self.new_task = make(
+            "&New task…", ["Ctrl+N"], "Create a task from a template", pix.SP_FileDialogNewFolder
+        )
+        self.open_task_folder = make(
+            "Open &task folder…", ["Ctrl+Shift+T"], "Open a task folder from anywhere on disk"
+        )
+        self.duplicate_task = make("&Duplicate task…", ["Ctrl+D"], "Copy the selected task")
+        self.rename_task = make("Re&name task…", ["F2"], "Rename the selected task")
+        self.delete_task = make(
+            "Delete task…", ["Ctrl+Del"], "Move the selected task to the library's trash"
+        )
+        self.restore_task = make("Restore deleted task…", [], "Bring a deleted task back")
+        self.save = make(
+            "&Save task",
+            ["Ctrl+S"],
+            "Save the task: projects, script and form",
+            pix.SP_DialogSaveButton,
+        )
+        self.revert = make("Re&vert project", [], "Put back the shown project as saved")
+        self.check = make(
+            "&Check task",
+            ["F6"],
+            "Run the adversarial check: golden, initial and mutants",
+            pix.SP_DialogYesButton,
+        )
+        self.submit = make("Su&bmit for review", ["Ctrl+Shift+S"], "Lint, then submit for review")
+        self.show_diff = make("Show &diff", ["Ctrl+3"], "Initial vs golden, block by block")
+        self.shortcuts = make("&Keyboard shortcuts", ["F1"], "List every shortcut")
         self.task_actions = (self.open_initial, self.open_golden, self.evaluate)
+        self.authoring_actions = (self.save, self.revert, self.check, self.submit, self.show_diff)
+        self.library_actions = (
+            self.new_task,
+            self.open_task_folder,
+            self.duplicate_task,
+            self.rename_task,
+            self.delete_task,
+            self.restore_task,
+        )
+
+    def all(self) -> list[QAction]:
+        """Every command, for the shortcuts dialog."""
+        return [a for a in vars(self).values() if isinstance(a, QAction)]
 
     def install(self, window: QMainWindow) -> QToolBar:
         """Put the actions into the menu bar and a toolbar; return the toolbar."""
@@ -70,15 +111,27 @@ class StudioActions:
             file_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
+        library_menu = menu.addMenu("&Library")
+        for action in self.library_actions:
+            library_menu.addAction(action)
         task_menu = menu.addMenu("&Task")
-        for action in self.task_actions:
+        for action in (*self.task_actions, *self.authoring_actions):
             task_menu.addAction(action)
         task_menu.addSeparator()
         task_menu.addAction(self.reload_editor)
+        help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self.shortcuts)
         toolbar = QToolBar("Main", window)
         toolbar.setObjectName("main-toolbar")
         toolbar.setMovable(False)
-        for action in (self.open_library, self.open_initial, self.open_golden, self.evaluate):
+        for action in (
+            self.new_task,
+            self.open_initial,
+            self.open_golden,
+            self.save,
+            self.evaluate,
+            self.check,
+        ):
             toolbar.addAction(action)
         window.addToolBar(toolbar)
         return toolbar

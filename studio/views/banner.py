@@ -1,4 +1,4 @@
-"""A thin strip above a pane that shows progress (with a busy bar), a note, or an error (closable)."""
+"""A thin strip above a pane: progress (with a busy bar), a note, or an error (closable)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -13,26 +15,43 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QProgressBar,
     QSplitter,
+    QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
+from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
+from studio.services.authoring.check_record import load_check
 from studio.services.browser import BrowserPool
 from studio.services.clock_agreement import AgreementCache, clock_for
-from studio.services.errors import TaskFileError
+from studio.services.errors import ProjectFileError, TaskFileError
 from studio.services.evaluator import Evaluator
+from studio.services.sb3 import read_project_json
 from studio.services.server import EditorServer
 from studio.services.store import LibraryScan, TaskFolder, scan_library
 from studio.views.actions import StudioActions
+from studio.views.authoring import AuthoringController
 from studio.views.background import BackgroundTasks
+from studio.views.checks_panel import ChecksPanel
+from studio.views.dialogs import ask_buttons
+from studio.views.diff_view import DiffView
+from studio.views.document_bar import DocumentBar
 from studio.views.editor_page import EditorError
 from studio.views.editor_view import EditorView
+from studio.views.library_controller import LibraryController
 from studio.views.library_panel import LibraryPanel
+from studio.views.quality_controller import QualityController
 from studio.views.results_panel import ResultsPanel
+from studio.views.review_panel import ReviewPanel
+from studio.views.script_editor import ScriptEditor
 from studio.views.settings import open_settings
+from studio.views.shortcuts_dialog import ShortcutsDialog
 from studio.views.task_details import TaskDetails
+from studio.views.task_form import TaskForm
 
 _SPLITTERS = ("main", "left", "right")
 
@@ -66,7 +85,28 @@ class MainWindow(QMainWindow):
         self.library = LibraryPanel(self)
         self.details = TaskDetails(self)
         self.editor = EditorView(server, self)
+        self.bar = DocumentBar(self)
         self.results = ResultsPanel(self)
+        self.form = TaskForm(self)
+        self.script = ScriptEditor(self)
+        self.diff = DiffView(self)
+        self.checks = ChecksPanel(self)
+        self.review = ReviewPanel(self)
+        self.tabs = QTabWidget(self)
+        self.authoring = AuthoringController(self, self.editor, self.bar, self.form, self.script)
+        self.authoring.spawn = self.background.spawn
+        self.library_ops = LibraryController(self, lambda: self.library_root)
+        self.quality = QualityController(
+            self,
+            self.authoring,
+            self.checks,
+            self.review,
+            self.diff,
+            self._ready_evaluator,
+            self.background.spawn,
+        )
+        self.quality.on_check_recorded = self._on_check_recorded
+        self._close_confirmed = False
         self._splitters = self._build_layout()
         self._build_status_bar()
         self._connect()
@@ -77,6 +117,33 @@ class MainWindow(QMainWindow):
         """Load the editor page and read the task library (both in the background)."""
         self.editor.start()
         self.reload_library(self.library_root)
+        self.background.spawn(self.offer_recovery())
+
+    async def offer_recovery(self) -> int:
+        """After a session that ended without closing, offer back its unsaved work."""
+        recovery = self.authoring.recovery
+        crashed = await asyncio.to_thread(recovery.crashed_session)
+        await asyncio.to_thread(recovery.mark_running)
+        if not crashed:
+            return 0
+        await self.wait_library()
+        await self.editor.wait_ready()
+        ids = sorted({d.task_id for d in recovery.drafts()})
+        entries = [self.library.entries[i] for i in ids if i in self.library.entries]
+        if not entries:
+            return 0
+        names = ", ".join(e.task.id for e in entries)
+        if not await self.ask_restore(
+            f"The studio did not close properly. Restore the unsaved work on {names}?"
+        ):
+            await asyncio.to_thread(recovery.discard_all)
+            return 0
+        return await self.authoring.restore_drafts(entries[0])
+
+    async def ask_restore(self, text: str) -> bool:
+        b = QMessageBox.StandardButton
+        choice = await ask_buttons(self, "Restore unsaved work", text, [b.Yes, b.Discard], b.Yes)
+        return choice is b.Yes
 
     def reload_library(self, root: Path) -> None:
         self._library_task = self.background.spawn(self.load_library(root))
@@ -91,7 +158,23 @@ class MainWindow(QMainWindow):
 
     def _build_layout(self) -> dict[str, QSplitter]:
         left = _splitter(Qt.Orientation.Vertical, "left", [self.library, self.details], [560, 300])
-        right = _splitter(Qt.Orientation.Vertical, "right", [self.editor, self.results], [700, 230])
+        top = QWidget(self)
+        column = QVBoxLayout(top)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.bar)
+        column.addWidget(self.editor, 1)
+        for widget, label in (
+            (self.form, "Task"),
+            (self.script, "Script"),
+            (self.results, "Results"),
+            (self.checks, "Checks"),
+            (self.diff, "Diff"),
+            (self.review, "Review"),
+        ):
+            self.tabs.addTab(widget, label)
+        self.tabs.setDocumentMode(True)
+        right = _splitter(Qt.Orientation.Vertical, "right", [top, self.tabs], [640, 260])
         main = _splitter(Qt.Orientation.Horizontal, "main", [left, right], [300, 1300])
         main.setStretchFactor(1, 1)
         right.setStretchFactor(0, 1)
@@ -118,6 +201,34 @@ class MainWindow(QMainWindow):
         c.reload_library.triggered.connect(lambda: self.reload_library(self.library_root))
         c.reload_editor.triggered.connect(self.editor.start)
         c.quit.triggered.connect(self.close)
+        c.save.triggered.connect(lambda: self.background.spawn(self.authoring.save()))
+        c.revert.triggered.connect(lambda: self.background.spawn(self.authoring.revert()))
+        c.show_diff.triggered.connect(lambda: self.background.spawn(self.show_diff()))
+        c.shortcuts.triggered.connect(self._on_shortcuts_requested)
+        ops = self.library_ops
+        c.new_task.triggered.connect(lambda: self.background.spawn(ops.new_task()))
+        c.open_task_folder.triggered.connect(lambda: self.background.spawn(ops.open_folder()))
+        c.restore_task.triggered.connect(lambda: self.background.spawn(ops.restore()))
+        c.duplicate_task.triggered.connect(lambda: self._with_selected(ops.duplicate))
+        c.rename_task.triggered.connect(lambda: self._with_selected(self._rename))
+        c.delete_task.triggered.connect(lambda: self._with_selected(self._delete))
+        self.library.new_task_requested.connect(c.new_task.trigger)
+        self.library.open_folder_requested.connect(c.open_task_folder.trigger)
+        self.library.restore_requested.connect(c.restore_task.trigger)
+        self.library.duplicate_requested.connect(lambda e: self.background.spawn(ops.duplicate(e)))
+        self.library.rename_requested.connect(lambda e: self.background.spawn(self._rename(e)))
+        self.library.delete_requested.connect(lambda e: self.background.spawn(self._delete(e)))
+        ops.library_changed.connect(self._on_library_changed)
+        ops.task_created.connect(self._on_task_created)
+        ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.authoring.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.authoring.task_saved.connect(self._on_task_saved)
+        self.script.run_requested.connect(c.evaluate.trigger)
+        c.check.triggered.connect(self._on_check_requested)
+        c.submit.triggered.connect(lambda: self.background.spawn(self.quality.submit()))
+        self.quality.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.quality.diff_shown.connect(lambda: self.tabs.setCurrentWidget(self.diff))
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.library.task_selected.connect(self._on_task_selected)
         self.library.task_activated.connect(self._on_task_activated)
         self.library.load_error_selected.connect(self._on_load_error_selected)
@@ -139,6 +250,7 @@ class MainWindow(QMainWindow):
             return None
         self.library_root = root
         self.library.set_library(root, scan)
+        self.library.set_checks(await asyncio.to_thread(_last_checks, scan))
         self.statusBar().showMessage(
             f"{len(scan.tasks)} tasks in {root}"
             + (f"; {len(scan.errors)} failed to load" if scan.errors else ""),
@@ -153,11 +265,7 @@ class MainWindow(QMainWindow):
         if entry is None:
             self.statusBar().showMessage("Select a task first.", 5000)
             return False
-        path = entry.initial_path if which == "initial" else entry.golden_path
-        if path is None:
-            self.statusBar().showMessage(f"Task {entry.task.id} has no golden project.", 5000)
-            return False
-        return await self.open_project_file(path, title=f"{entry.task.id} ({which})")
+        return await self.authoring.open_task(entry, which)
 
     async def open_project_file(self, path: Path, title: str = "") -> bool:
         with self._busy_state(f"Opening {path.name}…"):
@@ -175,12 +283,13 @@ class MainWindow(QMainWindow):
 
     async def evaluate_editor_project(self) -> EvalResult | None:
         """Run the selected task's script on what the editor holds now."""
-        entry = self._entry
+        entry = self.authoring.entry or self._entry
         if entry is None:
             self.results.show_error("Select a task in the library to evaluate against.")
             return None
-        if self._evaluating:
+        if self._evaluating or not await self.authoring.save_script_only():
             return None
+        entry = self.authoring.entry or entry
         self._evaluating = True
         self._update_actions()
         name = Path(self.editor.project_name).name or "default project"
@@ -192,6 +301,8 @@ class MainWindow(QMainWindow):
             self._evaluating = False
             self._update_actions()
         if result is not None:
+            self._show_script_error(result)
+            self.tabs.setCurrentWidget(self.results)
             self.results.show_result(result)
             self.statusBar().showMessage(result.summary_line(), 15000)
             self.evaluation_finished.emit(result)
@@ -214,6 +325,10 @@ class MainWindow(QMainWindow):
             self.results.show_error(f"The evaluation could not run: {exc}")
             return None
 
+    async def _ready_evaluator(self) -> Evaluator:
+        await self._ensure_pool()
+        return self._evaluator
+
     async def _ensure_pool(self) -> None:
         if self._pool_start is None:
             self._pool_start = asyncio.ensure_future(self._pool.start())
@@ -232,7 +347,88 @@ class MainWindow(QMainWindow):
                 await self._pool_start
         await self._pool.close()
 
+    async def show_diff(self) -> None:
+        """Show initial vs golden as the task holds them now (unsaved edits included)."""
+        session = self.authoring.session
+        if session is None:
+            self.statusBar().showMessage("Open a task to compare its projects.", 5000)
+            return
+        if self.authoring.editor_dirty() and session.active:
+            session.stash(session.active, await self.editor.export_project())
+        initial, golden = (session.docs[n].content() for n in ("initial", "golden"))
+        self.tabs.setCurrentWidget(self.diff)
+        if initial is None or golden is None:
+            self.diff.show_error("The task has no golden project yet.")
+            return
+        try:
+            left = read_project_json(initial, session.docs["initial"].path)
+            right = read_project_json(golden, session.docs["golden"].path)
+        except ProjectFileError as exc:
+            self.diff.show_error(str(exc))
+            return
+        self.diff.show_diff(left, right, "initial", "golden")
+
+    def _show_script_error(self, result: EvalResult) -> None:
+        error = result.error
+        script = self.authoring.entry.script_path.name if self.authoring.entry else ""
+        if error is not None and error.line and (not error.file or error.file.endswith(script)):
+            self.script.set_error(error.line, error.message)
+        else:
+            self.script.clear_error()
+
     # -- handlers ----------------------------------------------------------------------------
+
+    def _with_selected(self, work: Callable[[TaskFolder], Coroutine[Any, Any, Any]]) -> None:
+        entry = self.library.current_entry()
+        if entry is None:
+            self.statusBar().showMessage("Select a task in the library first.", 5000)
+            return
+        self.background.spawn(work(entry))
+
+    async def _rename(self, entry: TaskFolder) -> None:
+        if self.authoring.entry is not None and self.authoring.entry.folder == entry.folder:
+            if not await self.authoring.confirm_discard("rename it"):
+                return
+            self.authoring.close_task()
+        await self.library_ops.rename(entry)
+
+    async def _delete(self, entry: TaskFolder) -> None:
+        open_here = self.authoring.entry is not None and self.authoring.entry.folder == entry.folder
+        if await self.library_ops.delete(entry) and open_here:
+            self.authoring.close_task()
+
+    def _on_library_changed(self, select_id: str) -> None:
+        async def reload() -> None:
+            await self.load_library(self.library_root)
+            if select_id:
+                self.library.select_task(select_id)
+
+        self.background.spawn(reload())
+
+    def _on_task_created(self, entry: TaskFolder) -> None:
+        self._entry = entry
+        self.details.show_task(entry)
+        self.background.spawn(self.authoring.open_task(entry, "initial"))
+
+    def _on_check_requested(self) -> None:
+        self.tabs.setCurrentWidget(self.checks)
+        self.quality.start_check()
+
+    def _on_check_recorded(self, entry: TaskFolder, check: TaskCheck, when: datetime) -> None:
+        self.library.set_check(entry.task.id, check.verdict.value, when)
+
+    def _on_task_saved(self, entry: TaskFolder) -> None:
+        self._entry = entry
+        self.details.show_task(entry)
+        self.library.entries[entry.task.id] = entry
+
+    def _on_tab_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.diff:
+            self.background.spawn(self.show_diff())
+
+    def _on_shortcuts_requested(self) -> None:
+        dialog = ShortcutsDialog(self.commands.all(), self)
+        dialog.open()
 
     def _spawn_open(self, which: str) -> None:
         self.background.spawn(self.open_task_project(which))
@@ -339,9 +535,29 @@ class MainWindow(QMainWindow):
         settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._close_confirmed and self.authoring.has_unsaved():
+            event.ignore()  # ask first (without a nested event loop), then close again
+            self.background.spawn(self._confirm_close())
+            return
+        self.authoring.stop()
         self.save_settings()
         event.accept()
         self.closed.emit()
+
+    async def _confirm_close(self) -> None:
+        if await self.authoring.confirm_discard("quit"):
+            self._close_confirmed = True
+            self.close()
+
+
+def _last_checks(scan: LibraryScan) -> dict[str, tuple[str, datetime | None]]:
+    """Each task's last check verdict and time, from the records beside the tasks."""
+    out: dict[str, tuple[str, datetime | None]] = {}
+    for entry in scan.tasks:
+        record = load_check(entry)
+        if record is not None:
+            out[entry.task.id] = (record.verdict.value, record.when)
+    return out
 
 
 def _splitter(

@@ -1,0 +1,234 @@
+"""Lint rules for a task: problems an author can fix before asking for review.
+
+Each finding says what is wrong and how to fix it, in one line each. Errors make the task
+wrong or unjudgeable (a name the agent cannot know, a project without its assets, no fresh
+passing check); warnings lower its quality (a name the agent could find in the initial
+project but is not told, surviving mutants, a very short instruction).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from studio.models.check import Verdict
+from studio.services.authoring.check_record import CheckRecord, is_fresh
+from studio.services.authoring.names import has_name, mentions
+from studio.services.authoring.script_refs import Ref, RefKind, script_refs
+from studio.services.authoring.starter import PLACEHOLDER_INSTRUCTION, PLACEHOLDER_MARKER
+from studio.services.errors import ProjectFileError
+from studio.services.sb3 import missing_assets, read_project_json
+from studio.services.store import TaskFolder
+
+
+class Level(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: its level, a stable code, what is wrong and how to fix it."""
+
+    level: Level
+    code: str
+    message: str
+    fix: str
+
+
+E, W = Level.ERROR, Level.WARNING
+_PLACEHOLDER = re.compile(r"^\s*(todo|tbd|fixme|xxx|lorem ipsum|instruction\b|describe\b)", re.I)
+_SHORT_INSTRUCTION = 20
+
+
+@dataclass
+class _Task:
+    """What the rules look at, read once."""
+
+    entry: TaskFolder
+    script: str | None = None
+    projects: dict[str, dict[str, Any]] = field(default_factory=dict)  # "initial"/"golden"
+
+    @property
+    def reference(self) -> dict[str, Any] | None:
+        """The project the script is written against: golden, else initial."""
+        return self.projects.get("golden") or self.projects.get("initial")
+
+
+def lint_task(entry: TaskFolder, check: CheckRecord | None) -> list[Finding]:
+    """Every finding for the task in `entry`; `check` is its last check record (or None)."""
+    task = _Task(entry)
+    findings = _instruction(entry.task.instruction)
+    findings += _script(task)
+    findings += _projects(task)
+    if task.script is not None:
+        refs = _unique(script_refs(task.script))
+        findings += _mentions(task, refs)
+        findings += _names_exist(task, refs)
+    findings += _check(entry, check)
+    return sorted(findings, key=lambda f: f.level is not E)
+
+
+def _unique(refs: list[Ref]) -> list[Ref]:
+    seen: dict[tuple[RefKind, str], Ref] = {}
+    for ref in refs:
+        seen.setdefault((ref.kind, ref.name), ref)
+    return list(seen.values())
+
+
+# code -> (level, how to fix); fixes may use the keyword arguments of `_finding`.
+RULES: dict[str, tuple[Level, str]] = {
+    "instruction-empty": (E, "Write what the agent must make the project do."),
+    "instruction-placeholder": (E, "Replace it with what the agent must do."),
+    "instruction-short": (W, "Say exactly what behaviour the tests check."),
+    "script-unreadable": (E, "Restore the evaluation script or point task.json at it."),
+    "script-placeholder": (E, "Replace the placeholder test with real tests of the instruction."),
+    "script-no-export": (E, "End it with module.exports = async (vm, config, cleanup) => ..."),
+    "project-unreadable": (E, "Restore {file} or save the {role} project again."),
+    "project-invalid": (E, "Save the {role} project again from the editor."),
+    "project-assets": (E, "Save the {role} project again from the editor so it has its assets."),
+    "golden-unchanged": (E, "Make the golden project solve the task."),
+    "unmentioned": (E, "Name the {kind} '{name}' in the instruction."),
+    "unmentioned-visible": (W, "Name the {kind} '{name}' in the instruction."),
+    "unknown-name": (E, "Fix the name in the script or add the {kind} to the {role} project."),
+    "unknown-message": (W, "Fix the message in the script or use it in the {role} project."),
+    "never-checked": (E, "Run the adversarial check."),
+    "check-stale": (E, "Run the adversarial check again."),
+    "golden-fails": (E, "Fix the golden project or the script until every test passes."),
+    "check-invalid": (E, "Fix the problem and run the check again."),
+    "check-flaky": (E, "Wait for the program's state instead of fixed times; check again."),
+    "mutants-survive": (W, "Strengthen the tests or mark the survivors equivalent (why)."),
+}
+
+
+def _finding(code: str, message: str, **fmt: str) -> Finding:
+    level, fix = RULES[code]
+    return Finding(level, code, message, fix.format(**fmt))
+
+
+def _instruction(text: str) -> list[Finding]:
+    text = text.strip()
+    if not text:
+        return [_finding("instruction-empty", "The instruction is empty.")]
+    if text == PLACEHOLDER_INSTRUCTION or _PLACEHOLDER.match(text):
+        return [
+            _finding("instruction-placeholder", f"The instruction is a placeholder: '{text[:60]}'.")
+        ]
+    if len(text) < _SHORT_INSTRUCTION:
+        return [_finding("instruction-short", f"The instruction is very short: '{text}'.")]
+    return []
+
+
+def _script(task: _Task) -> list[Finding]:
+    name = task.entry.task.evaluation.script
+    try:
+        task.script = task.entry.script_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [_finding("script-unreadable", f"{name} cannot be read ({exc}).")]
+    out = []
+    if PLACEHOLDER_MARKER in task.script:
+        out.append(_finding("script-placeholder", f"{name} still has the placeholder test."))
+    if "module.exports" not in task.script:
+        out.append(_finding("script-no-export", f"{name} does not assign module.exports."))
+    return out
+
+
+def _projects(task: _Task) -> list[Finding]:
+    out = []
+    paths = {"initial": task.entry.initial_path, "golden": task.entry.golden_path}
+    for role, path in paths.items():
+        if path is None:
+            continue
+        try:
+            data = path.read_bytes()
+            project = read_project_json(data, path.name)
+        except OSError as exc:
+            problem = f"The {role} project {path.name} cannot be read ({exc.strerror or exc})."
+            out.append(_finding("project-unreadable", problem, file=path.name, role=role))
+            continue
+        except ProjectFileError as exc:
+            out.append(_finding("project-invalid", f"The {role} project {exc}.", role=role))
+            continue
+        task.projects[role] = project
+        absent = missing_assets(data, project)
+        if absent:
+            shown = ", ".join(absent[:3]) + (" ..." if len(absent) > 3 else "")
+            problem = f"The {role} project {path.name} lacks {len(absent)} asset(s): {shown}."
+            out.append(_finding("project-assets", problem, role=role))
+    golden, initial = task.projects.get("golden"), task.projects.get("initial")
+    if golden is not None and golden == initial:
+        problem = "The golden project is the same as the initial project."
+        out.append(_finding("golden-unchanged", problem))
+    return out
+
+
+def _mentions(task: _Task, refs: list[Ref]) -> list[Finding]:
+    out = []
+    script = task.entry.task.evaluation.script
+    for ref in refs:
+        if mentions(task.entry.task.instruction, ref):
+            continue
+        kind = ref.kind.value
+        problem = (
+            f"{script} line {ref.line} uses the {kind} '{ref.name}', "
+            "which the instruction does not mention"
+        )
+        if has_name(task.projects.get("initial"), ref):
+            out.append(_finding("unmentioned-visible", problem + ".", kind=kind, name=ref.name))
+        else:
+            problem += " and the initial project lacks, so the agent cannot know it."
+            out.append(_finding("unmentioned", problem, kind=kind, name=ref.name))
+    return out
+
+
+def _names_exist(task: _Task, refs: list[Ref]) -> list[Finding]:
+    reference = task.reference
+    if reference is None:
+        return []
+    role = "golden" if task.projects.get("golden") else "initial"
+    script = task.entry.task.evaluation.script
+    out = []
+    for ref in refs:
+        if ref.kind is RefKind.KEY or has_name(reference, ref):
+            continue
+        kind = ref.kind.value
+        problem = (
+            f"{script} line {ref.line} uses the {kind} '{ref.name}', "
+            f"which the {role} project does not have."
+        )
+        code = "unknown-message" if ref.kind is RefKind.MESSAGE else "unknown-name"
+        out.append(_finding(code, problem, kind=kind, role=role))
+    return out
+
+
+def _check(entry: TaskFolder, record: CheckRecord | None) -> list[Finding]:
+    if record is None:
+        return [_finding("never-checked", "The task has never been checked.")]
+    when = record.when.strftime("%Y-%m-%d %H:%M UTC")
+    if not is_fresh(entry, record):
+        return [_finding("check-stale", f"Files changed since the last check ({when}).")]
+    if record.golden_passed is False:
+        return [_finding("golden-fails", f"The golden project failed the last check ({when}).")]
+    if record.verdict is Verdict.INVALID:
+        why = record.errors[0] if record.errors else "see the check results"
+        return [_finding("check-invalid", f"The last check found the task invalid: {why}.")]
+    if record.verdict is Verdict.FLAKY:
+        return [_finding("check-flaky", "Some tests gave different verdicts across reruns.")]
+    if record.survivors:
+        shown = ", ".join(record.survivors[:3]) + (" ..." if len(record.survivors) > 3 else "")
+        problem = f"{len(record.survivors)} mutant(s) survived the last check: {shown}."
+        return [_finding("mutants-survive", problem)]
+    return []
+
+
+def has_errors(findings: list[Finding]) -> bool:
+    """True when any finding is an error (a task with errors should not go to review)."""
+    return any(f.level is E for f in findings)
+
+
+def to_json(findings: list[Finding]) -> str:
+    """The findings as a JSON array (for the CLI and reports)."""
+    return json.dumps([f.__dict__ | {"level": f.level.value} for f in findings], indent=2)

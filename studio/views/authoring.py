@@ -1,0 +1,450 @@
+"""Authoring one task: its projects as documents in the editor, its form, its script.
+
+The controller keeps a `TaskSession` (Qt-free) for the open task. The editor shows one of the
+task's two projects; switching reads the shown one back from the editor first, so nothing typed
+or dragged there is lost. Save writes everything atomically; unsaved work also goes to the
+recovery folder every few seconds, and a session that ended without closing properly offers it
+back on the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from studio.models.task import Task
+from studio.services import atomic, paths
+from studio.services.authoring import review
+from studio.services.authoring.metadata import apply_metadata
+from studio.services.authoring.recovery import RecoveryStore
+from studio.services.errors import StudioError, TaskFileError
+from studio.services.sb3 import read_project_json
+from studio.services.store import TaskFolder, load_task
+from studio.services.task_session import TaskSession
+from studio.views.dialogs import ask_buttons
+from studio.views.document_bar import DocumentBar
+from studio.views.editor_page import EditorError
+from studio.views.editor_view import EditorView
+from studio.views.script_editor import ScriptEditor
+from studio.views.task_form import TaskForm
+
+log = logging.getLogger(__name__)
+AUTOSAVE_MS = 15_000
+DIRTY_POLL_MS = 1_000
+Answer = str  # "save" | "discard" | "cancel"
+
+
+class AuthoringController(QObject):
+    """Owns the open task's session and keeps the editor, form, script and bar in step."""
+
+    task_opened = Signal(object)  # TaskFolder
+    task_saved = Signal(object)  # TaskFolder
+    message = Signal(str)
+
+    def __init__(
+        self,
+        parent: QWidget,
+        editor: EditorView,
+        bar: DocumentBar,
+        form: TaskForm,
+        script: ScriptEditor,
+        recovery: RecoveryStore | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.window = parent
+        self.editor, self.bar, self.form, self.script = editor, bar, form, script
+        self.session: TaskSession | None = None
+        self.recovery = recovery or RecoveryStore(paths.data_dir() / "recovery")
+        self._editor_dirty = False
+        self._busy = asyncio.Lock()
+        self.ask_unsaved: Callable[[str], Awaitable[Answer]] = self._ask_unsaved
+        bar.document_requested.connect(lambda n: self._spawn(self.switch_document(n)))
+        bar.save_requested.connect(lambda: self._spawn(self.save()))
+        bar.revert_requested.connect(lambda: self._spawn(self.revert()))
+        bar.copy_requested.connect(lambda s, t: self._spawn(self.copy_document(s, t)))
+        form.edited.connect(self._refresh_bar)
+        script.modified_changed.connect(lambda _m: self._refresh_bar())
+        self._poll = QTimer(self)
+        self._poll.setInterval(DIRTY_POLL_MS)
+        self._poll.timeout.connect(lambda: self._spawn(self._poll_editor()))
+        self._autosave = QTimer(self)
+        self._autosave.setInterval(AUTOSAVE_MS)
+        self._autosave.timeout.connect(lambda: self._spawn(self.autosave()))
+        self.spawn: Callable[[Coroutine[Any, Any, Any]], object] = asyncio.ensure_future
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        self.spawn(coro)
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def entry(self) -> TaskFolder | None:
+        return self.session.entry if self.session else None
+
+    @property
+    def read_only(self) -> bool:
+        return self.session is not None and review.is_read_only(self.session.task)
+
+    def dirty(self) -> dict[str, bool]:
+        """Which parts hold unsaved work: initial, golden, script, form."""
+        if self.session is None:
+            return {}
+        out = {n: d.dirty for n, d in self.session.docs.items()}
+        out[self.session.active] = out[self.session.active] or self._editor_dirty
+        out["script"] = self.script.text() != self.session.script_saved
+        out["form"] = self.form.modified
+        return out
+
+    def has_unsaved(self) -> bool:
+        return any(self.dirty().values())
+
+    def editor_dirty(self) -> bool:
+        """The shown project changed in the editor since it was loaded or saved."""
+        return self._editor_dirty
+
+    def close_task(self) -> None:
+        """Forget the open task (after it was renamed or deleted); the editor keeps showing it."""
+        if self.session is not None:
+            self.recovery.discard(self.session.entry.task.id)
+        self.session = None
+        self._editor_dirty = False
+        self._poll.stop()
+        self._autosave.stop()
+        self.bar.set_enabled(False)
+        self.bar.title.setText("No task open")
+
+    def stop(self) -> None:
+        """The window is closing with nothing left unsaved (or the user discarded it)."""
+        self._poll.stop()
+        self._autosave.stop()
+        if not self.has_unsaved():
+            self.recovery.mark_clean_exit()
+
+    def _refresh_bar(self) -> None:
+        if self.session is None:
+            return
+        entry = self.session.entry
+        marks = self.dirty()
+        state = self.session.task.review.state.value.replace("_", " ")
+        unsaved = " •" if marks.get("script") or marks.get("form") else ""
+        title = f"{entry.task.id} ({state}){unsaved}"
+        self.bar.show_state(title, self.session.active, marks, self.read_only)
+
+    # -- opening -------------------------------------------------------------------------------
+
+    async def open_task(self, entry: TaskFolder, document: str = "initial") -> bool:
+        """Make `entry` the task being authored and show one of its projects."""
+        if self.session is not None and self.session.entry.folder == entry.folder:
+            return await self.switch_document(document)
+        if not await self.confirm_discard(f"open {entry.task.id}"):
+            return False
+        try:
+            session = await asyncio.to_thread(TaskSession.open, entry)
+        except OSError as exc:
+            self.message.emit(f"{entry.folder}: cannot be read ({exc})")
+            return False
+        previous, self.session = self.session, session
+        session.active = ""  # nothing shown yet
+        if not await self.switch_document(document):
+            self.session = previous
+            return False
+        self.form.set_task(entry.task)
+        self.script.set_text(session.script_saved)
+        self.script.mark_saved()
+        self._apply_read_only()
+        self._poll.start()
+        self._autosave.start()
+        self._refresh_bar()
+        self.task_opened.emit(session.entry)
+        return True
+
+    async def switch_document(self, name: str) -> bool:
+        """Show document `name`; the one shown now is read back into the session first."""
+        session = self.session
+        if session is None:
+            return False
+        doc = session.docs[name]
+        async with self._busy:
+            if session.active and session.active != name and self._editor_dirty:
+                session.stash(session.active, await self.editor.export_project())
+            content = doc.content()
+            if content is None:
+                self.message.emit(
+                    f"{session.entry.task.id} has no {name} project yet: use "
+                    f"'{name.capitalize()} ← …' to make it from the other one"
+                )
+                self._refresh_bar()
+                return False
+            title = f"{session.entry.task.id} ({name})"
+            try:
+                await self.editor.load_project(content, str(doc.path), title)
+            except EditorError:
+                self._refresh_bar()
+                return False  # the editor says which file and why, and keeps its project
+            session.active = name
+            self._editor_dirty = False
+        self._refresh_bar()
+        return True
+
+    # -- saving --------------------------------------------------------------------------------
+
+    async def save(self) -> TaskFolder | None:
+        """Write the task: the shown project, any unsaved other project, script and form."""
+        session = self.session
+        if session is None:
+            return None
+        if self.read_only:
+            self.message.emit(f"{session.entry.task.id} is approved: reopen it to change it")
+            return None
+        async with self._busy:
+            live = {}
+            if session.active and self._editor_dirty:
+                live[session.active] = await self.editor.export_project()
+            task = self.form.apply_to(session.task)
+            for name, data in live.items():
+                session.stash(name, data)
+            task = _with_metadata(task, session)
+            try:
+                entry = await asyncio.to_thread(session.save, task, self.script.text(), live)
+            except (OSError, StudioError) as exc:
+                self.message.emit(f"Could not save {session.entry.folder}: {exc}")
+                return None
+            await self._mark_editor_clean()
+        self.form.mark_saved()
+        self.script.mark_saved()
+        self.recovery.discard(entry.task.id)
+        self._refresh_bar()
+        self.message.emit(f"Saved {entry.task.id} to {entry.folder}")
+        self.task_saved.emit(entry)
+        return entry
+
+    async def save_script_only(self) -> bool:
+        """Write the evaluation script if it changed (before a run); False if it cannot."""
+        session = self.session
+        if session is None or self.script.text() == session.script_saved or self.read_only:
+            return session is not None
+        try:
+            path, text = session.entry.script_path, self.script.text()
+            await asyncio.to_thread(atomic.write_text, path, text)
+        except OSError as exc:
+            self.message.emit(f"Could not write {session.entry.script_path}: {exc}")
+            return False
+        session.script_saved = self.script.text()
+        self.script.mark_saved()
+        self._refresh_bar()
+        return True
+
+    async def revert(self) -> None:
+        """Show the active project as it is on disk."""
+        session = self.session
+        if session is None or not session.active:
+            return
+        name = session.active
+        session.revert(name)
+        self._editor_dirty = False
+        session.active = ""
+        await self.switch_document(name)
+        self.message.emit(f"Reverted the {name} project to the saved file")
+
+    async def copy_document(self, source: str, target: str) -> None:
+        """Make `target` a copy of `source` (as shown in the editor if it is shown) and show it."""
+        session = self.session
+        if session is None:
+            return
+        data = None
+        if session.active == source:
+            data = await self.editor.export_project()
+        try:
+            session.copy(source, target, data)
+        except StudioError as exc:
+            self.message.emit(str(exc))
+            return
+        if session.active == target:
+            session.active = ""
+            self._editor_dirty = False
+        await self.switch_document(target)
+        self.message.emit(f"The {target} project is now a copy of the {source} one (unsaved)")
+
+    async def update_task(self, change: Callable[[Task], Task]) -> TaskFolder | None:
+        """Change the saved task.json alone (review steps, equivalent mutants)."""
+        session = self.session
+        if session is None:
+            return None
+        try:
+            task = change(session.task)
+            entry = await asyncio.to_thread(session.save_task_only, task)
+        except (OSError, StudioError) as exc:
+            self.message.emit(str(exc))
+            return None
+        self._apply_read_only()
+        self._refresh_bar()
+        self.task_saved.emit(entry)
+        return entry
+
+    async def show_foreign(self, data: bytes, name: str) -> bool:
+        """Show a project that is not one of the task's documents (e.g. a mutant)."""
+        session = self.session
+        async with self._busy:
+            if session is not None and session.active and self._editor_dirty:
+                session.stash(session.active, await self.editor.export_project())
+            try:
+                await self.editor.load_project(data, name, Path(name).stem)
+            except EditorError:
+                return False
+            if session is not None:
+                session.active = ""
+            self._editor_dirty = False
+        self._refresh_bar()
+        self.message.emit(f"The editor shows {name}; it is not saved into the task")
+        return True
+
+    def replace_entry(self, entry: TaskFolder) -> None:
+        """The task changed on disk through another path (e.g. marked equivalent)."""
+        if self.session is not None and self.session.entry.folder == entry.folder:
+            self.session.entry = entry
+            self._refresh_bar()
+
+    # -- unsaved work ----------------------------------------------------------------------------
+
+    async def confirm_discard(self, what: str) -> bool:
+        """Ask before unsaved work would be dropped: save it, discard it or stay."""
+        if self.session is None or not await self._has_unsaved_now():
+            return True
+        task_id = self.session.entry.task.id
+        answer = await self.ask_unsaved(f"{task_id} has unsaved changes. Save before you {what}?")
+        if answer == "cancel":
+            return False
+        if answer == "save":
+            return await self.save() is not None
+        self.recovery.discard(self.session.entry.task.id)
+        return True
+
+    async def restore_drafts(self, entry: TaskFolder) -> int:
+        """Open `entry` with the unsaved work kept for it in the recovery folder put back
+        (as unsaved changes: nothing is written until Save). Returns the parts restored."""
+        drafts = {d.kind: d for d in self.recovery.drafts() if d.task_id == entry.task.id}
+        if not drafts or not await self.open_task(entry):
+            return 0
+        session = self.session
+        assert session is not None
+        restored = 0
+        for name in ("initial", "golden"):
+            draft = drafts.get(f"{name}.sb3")
+            if draft is not None:
+                session.docs[name].pending = await asyncio.to_thread(draft.read)
+                restored += 1
+        if "evaluate.js" in drafts:
+            text = (await asyncio.to_thread(drafts["evaluate.js"].read)).decode("utf-8")
+            self.script.set_text(text)
+            restored += 1
+        if "task.json" in drafts:
+            try:
+                task = Task.model_validate_json(await asyncio.to_thread(drafts["task.json"].read))
+            except ValueError as exc:
+                self.message.emit(f"The recovered form of {entry.task.id} is unreadable: {exc}")
+            else:
+                self.form.set_task(session.task)
+                for field in ("instruction", "description", "author"):
+                    self.form.set_value(field, str(getattr(task, field)))
+                self.form.set_value("category", task.category.value)
+                restored += 1
+        active = session.active or "initial"
+        session.active = ""
+        await self.switch_document(active)
+        self._refresh_bar()
+        return restored
+
+    async def _has_unsaved_now(self) -> bool:
+        await self._poll_editor()
+        return self.has_unsaved()
+
+    async def _ask_unsaved(self, text: str) -> Answer:
+        b = QMessageBox.StandardButton
+        choice = await ask_buttons(
+            self.window, "Unsaved changes", text, [b.Save, b.Discard, b.Cancel], b.Save
+        )
+        return {b.Save: "save", b.Discard: "discard"}.get(choice, "cancel") if choice else "cancel"
+
+    async def autosave(self) -> int:
+        """Copy unsaved work to the recovery folder; returns the number of parts written."""
+        session = self.session
+        if session is None or not await self._has_unsaved_now():
+            return 0
+        tid = session.entry.task.id
+        parts: dict[str, bytes] = {}
+        if self._editor_dirty and session.active:
+            try:
+                parts[f"{session.active}.sb3"] = await self.editor.export_project()
+            except EditorError as exc:
+                log.warning("autosave: cannot read the editor: %s", exc)
+        for name, doc in session.docs.items():
+            if doc.dirty and doc.pending is not None and f"{name}.sb3" not in parts:
+                parts[f"{name}.sb3"] = doc.pending
+        if self.script.text() != session.script_saved:
+            parts["evaluate.js"] = self.script.text().encode("utf-8")
+        if self.form.modified:
+            task = self.form.apply_to(session.task)
+            parts["task.json"] = task.model_dump_json(indent=2).encode("utf-8")
+        for kind, data in parts.items():
+            await asyncio.to_thread(self.recovery.save, tid, kind, data)
+        return len(parts)
+
+    async def _poll_editor(self) -> None:
+        if self.session is None or not self.session.active or not self.editor.is_ready:
+            return
+        try:
+            dirty = bool(await self.editor.run_js("studioBridge.isDirty()"))
+        except EditorError:
+            return
+        if dirty != self._editor_dirty:
+            self._editor_dirty = dirty
+            self._refresh_bar()
+
+    async def _mark_editor_clean(self) -> None:
+        self._editor_dirty = False
+        try:
+            await self.editor.run_js("studioBridge.markClean()")
+        except EditorError as exc:
+            log.warning("could not mark the editor clean: %s", exc)
+
+    def _apply_read_only(self) -> None:
+        read_only = self.read_only
+        self.form.set_read_only(read_only)
+        self.script.set_read_only(read_only)
+        if read_only:
+            self.editor.banner.show_info(
+                "Approved: this task is read-only until a reviewer reopens it."
+            )
+        elif self.editor.banner.kind == "info":
+            self.editor.banner.hide()
+
+
+def _with_metadata(task: Task, session: TaskSession) -> Task:
+    """Blocks changed and block types used, from the projects about to be saved."""
+    initial = session.docs["initial"].content()
+    golden = session.docs["golden"].content()
+    if initial is None or golden is None:
+        return task
+    try:
+        return apply_metadata(
+            task,
+            read_project_json(initial, session.docs["initial"].path),
+            read_project_json(golden, session.docs["golden"].path),
+        )
+    except Exception as exc:  # metadata is a convenience: never block a save on it
+        log.warning("metadata not updated: %s", exc)
+        return task
+
+
+def open_folder(path: Path) -> TaskFolder:
+    """Load a task folder picked anywhere on disk; TaskFileError says why it is not a task."""
+    return load_task(path)
+
+
+__all__ = ["AuthoringController", "TaskFileError", "open_folder"]

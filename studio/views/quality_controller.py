@@ -1,0 +1,238 @@
+"""Checks, lint and review of the task being authored.
+
+Runs the adversarial check of the open task (saved first) with a progress bar, records it
+beside the task (`last_check.json`) and in the library; shows a survivor's change as a diff
+and loads it into the editor; marks survivors equivalent; lints the task; moves it through
+the review states. Everything acts on the saved task folder, never on unsaved edits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
+
+from studio.models.check import TaskCheck
+from studio.models.task import EquivalentMutant, Task
+from studio.services.authoring import review
+from studio.services.authoring.check_record import fingerprint, load_check, save_check
+from studio.services.authoring.lint import Finding, has_errors, lint_task
+from studio.services.checker import CheckOptions, TaskChecker, judge
+from studio.services.clock_agreement import AgreementCache
+from studio.services.evaluator import Evaluator
+from studio.services.mutant_runs import build_mutant
+from studio.services.sb3 import read_project_json
+from studio.services.store import TaskFolder
+from studio.views.authoring import AuthoringController
+from studio.views.checks_panel import ChecksPanel
+from studio.views.diff_view import DiffView
+from studio.views.review_panel import ReviewPanel
+from studio.views.settings import open_settings
+
+
+def reviewer_name() -> str:
+    """Who signs review events: the `user/name` setting, else the login name."""
+    name = open_settings().value("user/name")
+    if isinstance(name, str) and name.strip():
+        return name.strip()
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+class QualityController(QObject):
+    """Wires the checks and review panels to the checker, lint and review services."""
+
+    check_finished = Signal(object)  # TaskCheck
+    lint_finished = Signal(list)  # [Finding]
+    message = Signal(str)
+    diff_shown = Signal()
+
+    def __init__(
+        self,
+        parent: QWidget,
+        authoring: AuthoringController,
+        checks: ChecksPanel,
+        review_panel: ReviewPanel,
+        diff: DiffView,
+        evaluator: Callable[[], Awaitable[Evaluator]],
+        spawn: Callable[[Coroutine[Any, Any, Any]], object] = asyncio.ensure_future,
+    ) -> None:
+        super().__init__(parent)
+        self.spawn = spawn
+        self.authoring = authoring
+        self.checks, self.review_panel, self.diff = checks, review_panel, diff
+        self._evaluator = evaluator
+        self.options = CheckOptions()
+        self.check: TaskCheck | None = None
+        self.findings: list[Finding] = []
+        self._running: asyncio.Task[TaskCheck | None] | None = None
+        self.on_check_recorded: Callable[[TaskFolder, TaskCheck, datetime], None] | None = None
+        checks.run_requested.connect(self.start_check)
+        checks.cancel_requested.connect(self.cancel_check)
+        checks.mutant_selected.connect(lambda m: self.spawn(self.show_mutant(m)))
+        checks.load_mutant_requested.connect(lambda m: self.spawn(self.load_mutant(m)))
+        checks.mark_equivalent_requested.connect(
+            lambda m, r: self.spawn(self.mark_equivalent(m, r))
+        )
+        review_panel.submit_requested.connect(lambda: self.spawn(self.submit()))
+        review_panel.approve_requested.connect(
+            lambda c: self.spawn(self.transition(review.approve, c))
+        )
+        review_panel.reject_requested.connect(
+            lambda c: self.spawn(self.transition(review.reject, c))
+        )
+        review_panel.reopen_requested.connect(
+            lambda c: self.spawn(self.transition(review.reopen, c))
+        )
+        authoring.task_opened.connect(self.show_task)
+        authoring.task_saved.connect(self.show_task)
+
+    # -- the open task -----------------------------------------------------------------------
+
+    def show_task(self, entry: TaskFolder) -> None:
+        """Show the task's review state and lint it."""
+        self.review_panel.show_review(entry.task.review)
+        self.spawn(self.lint())
+
+    async def lint(self) -> list[Finding]:
+        entry = self.authoring.entry
+        if entry is None:
+            return []
+        record = await asyncio.to_thread(load_check, entry)
+        self.findings = await asyncio.to_thread(lint_task, entry, record)
+        self.review_panel.show_lint(self.findings)
+        self.lint_finished.emit(self.findings)
+        return self.findings
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def start_check(self) -> None:
+        if self._running is None or self._running.done():
+            self._running = asyncio.ensure_future(self.run_check())
+
+    def cancel_check(self) -> None:
+        if self._running is not None and not self._running.done():
+            self._running.cancel()
+
+    async def run_check(self) -> TaskCheck | None:
+        """Save the task, check it, record the verdict; None if there is no task or it stopped."""
+        if self.authoring.entry is None:
+            self.message.emit("Open a task to check it.")
+            return None
+        unsaved = self.authoring.has_unsaved() and not self.authoring.read_only
+        if unsaved and await self.authoring.save() is None:
+            return None
+        entry = self.authoring.entry
+        assert entry is not None
+        started = await asyncio.to_thread(fingerprint, entry.folder)  # what this check judges
+        checker = TaskChecker(await self._evaluator(), self.options, AgreementCache())
+        checker.progress = lambda done, total: self.checks.set_progress(
+            done, total, f"{done} of {total} evaluations"
+        )
+        self.checks.set_running(True)
+        try:
+            check = await checker.check(entry)
+        except asyncio.CancelledError:
+            self.message.emit(f"Check of {entry.task.id} stopped.")
+            return None
+        finally:
+            self.checks.set_running(False)
+        await self._record(entry, check, started)
+        return check
+
+    async def _record(self, entry: TaskFolder, check: TaskCheck, started: str | None) -> None:
+        when = datetime.now(UTC)
+        await asyncio.to_thread(save_check, entry, check, when, started)
+        self.check = check
+        self.checks.show_check(check)
+        if self.on_check_recorded is not None:
+            self.on_check_recorded(entry, check, when)
+        await self.lint()
+        self.message.emit(f"{entry.task.id}: {check.verdict.value} in {check.seconds:.0f} s")
+        self.check_finished.emit(check)
+
+    def _mutant(self, mutant_id: str) -> bytes:
+        entry = self.authoring.entry
+        assert entry is not None
+        return build_mutant(entry, self.options.mutants, self.options.seed, mutant_id)
+
+    async def show_mutant(self, mutant_id: str) -> None:
+        """Golden vs the mutant, in the diff view."""
+        entry = self.authoring.entry
+        if entry is None or entry.golden_path is None:
+            return
+        try:
+            data = await asyncio.to_thread(self._mutant, mutant_id)
+            golden = read_project_json(entry.golden_path.read_bytes(), entry.golden_path)
+        except (KeyError, OSError, ValueError) as exc:
+            self.diff.show_error(str(exc))
+            return
+        self.diff.show_diff(golden, read_project_json(data, mutant_id), "golden", mutant_id)
+        self.diff_shown.emit()
+
+    async def load_mutant(self, mutant_id: str) -> None:
+        try:
+            data = await asyncio.to_thread(self._mutant, mutant_id)
+        except (KeyError, OSError, ValueError) as exc:
+            self.message.emit(str(exc))
+            return
+        await self.authoring.show_foreign(data, f"{mutant_id}.sb3")
+
+    async def mark_equivalent(self, mutant_id: str, reason: str) -> None:
+        """Record the author's judgement in task.json; the shown verdict follows."""
+        check = self.check
+        survivor = next((s for s in check.survivors if s.id == mutant_id), None) if check else None
+        if check is None or survivor is None or not reason.strip():
+            return
+        note = EquivalentMutant(
+            mutant_id=mutant_id,
+            operator=survivor.operator,
+            block_id=survivor.block_id,
+            description=survivor.description,
+            reason=reason.strip(),
+            by=reviewer_name(),
+            at=datetime.now(UTC),
+        )
+
+        def add(task: Task) -> Task:
+            kept = [e for e in task.equivalent_mutants if e.mutant_id != mutant_id]
+            return task.model_copy(update={"equivalent_mutants": [*kept, note]})
+
+        entry = await self.authoring.update_task(add)
+        if entry is None:
+            return
+        survivor.equivalent_reason = note.reason
+        await self._record(entry, judge(check), None)
+
+    # -- review --------------------------------------------------------------------------------
+
+    async def submit(self) -> bool:
+        findings = await self.lint()
+        if has_errors(findings):
+            first = next(f for f in findings if f.level.value == "error")
+            self.message.emit(f"Fix the lint errors first: {first.message}")
+            return False
+        return await self.transition(review.submit, "")
+
+    async def transition(self, change: Callable[..., Task], comment: str) -> bool:
+        by = reviewer_name()
+
+        def apply(task: Task) -> Task:
+            if change is review.submit:
+                return review.submit(task, by)
+            return change(task, by, comment)
+
+        entry = await self.authoring.update_task(apply)
+        if entry is None:
+            return False
+        self.review_panel.show_review(entry.task.review)
+        state = entry.task.review.state.value.replace("_", " ")
+        self.message.emit(f"{entry.task.id} is now {state}")
+        return True

@@ -1,0 +1,167 @@
+"""Authoring in the real window: library operations, documents, save, check, review."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.models.task import Category
+from studio.services.store import load_task
+from studio.views.library_controller import LibraryController, NewTaskRequest
+from tests.helpers.sample_task import EVALUATE_JS, write_sample_task
+
+pytestmark = [pytest.mark.gui]
+WAIT_MS = 90_000
+
+
+def _answers(controller: LibraryController, **answers: Any) -> None:
+    """Answer the controller's questions without dialogs."""
+
+    def give(name: str) -> Callable[..., Any]:
+        async def answer(*_args: Any) -> Any:
+            return answers[name]
+
+        return answer
+
+    for name in answers:
+        setattr(controller, name, give(name))
+
+
+def test_library_operations_create_duplicate_rename_delete_restore(
+    qtbot: Any, tmp_path: Path, run_async: Callable[..., Any]
+) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    root = tmp_path / "lib"
+    source = write_sample_task(tmp_path / "src" / "cat-hello")
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    ops = LibraryController(parent, lambda: root)
+    messages: list[str] = []
+    ops.message.connect(messages.append)
+
+    request = NewTaskRequest("debug_cat", Category.DEBUG, "Fix the cat.", "ana", None)
+    _answers(ops, ask_new_task=request)
+    assert run_async(ops.new_task()) is None  # a debug task needs a project to start from
+    assert "existing project" in messages[-1] and not (root / "debug_cat").exists()
+
+    request.from_project = source / "golden.sb3"
+    created = run_async(ops.new_task())
+    assert created is not None and created.task.review.state.value == "draft"
+    golden = (source / "golden.sb3").read_bytes()
+    assert (root / "debug_cat" / "initial.sb3").read_bytes() == golden
+    assert (root / "debug_cat" / "golden.sb3").read_bytes() == golden
+
+    _answers(ops, ask_text="debug_cat_2")
+    assert run_async(ops.duplicate(created)) is not None
+    _answers(ops, ask_text="debug_dog")
+    renamed = run_async(ops.rename(load_task(root / "debug_cat_2")))
+    assert renamed is not None and renamed.task.id == "debug_dog"
+    assert not (root / "debug_cat_2").exists()
+
+    _answers(ops, ask_confirm=False)
+    assert run_async(ops.delete(renamed)) is False and (root / "debug_dog").is_dir()
+    _answers(ops, ask_confirm=True)
+    assert run_async(ops.delete(renamed)) is True and not (root / "debug_dog").exists()
+    trashed = [p.name for p in (root / ".trash").iterdir()]
+    assert len(trashed) == 1 and trashed[0].startswith("debug_dog-")
+
+    _answers(ops, ask_choice=trashed[0])
+    restored = run_async(ops.restore())
+    assert restored is not None and restored.folder == root / "debug_dog"
+
+    _answers(ops, ask_folder=tmp_path / "src")  # holds a task, but is not one
+    assert run_async(ops.open_folder()) is None
+    assert "is a task library, not one task" in messages[-1]
+
+
+SAY_BLOCK = "workspace.getAllBlocks(false).filter((b) => b.type === 'looks_say').length"
+BREAK_IT = "workspace.getAllBlocks(false).find((b) => b.type === 'looks_say').dispose(true)"
+INSTRUCTION = (
+    "When the green flag is clicked, the Cat should move to x 100. When the Cat is clicked, "
+    "it should say Hello! Fix the program so that both work."
+)
+
+
+@pytest.mark.browser
+def test_author_builds_checks_submits_and_approves_a_debug_task(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
+) -> None:
+    """The issue's path: a debug task from a golden project, broken in the editor, a script,
+    evaluate, check, submit, approve - all through the real window and editor."""
+    from studio.services.checker import CheckOptions
+
+    source = write_sample_task(tmp_path / "src" / "cat-hello")
+    library = tmp_path / "lib"
+    library.mkdir()
+    window = boot_window(library)
+    run_async(window.wait_library())
+    _answers(
+        window.library_ops,
+        ask_new_task=NewTaskRequest(
+            "debug_cat", Category.DEBUG, INSTRUCTION, "ana", source / "golden.sb3"
+        ),
+    )
+
+    # 1. a new debug task from a working project: initial and golden start as copies
+    window.commands.new_task.trigger()
+    qtbot.waitUntil(
+        lambda: (
+            window.authoring.entry is not None
+            and window.editor.project_name.endswith("initial.sb3")
+        ),
+        timeout=WAIT_MS,
+    )
+    folder = library / "debug_cat"
+    assert js(window, SAY_BLOCK) == 1
+
+    # 2. break the initial project in the editor: the unsaved marker follows
+    js(window, BREAK_IT)
+    qtbot.waitUntil(lambda: window.bar.label("initial") == "Initial •", timeout=10_000)
+    assert window.bar.label("golden") == "Golden"
+
+    # 3. the evaluation script, then save everything
+    window.script.set_text(EVALUATE_JS)
+    with qtbot.waitSignal(window.authoring.task_saved, timeout=WAIT_MS):
+        window.commands.save.trigger()
+    saved = load_task(folder)
+    assert (folder / "initial.sb3").read_bytes() != (folder / "golden.sb3").read_bytes()
+    assert (folder / "evaluate.js").read_text() == EVALUATE_JS
+    assert saved.task.metadata.blocks_changed == 1
+    assert window.bar.label("initial") == "Initial"
+
+    # 4. evaluate what the editor holds (the broken initial): one test fails
+    window.commands.evaluate.trigger()
+    qtbot.waitUntil(lambda: window.results.result is not None, timeout=WAIT_MS)
+    assert (window.results.result.passed_tests, window.results.result.total_tests) == (1, 2)
+
+    # 5. the adversarial check, with its progress and verdict recorded in the library
+    window.quality.options = CheckOptions(mutants=4, reruns=1, workers=2)
+    with qtbot.waitSignal(window.quality.check_finished, timeout=240_000) as finished:
+        window.commands.check.trigger()
+    check = finished.args[0]
+    assert check.golden_passed and check.initial_failed, check.errors
+    assert check.verdict.value in ("valid", "weak")
+    assert window.checks.isVisible()
+    assert window.library.check_text("debug_cat").startswith(check.verdict.value)
+    assert json.loads((folder / "last_check.json").read_text())["verdict"] == check.verdict.value
+
+    # 6. lint is clean enough to submit; a reviewer approves; the task becomes read-only
+    qtbot.waitUntil(lambda: window.quality.findings is not None, timeout=10_000)
+    errors = [f.message for f in window.quality.findings if f.level.value == "error"]
+    assert errors == []
+    window.review._ask_comment = lambda *_a: "Checked: the bug is caught."  # type: ignore[method-assign]
+    with qtbot.waitSignal(window.authoring.task_saved, timeout=WAIT_MS):
+        window.commands.submit.trigger()
+    assert load_task(folder).task.review.state.value == "in_review"
+    with qtbot.waitSignal(window.authoring.task_saved, timeout=WAIT_MS):
+        window.review.approve_requested.emit("Checked: the bug is caught.")
+    history = load_task(folder).task.review.history
+    assert [e.state.value for e in history] == ["in_review", "approved"]
+    assert history[-1].comment == "Checked: the bug is caught."
+    assert window.authoring.read_only and not window.bar.save.isEnabled()
+    assert window.form.instruction.isReadOnly()
