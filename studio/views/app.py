@@ -8,6 +8,7 @@ the module also takes options meant for scripts rather than people:
   --project initial|golden   open that project of the task in the editor (default: golden)
   --evaluate                 evaluate the editor's project after opening it
   --screenshot PATH          grab the window to PATH (PNG) when done, then quit
+  --tab NAME                 show that bottom tab first (Task, Script, Checks, Diff, Review...)
   --size WxH                 window size (default: remembered, else 1500x940)
   --exit-when-ready          print "editor-ready <seconds since process start>" and quit
 
@@ -65,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--project", choices=("initial", "golden"), default="golden")
     parser.add_argument("--evaluate", action="store_true")
     parser.add_argument("--screenshot", type=Path)
+    parser.add_argument(
+        "--tab", help="bottom tab to show (Task, Script, Results, Checks, Diff, Review)"
+    )
     parser.add_argument("--size", metavar="WxH")
     parser.add_argument("--exit-when-ready", action="store_true")
     return parser
@@ -172,6 +176,8 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
             return
         if opts.open_task:
             outcome["code"] = await _open_and_evaluate(window, opts)
+        if opts.tab:
+            await _show_tab(window, opts.tab)
         if opts.screenshot:
             await asyncio.sleep(SETTLE_BEFORE_GRAB_S)
             opts.screenshot.parent.mkdir(parents=True, exist_ok=True)
@@ -183,6 +189,17 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
         outcome["code"] = 1
     finally:
         window.close()
+
+
+async def _show_tab(window: MainWindow, name: str) -> None:
+    tabs = window.tabs
+    for i in range(tabs.count()):
+        if tabs.tabText(i).lower() == name.lower():
+            tabs.setCurrentIndex(i)
+            if tabs.widget(i) is window.diff:
+                await window.show_diff()
+            return
+    print(f"error: no tab {name}", file=sys.stderr)
 
 
 async def _open_and_evaluate(window: MainWindow, opts: argparse.Namespace) -> int:

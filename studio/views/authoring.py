@@ -27,6 +27,7 @@ from studio.services.errors import StudioError, TaskFileError
 from studio.services.sb3 import read_project_json
 from studio.services.store import TaskFolder, load_task
 from studio.services.task_session import TaskSession
+from studio.views import recovery_work
 from studio.views.dialogs import ask_buttons
 from studio.views.document_bar import DocumentBar
 from studio.views.editor_page import EditorError
@@ -68,8 +69,8 @@ class AuthoringController(QObject):
         bar.save_requested.connect(lambda: self._spawn(self.save()))
         bar.revert_requested.connect(lambda: self._spawn(self.revert()))
         bar.copy_requested.connect(lambda s, t: self._spawn(self.copy_document(s, t)))
-        form.edited.connect(self._refresh_bar)
-        script.modified_changed.connect(lambda _m: self._refresh_bar())
+        form.edited.connect(self.refresh_bar)
+        script.modified_changed.connect(lambda _m: self.refresh_bar())
         self._poll = QTimer(self)
         self._poll.setInterval(DIRTY_POLL_MS)
         self._poll.timeout.connect(lambda: self._spawn(self._poll_editor()))
@@ -96,7 +97,9 @@ class AuthoringController(QObject):
         if self.session is None:
             return {}
         out = {n: d.dirty for n, d in self.session.docs.items()}
-        out[self.session.active] = out[self.session.active] or self._editor_dirty
+        active = self.session.active  # '' while switching or showing a mutant
+        if active:
+            out[active] = out[active] or self._editor_dirty
         out["script"] = self.script.text() != self.session.script_saved
         out["form"] = self.form.modified
         return out
@@ -126,7 +129,7 @@ class AuthoringController(QObject):
         if not self.has_unsaved():
             self.recovery.mark_clean_exit()
 
-    def _refresh_bar(self) -> None:
+    def refresh_bar(self) -> None:
         if self.session is None:
             return
         entry = self.session.entry
@@ -160,7 +163,7 @@ class AuthoringController(QObject):
         self._apply_read_only()
         self._poll.start()
         self._autosave.start()
-        self._refresh_bar()
+        self.refresh_bar()
         self.task_opened.emit(session.entry)
         return True
 
@@ -179,17 +182,17 @@ class AuthoringController(QObject):
                     f"{session.entry.task.id} has no {name} project yet: use "
                     f"'{name.capitalize()} ← …' to make it from the other one"
                 )
-                self._refresh_bar()
+                self.refresh_bar()
                 return False
             title = f"{session.entry.task.id} ({name})"
             try:
                 await self.editor.load_project(content, str(doc.path), title)
             except EditorError:
-                self._refresh_bar()
+                self.refresh_bar()
                 return False  # the editor says which file and why, and keeps its project
             session.active = name
             self._editor_dirty = False
-        self._refresh_bar()
+        self.refresh_bar()
         return True
 
     # -- saving --------------------------------------------------------------------------------
@@ -219,7 +222,7 @@ class AuthoringController(QObject):
         self.form.mark_saved()
         self.script.mark_saved()
         self.recovery.discard(entry.task.id)
-        self._refresh_bar()
+        self.refresh_bar()
         self.message.emit(f"Saved {entry.task.id} to {entry.folder}")
         self.task_saved.emit(entry)
         return entry
@@ -237,7 +240,7 @@ class AuthoringController(QObject):
             return False
         session.script_saved = self.script.text()
         self.script.mark_saved()
-        self._refresh_bar()
+        self.refresh_bar()
         return True
 
     async def revert(self) -> None:
@@ -283,7 +286,7 @@ class AuthoringController(QObject):
             self.message.emit(str(exc))
             return None
         self._apply_read_only()
-        self._refresh_bar()
+        self.refresh_bar()
         self.task_saved.emit(entry)
         return entry
 
@@ -300,7 +303,7 @@ class AuthoringController(QObject):
             if session is not None:
                 session.active = ""
             self._editor_dirty = False
-        self._refresh_bar()
+        self.refresh_bar()
         self.message.emit(f"The editor shows {name}; it is not saved into the task")
         return True
 
@@ -308,13 +311,13 @@ class AuthoringController(QObject):
         """The task changed on disk through another path (e.g. marked equivalent)."""
         if self.session is not None and self.session.entry.folder == entry.folder:
             self.session.entry = entry
-            self._refresh_bar()
+            self.refresh_bar()
 
     # -- unsaved work ----------------------------------------------------------------------------
 
     async def confirm_discard(self, what: str) -> bool:
         """Ask before unsaved work would be dropped: save it, discard it or stay."""
-        if self.session is None or not await self._has_unsaved_now():
+        if self.session is None or not await self.has_unsaved_now():
             return True
         task_id = self.session.entry.task.id
         answer = await self.ask_unsaved(f"{task_id} has unsaved changes. Save before you {what}?")
@@ -326,41 +329,10 @@ class AuthoringController(QObject):
         return True
 
     async def restore_drafts(self, entry: TaskFolder) -> int:
-        """Open `entry` with the unsaved work kept for it in the recovery folder put back
-        (as unsaved changes: nothing is written until Save). Returns the parts restored."""
-        drafts = {d.kind: d for d in self.recovery.drafts() if d.task_id == entry.task.id}
-        if not drafts or not await self.open_task(entry):
-            return 0
-        session = self.session
-        assert session is not None
-        restored = 0
-        for name in ("initial", "golden"):
-            draft = drafts.get(f"{name}.sb3")
-            if draft is not None:
-                session.docs[name].pending = await asyncio.to_thread(draft.read)
-                restored += 1
-        if "evaluate.js" in drafts:
-            text = (await asyncio.to_thread(drafts["evaluate.js"].read)).decode("utf-8")
-            self.script.set_text(text)
-            restored += 1
-        if "task.json" in drafts:
-            try:
-                task = Task.model_validate_json(await asyncio.to_thread(drafts["task.json"].read))
-            except ValueError as exc:
-                self.message.emit(f"The recovered form of {entry.task.id} is unreadable: {exc}")
-            else:
-                self.form.set_task(session.task)
-                for field in ("instruction", "description", "author"):
-                    self.form.set_value(field, str(getattr(task, field)))
-                self.form.set_value("category", task.category.value)
-                restored += 1
-        active = session.active or "initial"
-        session.active = ""
-        await self.switch_document(active)
-        self._refresh_bar()
-        return restored
+        """Open `entry` with its recovered unsaved work put back (unsaved); parts restored."""
+        return await recovery_work.restore_drafts(self, entry)
 
-    async def _has_unsaved_now(self) -> bool:
+    async def has_unsaved_now(self) -> bool:
         await self._poll_editor()
         return self.has_unsaved()
 
@@ -373,27 +345,9 @@ class AuthoringController(QObject):
 
     async def autosave(self) -> int:
         """Copy unsaved work to the recovery folder; returns the number of parts written."""
-        session = self.session
-        if session is None or not await self._has_unsaved_now():
+        if self.session is None or not await self.has_unsaved_now():
             return 0
-        tid = session.entry.task.id
-        parts: dict[str, bytes] = {}
-        if self._editor_dirty and session.active:
-            try:
-                parts[f"{session.active}.sb3"] = await self.editor.export_project()
-            except EditorError as exc:
-                log.warning("autosave: cannot read the editor: %s", exc)
-        for name, doc in session.docs.items():
-            if doc.dirty and doc.pending is not None and f"{name}.sb3" not in parts:
-                parts[f"{name}.sb3"] = doc.pending
-        if self.script.text() != session.script_saved:
-            parts["evaluate.js"] = self.script.text().encode("utf-8")
-        if self.form.modified:
-            task = self.form.apply_to(session.task)
-            parts["task.json"] = task.model_dump_json(indent=2).encode("utf-8")
-        for kind, data in parts.items():
-            await asyncio.to_thread(self.recovery.save, tid, kind, data)
-        return len(parts)
+        return await recovery_work.autosave(self)
 
     async def _poll_editor(self) -> None:
         if self.session is None or not self.session.active or not self.editor.is_ready:
@@ -404,7 +358,7 @@ class AuthoringController(QObject):
             return
         if dirty != self._editor_dirty:
             self._editor_dirty = dirty
-            self._refresh_bar()
+            self.refresh_bar()
 
     async def _mark_editor_clean(self) -> None:
         self._editor_dirty = False

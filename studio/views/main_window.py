@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -19,8 +18,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QSplitter,
     QTabWidget,
-    QVBoxLayout,
-    QWidget,
 )
 
 from studio.models.check import TaskCheck
@@ -28,11 +25,11 @@ from studio.models.evaluation import EvalResult
 from studio.services.authoring.check_record import load_check
 from studio.services.browser import BrowserPool
 from studio.services.clock_agreement import AgreementCache, clock_for
-from studio.services.errors import ProjectFileError, TaskFileError
+from studio.services.errors import TaskFileError
 from studio.services.evaluator import Evaluator
-from studio.services.sb3 import read_project_json
 from studio.services.server import EditorServer
 from studio.services.store import LibraryScan, TaskFolder, scan_library
+from studio.views import recovery_work, window_layout
 from studio.views.actions import StudioActions
 from studio.views.authoring import AuthoringController
 from studio.views.background import BackgroundTasks
@@ -52,6 +49,7 @@ from studio.views.settings import open_settings
 from studio.views.shortcuts_dialog import ShortcutsDialog
 from studio.views.task_details import TaskDetails
 from studio.views.task_form import TaskForm
+from studio.views.window_library import LibraryWiring
 
 _SPLITTERS = ("main", "left", "right")
 
@@ -121,24 +119,7 @@ class MainWindow(QMainWindow):
 
     async def offer_recovery(self) -> int:
         """After a session that ended without closing, offer back its unsaved work."""
-        recovery = self.authoring.recovery
-        crashed = await asyncio.to_thread(recovery.crashed_session)
-        await asyncio.to_thread(recovery.mark_running)
-        if not crashed:
-            return 0
-        await self.wait_library()
-        await self.editor.wait_ready()
-        ids = sorted({d.task_id for d in recovery.drafts()})
-        entries = [self.library.entries[i] for i in ids if i in self.library.entries]
-        if not entries:
-            return 0
-        names = ", ".join(e.task.id for e in entries)
-        if not await self.ask_restore(
-            f"The studio did not close properly. Restore the unsaved work on {names}?"
-        ):
-            await asyncio.to_thread(recovery.discard_all)
-            return 0
-        return await self.authoring.restore_drafts(entries[0])
+        return await recovery_work.offer_recovery(self)
 
     async def ask_restore(self, text: str) -> bool:
         b = QMessageBox.StandardButton
@@ -157,29 +138,7 @@ class MainWindow(QMainWindow):
     # -- building -----------------------------------------------------------------------------
 
     def _build_layout(self) -> dict[str, QSplitter]:
-        left = _splitter(Qt.Orientation.Vertical, "left", [self.library, self.details], [560, 300])
-        top = QWidget(self)
-        column = QVBoxLayout(top)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(0)
-        column.addWidget(self.bar)
-        column.addWidget(self.editor, 1)
-        for widget, label in (
-            (self.form, "Task"),
-            (self.script, "Script"),
-            (self.results, "Results"),
-            (self.checks, "Checks"),
-            (self.diff, "Diff"),
-            (self.review, "Review"),
-        ):
-            self.tabs.addTab(widget, label)
-        self.tabs.setDocumentMode(True)
-        right = _splitter(Qt.Orientation.Vertical, "right", [top, self.tabs], [640, 260])
-        main = _splitter(Qt.Orientation.Horizontal, "main", [left, right], [300, 1300])
-        main.setStretchFactor(1, 1)
-        right.setStretchFactor(0, 1)
-        self.setCentralWidget(main)
-        return {"main": main, "left": left, "right": right}
+        return window_layout.build(self)
 
     def _build_status_bar(self) -> None:
         self.busy_bar = QProgressBar(self)
@@ -205,22 +164,8 @@ class MainWindow(QMainWindow):
         c.revert.triggered.connect(lambda: self.background.spawn(self.authoring.revert()))
         c.show_diff.triggered.connect(lambda: self.background.spawn(self.show_diff()))
         c.shortcuts.triggered.connect(self._on_shortcuts_requested)
-        ops = self.library_ops
-        c.new_task.triggered.connect(lambda: self.background.spawn(ops.new_task()))
-        c.open_task_folder.triggered.connect(lambda: self.background.spawn(ops.open_folder()))
-        c.restore_task.triggered.connect(lambda: self.background.spawn(ops.restore()))
-        c.duplicate_task.triggered.connect(lambda: self._with_selected(ops.duplicate))
-        c.rename_task.triggered.connect(lambda: self._with_selected(self._rename))
-        c.delete_task.triggered.connect(lambda: self._with_selected(self._delete))
-        self.library.new_task_requested.connect(c.new_task.trigger)
-        self.library.open_folder_requested.connect(c.open_task_folder.trigger)
-        self.library.restore_requested.connect(c.restore_task.trigger)
-        self.library.duplicate_requested.connect(lambda e: self.background.spawn(ops.duplicate(e)))
-        self.library.rename_requested.connect(lambda e: self.background.spawn(self._rename(e)))
-        self.library.delete_requested.connect(lambda e: self.background.spawn(self._delete(e)))
-        ops.library_changed.connect(self._on_library_changed)
-        ops.task_created.connect(self._on_task_created)
-        ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.library_wiring = LibraryWiring(self)
+        self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.task_saved.connect(self._on_task_saved)
         self.script.run_requested.connect(c.evaluate.trigger)
@@ -301,7 +246,7 @@ class MainWindow(QMainWindow):
             self._evaluating = False
             self._update_actions()
         if result is not None:
-            self._show_script_error(result)
+            self.quality.show_script_error(result)
             self.tabs.setCurrentWidget(self.results)
             self.results.show_result(result)
             self.statusBar().showMessage(result.summary_line(), 15000)
@@ -347,68 +292,12 @@ class MainWindow(QMainWindow):
                 await self._pool_start
         await self._pool.close()
 
-    async def show_diff(self) -> None:
-        """Show initial vs golden as the task holds them now (unsaved edits included)."""
-        session = self.authoring.session
-        if session is None:
-            self.statusBar().showMessage("Open a task to compare its projects.", 5000)
-            return
-        if self.authoring.editor_dirty() and session.active:
-            session.stash(session.active, await self.editor.export_project())
-        initial, golden = (session.docs[n].content() for n in ("initial", "golden"))
-        self.tabs.setCurrentWidget(self.diff)
-        if initial is None or golden is None:
-            self.diff.show_error("The task has no golden project yet.")
-            return
-        try:
-            left = read_project_json(initial, session.docs["initial"].path)
-            right = read_project_json(golden, session.docs["golden"].path)
-        except ProjectFileError as exc:
-            self.diff.show_error(str(exc))
-            return
-        self.diff.show_diff(left, right, "initial", "golden")
-
-    def _show_script_error(self, result: EvalResult) -> None:
-        error = result.error
-        script = self.authoring.entry.script_path.name if self.authoring.entry else ""
-        if error is not None and error.line and (not error.file or error.file.endswith(script)):
-            self.script.set_error(error.line, error.message)
-        else:
-            self.script.clear_error()
-
     # -- handlers ----------------------------------------------------------------------------
 
-    def _with_selected(self, work: Callable[[TaskFolder], Coroutine[Any, Any, Any]]) -> None:
-        entry = self.library.current_entry()
-        if entry is None:
-            self.statusBar().showMessage("Select a task in the library first.", 5000)
-            return
-        self.background.spawn(work(entry))
-
-    async def _rename(self, entry: TaskFolder) -> None:
-        if self.authoring.entry is not None and self.authoring.entry.folder == entry.folder:
-            if not await self.authoring.confirm_discard("rename it"):
-                return
-            self.authoring.close_task()
-        await self.library_ops.rename(entry)
-
-    async def _delete(self, entry: TaskFolder) -> None:
-        open_here = self.authoring.entry is not None and self.authoring.entry.folder == entry.folder
-        if await self.library_ops.delete(entry) and open_here:
-            self.authoring.close_task()
-
-    def _on_library_changed(self, select_id: str) -> None:
-        async def reload() -> None:
-            await self.load_library(self.library_root)
-            if select_id:
-                self.library.select_task(select_id)
-
-        self.background.spawn(reload())
-
-    def _on_task_created(self, entry: TaskFolder) -> None:
-        self._entry = entry
-        self.details.show_task(entry)
-        self.background.spawn(self.authoring.open_task(entry, "initial"))
+    async def show_diff(self) -> None:
+        """Initial vs golden as the task holds them now, in the Diff tab."""
+        self.tabs.setCurrentWidget(self.diff)
+        await self.quality.show_session_diff()
 
     def _on_check_requested(self) -> None:
         self.tabs.setCurrentWidget(self.checks)
@@ -558,15 +447,3 @@ def _last_checks(scan: LibraryScan) -> dict[str, tuple[str, datetime | None]]:
         if record is not None:
             out[entry.task.id] = (record.verdict.value, record.when)
     return out
-
-
-def _splitter(
-    orientation: Qt.Orientation, name: str, widgets: list[QWidget], sizes: list[int]
-) -> QSplitter:
-    splitter = QSplitter(orientation)
-    splitter.setObjectName(f"{name}-splitter")
-    splitter.setChildrenCollapsible(False)
-    for widget in widgets:
-        splitter.addWidget(widget)
-    splitter.setSizes(sizes)
-    return splitter

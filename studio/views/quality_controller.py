@@ -18,12 +18,14 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from studio.models.check import TaskCheck
+from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant, Task
 from studio.services.authoring import review
 from studio.services.authoring.check_record import fingerprint, load_check, save_check
 from studio.services.authoring.lint import Finding, has_errors, lint_task
 from studio.services.checker import CheckOptions, TaskChecker, judge
 from studio.services.clock_agreement import AgreementCache
+from studio.services.errors import ProjectFileError
 from studio.services.evaluator import Evaluator
 from studio.services.mutant_runs import build_mutant
 from studio.services.sb3 import read_project_json
@@ -210,6 +212,36 @@ class QualityController(QObject):
             return
         survivor.equivalent_reason = note.reason
         await self._record(entry, judge(check), None)
+
+    async def show_session_diff(self) -> None:
+        """Initial vs golden as the open task holds them now (unsaved edits included)."""
+        authoring = self.authoring
+        session = authoring.session
+        if session is None:
+            self.diff.show_error("Open a task to compare its projects.")
+            return
+        if authoring.editor_dirty() and session.active:
+            session.stash(session.active, await authoring.editor.export_project())
+        initial, golden = (session.docs[n].content() for n in ("initial", "golden"))
+        if initial is None or golden is None:
+            self.diff.show_error("The task has no golden project yet.")
+            return
+        try:
+            left = read_project_json(initial, session.docs["initial"].path)
+            right = read_project_json(golden, session.docs["golden"].path)
+        except ProjectFileError as exc:
+            self.diff.show_error(str(exc))
+            return
+        self.diff.show_diff(left, right, "initial", "golden")
+
+    def show_script_error(self, result: EvalResult) -> None:
+        """Mark the script line an evaluation error points at (or clear the mark)."""
+        error, entry = result.error, self.authoring.entry
+        script = entry.script_path.name if entry else ""
+        if error is not None and error.line and (not error.file or error.file.endswith(script)):
+            self.authoring.script.set_error(error.line, error.message)
+        else:
+            self.authoring.script.clear_error()
 
     # -- review --------------------------------------------------------------------------------
 

@@ -165,3 +165,74 @@ def test_author_builds_checks_submits_and_approves_a_debug_task(
     assert history[-1].comment == "Checked: the bug is caught."
     assert window.authoring.read_only and not window.bar.save.isEnabled()
     assert window.form.instruction.isReadOnly()
+
+
+@pytest.mark.browser
+def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
+    qtbot: Any,
+    tmp_path: Path,
+    boot_window: Callable[..., Any],
+    run_async: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    write_sample_task(tmp_path / "lib" / "cat-hello")
+    window = boot_window(tmp_path / "lib")
+    run_async(window.wait_library())
+    entry = window.library.entries["cat-hello"]
+    assert run_async(window.authoring.open_task(entry))
+    window.form.set_value("description", "edited, not saved")
+    window.script.set_text("// a new script, not saved\n")
+    assert window.authoring.has_unsaved()
+
+    asked: list[str] = []
+
+    async def cancel(text: str) -> str:
+        asked.append(text)
+        return "cancel"
+
+    window.authoring.ask_unsaved = cancel
+    window.close()
+    qtbot.waitUntil(lambda: bool(asked), timeout=10_000)
+    assert window.isVisible() and "cat-hello has unsaved changes" in asked[0]
+
+    # the autosave keeps the unsaved parts; a session that dies leaves them for the next one
+    assert run_async(window.authoring.autosave()) == 2
+    recovery = window.authoring.recovery
+    assert {d.kind for d in recovery.drafts()} == {"evaluate.js", "task.json"}
+    assert recovery.crashed_session() is False  # this session is still running
+    recovery.lock_path.write_text("999999")  # as if its process had died
+    assert recovery.crashed_session() is True
+
+    from studio.views.main_window import MainWindow
+
+    offers: list[str] = []
+
+    async def restore(_self: Any, text: str) -> bool:
+        offers.append(text)
+        return True
+
+    monkeypatch.setattr(MainWindow, "ask_restore", restore)
+    second = boot_window(tmp_path / "lib")  # its start offers the work back
+    qtbot.waitUntil(lambda: second.form.value("description") != "", timeout=WAIT_MS)
+    assert second.script.text() == "// a new script, not saved\n"
+    assert "cat-hello" in offers[0]
+    assert second.form.value("description") == "edited, not saved"
+    assert second.authoring.has_unsaved()  # restored as unsaved: nothing written yet
+    assert "a new script" not in (tmp_path / "lib" / "cat-hello" / "evaluate.js").read_text()
+
+    async def discard(_text: str) -> str:
+        return "discard"
+
+    window.authoring.ask_unsaved = discard
+    second.authoring.ask_unsaved = discard
+
+    # F1 lists every shortcut, the authoring ones included
+    from studio.views.shortcuts_dialog import ShortcutsDialog
+
+    window.commands.shortcuts.trigger()
+    dialog = window.findChild(ShortcutsDialog)
+    assert dialog is not None and dialog.isVisible()
+    keys = {row.command: row.keys for row in dialog.rows()}
+    assert keys["Save task"] == "Ctrl+S" and keys["Check task"] == "F6"
+    assert keys["New task…"] == "Ctrl+N"
+    dialog.close()
