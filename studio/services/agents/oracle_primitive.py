@@ -52,6 +52,7 @@ STAGING_DY = 100  # px: or this far below it
 STACKED = ("next", "substack", "substack2")
 PALETTE_DROP = (180, 420)  # over the palette: a script dropped here is deleted
 MAX_SCROLLS = 8
+PALETTE_TRIES = 3
 COLUMN_WIDTH = 230
 SCRIPT_GAP = 44
 
@@ -322,19 +323,19 @@ class PrimitiveOracle:
             room_below = y + STAGING_DY + gy < canvas.y + canvas.h - 4
             if step.where == "next" and not step.nested and room_below:
                 x_free, y_free = x, y + STAGING_DY
-            yield self._drag(
-                (source.x + gx, source.y + gy),
-                (x_free + gx, y_free + gy),
-                f"Drag {what} from the palette near where it goes.",
+            source = yield from self._from_palette(
+                step, before, (x_free + gx, y_free + gy), (gx, gy), "near where it goes"
             )
-            source = self._new_block(before, step.opcode, what, (x_free, y_free))
             if abs(source.x - x_free) > SNAPPED or abs(source.y - y_free) > SNAPPED:
                 raise Stuck(f"{what} connected somewhere on its way from the palette")
             x, y = self._target_of(step, source, script)
-        aim = AIM_OFF if step.where in STACKED else 0
-        end = (x + gx + aim, y + gy)  # aimed off: a block exactly at the connection snapped
-        yield self._drag((source.x + gx, source.y + gy), end, f"Drag {what} to {step.where}.")
-        block = self._new_block(before, step.opcode, what, (x, y))
+            end = (x + gx + AIM_OFF, y + gy)  # aimed off: a block exactly on it has snapped
+            yield self._drag((source.x + gx, source.y + gy), end, f"Drag {what} to {step.where}.")
+            block = self._new_block(before, step.opcode, what, (x, y))
+        else:
+            block = yield from self._from_palette(
+                step, before, (x + gx, y + gy), (gx, gy), f"to {step.where}"
+            )
         self.on_canvas[step.gid] = str(block.meta.get("block_id"))
         if step.where in STACKED:
             if abs(block.x - x) > SNAPPED or abs(block.y - y) > SNAPPED:
@@ -348,6 +349,37 @@ class PrimitiveOracle:
             inside = parent.x < block.x < parent.x + parent.w and parent.y <= block.y
             if not inside or block.y > parent.y + 40:
                 raise Stuck(f"{what} did not go into its slot of {self.opcodes[step.parent]}")
+
+    def _from_palette(
+        self,
+        step: Place,
+        before: set[Any],
+        end: tuple[float, float],
+        grab: tuple[float, float],
+        where: str,
+    ) -> Generator[Action, Any, Element]:
+        """Drag a new block of `step` from the palette, holding it at `grab` from its corner,
+        and release it at `end`; the block it made. The palette may still have been scrolling
+        when it was observed (a busy machine): a drag that made no block is tried again."""
+        what = f"{step.opcode}{f' ({step.name})' if step.name else ''}"
+        for _ in range(PALETTE_TRIES):
+            source = yield from self._find_in_palette(step.opcode, step.name)
+            start = (source.x + grab[0], source.y + grab[1])
+            yield self._drag(start, end, f"Drag {what} from the palette {where}.")
+            new = self._new_blocks(before, step.opcode)
+            if new:
+                return min(
+                    new, key=lambda e: abs(e.x + grab[0] - end[0]) + abs(e.y + grab[1] - end[1])
+                )
+            log.info("primitive oracle: dragging %s made no block; trying again", what)
+        raise Stuck(f"dragging {what} from the palette put no block on the code area")
+
+    def _new_blocks(self, before: set[Any], opcode: str) -> list[Element]:
+        return [
+            e
+            for e in self._canvas_blocks()
+            if e.meta.get("block_id") not in before and e.meta.get("opcode") == opcode
+        ]
 
     def _new_block(
         self, before: set[Any], opcode: str, what: str, near: tuple[float, float]
