@@ -8,6 +8,7 @@ the module also takes options meant for scripts rather than people:
   --project initial|golden   open that project of the task in the editor (default: golden)
   --evaluate                 evaluate the editor's project after opening it
   --screenshot PATH          grab the window to PATH (PNG) when done, then quit
+  --check                    run the task's adversarial check (after opening it)
   --tab NAME                 show that bottom tab first (Task, Script, Checks, Diff, Review...)
   --size WxH                 window size (default: remembered, else 1500x940)
   --exit-when-ready          print "editor-ready <seconds since process start>" and quit
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--project", choices=("initial", "golden"), default="golden")
     parser.add_argument("--evaluate", action="store_true")
     parser.add_argument("--screenshot", type=Path)
+    parser.add_argument("--check", action="store_true", help="run the task's check first")
     parser.add_argument(
         "--tab", help="bottom tab to show (Task, Script, Results, Checks, Diff, Review)"
     )
@@ -176,6 +178,8 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
             return
         if opts.open_task:
             outcome["code"] = await _open_and_evaluate(window, opts)
+        if opts.check:
+            await window.quality.run_check()
         if opts.tab:
             await _show_tab(window, opts.tab)
         if opts.screenshot:
