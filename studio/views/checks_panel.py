@@ -7,9 +7,7 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QProgressBar,
@@ -22,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from studio.models.check import MutantRun, TaskCheck, Verdict
 from studio.models.evaluation import EvalResult
+from studio.views.tables import Fit, read_only_table
 
 COLUMNS = ("Mutant", "Operator", "Sprite", "Description", "Status", "Equivalent because")
 STATUS_COLORS = {
@@ -318,18 +317,6 @@ def _rich_label(parent: QWidget) -> QLabel:
 
 
 def _make_table(parent: QWidget) -> QTableWidget:
-    table = QTableWidget(0, len(COLUMNS), parent)
-    table.setHorizontalHeaderLabels(COLUMNS)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setWordWrap(False)
-    table.verticalHeader().setVisible(False)
-    table.verticalHeader().setDefaultSectionSize(24)
-    header = table.horizontalHeader()
-    for col in (0, 1, 2, 4):
-        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-    header.setSectionResizeMode(5, QHeaderView.ResizeMode.Interactive)
-    table.setColumnWidth(5, 200)
-    return table
+    modes = {c: Fit.ResizeToContents for c in (0, 1, 2, 4)}
+    modes.update({3: Fit.Stretch, 5: Fit.Interactive})
+    return read_only_table(parent, COLUMNS, modes, {5: 200}, single_selection=True)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QProgressBar,
@@ -18,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.evaluation import EvalError, EvalResult, TestDetail
+from studio.views.tables import Fit, read_only_table
 
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 COLUMNS = ("Test", "Result", "Duration", "Error")
@@ -135,18 +134,5 @@ class ResultsPanel(QWidget):
 
 
 def _make_table(parent: QWidget) -> QTableWidget:
-    table = QTableWidget(0, len(COLUMNS), parent)
-    table.setHorizontalHeaderLabels(COLUMNS)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setAlternatingRowColors(True)
-    table.setWordWrap(False)
-    table.verticalHeader().setVisible(False)
-    table.verticalHeader().setDefaultSectionSize(24)
-    header = table.horizontalHeader()
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-    header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-    table.setColumnWidth(0, 330)
-    return table
+    modes = {0: Fit.Interactive, 1: Fit.ResizeToContents, 2: Fit.ResizeToContents, 3: Fit.Stretch}
+    return read_only_table(parent, COLUMNS, modes, {0: 330}, alternating=True)

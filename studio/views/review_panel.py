@@ -9,9 +9,7 @@ from typing import Protocol
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QListWidget,
@@ -24,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.task import Review, ReviewState
+from studio.views.tables import Fit, read_only_table
 
 
 class LintFinding(Protocol):
@@ -289,15 +288,5 @@ def _section_title(text: str, parent: QWidget) -> QLabel:
 
 
 def _make_history_table(parent: QWidget) -> QTableWidget:
-    table = QTableWidget(0, len(HISTORY_COLUMNS), parent)
-    table.setHorizontalHeaderLabels(HISTORY_COLUMNS)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setWordWrap(False)
-    table.verticalHeader().setVisible(False)
-    table.verticalHeader().setDefaultSectionSize(24)
-    header = table.horizontalHeader()
-    for col in range(3):
-        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-    return table
+    modes = {0: Fit.ResizeToContents, 1: Fit.ResizeToContents, 2: Fit.ResizeToContents}
+    return read_only_table(parent, HISTORY_COLUMNS, {**modes, 3: Fit.Stretch})
