@@ -173,6 +173,7 @@ class AuthoringController(QObject):
         if session is None:
             return False
         doc = session.docs[name]
+        await self._poll_editor()  # an edit made since the last poll must not be lost
         async with self._busy:
             if session.active and session.active != name and self._editor_dirty:
                 session.stash(session.active, await self.editor.export_project())
@@ -205,6 +206,7 @@ class AuthoringController(QObject):
         if self.read_only:
             self.message.emit(f"{session.entry.task.id} is approved: reopen it to change it")
             return None
+        await self._poll_editor()  # an edit made since the last poll is saved too
         async with self._busy:
             live = {}
             if session.active and self._editor_dirty:
@@ -231,7 +233,7 @@ class AuthoringController(QObject):
         """Write the evaluation script if it changed (before a run); False if it cannot."""
         session = self.session
         if session is None or self.script.text() == session.script_saved or self.read_only:
-            return session is not None
+            return True  # nothing to write
         try:
             path, text = session.entry.script_path, self.script.text()
             await asyncio.to_thread(atomic.write_text, path, text)
@@ -293,6 +295,7 @@ class AuthoringController(QObject):
     async def show_foreign(self, data: bytes, name: str) -> bool:
         """Show a project that is not one of the task's documents (e.g. a mutant)."""
         session = self.session
+        await self._poll_editor()
         async with self._busy:
             if session is not None and session.active and self._editor_dirty:
                 session.stash(session.active, await self.editor.export_project())

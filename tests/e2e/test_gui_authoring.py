@@ -173,13 +173,21 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     tmp_path: Path,
     boot_window: Callable[..., Any],
     run_async: Any,
+    js: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     write_sample_task(tmp_path / "lib" / "cat-hello")
     window = boot_window(tmp_path / "lib")
     run_async(window.wait_library())
     entry = window.library.entries["cat-hello"]
-    assert run_async(window.authoring.open_task(entry))
+    assert run_async(window.authoring.open_task(entry, "golden"))
+    golden = tmp_path / "lib" / "cat-hello" / "golden.sb3"
+    before = golden.read_bytes()
+    qtbot.waitUntil(lambda: js(window, "workspace.getTopBlocks().length") == 2, timeout=10_000)
+    js(window, "workspace.getTopBlocks()[0].moveBy(40, 40)")
+    qtbot.waitUntil(lambda: js(window, "studioBridge.isDirty()") is True, timeout=10_000)
+    assert run_async(window.authoring.save()) is not None  # before the window's next poll
+    assert golden.read_bytes() != before
     window.form.set_value("description", "edited, not saved")
     window.script.set_text("// a new script, not saved\n")
     assert window.authoring.has_unsaved()
