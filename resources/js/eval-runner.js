@@ -127,6 +127,9 @@
       }
       vm.start();
       const t1 = realNow();
+      // tells the studio the script's time limit starts now (loading may take long on a busy
+      // machine; only the script's own time counts against its limit)
+      console.info('studio:script-start');
       out.timings.project_load_ms = t1 - t0;
       let fn;
       try {

@@ -21,6 +21,8 @@ from studio.services.sb3 import check_sb3
 from studio.services.store import TaskFolder
 
 GRACE_S = 5.0  # how long past the script's limit a blocked page is given before it is killed
+LOAD_LIMIT_S = 90.0  # how long the page may take to load the project before the script starts
+SCRIPT_START = "studio:script-start"  # the page's console says the script starts now
 MAX_CONSOLE_LINES = 500
 
 
@@ -88,8 +90,13 @@ class Evaluator:
         page = ready.page
         result.timings.page_ready_s = ready.ready_s
         crashed = asyncio.get_running_loop().create_future()
+        started = asyncio.get_running_loop().create_future()
 
         def on_console(msg: Any) -> None:
+            if msg.text == SCRIPT_START:
+                if not started.done():
+                    started.set_result(True)
+                return
             text = clean_console_text(msg.text)
             if text and len(result.console) < MAX_CONSOLE_LINES:
                 result.console.append(f"[{msg.type}] {text}")
@@ -102,9 +109,16 @@ class Evaluator:
         page.on("crash", on_crash)
         run = asyncio.ensure_future(page.evaluate("(a) => window.StudioEval.run(a)", args))
         try:
+            # The deadline for a page blocked by the script runs from the script's start: a
+            # project that loads slowly on a busy machine must not count against the script.
+            first = asyncio.FIRST_COMPLETED
             done, _ = await asyncio.wait(
-                {run, crashed}, timeout=limit + GRACE_S, return_when=asyncio.FIRST_COMPLETED
+                {run, crashed, started}, timeout=LOAD_LIMIT_S, return_when=first
             )
+            if started in done and not (run.done() or crashed.done()):
+                done, _ = await asyncio.wait(
+                    {run, crashed}, timeout=limit + GRACE_S, return_when=first
+                )
             if crashed in done:
                 result.error = EvalError(
                     kind=ErrorKind.CRASH,
@@ -113,6 +127,12 @@ class Evaluator:
                 )
             elif run in done:
                 _apply_outcome(result, run.result())
+            elif not started.done():
+                result.error = EvalError(
+                    kind=ErrorKind.TIMEOUT,
+                    file=args["projectName"],
+                    message=f"the project did not load within {LOAD_LIMIT_S:g} s; page killed",
+                )
             else:
                 result.error = EvalError(
                     kind=ErrorKind.TIMEOUT,
