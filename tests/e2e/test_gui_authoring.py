@@ -244,3 +244,21 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     assert keys["Save task"] == "Ctrl+S" and keys["Check task"] == "F6"
     assert keys["New task…"] == "Ctrl+N"
     dialog.close()
+
+
+@pytest.mark.browser
+def test_a_document_the_editor_refuses_leaves_the_shown_one_and_names_the_file(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any
+) -> None:
+    folder = write_sample_task(tmp_path / "lib" / "cat-hello")
+    window = boot_window(tmp_path / "lib")
+    run_async(window.wait_library())
+    entry = window.library.entries["cat-hello"]
+    assert run_async(window.authoring.open_task(entry, "initial"))
+    (folder / "golden.sb3").write_bytes(b"this is not a Scratch project")
+    other = load_task(folder)  # the session reads the files again when it opens
+    window.authoring.close_task()
+    assert run_async(window.authoring.open_task(other, "golden")) is False
+    assert str(folder / "golden.sb3") in window.editor.banner.text()
+    assert window.editor.project_name.endswith("initial.sb3")  # still the previous document
+    assert (folder / "golden.sb3").read_bytes() == b"this is not a Scratch project"
