@@ -2,7 +2,9 @@
 
 A trajectory folder holds `run.json` (a `RunInfo`), `steps.jsonl` (one `StepRecord` per line,
 appended as the steps happen), `step_NNNN.png` (the editor just before step NNNN was executed),
-`final.png` and `final.sb3` (the program at the end). Agents and human sessions share it.
+`obs_NNNN.json` (the observation the actor saw before step NNNN, without its screenshot:
+elements in primitive mode, text and blocks in composite mode), `final.png` and `final.sb3`
+(the program at the end). Agents and human sessions share it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ FINAL_SCREENSHOT = "final.png"
 def screenshot_name(index: int) -> str:
     """File name of the screenshot taken before step `index` (1-based)."""
     return f"step_{index:04d}.png"
+
+
+def observation_name(index: int) -> str:
+    """File name of the observation (minus screenshot) seen before step `index` (1-based)."""
+    return f"obs_{index:04d}.json"
 
 
 class RunInfo(BaseModel):
