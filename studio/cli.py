@@ -71,10 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_plugins(sub: argparse._SubParsersAction) -> None:
     """Subcommands that live in their own modules (import/export of task sets)."""
-    from studio import cli_env, cli_scratchworld
+    from studio import cli_env, cli_scratchworld, cli_trajectory
 
     cli_scratchworld.add_parsers(sub)
     cli_env.add_parsers(sub)
+    cli_trajectory.add_parsers(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +97,10 @@ def main(argv: list[str] | None = None) -> int:
             from studio import cli_scratchworld
 
             return cli_scratchworld.run(args)
+        if args.command == "trajectory":
+            from studio import cli_trajectory
+
+            return cli_trajectory.run(args)
     except StudioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

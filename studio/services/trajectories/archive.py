@@ -147,6 +147,16 @@ def open_archive(zip_path: Path, dest_root: Path) -> Path:
         raise StudioError(f"{zip_path}: not a zip archive ({exc})") from None
 
 
+def read_manifest(zip_path: Path) -> dict[str, Any]:
+    """The manifest of a trajectory archive (checked as `open_archive` checks it)."""
+    zip_path = Path(zip_path)
+    try:
+        with zipfile.ZipFile(zip_path) as zf:
+            return _read_manifest(zf, zip_path)
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise StudioError(f"{zip_path}: not a readable zip archive ({exc})") from None
+
+
 def _open(zf: zipfile.ZipFile, zip_path: Path, dest_root: Path) -> Path:
     for name in zf.namelist():
         _check_member(zip_path, name)

@@ -31,6 +31,26 @@ def describe_action(action: dict[str, Any]) -> str:
         return f"key {args.get('key', '?')}"
     if api == "hotkey":
         return "hotkey " + "+".join(str(k) for k in args.get("keys") or [])
+    return _describe_composite(api, args)
+
+
+def _describe_composite(api: str, args: dict[str, Any]) -> str:
+    if api == "add_block":
+        creation = args.get("creation") or {}
+        name = creation.get("variableName") or creation.get("listName") if creation else None
+        return f"add_block {args.get('blockType', '?')}" + (f" {name}" if name else "")
+    if api == "connect_blocks":
+        placement = args.get("placement") or {}
+        how = f"{placement.get('kind', '?')} {placement.get('inputName') or ''}".rstrip()
+        return f"connect #{args.get('sourceBlockIndex')} -> #{args.get('targetBlockIndex')} {how}"
+    if api == "set_block_field":
+        value = _short(args.get("value"))
+        return f"set #{args.get('blockIndex')} {args.get('fieldName', '?')}={value}"
+    if api in ("detach_blocks", "delete_block"):
+        return f"{api} #{args.get('blockIndex')}"
+    if api in ("select_sprite", "add_variable", "add_list") and "name" in args:
+        scope = f" ({args['scope']})" if args.get("scope") not in (None, "all") else ""
+        return f"{api} {args['name']}{scope}"
     if not args:
         return api
     return f"{api} " + " ".join(f"{k}={_short(v)}" for k, v in args.items())

@@ -109,10 +109,12 @@ class TrajectoryView:
 
 
 def load_view(folder: Path) -> TrajectoryView:
-    """Read a trajectory folder for viewing; StudioError only if the folder does not exist."""
+    """Read a trajectory folder for viewing; StudioError only if it is not one at all."""
     folder = Path(folder)
     if not folder.is_dir():
         raise StudioError(f"{folder}: is not a folder")
+    if not (folder / RUN_FILE).exists() and not (folder / STEPS_FILE).exists():
+        raise StudioError(f"{folder}: is not a trajectory folder (no {RUN_FILE}, no {STEPS_FILE})")
     problems: list[str] = []
     run = _read_run(folder, problems)
     records = _read_steps(folder, problems)

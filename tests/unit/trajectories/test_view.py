@@ -73,9 +73,11 @@ def test_a_missing_or_invalid_run_header_still_shows_the_steps(
     assert len(view.problems) == 1 and str(folder / "run.json") in view.problems[0]
 
 
-def test_a_folder_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(StudioError, match="nope"):
+def test_a_folder_that_is_not_a_trajectory_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(StudioError, match="nope: is not a folder"):
         load_view(tmp_path / "nope")
+    with pytest.raises(StudioError, match="is not a trajectory folder"):
+        load_view(tmp_path)
 
 
 def test_observations_load_lazily_and_a_bad_one_becomes_a_problem(tmp_path: Path) -> None:
