@@ -162,19 +162,23 @@ class EventCoalescer:
             p = self._press
             self._finish_press(p.last_x, p.last_y, p.last_t)
         button = event.get("button", 0)
-        button = button if button in BUTTONS else 0
+        if button not in BUTTONS:  # back/forward buttons: nothing the schema can express
+            self.dropped += 1
+            return
         self._press = _Press(t, *point, button, t, *point)
 
     def _on_up(self, event: dict[str, Any], t: float) -> None:
-        if self._press is None:
-            return  # a release whose press happened before recording started
         p = self._press
+        if p is None or event.get("button", p.button) != p.button:
+            return  # a release whose press happened before recording started, or was dropped
         x, y = _point(event) or (p.last_x, p.last_y)
         self._finish_press(x, y, t)
 
     def _finish_press(self, x: float, y: float, t: float) -> None:
         p, self._press = self._press, None
         assert p is not None
+        self._close_typing()  # keys typed while the button was held come first
+        self._close_scroll()
         if math.hypot(x - p.x, y - p.y) > CLICK_SLOP_PX and p.button == 0:
             self._drag(p, x, y, t)
         elif p.button != 0:
@@ -230,7 +234,7 @@ class EventCoalescer:
         self._close_clicks()
         s = self._scroll
         near = s is not None and math.hypot(point[0] - s.x, point[1] - s.y) <= CLICK_SLOP_PX
-        if s is not None and near and s.direction == direction and t - s.last < WHEEL_MERGE_MS:
+        if s is not None and near and s.direction == direction and t - s.last <= WHEEL_MERGE_MS:
             s.px, s.last = s.px + px, t
             return
         self._close_scroll()

@@ -22,6 +22,7 @@ import re
 import shutil
 import tempfile
 import zipfile
+import zlib
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -145,6 +146,8 @@ def open_archive(zip_path: Path, dest_root: Path) -> Path:
             return _open(zf, zip_path, dest_root)
     except zipfile.BadZipFile as exc:
         raise StudioError(f"{zip_path}: not a zip archive ({exc})") from None
+    except OSError as exc:
+        raise StudioError(f"{zip_path}: cannot be extracted ({exc})") from None
 
 
 def read_manifest(zip_path: Path) -> dict[str, Any]:
@@ -265,6 +268,9 @@ def _extract(
             data = zf.read(name)
         except KeyError:
             problems.append(f"{zip_path}: {name} is listed in {MANIFEST} but missing")
+            continue
+        except (zipfile.BadZipFile, zlib.error, RuntimeError, ValueError) as exc:  # damaged
+            problems.append(f"{zip_path}: {name} cannot be read ({exc}); not extracted")
             continue
         if hashlib.sha256(data).hexdigest() != entry["sha256"]:
             problems.append(f"{zip_path}: {name} does not match its sha256 in {MANIFEST}")

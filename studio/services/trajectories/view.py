@@ -171,7 +171,7 @@ def _read_steps(folder: Path, problems: list[str]) -> list[tuple[int, StepRecord
 
 def _step_view(folder: Path, record: StepRecord, line: int, problems: list[str]) -> StepView:
     missing: list[str] = []
-    name = record.screenshot or screenshot_name(record.index)
+    name = Path(record.screenshot).name if record.screenshot else screenshot_name(record.index)
     shot = _existing(folder / name)
     if shot is None:
         missing.append(f"screenshot {name}")

@@ -117,6 +117,19 @@ def test_content_that_does_not_match_the_manifest_is_a_problem_not_an_error(
     assert view.final_png is None and "final screenshot final.png" in view.missing
 
 
+def test_a_damaged_member_is_a_problem_and_the_rest_opens(tmp_path: Path) -> None:
+    out = export_archive(_trajectory(tmp_path, None), tmp_path / "run.zip")
+    stored = _rewrite(out, tmp_path / "stored.zip", {})  # members stored uncompressed
+    raw = bytearray(stored.read_bytes())
+    at = raw.index(png(1)) + 20  # inside step_0001.png's data
+    raw[at] ^= 0xFF
+    stored.write_bytes(bytes(raw))
+    view = load_view(open_archive(stored, tmp_path / "opened"))
+    assert [s.index for s in view.steps] == [1, 2, 3]
+    assert view.steps[0].missing == ["screenshot step_0001.png"]
+    assert any("step_0001.png cannot be read" in p for p in view.problems)
+
+
 @pytest.mark.parametrize("member", ["../evil.txt", "/etc/evil", "a/../../evil", "C:/evil"])
 def test_unsafe_member_paths_are_refused(tmp_path: Path, member: str) -> None:
     out = export_archive(_trajectory(tmp_path, None), tmp_path / "run.zip")

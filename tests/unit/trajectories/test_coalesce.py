@@ -171,3 +171,18 @@ def test_kinds_interleave_in_order_and_bad_events_are_dropped() -> None:
     c.feed_all(events)
     assert [a["api"] for a in actions(c.flush())] == ["type", "click", "scroll", "type"]
     assert c.dropped == 2
+
+
+def test_other_buttons_are_dropped_and_keys_typed_during_a_press_come_first() -> None:
+    events = [
+        ev(0, "down", x=1, y=1, button=3),  # the "back" button
+        ev(50, "up", x=1, y=1, button=3),
+        ev(100, "down", x=10, y=10, button=0),
+        key(150, "a"),
+        ev(200, "up", x=60, y=10, button=0),
+    ]
+    c = EventCoalescer()
+    c.feed_all(events)
+    found = actions(c.flush())
+    assert [a["api"] for a in found] == ["type", "drag_and_drop"]
+    assert c.dropped == 1
