@@ -36,6 +36,7 @@ WHEEL_PX_PER_NOTCH = 100.0
 MAX_SCROLL_NOTCHES = 50
 MAX_DRAG_S = 10.0
 
+EVENT_TYPES = ("down", "up", "move", "dblclick", "wheel", "keydown")
 BUTTONS = {0: "left", 1: "middle", 2: "right"}
 _MODIFIER_FLAGS = (("Control", "ctrl"), ("Alt", "alt"), ("Meta", "meta"))
 _MODIFIER_ORDER = ["Control", "Alt", "Shift", "Meta"]
@@ -111,7 +112,7 @@ class EventCoalescer:
     def feed(self, event: dict[str, Any]) -> None:
         """Take one raw event (in time order)."""
         kind = event.get("type")
-        handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+        handler = getattr(self, f"_on_{kind}") if kind in EVENT_TYPES else None
         t = _num(event.get("t"))
         if handler is None or t is None:
             self.dropped += 1

@@ -23,7 +23,7 @@ from studio.models.agent import (
     parse_action,
 )
 from studio.models.evaluation import EvalResult
-from studio.models.trajectory import RunInfo, observation_name
+from studio.models.trajectory import STEPS_FILE, RunInfo, observation_name
 from studio.services import atomic
 from studio.services.env.recorder import TrajectoryRecorder
 from studio.services.errors import StudioError
@@ -36,7 +36,11 @@ _EPOCH_MS = 1e12  # event times above this are Date.now() values (ms since 1970)
 
 
 class HumanSessionRecorder:
-    """Records one participant solving one task into `folder`."""
+    """Records one participant solving one task into `folder` (a new one per session).
+
+    The session's time (run.json started_at to ended_at, what reports show as time per task)
+    runs from the creation of the recorder to `finish`: create it when the participant starts.
+    """
 
     def __init__(
         self, folder: Path, task: TaskFolder, protocol: ProtocolCard, participant: str
@@ -45,6 +49,8 @@ class HumanSessionRecorder:
         self.task = task
         self.protocol = protocol
         self.participant = participant
+        if (self.folder / STEPS_FILE).exists():
+            raise StudioError(f"{self.folder}: already holds a recorded session; use a new folder")
         run = RunInfo(
             episode_id=f"human-{uuid.uuid4().hex[:12]}",
             task_id=task.task.id,

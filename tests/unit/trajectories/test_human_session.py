@@ -60,6 +60,8 @@ def test_a_session_is_recorded_as_a_human_trajectory(tmp_path: Path, task: TaskF
     assert json.loads((tmp_path / "session" / "protocol.json").read_text())["participant"] == "P01"
     with pytest.raises(StudioError, match="has ended"):
         rec.record(click, None, None)
+    with pytest.raises(StudioError, match="already holds a recorded session"):
+        HumanSessionRecorder(tmp_path / "session", task, card, "P01")
 
 
 def test_the_report_lists_the_session_as_human_with_its_time(
