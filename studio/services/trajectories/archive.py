@@ -51,7 +51,6 @@ def export_archive(folder: Path, out_zip: Path, task_folder: Path | None = None)
     if task_note["included"]:
         assert task_folder is not None
         members += [(f"{TASK_DIR}/{rel}", path) for rel, path in _tree_files(task_folder)]
-    files = [_file_entry(name, path) for name, path in members]
     manifest = {
         "format": FORMAT,
         "version": VERSION,
@@ -59,9 +58,12 @@ def export_archive(folder: Path, out_zip: Path, task_folder: Path | None = None)
         "run": _run_summary(view.run),
         "task": task_note,
         "problems": view.problems,
-        "files": files,
+        "files": [],  # filled while writing, from the very bytes written
     }
-    _write_zip(out_zip, members, manifest)
+    try:
+        _write_zip(out_zip, members, manifest)
+    except OSError as exc:
+        raise StudioError(f"{out_zip}: cannot be written ({exc})") from None
     return out_zip
 
 
@@ -96,11 +98,6 @@ def _task_note(task_folder: Path | None) -> dict[str, Any]:
     return {"included": True, "source": str(task_folder), "note": ""}
 
 
-def _file_entry(name: str, path: Path) -> dict[str, Any]:
-    data = path.read_bytes()
-    return {"path": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-
-
 def _run_summary(run: RunInfo | None) -> dict[str, Any] | None:
     if run is None:
         return None
@@ -121,14 +118,18 @@ def _run_summary(run: RunInfo | None) -> dict[str, Any] | None:
 
 
 def _write_zip(out_zip: Path, members: list[tuple[str, Path]], manifest: dict[str, Any]) -> None:
+    """Write members, then the manifest listing each one's size and sha256; atomically."""
     out_zip.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{out_zip.name}.", suffix=".tmp", dir=out_zip.parent)
     os.close(fd)
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-            zf.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
             for name, path in members:
-                zf.write(path, name)
+                data = path.read_bytes()
+                zf.writestr(zipfile.ZipInfo.from_file(path, name), data, zipfile.ZIP_DEFLATED)
+                digest = hashlib.sha256(data).hexdigest()
+                manifest["files"].append({"path": name, "size": len(data), "sha256": digest})
+            zf.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
         os.replace(tmp, out_zip)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
