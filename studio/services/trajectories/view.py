@@ -213,19 +213,24 @@ def _set_flags(view: TrajectoryView) -> None:
 
 
 def _is_no_op(view: TrajectoryView, step: StepView, following: StepView | None) -> bool:
-    """Ok, not terminal, no program change, and the editor looked the same afterwards."""
+    """Ok, not terminal, no program change, and nothing looked different afterwards.
+
+    The evidence: the next screenshot (or final.png) byte-identical to this step's; in
+    composite mode also the next observation equal to this one. Composite steps without any
+    evidence count as no-ops when they changed no program and did not select a target.
+    """
     record = step.record
     api = record.action.get("api")
     if not record.ok or api in TERMINAL_APIS or not record.change.empty:
         return False
     after = following.screenshot if following is not None else view.final_png
-    if step.screenshot is not None and after is not None and _same_bytes(step.screenshot, after):
-        return True
+    shots_same = _same_bytes(step.screenshot, after) if step.screenshot and after else None
     if view.mode is not Mode.COMPOSITE:
-        return False
-    # Composite mode: nothing changed at all; the observations tell when they were recorded.
+        return shots_same is True
     if following is not None and step.observation_path and following.observation_path:
-        return _same_observation(step, following)
+        return _same_observation(step, following) or shots_same is True
+    if shots_same is not None:
+        return shots_same
     return api not in _VIEW_STATE_APIS
 
 

@@ -141,3 +141,11 @@ def test_composite_no_op_uses_observations_when_there_are_no_screenshots(tmp_pat
     view = load_view(write_trajectory(tmp_path / "t", steps, {}, run, observations=obs))
     # 1 changed the observation; 2 changed nothing; 3 has no next observation and selects.
     assert [sorted(s.flags) for s in view.steps] == [[], ["no_op"], [], []]
+
+
+def test_composite_screenshots_decide_when_there_are_no_observations(tmp_path: Path) -> None:
+    run = run_info(mode=Mode.COMPOSITE)
+    steps = [step(1, "add_variable", name="n"), step(2, "add_variable", name="m"), step(3, "done")]
+    shots = {1: png(1), 2: png(2), 3: png(2)}
+    view = load_view(write_trajectory(tmp_path / "t", steps, shots, run))
+    assert [sorted(s.flags) for s in view.steps] == [[], ["no_op"], []]
