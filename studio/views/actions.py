@@ -88,6 +88,45 @@ class StudioActions:
         self.submit = make("Su&bmit for review", ["Ctrl+Shift+S"], "Lint, then submit for review")
         self.show_diff = make("Show &diff", ["Ctrl+3"], "Initial vs golden, block by block")
         self.shortcuts = make("&Keyboard shortcuts", ["F1"], "List every shortcut")
+        self.start_run = make(
+            "&Start agent run…",
+            ["Ctrl+Shift+G"],
+            "Run a built-in agent on the selected task, live in the editor",
+            pix.SP_MediaSeekForward,
+        )
+        self.pause_run = make("&Pause / resume", ["F8"], "Pause before the next action, or go on")
+        self.step_run = make("S&tep one action", ["F10"], "Let exactly one action through")
+        self.stop_run = make("St&op run", ["Shift+F8"], "Stop the live episode")
+        self.serve_api = make(
+            "Serve agent &API here…",
+            [],
+            "Let external agents drive episodes in this editor over the HTTP API",
+        )
+        self.open_trajectory = make(
+            "&Open trajectory…", ["Ctrl+Shift+J"], "Open a recorded run (folder or .zip)"
+        )
+        self.compare_runs = make("&Compare two runs…", [], "Two runs of a task side by side")
+        self.replay_run = make(
+            "&Replay in editor", ["Ctrl+Shift+P"], "Re-execute the shown run's actions live"
+        )
+        self.export_run = make("E&xport run…", [], "Save the shown run as one .zip archive")
+        self.human_session = make(
+            "&Human baseline session…",
+            ["Ctrl+Shift+H"],
+            "A participant solves tasks in the editor while every input is recorded",
+        )
+        self.run_actions = (
+            self.start_run,
+            self.pause_run,
+            self.step_run,
+            self.stop_run,
+            self.serve_api,
+            self.open_trajectory,
+            self.compare_runs,
+            self.replay_run,
+            self.export_run,
+            self.human_session,
+        )
         self.task_actions = (self.open_initial, self.open_golden, self.evaluate)
         self.authoring_actions = (self.save, self.revert, self.check, self.submit, self.show_diff)
         self.library_actions = (
@@ -119,6 +158,11 @@ class StudioActions:
             task_menu.addAction(action)
         task_menu.addSeparator()
         task_menu.addAction(self.reload_editor)
+        run_menu = menu.addMenu("&Run")
+        for i, action in enumerate(self.run_actions):
+            if i in (4, 5, 9):
+                run_menu.addSeparator()
+            run_menu.addAction(action)
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.shortcuts)
         toolbar = QToolBar("Main", window)

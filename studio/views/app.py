@@ -156,6 +156,9 @@ def make_application() -> QApplication:
     from PySide6.QtWebEngineWidgets import QWebEngineView  # noqa: F401  (must precede the app)
     from PySide6.QtWidgets import QApplication
 
+    from studio.services.live.attach import enable_remote_debugging
+
+    enable_remote_debugging()  # live runs drive the embedded editor through it
     if not os.environ.get("STUDIO_JS_LOG"):
         QLoggingCategory.setFilterRules(JS_LOG_RULES)
     app = QApplication.instance()

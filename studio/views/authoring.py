@@ -310,6 +310,19 @@ class AuthoringController(QObject):
         self.message.emit(f"The editor shows {name}; it is not saved into the task")
         return True
 
+    async def lend_editor(self, what: str) -> None:
+        """The editor is about to show something else (a live run): keep unsaved work."""
+        session = self.session
+        await self._poll_editor()
+        async with self._busy:
+            if session is not None and session.active and self._editor_dirty:
+                session.stash(session.active, await self.editor.export_project())
+            if session is not None:
+                session.active = ""
+            self._editor_dirty = False
+        self.refresh_bar()
+        self.message.emit(f"The editor shows {what}; the task's documents are kept as they were")
+
     def replace_entry(self, entry: TaskFolder) -> None:
         """The task changed on disk through another path (e.g. marked equivalent)."""
         if self.session is not None and self.session.entry.folder == entry.folder:

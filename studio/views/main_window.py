@@ -49,7 +49,9 @@ from studio.views.settings import open_settings
 from studio.views.shortcuts_dialog import ShortcutsDialog
 from studio.views.task_details import TaskDetails
 from studio.views.task_form import TaskForm
+from studio.views.viewer.run_panel import RunPanel
 from studio.views.window_library import LibraryWiring
+from studio.views.window_runs import RunWiring
 
 _SPLITTERS = ("main", "left", "right")
 
@@ -69,6 +71,7 @@ class MainWindow(QMainWindow):
         self._prewarm = prewarm
         self.setWindowTitle("Scratch Bench Studio")
         self.library_root = Path(library)
+        self.server = server
         self._pool = pool
         self._pool_start: asyncio.Task[BrowserPool] | None = None
         self._evaluator = Evaluator(pool)
@@ -90,6 +93,7 @@ class MainWindow(QMainWindow):
         self.diff = DiffView(self)
         self.checks = ChecksPanel(self)
         self.review = ReviewPanel(self)
+        self.run_panel = RunPanel(self)
         self.tabs = QTabWidget(self)
         self.authoring = AuthoringController(self, self.editor, self.bar, self.form, self.script)
         self.authoring.spawn = self.background.spawn
@@ -165,6 +169,7 @@ class MainWindow(QMainWindow):
         c.show_diff.triggered.connect(lambda: self.background.spawn(self.show_diff()))
         c.shortcuts.triggered.connect(self._on_shortcuts_requested)
         self.library_wiring = LibraryWiring(self)
+        self.runs = RunWiring(self)
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.task_saved.connect(self._on_task_saved)
@@ -286,6 +291,7 @@ class MainWindow(QMainWindow):
     async def shutdown(self) -> None:
         """Stop background work and the headless browser (after the window has closed)."""
         await self.background.cancel_all()
+        await self.runs.close()
         if self._pool_start is not None:  # a browser still starting is not worth waiting for
             self._pool_start.cancel()
             with contextlib.suppress(BaseException):

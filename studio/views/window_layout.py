@@ -28,6 +28,7 @@ def build(window: MainWindow) -> dict[str, QSplitter]:
         (window.checks, "Checks"),
         (window.diff, "Diff"),
         (window.review, "Review"),
+        (window.run_panel, "Run"),
     ):
         window.tabs.addTab(widget, label)
     window.tabs.setDocumentMode(True)

@@ -20,9 +20,10 @@ import base64
 import contextlib
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from studio.models.agent import (
     ActionError,
@@ -43,6 +44,30 @@ from studio.services.server import EditorServer
 from studio.services.store import TaskFolder
 
 DEFAULT_STEP_LIMIT = 100
+
+# Called with the raw action before a step runs; may wait (a paused live view) or raise
+# ActionError (a stopped one).
+StepGate = Callable[[dict[str, Any]], Awaitable[None]]
+# Called after each recorded step with the record, the screenshot taken before it (PNG bytes,
+# None when not recorded) and the observation the actor had.
+StepListener = Callable[[StepRecord, bytes | None, Observation | None], None]
+
+
+class PageSource(Protocol):
+    """Where an episode's page comes from (fresh headless pages, or the studio's own editor)."""
+
+    async def acquire(self) -> tuple[Any, bool]:
+        """A ready editor page and whether the episode owns it (closes it at the end)."""
+        ...
+
+    def release(self, page: Any) -> None:
+        """The episode on `page` has ended (called for pages the episode does not own)."""
+        ...
+
+    async def refresh(self, page: Any) -> None:
+        """Before each observation and action: put the page back in the episode's state
+        (e.g. its screen size, which a resized window may have reset)."""
+        ...
 
 
 def _now() -> datetime:
@@ -82,8 +107,12 @@ class Episode:
         step_limit: int,
         recorder: TrajectoryRecorder | None,
         agent_name: str = "unknown",
+        owns_page: bool = True,
     ) -> None:
         self.id = episode_id
+        self.owns_page = owns_page
+        self.gate: StepGate | None = None
+        self.listeners: list[StepListener] = []
         self.agent_name = agent_name
         self.manager = manager
         self.task = task
@@ -121,6 +150,9 @@ class Episode:
     async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> StepRecord:
         """Perform one action; raise ActionError when it is invalid or the episode has ended."""
         self._check_open()
+        if self.gate is not None and self.running:
+            await self.gate(raw_action)
+            self._check_open()
         async with self._lock:
             if not self.running:
                 raise ActionError(f"the episode has ended (status {self.status.value})")
@@ -137,8 +169,12 @@ class Episode:
             reasoning=reasoning,
             observation_summary=_summary(self.last_observation),
         )
+        png: bytes | None = None
         if self.recorder is not None:
-            record.screenshot = self.recorder.write_screenshot(index, await self._screenshot())
+            png = await self._screenshot()
+            record.screenshot = self.recorder.write_screenshot(index, png)
+            if self.last_observation is not None:
+                self.recorder.write_observation(index, self.last_observation)
         error: ActionError | None = None
         try:
             action = parse_action(raw, self.mode)
@@ -164,6 +200,8 @@ class Episode:
         if self.recorder is not None:
             self.recorder.append(record)
             self._update_run()
+        for listener in list(self.listeners):
+            listener(record, png, self.last_observation)
         if not self.running:
             await self._finish()
         if error is not None:
@@ -175,6 +213,7 @@ class Episode:
         """Export the program and run the task's tests on it in a fresh evaluation page."""
         self._check_open()
         async with self._lock:
+            self._check_open()  # closed while waiting for the lock
             sb3 = await self.export_sb3()
             if self.recorder is not None:
                 self.recorder.write_final(sb3=sb3)
@@ -202,6 +241,9 @@ class Episode:
                 self.status = EpisodeStatus.CLOSED
                 await self._finish()
             page, self.page = self.page, None
+            if not self.owns_page:
+                self.manager.release_page(page)
+                return
             with contextlib.suppress(Exception):
                 await page.close(run_before_unload=False)
 
@@ -220,6 +262,8 @@ class Episode:
         VM listens to) from an animation frame, and a tab behind another gets those late."""
         with contextlib.suppress(Exception):
             await self.page.bring_to_front()
+        if not self.owns_page and self.manager.page_source is not None:
+            await self.manager.page_source.refresh(self.page)
 
     def _check_open(self) -> None:
         if self.page is None:
@@ -270,16 +314,23 @@ class EpisodeManager:
         out_dir: Path | None = None,
         eval_spares: int = 0,
         spare_pages: int = 1,
+        pool: BrowserPool | None = None,
+        page_source: PageSource | None = None,
     ) -> None:
+        """`pool` shares an already started browser for evaluations (not closed here);
+        `page_source` gives episodes their pages instead of fresh headless ones."""
         self._own_server = server is None
+        self._own_pool = pool is None
+        self.page_source = page_source
         self.server = server
         self.step_limit = step_limit
         self.out_dir = Path(out_dir) if out_dir else None
         self.eval_spares = eval_spares
         self.spare_pages = spare_pages
-        self._pool: BrowserPool | None = None
+        self._pool: BrowserPool | None = pool
         self._pages: EditorPages | None = None
         self._episodes: dict[str, Episode] = {}
+        self.on_created: list[Callable[[Episode], None]] = []  # e.g. a live view attaching
 
     @property
     def pool(self) -> BrowserPool:
@@ -290,13 +341,15 @@ class EpisodeManager:
 
     async def start(self) -> None:
         """Start the server (unless given), the browser, and the spare editor pages."""
-        if self._pool is not None:
+        if self._pages is not None:
             return
         if self.server is None:
             self.server = EditorServer().start()
-        self._pool = BrowserPool(self.server, spares=self.eval_spares)
+        if self._pool is None:
+            self._pool = BrowserPool(self.server, spares=self.eval_spares)
         await self._pool.start()
-        self._pages = EditorPages(self.server, self._pool.context, self.spare_pages)
+        spares = 0 if self.page_source is not None else self.spare_pages
+        self._pages = EditorPages(self.server, self._pool.context, spares)
         self._pages.top_up()
 
     async def close(self) -> None:
@@ -307,7 +360,7 @@ class EpisodeManager:
         if self._pages is not None:
             await self._pages.close()
             self._pages = None
-        if self._pool is not None:
+        if self._pool is not None and self._own_pool:
             await self._pool.close()
             self._pool = None
         if self._own_server and self.server is not None:
@@ -338,13 +391,20 @@ class EpisodeManager:
         if folder is None and self.out_dir is not None:
             folder = self.out_dir / f"{task.task.id}-{mode.value}-{episode_id}"
         assert self._pages is not None
-        page = await self._pages.acquire()
+        owns_page = True
+        if self.page_source is not None:
+            page, owns_page = await self.page_source.acquire()
+        else:
+            page = await self._pages.acquire()
         try:
             await self._pages.load_task(page, task)
             await handler.setup(page)
         except BaseException:
-            with contextlib.suppress(Exception):
-                await page.close()
+            if owns_page:
+                with contextlib.suppress(Exception):
+                    await page.close()
+            else:
+                self.release_page(page)
             raise
         limit = step_limit or self.step_limit
         recorder = None
@@ -359,9 +419,18 @@ class EpisodeManager:
                 step_limit=limit,
             )
             recorder = TrajectoryRecorder(folder, run)
-        episode = Episode(episode_id, self, task, mode, page, handler, limit, recorder, agent_name)
+        episode = Episode(
+            episode_id, self, task, mode, page, handler, limit, recorder, agent_name, owns_page
+        )
         self._episodes[episode_id] = episode
+        for hook in list(self.on_created):
+            hook(episode)
         return episode
+
+    def release_page(self, page: Any) -> None:
+        """An episode on a page it did not own has ended: hand the page back to its source."""
+        if self.page_source is not None:
+            self.page_source.release(page)
 
     def get(self, episode_id: str) -> Episode:
         """The episode with that id; KeyError if there is none."""

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.models.agent import ProgramChange, StepRecord
+from studio.models.agent import Observation, ProgramChange, StepRecord
 from studio.models.diff import ChangeKind, EditKind
 from studio.models.trajectory import (
     FINAL_PROJECT,
@@ -20,6 +20,7 @@ from studio.models.trajectory import (
     RUN_FILE,
     STEPS_FILE,
     RunInfo,
+    observation_name,
     screenshot_name,
 )
 from studio.services import atomic
@@ -58,6 +59,14 @@ class TrajectoryRecorder:
         """Store the screenshot taken before step `index`; return its file name."""
         path = self.screenshot_path(index)
         path.write_bytes(png)
+        return path.name
+
+    def write_observation(self, index: int, observation: Observation) -> str:
+        """Store the observation seen before step `index` (minus its screenshot)."""
+        path = self.folder / observation_name(index)
+        path.write_text(
+            observation.model_dump_json(exclude={"screenshot_png_b64"}), encoding="utf-8"
+        )
         return path.name
 
     def append(self, record: StepRecord) -> None:

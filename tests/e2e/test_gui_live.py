@@ -1,0 +1,84 @@
+"""Live runs in the window's own editor: a scripted agent paused, stepped and resumed, and an
+episode an external client drives through the API served from the window."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.models.agent import Mode
+from studio.services import paths
+from studio.services.agents import ScriptedAgent
+from studio.services.env.recorder import read_trajectory
+from studio.services.live.controls import RunState
+
+pytestmark = [pytest.mark.gui, pytest.mark.browser]
+
+WAIT_MS = 120_000
+MOVE_BLOCKS = (
+    "Object.values(vm.editingTarget.blocks._blocks)"
+    ".filter(b => b.opcode === 'motion_movesteps').length"
+)
+# Motion is the category shown after the episode's layout; "move (10) steps" is the first
+# flyout block, at the top-left of the 1280x720 screen.
+DRAG_MOVE_BLOCK = {
+    "api": "drag_and_drop",
+    "args": {"start_x": 84, "start_y": 136, "end_x": 520, "end_y": 300},
+}
+CLICK_LOOKS = {"api": "click", "args": {"x": 30, "y": 160}}
+
+
+def test_scripted_agent_runs_live_with_pause_and_step(
+    qtbot: Any, boot_window: Callable[..., Any], run_async: Any, js: Any
+) -> None:
+    window = boot_window(paths.BUNDLED_TASKS)
+    run_async(window.wait_library())
+    assert window.library.select_task("create_cat_walk")
+    entry = window.library.current_entry()
+    before = js(window, MOVE_BLOCKS)
+    agent = ScriptedAgent([(DRAG_MOVE_BLOCK, "put a move block out"), (CLICK_LOOKS, "look")])
+    run = asyncio.ensure_future(window.runs.run_agent(entry, agent, Mode.PRIMITIVE, paused=True))
+    panel, live = window.run_panel, window.runs.live
+
+    # Paused before the first action: it is shown as pending and nothing has happened.
+    qtbot.waitUntil(
+        lambda: live.controls is not None and live.controls.pending is not None, timeout=WAIT_MS
+    )
+    assert live.controls.state is RunState.PAUSED
+    assert live.controls.pending["api"] == "drag_and_drop"
+    assert panel.model.rowCount() == 0
+    assert "next: drag_and_drop" in panel.pending.text()
+    assert js(window, "window.vm.editingTarget.getName()") == "Cat"  # the task's project
+
+    # Step: exactly one action, in the window's own editor, then paused again.
+    panel.step()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: live.controls.pending is not None, timeout=WAIT_MS)
+    assert live.controls.state is RunState.PAUSED
+    assert live.controls.pending["api"] == "click"
+    assert js(window, MOVE_BLOCKS) == before + 1
+    first = panel.model.steps[0]
+    assert first.record.ok and first.record.change.added, first.record
+    assert panel.detail.step is first and not panel.detail.image.pixmap.isNull()
+    assert panel.detail.image.pixmap.width() == 1280  # the benchmark's screen, overlay on it
+    assert "added" in panel.detail.change.toPlainText()
+
+    # Resume: the rest runs, the episode ends, is evaluated, and the editor is the window's.
+    panel.resume()
+    qtbot.waitUntil(run.done, timeout=WAIT_MS)
+    result = run.result()
+    assert result is not None and not result.ok  # two actions do not solve the task
+    assert [s.api for s in panel.model.steps] == ["drag_and_drop", "click", "done"]
+    assert "Ended" in panel.title.text()
+    assert not live.busy
+    assert window.results.result is result
+    folder = Path(panel.title.text().split(" in ")[-1].split("<")[0])
+    trajectory = read_trajectory(folder)
+    assert [s.action["api"] for s in trajectory.steps] == ["drag_and_drop", "click", "done"]
+    assert (folder / "obs_0001.json").is_file() and (folder / "step_0001.png").is_file()
+    # released: the page has the view's own size again
+    qtbot.waitUntil(lambda: js(window, "innerWidth") == window.editor.view.width(), timeout=10_000)
