@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("gui", help="open the studio window (the default)")
+    vw = sub.add_parser("view", help="open a recorded run (folder or .zip) in the studio window")
+    vw.add_argument("path", type=Path, help="trajectory folder or exported .zip")
+    vw.add_argument("--step", type=int, default=1, help="step to show first")
 
     ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
     ev.add_argument("task_dir", type=Path)
@@ -106,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     from studio.views.app import run_gui
 
+    if args.command == "view":
+        return run_gui(args.library, ["--trajectory", str(args.path), "--step", str(args.step)])
     return run_gui(args.library, argv)
 
 

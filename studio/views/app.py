@@ -11,6 +11,8 @@ the module also takes options meant for scripts rather than people:
   --check                    run the task's adversarial check (after opening it)
   --tab NAME                 show that bottom tab first (Task, Script, Checks, Diff, Review...)
   --size WxH                 window size (default: remembered, else 1500x940)
+  --trajectory PATH          open a recorded run (folder or .zip) in the Run tab
+  --step N                   select step N of that run
   --exit-when-ready          print "editor-ready <seconds since process start>" and quit
 
 Example (the README screenshot, under Xvfb):
@@ -72,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--tab", help="bottom tab to show (Task, Script, Results, Checks, Diff, Review)"
     )
     parser.add_argument("--size", metavar="WxH")
+    parser.add_argument("--trajectory", type=Path, help="recorded run to open in the Run tab")
+    parser.add_argument("--step", type=int, default=1, help="step of that run to show")
     parser.add_argument("--exit-when-ready", action="store_true")
     return parser
 
@@ -133,6 +137,8 @@ async def _main(window: MainWindow, opts: argparse.Namespace) -> int:
     outcome = {"code": 0}
     if opts.exit_when_ready or opts.open_task or opts.screenshot:
         window.background.spawn(_scripted(window, opts, outcome))
+    elif opts.trajectory:
+        window.background.spawn(_show_trajectory(window, opts, outcome))
     await closed
     # Ctrl+C in a terminal also kills the Playwright driver; its half-finished futures are
     # expected now and not worth a screenful of asyncio complaints.
@@ -181,6 +187,8 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
             return
         if opts.open_task:
             outcome["code"] = await _open_and_evaluate(window, opts)
+        if opts.trajectory:
+            await _show_trajectory(window, opts, outcome)
         if opts.check:
             await window.quality.run_check()
         if opts.tab:
@@ -196,6 +204,17 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
         outcome["code"] = 1
     finally:
         window.close()
+
+
+async def _show_trajectory(
+    window: MainWindow, opts: argparse.Namespace, outcome: dict[str, int]
+) -> None:
+    opened = await window.runs.open(opts.trajectory)
+    if opened is None:
+        print(f"error: {window.results.summary_text()}", file=sys.stderr)
+        outcome["code"] = 2
+    else:
+        window.run_panel.select_row(max(0, opts.step - 1))
 
 
 async def _show_tab(window: MainWindow, name: str) -> None:

@@ -69,6 +69,7 @@ class LiveController(QObject):
         self.api: ApiServer | None = None
         self.api_token = ""
         self._pending_title = ""
+        self.last_folder: Path | None = None  # trajectory of the last episode shown
         self._builtin: set[str] = set()  # episodes run by our own loop (not over the API)
         self._closing: set[asyncio.Task[None]] = set()
         panel.stopped.connect(self._on_panel_stop)
@@ -199,7 +200,7 @@ class LiveController(QObject):
         if self.episode is not episode:
             return
         steps = len(self.panel.model.steps)
-        folder = episode.trajectory_dir
+        folder = self.last_folder = episode.trajectory_dir
         verdict = result.summary_line() if result is not None else "not evaluated"
         parts = [f"<b>Ended</b> ({episode.status.value}{', ' + why if why else ''})", verdict]
         parts.append(f"{steps} steps kept" + (f" in {folder}" if folder else ""))

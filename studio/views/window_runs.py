@@ -3,17 +3,27 @@ opened, replayed, compared and exported, human baseline sessions."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QVBoxLayout
 
 from studio.models.agent import Mode
 from studio.models.evaluation import EvalResult
 from studio.services import agents
 from studio.services.agents.base import Agent
-from studio.services.store import TaskFolder
+from studio.services.errors import StudioError
+from studio.services.store import TaskFolder, load_task
+from studio.services.trajectories.archive import export_archive
+from studio.services.trajectories.compare import compare
+from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
-from studio.views.live_controller import LiveController
+from studio.views.human_session import HumanSessionController
+from studio.views.live_controller import LiveController, runs_dir
+from studio.views.viewer.compare_dialog import CompareDialog
+from studio.views.viewer.recorded import OpenedRun, open_run
 from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
 
 if TYPE_CHECKING:
@@ -43,6 +53,18 @@ class RunWiring:
         c.step_run.triggered.connect(self.panel.step)
         c.stop_run.triggered.connect(self.panel.stop)
         c.serve_api.triggered.connect(lambda: spawn(self.serve_api()))
+        c.open_trajectory.triggered.connect(self._ask_open)
+        c.compare_runs.triggered.connect(self._ask_compare)
+        c.replay_run.triggered.connect(lambda: spawn(self.replay()))
+        c.export_run.triggered.connect(self._ask_export)
+        self.opened: OpenedRun | None = None
+        self.human = HumanSessionController(window)
+        holder = window.editor.parentWidget()
+        column = holder.layout() if holder is not None else None
+        assert isinstance(column, QVBoxLayout)
+        column.insertWidget(0, self.human.bar)
+        c.human_session.triggered.connect(lambda: spawn(self.human_session()))
+        self.human.session_finished.connect(lambda folder: spawn(self.show_session(folder)))
         self.live.run_finished.connect(self._on_finished)
         self.live.message.connect(lambda m: window.statusBar().showMessage(m, 10000))
 
@@ -50,8 +72,15 @@ class RunWiring:
         await self.w._ensure_pool()
         return self.w._pool
 
-    def show_tab(self) -> None:
+    def show_tab(self, editor_share: float = 0.62) -> None:
+        """Show the Run tab; `editor_share` of the height goes to the editor above it (a
+        recorded run needs the editor less than the step pictures)."""
         self.w.tabs.setCurrentWidget(self.panel)
+        splitter = self.w._splitters["right"]
+        total = sum(splitter.sizes())
+        if total > 0:
+            top = int(total * editor_share)
+            splitter.setSizes([top, total - top])
 
     async def ask_and_run(self) -> EvalResult | None:
         entry = self.w.library.current_entry()
@@ -68,16 +97,19 @@ class RunWiring:
         if self.live.busy:
             self.w.statusBar().showMessage("A live episode is already running; stop it first.")
             return None
-        self.live.start_paused = choice.paused
-        self.show_tab()
-        return await self.live.run_agent(entry, make_agent(choice, entry), choice.mode)
+        return await self.run_agent(entry, make_agent(choice, entry), choice.mode, choice.paused)
 
     async def run_agent(
         self, entry: TaskFolder, agent: Agent, mode: Mode, paused: bool = False
     ) -> EvalResult | None:
         self.live.start_paused = paused
         self.show_tab()
-        return await self.live.run_agent(entry, agent, mode)
+        result = await self.live.run_agent(entry, agent, mode)
+        folder = self.live.last_folder
+        if folder is not None:  # the run just shown can be replayed and exported
+            with contextlib.suppress(StudioError):
+                self.opened = await asyncio.to_thread(open_run, folder)
+        return result
 
     async def serve_api(self) -> tuple[str, str]:
         url, token = await self.live.serve_api(self.w.library_root)
@@ -97,3 +129,95 @@ class RunWiring:
 
     async def close(self) -> None:
         await self.live.close()
+
+    # ---- recorded runs -------------------------------------------------------------------------
+    def _ask_open(self) -> None:
+        path = QFileDialog.getExistingDirectory(self.w, "Open a trajectory folder", str(runs_dir()))
+        if path:
+            self.w.background.spawn(self.open(Path(path)))
+
+    async def open(self, path: Path) -> OpenedRun | None:
+        """Show a recorded run (folder or .zip) in the Run tab; None with a message if not."""
+        try:
+            opened = await asyncio.to_thread(open_run, path)
+        except StudioError as exc:
+            self.w.results.show_error(str(exc))
+            self.w.statusBar().showMessage(str(exc))
+            return None
+        self.opened = opened
+        self.panel.show_steps(opened.title, opened.steps)
+        self.show_tab(editor_share=0.3)
+        return opened
+
+    async def replay(self) -> EvalResult | None:
+        """Re-execute the shown recorded run's actions live in the editor."""
+        opened = self.opened
+        if opened is None or opened.view.run is None:
+            self.w.statusBar().showMessage("Open a recorded run first (Run ▸ Open trajectory).")
+            return None
+        run = opened.view.run
+        try:
+            entry = load_task(Path(run.task_folder or ""))
+        except StudioError as exc:
+            self.w.results.show_error(f"cannot replay: the task of this run is gone ({exc})")
+            return None
+        actions = [
+            (s.record.action, s.record.reasoning)
+            for s in opened.steps
+            if s.record.action.get("api") not in TERMINAL_APIS
+        ]
+        agent = agents.ScriptedAgent(actions, name=f"replay of {run.agent}")
+        return await self.run_agent(entry, agent, run.mode)
+
+    def _ask_compare(self) -> None:
+        first = QFileDialog.getExistingDirectory(self.w, "First run (A)", str(runs_dir()))
+        if not first:
+            return
+        second = QFileDialog.getExistingDirectory(self.w, "Second run (B)", str(Path(first).parent))
+        if second:
+            self.w.background.spawn(self.compare(Path(first), Path(second)))
+
+    async def compare(self, a: Path, b: Path) -> CompareDialog | None:
+        try:
+            run_a = await asyncio.to_thread(open_run, a)
+            run_b = await asyncio.to_thread(open_run, b)
+        except StudioError as exc:
+            self.w.results.show_error(str(exc))
+            return None
+        dialog = CompareDialog(compare(run_a.view, run_b.view), run_a, run_b, self.w)
+        dialog.show()
+        return dialog
+
+    def _ask_export(self) -> None:
+        if self.opened is None:
+            self.w.statusBar().showMessage("Open a recorded run first (Run ▸ Open trajectory).")
+            return
+        name = f"{self.opened.view.folder.name}.zip"
+        out, _ = QFileDialog.getSaveFileName(self.w, "Export run", name, "Run archive (*.zip)")
+        if out:
+            self.w.background.spawn(self.export(Path(out)))
+
+    async def export(self, out: Path) -> Path | None:
+        if self.opened is None:
+            return None
+        try:
+            written = await asyncio.to_thread(export_archive, self.opened.view.folder, out)
+        except StudioError as exc:
+            self.w.results.show_error(str(exc))
+            return None
+        self.w.statusBar().showMessage(f"Exported the run to {written}", 10000)
+        return written
+
+    # ---- human baselines -----------------------------------------------------------------------
+    async def human_session(self) -> Path | None:
+        scan = await self.w.wait_library()
+        tasks = scan.tasks if scan is not None else []
+        current = self.w.library.current_entry()
+        return await self.human.ask_and_run(tasks, current.task.id if current else None)
+
+    async def show_session(self, folder: Path) -> None:
+        """After a session: its last task's recording in the Run tab."""
+        recorded = [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []
+        if recorded:
+            await self.open(max(recorded, key=lambda p: p.stat().st_mtime))
+        self.w.statusBar().showMessage(f"Session recorded in {folder}", 15000)

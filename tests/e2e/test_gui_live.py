@@ -15,6 +15,8 @@ from studio.services import paths
 from studio.services.agents import ScriptedAgent
 from studio.services.env.recorder import read_trajectory
 from studio.services.live.controls import RunState
+from studio.views.viewer.marks import mark_for
+from tests.unit.trajectories.build import step, write_trajectory
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
@@ -32,8 +34,8 @@ DRAG_MOVE_BLOCK = {
 CLICK_LOOKS = {"api": "click", "args": {"x": 30, "y": 160}}
 
 
-def test_scripted_agent_runs_live_with_pause_and_step(
-    qtbot: Any, boot_window: Callable[..., Any], run_async: Any, js: Any
+def test_scripted_agent_runs_live_then_its_run_opens_replays_compares_and_exports(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
 ) -> None:
     window = boot_window(paths.BUNDLED_TASKS)
     run_async(window.wait_library())
@@ -82,3 +84,54 @@ def test_scripted_agent_runs_live_with_pause_and_step(
     assert (folder / "obs_0001.json").is_file() and (folder / "step_0001.png").is_file()
     # released: the page has the view's own size again
     qtbot.waitUntil(lambda: js(window, "innerWidth") == window.editor.view.width(), timeout=10_000)
+
+    # Offline: the trajectory opens in the Run tab; the drag is drawn with both ends.
+    opened = run_async(window.runs.open(folder))
+    assert opened is not None and [s.api for s in panel.model.steps] == [
+        "drag_and_drop",
+        "click",
+        "done",
+    ]
+    panel.select_row(0)
+    mark = mark_for(panel.detail.step)
+    assert mark.kind == "drag" and mark.points == [(84, 136), (520, 300)]
+    assert mark.box is not None  # the flyout block under the press point
+    assert panel.detail.highlighted is not None
+
+    # Replay re-executes the actions live; the two runs compare step by step as the same.
+    replayed = run_async(window.runs.replay(), timeout_ms=WAIT_MS)
+    assert replayed is not None
+    assert js(window, MOVE_BLOCKS) == before + 1  # a fresh initial project, one drag again
+    second = live.last_folder
+    assert second is not None and second != folder
+    dialog = run_async(window.runs.compare(folder, second))
+    assert dialog.comparison.first_divergence is None
+    assert dialog.steps.rowCount() == 3 and not dialog.image_a.pixmap.isNull()
+    dialog.close()
+
+    # Export to one archive; it opens again (as on another machine) with the same steps.
+    zipped = run_async(window.runs.export(tmp_path / "run.zip"))
+    assert zipped is not None and zipped.is_file()
+    reopened = run_async(window.runs.open(zipped))
+    assert reopened is not None
+    assert [s.record.action for s in reopened.steps] == [s.action for s in trajectory.steps]
+    assert reopened.view.folder != second and reopened.view.final_sb3 is not None
+
+
+def test_a_damaged_trajectory_opens_with_what_is_missing_marked(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any
+) -> None:
+    folder = write_trajectory(tmp_path / "run", [step(n) for n in range(1, 5)])
+    (folder / "step_0002.png").unlink()
+    steps = (folder / "steps.jsonl").read_text().splitlines()
+    (folder / "steps.jsonl").write_text("\n".join(steps[:-1]) + "\n" + steps[-1][:25])
+    window = boot_window(tmp_path / "empty-library", wait_ready=False)
+    opened = run_async(window.runs.open(folder))
+    assert opened is not None
+    panel = window.run_panel
+    assert panel.model.rowCount() == 3  # the torn last line is left out, the rest shown
+    assert "steps.jsonl" in panel.title.text()  # ...and said so
+    panel.select_row(1)
+    assert "missing" in panel.detail.caption.text()
+    assert "screenshot" in panel.detail.image.placeholder
+    assert "missing" in panel.model.data(panel.model.index(1, 5))

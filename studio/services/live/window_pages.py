@@ -35,6 +35,11 @@ class WindowPageSource:
     def busy(self) -> bool:
         return self._busy
 
+    @property
+    def page(self) -> Any:
+        """The lent page as Playwright sees it (None when not lent)."""
+        return self._attached.page if self._attached is not None else None
+
     async def acquire(self) -> tuple[Any, bool]:
         if self._busy:
             raise EnvError(
