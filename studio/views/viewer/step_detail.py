@@ -3,6 +3,8 @@ hit element highlighted, the reasoning, the program change and (composite) the o
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QImage, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import (
@@ -24,6 +26,7 @@ from studio.views.viewer.marks import hit_index, mark_for
 from studio.views.viewer.steps import FLAG_FAILED, ViewerStep
 
 ELEMENT_COLUMNS = ("#", "type", "text", "x", "y", "w", "h")
+CACHED_IMAGES = 48  # decoded screenshots kept, so scrubbing back and forth does not decode again
 
 
 class ImageView(QWidget):
@@ -116,6 +119,8 @@ class StepDetail(QWidget):
         self.step: ViewerStep | None = None
         self.highlighted: int | None = None
         self._elements_of: int | None = None  # id() of the observation listed
+        # id(step) -> (step, decoded picture); the step is kept so its id is not reused
+        self._images: OrderedDict[int, tuple[ViewerStep, QImage]] = OrderedDict()
 
     def show_step(self, step: ViewerStep | None) -> None:
         self.step = step
@@ -126,10 +131,10 @@ class StepDetail(QWidget):
             self.change.clear()
             return
         record = step.record
-        data = step.screenshot_bytes()
-        image = QImage.fromData(data) if data else QImage()
+        image = self._image(step)
         if image.isNull():
-            why = "screenshot missing" if step.missing or data is None else "screenshot unreadable"
+            gone = step.missing or step.screenshot_bytes() is None
+            why = "screenshot missing" if gone else "screenshot unreadable"
             self.image.set_image(None, f"Step {record.index}: {why}")
         else:
             self.image.set_image(overlay.draw(image, mark_for(step), FLAG_FAILED in step.flags))
@@ -142,6 +147,19 @@ class StepDetail(QWidget):
         self.reasoning.setPlainText(record.reasoning or "(no reasoning recorded)")
         self.change.setHtml(change_html(record.change))
         self._show_observation(step)
+
+    def _image(self, step: ViewerStep) -> QImage:
+        key = id(step)
+        cached = self._images.get(key)
+        if cached is not None and cached[0] is step:
+            self._images.move_to_end(key)
+            return cached[1]
+        data = step.screenshot_bytes()
+        image = QImage.fromData(data) if data else QImage()
+        self._images[key] = (step, image)
+        while len(self._images) > CACHED_IMAGES:
+            self._images.popitem(last=False)
+        return image
 
     def _show_observation(self, step: ViewerStep) -> None:
         obs = step.observation()
