@@ -1,0 +1,1 @@
+"""Single-step drag items: authoring, feasible regions from real drags, scoring, agreement."""

@@ -1,0 +1,83 @@
+"""Two labelers on one drag item: blind labeling and region agreement (IoU).
+
+A labeler works on `blind_copy(item, name)`: the item without the other labelers' regions
+(and without the computed regions when `hide_computed`), so a second labeler does not see the
+first's labels. `record_label` keeps each labeler's regions apart; `region_agreement` reports
+the IoU of the start regions and of the end regions of two labelers.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from studio.services.drag.grid import iou
+from studio.services.drag.item import DragItem, RegionLabel
+from studio.services.drag.review import ReviewState
+from studio.services.errors import StudioError
+
+
+def blind_copy(item: DragItem, labeler: str, hide_computed: bool = False) -> DragItem:
+    """The item as `labeler` may see it: only their own labels."""
+    copy = item.model_copy(deep=True)
+    copy.labels = [lab for lab in copy.labels if lab.labeler == labeler]
+    if hide_computed:
+        copy.evaluation_config.feasible_start_points = []
+        copy.evaluation_config.feasible_points = []
+    return copy
+
+
+def record_label(
+    item: DragItem, labeler: str, start: list[list[int]], end: list[list[int]]
+) -> DragItem:
+    """Store `labeler`'s regions (replacing their earlier ones); the item becomes labeled."""
+    if not labeler:
+        raise StudioError("a label needs the labeler's name")
+    at = datetime.now(UTC).isoformat(timespec="seconds")
+    label = RegionLabel(labeler=labeler, start_points=start, end_points=end, at=at)
+    labels = [lab for lab in item.labels if lab.labeler != labeler] + [label]
+    review = item.review
+    if review.state in (ReviewState.DRAFT, ReviewState.REJECTED):
+        review = review.move(ReviewState.LABELED, labeler)
+    return item.model_copy(update={"labels": labels, "review": review})
+
+
+def label_of(item: DragItem, labeler: str) -> RegionLabel:
+    for lab in item.labels:
+        if lab.labeler == labeler:
+            return lab
+    raise StudioError(f"item {item.id}: {labeler} has not labeled it")
+
+
+def _pts(points: list[list[int]]) -> set[tuple[int, int]]:
+    return {(int(p[0]), int(p[1])) for p in points}
+
+
+def region_agreement(item: DragItem, first: str, second: str) -> dict[str, Any]:
+    """IoU of the two labelers' start regions, end regions, and their mean."""
+    a, b = label_of(item, first), label_of(item, second)
+    start = iou(_pts(a.start_points), _pts(b.start_points))
+    end = iou(_pts(a.end_points), _pts(b.end_points))
+    return {
+        "item": item.id,
+        "labelers": [first, second],
+        "start_iou": round(start, 4),
+        "end_iou": round(end, 4),
+        "mean_iou": round((start + end) / 2, 4),
+    }
+
+
+def approve(
+    item: DragItem, reviewer: str, labeler: str | None = None, comment: str = ""
+) -> DragItem:
+    """Approve the item; with `labeler`, that labeler's regions become the item's regions."""
+    cfg = item.evaluation_config.model_copy()
+    if labeler:
+        lab = label_of(item, labeler)
+        cfg.feasible_start_points = lab.start_points
+        cfg.feasible_points = lab.end_points
+    review = item.review
+    if review.state in (ReviewState.DRAFT, ReviewState.REJECTED):
+        review = review.move(ReviewState.LABELED, labeler or reviewer)
+    review = review.move(ReviewState.APPROVED, reviewer, comment)
+    return item.model_copy(update={"evaluation_config": cfg, "review": review})

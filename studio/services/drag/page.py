@@ -1,0 +1,257 @@
+"""Editor pages that perform trial drags for one drag item.
+
+Each trial page is the real editor (resources/web/editor.html) in a window of its own: tabs of
+one window share its frame clock and a background tab runs at a few frames per second, while
+windows each get the full rate, so several trial pages can drag in parallel. A page loads the
+item's project, restores the stored screen (target, palette, zoom, scroll), pauses the VM's
+frame loop (no script runs during labeling; the workspace listener that keeps the VM's blocks
+in step with the editor is not part of that loop), and remembers that state as its baseline.
+
+A trial is a real drag with Playwright's mouse (move to the start, press, move to the end in
+10 steps, release), as in primitive mode; the verdict is read from the VM; then the page goes
+back to the baseline by undoing the drag, or by loading the project again when undo cannot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from studio.services.drag.item import DragItemError, ItemFolder
+from studio.services.env.composite import install as install_composite
+from studio.services.server import EditorServer
+
+SCRIPT = Path(__file__).with_name("trials.js")
+EDITOR_PAGE = "editor.html"
+READY_TIMEOUT_MS = 60_000
+DRAG_STEPS = 10
+BOX_TOLERANCE_PX = 3.0
+PAUSE_VM = """() => { const rt = window.vm.runtime;
+  if (rt._steppingInterval) { clearInterval(rt._steppingInterval); rt._steppingInterval = null; }
+  return true; }"""
+
+
+@cache
+def _script() -> str:
+    return SCRIPT.read_text(encoding="utf-8") + "\n//# sourceURL=studio-js/drag-trials.js\n"
+
+
+@dataclass
+class Verdict:
+    """What one trial drag did: the intended block moved; the intended relation exists."""
+
+    moved: bool
+    connected: bool
+
+
+_LOCKS: dict[int, asyncio.Lock] = {}
+
+
+def _window_lock() -> asyncio.Lock:
+    """One window opening at a time per event loop (the new page is told apart by order)."""
+    loop = asyncio.get_running_loop()
+    return _LOCKS.setdefault(id(loop), asyncio.Lock())
+
+
+async def open_window(context: Any, server: EditorServer) -> Any:
+    """A ready editor page in a new window of the browser (not a background tab)."""
+    async with _window_lock():
+        pages = context.pages
+        opener = pages[0] if pages else await context.new_page()
+        cdp = await context.new_cdp_session(opener)
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+
+        def on_page(page: Any) -> None:
+            if not fut.done():
+                fut.set_result(page)
+
+        context.on("page", on_page)
+        try:
+            await cdp.send("Target.createTarget", {"url": "about:blank", "newWindow": True})
+            page = await asyncio.wait_for(fut, 30)
+        finally:
+            context.remove_listener("page", on_page)
+            with contextlib.suppress(Exception):
+                await cdp.detach()
+    try:
+        await page.set_viewport_size({"width": 1280, "height": 720})
+        await page.goto(server.url(EDITOR_PAGE), wait_until="load")
+        await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
+        await install_composite(page)
+        await page.add_script_tag(content=_script())
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await page.close()
+        raise
+    return page
+
+
+class TrialPage:
+    """One editor page set up for an item; `trial(start, end)` performs one real drag."""
+
+    def __init__(self, page: Any, entry: ItemFolder) -> None:
+        self.page = page
+        self.entry = entry
+        self.spec = entry.item.spec
+        self.view = entry.item.evaluation_config.workspace_state.model_dump(mode="json")
+        self._project_b64 = base64.b64encode(entry.project_path.read_bytes()).decode("ascii")
+        self.drags = 0
+        self.reloads = 0
+
+    async def setup(self) -> dict[str, Any]:
+        """Load the project, restore the screen, pause the VM; the geometry of the item."""
+        await self._load()
+        geometry = await self.page.evaluate("(s) => window.studioDrag.geometry(s)", self.spec)
+        if "error" in geometry:
+            raise DragItemError(f"item {self.entry.item.id}: {geometry['error']}")
+        self._check_screen(geometry)
+        await self.page.evaluate("() => window.studioDrag.mark()")
+        return dict(geometry)
+
+    async def _load(self) -> None:
+        name = self.entry.item.init_project
+        try:
+            await self.page.evaluate(
+                "([b, n]) => window.studioBridge.loadProjectBase64(b, n, n)",
+                [self._project_b64, name],
+            )
+        except Exception as exc:
+            raise DragItemError(
+                f"{self.entry.project_path}: the editor did not load it ({exc})"
+            ) from None
+        try:
+            await self.page.evaluate("(v) => window.studioDrag.view(v)", self.view)
+        except Exception as exc:
+            raise DragItemError(
+                f"item {self.entry.item.id}: cannot restore the screen ({exc})"
+            ) from None
+        await self.page.evaluate(PAUSE_VM)
+        await self.page.evaluate("() => window.workspace.clearUndo()")
+
+    def _check_screen(self, geometry: dict[str, Any]) -> None:
+        """The dragged block must be where the stored screen had it."""
+        stored = self.entry.item.evaluation_config.target_box
+        if stored is None:
+            return
+        box = geometry["source_box"]
+        off = max(abs(box["x"] - stored.x), abs(box["y"] - stored.y))
+        if off > BOX_TOLERANCE_PX:
+            raise DragItemError(
+                f"item {self.entry.item.id}: the screen does not match the stored viewport: "
+                f"the block to drag is at ({box['x']:.0f}, {box['y']:.0f}), the item says "
+                f"({stored.x:.0f}, {stored.y:.0f})"
+            )
+
+    async def trial(self, start: tuple[float, float], end: tuple[float, float]) -> Verdict:
+        """Drag from `start` to `end` with the mouse; read the VM; go back to the baseline."""
+        page = self.page
+        await page.evaluate("(s) => window.studioDrag.beginTrial(s)", self.spec)
+        await page.mouse.move(start[0], start[1])
+        await page.mouse.down()
+        try:
+            await page.mouse.move(end[0], end[1], steps=DRAG_STEPS)
+        finally:
+            await page.mouse.up()
+        self.drags += 1
+        out = await page.evaluate(
+            """async ([s, v]) => { const o = await window.studioDrag.outcome(s);
+                 o.restored = await window.studioDrag.restore(v); return o; }""",
+            [self.spec, self.view],
+        )
+        if not out.get("restored"):
+            await self._reload()
+        return Verdict(bool(out.get("moved")), bool(out.get("connected")))
+
+    async def _reload(self) -> None:
+        self.reloads += 1
+        await self._load()
+        if not await self.page.evaluate("() => window.studioDrag.atBaseline()"):
+            raise DragItemError(
+                f"item {self.entry.item.id}: the editor did not come back to the item's state"
+            )
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.page.close(run_before_unload=False)
+
+
+class TrialPages:
+    """Several trial pages for one item, sharing out batches of drags."""
+
+    def __init__(
+        self,
+        context: Any,
+        server: EditorServer,
+        entry: ItemFolder,
+        count: int,
+        windows: list[Any] | None = None,
+    ) -> None:
+        self.context = context
+        self.server = server
+        self.entry = entry
+        self.count = len(windows) if windows else max(1, count)
+        self.windows = windows  # pages opened by the caller: reused, left open
+        self.pages: list[TrialPage] = []
+        self.geometry: dict[str, Any] = {}
+
+    async def __aenter__(self) -> TrialPages:
+        if self.windows:
+            raw: list[Any] = list(self.windows)
+        else:
+            raw = await asyncio.gather(
+                *(open_window(self.context, self.server) for _ in range(self.count)),
+                return_exceptions=True,
+            )
+        for r in raw:
+            if isinstance(r, BaseException):
+                for p in raw:
+                    if not isinstance(p, BaseException):
+                        with contextlib.suppress(Exception):
+                            await p.close()
+                raise r
+        self.pages = [TrialPage(p, self.entry) for p in raw]
+        try:
+            geoms = await asyncio.gather(*(p.setup() for p in self.pages))
+        except BaseException:
+            await self.close()
+            raise
+        self.geometry = geoms[0]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if not self.windows:
+            await asyncio.gather(*(p.close() for p in self.pages))
+
+    @property
+    def drags(self) -> int:
+        return sum(p.drags for p in self.pages)
+
+    async def run(
+        self, jobs: Sequence[tuple[tuple[float, float], tuple[float, float]]]
+    ) -> list[Verdict]:
+        """Perform every (start, end) drag, spread over the pages; verdicts in job order."""
+        results: list[Verdict | None] = [None] * len(jobs)
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        for i in range(len(jobs)):
+            queue.put_nowait(i)
+
+        async def worker(tp: TrialPage) -> None:
+            while True:
+                try:
+                    i = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                results[i] = await tp.trial(*jobs[i])
+
+        await asyncio.gather(*(worker(tp) for tp in self.pages))
+        return [r for r in results if r is not None]

@@ -1,0 +1,443 @@
+/*
+ * Single-step drag items inside the editor page: what a trial drag needs besides the mouse.
+ * Injected by studio/services/drag/page.py after window.studioEditorReady.
+ *
+ *   window.studioDrag.view(state)         put the screen in a stored workspace state
+ *   window.studioDrag.viewState()         the current workspace state (scroll, zoom, target...)
+ *   window.studioDrag.mark()              remember the current program and view as the baseline
+ *   window.studioDrag.atBaseline()        whether program and view equal the baseline
+ *   window.studioDrag.restore()           undo back to the baseline; false when undo cannot
+ *   window.studioDrag.settle()            let Blockly fire its queued events (the VM hears them)
+ *   window.studioDrag.ownersAt(points)    the block a press at each [x, y] would drag
+ *   window.studioDrag.geometry(spec)      screen boxes and connection points of an item's blocks
+ *   window.studioDrag.outcome(spec)       {moved, connected, detail} after a trial drag
+ *   window.studioDrag.vmRelation(spec)    whether the intended relation exists in the VM now
+ *
+ * A spec is {source: 'canvas'|'flyout', target_id, target_opcode, flyout_index,
+ * reference_id, connection_type, input_name}. Verdicts are read from the VM's blocks of the
+ * editing target, not from the workspace.
+ */
+(function () {
+  'use strict';
+  if (window.studioDrag) return;
+  const SB = window.ScratchBlocks;
+  const vm = window.vm;
+  const ws = () => window.workspace;
+  const FLYOUT_BLOCKS = '.blocklyFlyout .blocklyBlockCanvas > .blocklyDraggable';
+  let baseline = null;
+
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+
+  async function settle() {
+    await tick();
+    await SB.renderManagement.finishQueuedRenders();
+    await frame();
+  }
+
+  async function waitFor(test, ms) {
+    for (let waited = 0; waited < ms; waited += 20) {
+      if (test()) return true;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return test();
+  }
+
+  // ---- program and view ------------------------------------------------------------------
+  function vmBlocks() {
+    const target = vm.editingTarget;
+    return target ? target.blocks._blocks : {};
+  }
+
+  /** The program of the editing target as one comparable string (shadows left out). */
+  function programKey() {
+    const blocks = vmBlocks();
+    const rows = [];
+    for (const id of Object.keys(blocks).sort()) {
+      const b = blocks[id];
+      if (b.shadow) continue;
+      const inputs = Object.keys(b.inputs).sort().map((n) => `${n}=${b.inputs[n].block}`);
+      const fields = Object.keys(b.fields).sort().map((n) => `${n}=${b.fields[n].value}`);
+      const xy = b.topLevel ? `${Math.round(b.x)},${Math.round(b.y)}` : '';
+      rows.push([id, b.opcode, b.parent, b.next, inputs.join(';'), fields.join(';'), xy].join('|'));
+    }
+    return rows.join('\n');
+  }
+
+  function flyoutWorkspace() {
+    const flyout = ws().getFlyout();
+    return flyout ? flyout.getWorkspace() : null;
+  }
+
+  function viewState() {
+    const w = ws();
+    const fw = flyoutWorkspace();
+    const target = vm.editingTarget;
+    const toolbox = w.getToolbox();
+    const item = toolbox && toolbox.getSelectedItem && toolbox.getSelectedItem();
+    return {
+      target: target ? target.getName() : null,
+      scroll_x: Math.round(w.scrollX * 100) / 100,
+      scroll_y: Math.round(w.scrollY * 100) / 100,
+      scale: w.scale,
+      category: item && item.getId ? item.getId() : null,
+      flyout_scroll_y: fw ? Math.round(fw.scrollY * 100) / 100 : 0,
+    };
+  }
+
+  function viewKey() {
+    const v = viewState();
+    return [v.target, v.scroll_x, v.scroll_y, v.scale, v.category, v.flyout_scroll_y].join('|');
+  }
+
+  async function selectTarget(name) {
+    const target = vm.runtime.targets.find((t) => t.isOriginal && t.getName() === name);
+    if (!target) throw new Error(`no sprite or stage named ${JSON.stringify(name)}`);
+    if (vm.editingTarget !== target) vm.setEditingTarget(target.id);
+    await waitFor(() => ws().getTopBlocks(false).length === target.blocks.getScripts().length, 3000);
+    await settle();
+  }
+
+  /** Put the screen in `state` (editing target, palette category and scroll, zoom, scroll). */
+  async function view(state) {
+    if (state.target) await selectTarget(state.target);
+    const w = ws();
+    const toolbox = w.getToolbox();
+    if (state.category && toolbox && toolbox.getToolboxItemById) {
+      const item = toolbox.getToolboxItemById(state.category);
+      if (item && toolbox.getSelectedItem() !== item) toolbox.setSelectedItem(item);
+    }
+    await settle();
+    const store = window.studioEditorState && window.studioEditorState.store;
+    if (store) {
+      for (const alert of store.getState().scratchGui.alerts.alertsList || []) {
+        store.dispatch({ type: 'scratch-gui/alerts/CLOSE_ALERT_WITH_ID', alertId: alert.alertId });
+      }
+    }
+    if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
+    w.scroll(state.scroll_x, state.scroll_y);
+    const fw = flyoutWorkspace();
+    if (fw && typeof state.flyout_scroll_y === 'number') {
+      const flyout = w.getFlyout();
+      if (flyout.scrollbar) flyout.scrollbar.set(-state.flyout_scroll_y);
+      else fw.scroll(fw.scrollX, state.flyout_scroll_y);
+    }
+    await settle();
+    return viewState();
+  }
+
+  function mark() {
+    baseline = { program: programKey(), view: viewKey(), undo: ws().getUndoStack().length };
+    return { blocks: Object.keys(vmBlocks()).length };
+  }
+
+  function atBaseline() {
+    return Boolean(baseline) && programKey() === baseline.program && viewKey() === baseline.view;
+  }
+
+  /** Undo what trial drags did (at most a few event groups), then fix the view. */
+  async function restore(view_) {
+    await settle();
+    if (atBaseline()) return true;
+    const w = ws();
+    for (let i = 0; i < 6 && programKey() !== baseline.program; i += 1) {
+      if (!w.getUndoStack().length) break;
+      w.undo(false);
+      await settle();
+    }
+    if (programKey() !== baseline.program) return false;
+    w.clearUndo();
+    if (viewKey() !== baseline.view && view_) await view(view_);
+    return atBaseline();
+  }
+
+  // ---- where things are on screen ----------------------------------------------------------
+  function ownerBlockEl(el) {
+    let b = el && el.closest && el.closest('.blocklyBlock');
+    while (b && b.classList.contains('blocklyShadow')) {
+      b = b.parentElement && b.parentElement.closest('.blocklyBlock');
+    }
+    return b;
+  }
+
+  function flyoutBlocks(opcode) {
+    return [...document.querySelectorAll(FLYOUT_BLOCKS)].filter((el) => el.classList.contains(opcode));
+  }
+
+  /** What a press at (x, y) would drag: {kind: canvas|flyout|none, id, opcode, index}. */
+  function ownerAt(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    const el = ownerBlockEl(hit);
+    if (!el) return { kind: 'none' };
+    const opcode = (el.getAttribute('class') || '').split(/\s+/)[0];
+    if (el.closest('.blocklyFlyout')) {
+      const top = el.closest(FLYOUT_BLOCKS);
+      if (top !== el) return { kind: 'flyout-inner', opcode };
+      return { kind: 'flyout', opcode, index: flyoutBlocks(opcode).indexOf(el) };
+    }
+    return { kind: 'canvas', id: el.getAttribute('data-id'), opcode };
+  }
+
+  function ownersAt(points) {
+    return points.map(([x, y]) => ownerAt(x, y));
+  }
+
+  function rectOf(el) {
+    const r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  }
+
+  function toScreen(workspace, xy) {
+    const p = SB.utils.svgMath.wsToScreenCoordinates(workspace, new SB.utils.Coordinate(xy.x, xy.y));
+    return { x: p.x, y: p.y };
+  }
+
+  function lastInStack(block) {
+    let b = block;
+    while (b.getNextBlock()) b = b.getNextBlock();
+    return b;
+  }
+
+  /** The connection of the dragged block that makes the intended relation. */
+  function draggedConnection(block, type) {
+    if (type === 'input') return block.outputConnection;
+    if (type === 'parent') return lastInStack(block).nextConnection;
+    return block.previousConnection;
+  }
+
+  function referenceConnection(block, type, inputName) {
+    if (type === 'next') return block.nextConnection;
+    if (type === 'parent') return block.previousConnection;
+    const name = type === 'substack_1' ? 'SUBSTACK' : type === 'substack_2' ? 'SUBSTACK2' : inputName;
+    const input = block.getInput(name);
+    return input ? input.connection : null;
+  }
+
+  function sourceBlock(spec) {
+    if (spec.source === 'flyout') {
+      const el = flyoutBlocks(spec.target_opcode)[spec.flyout_index || 0];
+      if (!el) return null;
+      return flyoutWorkspace().getBlockById(el.getAttribute('data-id'));
+    }
+    return ws().getBlockById(spec.target_id);
+  }
+
+  function ownRect(block) {
+    const path = block.getSvgRoot().querySelector(':scope > path');
+    return rectOf(path || block.getSvgRoot());
+  }
+
+  /** Boxes and connection points on screen: what a prediction of the regions starts from. */
+  function geometry(spec) {
+    const source = sourceBlock(spec);
+    if (!source) return { error: `the block to drag (${spec.target_id || spec.target_opcode}) is not there` };
+    const ref = ws().getBlockById(spec.reference_id);
+    if (!ref) return { error: `the reference block ${spec.reference_id} is not in the workspace` };
+    const dragged = draggedConnection(source, spec.connection_type);
+    const aim = referenceConnection(ref, spec.connection_type, spec.input_name);
+    if (!dragged || !aim) return { error: 'the blocks have no such connection' };
+    const sourceWs = spec.source === 'flyout' ? flyoutWorkspace() : ws();
+    const canvas = document.querySelector('svg.blocklySvg');
+    return {
+      source_box: ownRect(source),
+      source_full_box: rectOf(source.getSvgRoot()),
+      reference_box: ownRect(ref),
+      dragged_point: toScreen(sourceWs, { x: dragged.x, y: dragged.y }),
+      aim_point: toScreen(ws(), { x: aim.x, y: aim.y }),
+      snap_radius: (SB.config && SB.config.snapRadius) || 48,
+      scale: ws().scale,
+      canvas_box: canvas ? rectOf(canvas) : null,
+      flyout_box: rectOf(document.querySelector('svg.blocklyFlyout')),
+    };
+  }
+
+  /**
+   * Every connection of the dragged block (and the last one of its stack) with the screen
+   * points of the workspace connections it could snap to, by Blockly's own connection
+   * checker; `aim` marks the intended pair. Feeds the prediction of the end region.
+   */
+  function snapTargets(spec) {
+    const source = sourceBlock(spec);
+    const ref = ws().getBlockById(spec.reference_id);
+    if (!source || !ref) return null;
+    const sourceWs = spec.source === 'flyout' ? flyoutWorkspace() : ws();
+    const aim = referenceConnection(ref, spec.connection_type, spec.input_name);
+    const intended = draggedConnection(source, spec.connection_type);
+    const mine = new Set(source.getDescendants(false).map((b) => b.id));
+    const dragging = source.getConnections_(false).filter((c) => c.type !== SB.NEXT_STATEMENT ||
+      c === intended || !c.targetBlock());
+    const last = lastInStack(source).nextConnection;
+    if (last && !dragging.includes(last)) dragging.push(last);
+    const all = [];
+    for (const b of ws().getAllBlocks(false)) {
+      if (mine.has(b.id) || b.isShadow()) continue;
+      for (const c of b.getConnections_(false)) all.push(c);
+    }
+    const checker = ws().connectionChecker;
+    const out = [];
+    for (const d of dragging) {
+      const p = toScreen(sourceWs, { x: d.x, y: d.y });
+      const targets = [];
+      for (const c of all) {
+        let ok = false;
+        try { ok = checker.canConnect(d, c, true, Infinity); } catch (e) { ok = false; }
+        if (!ok) continue;
+        const q = toScreen(ws(), { x: c.x, y: c.y });
+        targets.push([q.x, q.y, d === intended && c === aim ? 1 : 0]);
+      }
+      out.push({ x: p.x, y: p.y, targets });
+    }
+    const scale = ws().scale;
+    return { connections: out, snap: SB.config.snapRadius * scale,
+      connecting: (SB.config.connectingSnapRadius || SB.config.snapRadius) * scale,
+      preference: (SB.config.currentConnectionPreference || 0) * scale };
+  }
+
+  /** Screen points of the code area far from every block (to drop a grabbed block). */
+  function emptySpots() {
+    const w = ws();
+    const fly = document.querySelector('svg.blocklyFlyout').getBoundingClientRect();
+    const area = document.querySelector('svg.blocklySvg').getBoundingClientRect();
+    const boxes = w.getTopBlocks(false).map((b) => b.getSvgRoot().getBoundingClientRect());
+    const out = [];
+    for (let y = area.top + 60; y < area.bottom - 60; y += 20) {
+      for (let x = fly.right + 60; x < area.right - 80; x += 20) {
+        const clear = boxes.every((r) => x < r.left - 70 || x > r.right + 70 ||
+          y < r.top - 70 || y > r.bottom + 70);
+        if (clear) out.push([x, y]);
+      }
+    }
+    return out;
+  }
+
+  // ---- verdicts ------------------------------------------------------------------------------
+  function newBlockIds(before) {
+    const blocks = vmBlocks();
+    return Object.keys(blocks).filter((id) => !before.has(id) && !blocks[id].shadow);
+  }
+
+  /** The block the trial moved: the canvas block itself, or the new one from the palette. */
+  function draggedId(spec, before) {
+    if (spec.source !== 'flyout') return spec.target_id;
+    const blocks = vmBlocks();
+    const fresh = newBlockIds(before).filter((id) => blocks[id].opcode === spec.target_opcode);
+    const top = fresh.find((id) => !blocks[id].parent || !fresh.includes(blocks[id].parent));
+    return top || null;
+  }
+
+  function relation(spec, id) {
+    const blocks = vmBlocks();
+    const ref = blocks[spec.reference_id];
+    const block = blocks[id];
+    if (!ref || !block) return false;
+    switch (spec.connection_type) {
+      case 'next': return ref.next === id && block.parent === spec.reference_id;
+      case 'parent': { // the reference now hangs below the dragged stack
+        let cur = id;
+        const seen = new Set();
+        while (blocks[cur] && blocks[cur].next && !seen.has(cur)) {
+          seen.add(cur);
+          if (blocks[cur].next === spec.reference_id) return ref.parent === cur;
+          cur = blocks[cur].next;
+        }
+        return false;
+      }
+      case 'substack_1': return Boolean(ref.inputs.SUBSTACK) && ref.inputs.SUBSTACK.block === id;
+      case 'substack_2': return Boolean(ref.inputs.SUBSTACK2) && ref.inputs.SUBSTACK2.block === id;
+      case 'input': {
+        const input = ref.inputs[spec.input_name];
+        return Boolean(input) && input.block === id;
+      }
+      default: return false;
+    }
+  }
+
+  let before = null;
+  /** Call before a trial drag: remember the block ids and the dragged block's place. */
+  function beginTrial(spec) {
+    const blocks = vmBlocks();
+    const b = spec.source === 'flyout' ? null : blocks[spec.target_id];
+    before = { ids: new Set(Object.keys(blocks)),
+      place: b ? [b.parent, b.x, b.y, b.topLevel].join('|') : null };
+    return true;
+  }
+
+  /** After a trial drag: did the intended block move, and does the intended relation hold? */
+  async function outcome(spec) {
+    await settle();
+    const blocks = vmBlocks();
+    const id = draggedId(spec, before.ids);
+    let moved = false;
+    if (spec.source === 'flyout') moved = Boolean(id);
+    else {
+      const b = blocks[spec.target_id];
+      moved = Boolean(b) && b.topLevel && [b.parent, b.x, b.y, b.topLevel].join('|') !== before.place;
+      if (b && !b.topLevel && b.parent !== (before.place || '').split('|')[0]) moved = true;
+    }
+    const connected = Boolean(id) && relation(spec, id);
+    return { moved, connected, id };
+  }
+
+  /** Whether the relation holds now (for a palette block: for any block of its opcode). */
+  function vmRelation(spec) {
+    if (spec.source !== 'flyout') return relation(spec, spec.target_id);
+    const blocks = vmBlocks();
+    return Object.keys(blocks).some((id) => blocks[id].opcode === spec.target_opcode &&
+      relation(spec, id));
+  }
+
+  /** Authoring: take block `id` (with the blocks below it) out of its place, move it by dx, dy. */
+  async function detach(id, dx, dy) {
+    const block = ws().getBlockById(id);
+    if (!block) throw new Error(`no block ${id} in the workspace`);
+    SB.Events.setGroup(true);
+    try {
+      block.unplug(false);
+      block.moveBy(dx, dy);
+    } finally {
+      SB.Events.setGroup(false);
+    }
+    await settle();
+    return viewState();
+  }
+
+  /** A block's own words as shown ("say [Hello!] for (2) seconds" -> "say for seconds"). */
+  function label(id, flyoutOpcode, flyoutIndex) {
+    let el = null;
+    if (id) {
+      const block = ws().getBlockById(id);
+      el = block ? block.getSvgRoot() : null;
+    } else {
+      el = flyoutBlocks(flyoutOpcode)[flyoutIndex || 0] || null;
+    }
+    if (!el) return null;
+    const parts = [];
+    el.querySelectorAll('.blocklyText').forEach((t) => {
+      if (ownerBlockEl(t) !== el) return;
+      if (t.closest('.blocklyEditableText, .blocklyDropdownText') || t.closest('.blocklyShadow')) return;
+      const r = t.getBoundingClientRect();
+      parts.push([Math.round(r.top / 8), r.left, t.textContent]);
+    });
+    parts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return parts.map((p) => p[2]).join(' ').replace(/\s+/g, ' ').trim();
+  }
+
+  window.studioDrag = {
+    label,
+    detach,
+    settle,
+    view,
+    viewState,
+    mark,
+    atBaseline,
+    restore,
+    ownersAt,
+    geometry,
+    snapTargets,
+    emptySpots,
+    beginTrial,
+    outcome,
+    vmRelation,
+    programKey,
+  };
+}());

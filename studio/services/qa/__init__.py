@@ -1,0 +1,1 @@
+"""Perception QA items: capture, answers suggested from the VM, scoring, agreement."""

@@ -1,0 +1,92 @@
+"""Capturing perception QA items from the editor and suggesting their answers.
+
+`capture` takes a screenshot of the full window or of the code area only; `suggest` computes
+the answer a question should have from the VM and the workspace at that moment (connection:
+the block has a parent in the VM; existence: a block of the opcode is in the code area and
+enough of it can be reached by a press, i.e. is not hidden; field: the text the field shows).
+The labeler confirms or corrects the suggestion (`studio.services.qa.item.confirm`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from studio.services.errors import StudioError
+from studio.services.qa.item import QaItem, QaType, Subject, Suggestion
+
+SCRIPT = Path(__file__).with_name("perception.js")
+
+
+@cache
+def _script() -> str:
+    return SCRIPT.read_text(encoding="utf-8") + "\n//# sourceURL=studio-js/perception.js\n"
+
+
+async def install(page: Any) -> None:
+    if not await page.evaluate("() => Boolean(window.studioQa)"):
+        await page.add_script_tag(content=_script())
+
+
+async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any]]:
+    """A PNG of the window or of the code area ("canvas"), and how it was taken."""
+    await install(page)
+    await page.evaluate("() => window.studioComposite.snapshot()")  # let the editor settle
+    if area == "window":
+        return await page.screenshot(type="png"), {"area": "window"}
+    if area != "canvas":
+        raise StudioError(f"capture area {area!r}: use window or canvas")
+    box = await page.evaluate("() => window.studioQa.codeArea()")
+    clip = {k: round(box[k]) for k in ("x", "y", "w", "h")}
+    png = await page.screenshot(
+        type="png", clip={"x": clip["x"], "y": clip["y"], "width": clip["w"], "height": clip["h"]}
+    )
+    return png, {"area": "canvas", "clip": clip}
+
+
+async def suggest(page: Any, task_type: QaType, subject: Subject) -> Suggestion:
+    """The answer the VM and workspace give now, with a finer tag and the reason."""
+    await install(page)
+    if task_type is QaType.CONNECTION:
+        out = await page.evaluate("(i) => window.studioQa.connection(i)", subject.block_id)
+    elif task_type is QaType.EXISTENCE:
+        out = await page.evaluate("(o) => window.studioQa.existence(o)", subject.opcode)
+    else:
+        out = await page.evaluate(
+            "([i, f]) => window.studioQa.field(i, f)", [subject.block_id, subject.field]
+        )
+    if "error" in out:
+        raise StudioError(f"cannot suggest an answer: {out['error']}")
+    return Suggestion(answer=str(out["answer"]), tag=str(out["tag"]), why=str(out.get("why", "")))
+
+
+async def make_item(
+    page: Any,
+    task_id: str,
+    question: str,
+    task_type: QaType,
+    subject: Subject,
+    screenshot: str,
+    focus_hint: str = "",
+    capture_info: dict[str, Any] | None = None,
+    tag: str | None = None,
+) -> QaItem:
+    """A draft item whose ground truth is the suggestion (the labeler then confirms it)."""
+    sugg = await suggest(page, task_type, subject)
+    view = await page.evaluate("() => window.studioDrag ? window.studioDrag.viewState() : null")
+    info = dict(capture_info or {})
+    if view:
+        info["workspace_state"] = view
+    return QaItem(
+        task_id=task_id,
+        instruction=question,
+        screenshot=screenshot,
+        task_type=task_type,
+        tag=tag or sugg.tag,
+        ground_truth=sugg.answer,
+        focus_hint=focus_hint,
+        subject=subject,
+        capture=info,
+        suggestion=sugg,
+    )
