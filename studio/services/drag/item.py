@@ -135,6 +135,7 @@ class DragItem(BaseModel):
     labels: list[RegionLabel] = Field(default_factory=list)
     region_stats: RegionStats | None = None
     sw_extra: dict[str, Any] = Field(default_factory=dict)  # unknown fields of an import
+    sw_config_keys: list[str] | None = None  # evaluation_config keys an import came with
 
     @property
     def spec(self) -> dict[str, Any]:

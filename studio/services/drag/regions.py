@@ -30,7 +30,7 @@ from studio.services.atomic import write_text
 from studio.services.drag.grid import BoundaryScan, Point, best_axis, disc, window_points
 from studio.services.drag.grid import snap as snap_to
 from studio.services.drag.item import DragItemError, ItemFolder, RegionStats
-from studio.services.drag.page import TrialPages
+from studio.services.drag.page import SCRIPT, TrialPages
 from studio.services.server import EditorServer
 
 Progress = Callable[[str, int, int], None]  # (phase, drags so far, drags asked for next)
@@ -73,6 +73,7 @@ def item_key(entry: ItemFolder, grid: int) -> str:
     h.update(json.dumps(entry.item.spec, sort_keys=True).encode())
     h.update(cfg.workspace_state.model_dump_json().encode())
     h.update(str(grid).encode())
+    h.update(SCRIPT.read_bytes())  # verdicts of another version of the trial code do not count
     return h.hexdigest()[:16]
 
 

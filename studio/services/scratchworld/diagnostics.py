@@ -31,6 +31,7 @@ from studio.services.drag.item import (
     PROJECT_FILE,
     SCREENSHOT_FILE,
     DragItem,
+    EvaluationConfig,
     ItemFolder,
     scan_items,
     write_item,
@@ -41,6 +42,12 @@ from studio.services.qa.item import QaItem, QaSet
 DRAG_DIR = Path("single_step_drag")
 QA_DIR = Path("perception")
 STUDIO_KEY = "studio"
+REQUIRED_CONFIG = (
+    "target_block_opcode",
+    "reference_block_id",
+    "reference_block_opcode",
+    "connection_type",
+)
 DRAG_FIELDS = ("id", "category", "instruction", "init_project", "evaluation_config")
 QA_FIELDS = (
     "task_id",
@@ -76,11 +83,25 @@ def drag_record(entry: ItemFolder) -> tuple[dict[str, Any], str, str]:
     shot = f"{item.id}.png"
     record = {k: data[k] for k in DRAG_FIELDS}
     record["init_project"] = project
+    record["evaluation_config"] = _config_record(item)
     record.update(item.sw_extra)
     studio = {k: v for k, v in data.items() if k not in DRAG_FIELDS and k != "sw_extra"}
     studio["local_project"] = item.init_project
+    studio["sw_config_keys"] = item.sw_config_keys  # None: made in the studio
     record[STUDIO_KEY] = studio
     return record, project, shot
+
+
+def _config_record(item: DragItem) -> dict[str, Any]:
+    """evaluation_config as written: an imported item keeps its own keys (plus what changed)."""
+    full = item.evaluation_config.model_dump(mode="json", exclude_none=True)
+    if item.sw_config_keys is None:
+        return full
+    defaults = EvaluationConfig.model_validate(
+        {k: full[k] for k in REQUIRED_CONFIG if k in full}
+    ).model_dump(mode="json", exclude_none=True)
+    keys = set(item.sw_config_keys)
+    return {k: v for k, v in full.items() if k in keys or defaults.get(k) != v}
 
 
 def export_drag(items_root: Path, dest: Path, report: DiagnosticsReport) -> None:
@@ -142,6 +163,9 @@ def import_drag(root: Path, dest: Path, report: DiagnosticsReport) -> None:
             sw_project = record.get("init_project", "")
             local = data.pop("local_project", None)
             data["init_project"] = local or sw_project
+            config = record.get("evaluation_config")
+            if "sw_config_keys" not in data and isinstance(config, dict):
+                data["sw_config_keys"] = list(config)
             if data.get("category") not in ("T1", "T2"):
                 data.setdefault("category", "T1")
             item = DragItem.model_validate(data)

@@ -1,0 +1,123 @@
+"""Drag regions on the real editor: the fast computation against exhaustive verification.
+
+One shipped item (a block dropped into a repeat's input) is computed on a 10 px grid,
+interrupted after its first batch and resumed; then every grid point of a small window around
+the end region's boundary is verified with a real drag each and compared with the fast region;
+a predicted drag is executed for scoring; an item whose block is gone says so.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.services import paths
+from studio.services.drag.grid import bbox, iou, window_points
+from studio.services.drag.item import DragItemError, load_item
+from studio.services.drag.page import TrialPages
+from studio.services.drag.regions import (
+    RegionComputer,
+    RegionInterrupted,
+    apply_result,
+    verify_points,
+)
+from studio.services.drag.scoring import execute, read_predictions, report, score_items
+from tests.helpers.loop_thread import LoopThread
+
+pytestmark = pytest.mark.browser
+
+ITEM = paths.PROJECT_ROOT / "diagnostics" / "drag" / "t2_yposition_into_gt"
+GRID = 10
+
+
+class Stop(Exception):
+    """Raised by the progress callback to interrupt a computation."""
+
+
+@pytest.fixture
+def item_dir(tmp_path: Path) -> Path:
+    dest = tmp_path / "item"
+    shutil.copytree(ITEM, dest)
+    (dest / "regions.partial.json").unlink(missing_ok=True)
+    return dest
+
+
+def test_fast_regions_match_exhaustive_and_resume(
+    item_dir: Path, browser_pool: Any, loop_thread: LoopThread
+) -> None:
+    pool = browser_pool
+    entry = load_item(item_dir)
+    calls: list[str] = []
+
+    def stop_after_first_batch(phase: str, done: int, asked: int) -> None:
+        calls.append(phase)
+        if done > 0:
+            raise Stop("labeler closed the window")
+
+    first = RegionComputer(pool.context, pool.server, entry, GRID, 2, stop_after_first_batch)
+    with pytest.raises(RegionInterrupted, match="run again to resume"):
+        loop_thread.run(first.compute())
+    partial = json.loads(entry.partial_path.read_text())
+    assert partial["start"], "the verified points are kept"
+
+    computer = RegionComputer(pool.context, pool.server, entry, GRID, 2)
+    assert computer.resumed == len(partial["start"]) + len(partial["end"])
+    result = loop_thread.run(computer.compute())
+    assert not entry.partial_path.exists()
+    assert result.start_points and result.end_points
+    apply_result(entry, result, GRID, 2)
+    assert load_item(item_dir).item.evaluation_config.feasible_points
+
+    # exhaustive verification of a window over the end region's lower right part
+    box = bbox(result.end_points)
+    assert box is not None
+    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    window = window_points(cx, cy, box[2] + GRID, box[3] + GRID, GRID)
+    with_pages = TrialPages(pool.context, pool.server, entry, 2)
+
+    async def exhaustive() -> set[tuple[int, int]]:
+        async with with_pages as pages:
+            return await verify_points(
+                pages, window, "end", result.drag_start_point, result.destination
+            )
+
+    truth = loop_thread.run(exhaustive())
+    fast = set(result.end_points) & set(window)
+    assert truth, "the window holds feasible points"
+    assert iou(fast, truth) >= 0.95
+
+
+def test_executed_prediction_and_missing_block(
+    item_dir: Path, tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+) -> None:
+    pool = browser_pool
+    entry = load_item(item_dir)
+    cfg = entry.item.evaluation_config
+    start, end = cfg.drag_start_point, cfg.feasible_points[len(cfg.feasible_points) // 2]
+    preds = tmp_path / "p.jsonl"
+    rows = [
+        {"id": entry.item.id, "attempts": [{"start": start, "end": end}]},
+    ]
+    preds.write_text("\n".join(json.dumps(r) for r in rows))
+    items = {entry.item.id: entry}
+    predictions = read_predictions(preds)
+    groups = score_items(items, predictions)
+    loop_thread.run(execute(pool.context, pool.server, items, groups, predictions))
+    attempt = groups[""][0].attempts[0]
+    assert attempt.start_ok and attempt.end_ok and attempt.executed is True
+    assert report(groups)["all"]["overall"]["pass@1"] == 100.0
+
+    cfg.target_block_id = "no-such-block"
+    entry.save()
+    broken = load_item(item_dir)
+
+    async def setup() -> None:
+        async with TrialPages(pool.context, pool.server, broken, 1):
+            pass
+
+    with pytest.raises(DragItemError, match="no-such-block"):
+        loop_thread.run(setup())
