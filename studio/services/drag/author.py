@@ -62,6 +62,14 @@ PLACES = {
 }
 
 
+LABELS = {  # blocks whose words on screen are not all text (an icon stands for a word)
+    "event_whenflagclicked": "when green flag clicked",
+    "motion_turnright": "turn right degrees",
+    "motion_turnleft": "turn left degrees",
+}
+INPUT_WORDS = {"OPERAND1": "first", "OPERAND2": "second", "NUM1": "first", "NUM2": "second"}
+
+
 def suggest_instruction(
     target_label: str,
     reference_label: str,
@@ -70,7 +78,8 @@ def suggest_instruction(
     from_palette: bool,
 ) -> str:
     """An instruction in the seed paper's style; the labeler can edit it."""
-    where = PLACES[connection].format(ref=reference_label, input=(input_name or "").lower())
+    slot = INPUT_WORDS.get(input_name or "", (input_name or "").lower())
+    where = PLACES[connection].format(ref=reference_label, input=slot)
     source = " from the block palette" if from_palette else ""
     return f"Drag the '{target_label}' block{source} and place it {where}."
 
@@ -124,8 +133,8 @@ async def author_item(
         )
         r_label = await page.evaluate("(i) => window.studioDrag.label(i)", reference_id)
         instruction = suggest_instruction(
-            t_label or target.opcode,
-            r_label or ref_opcode,
+            LABELS.get(target.opcode) or t_label or target.opcode,
+            LABELS.get(ref_opcode) or r_label or ref_opcode,
             connection,
             input_name,
             target.kind == "flyout",
