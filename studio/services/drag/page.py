@@ -59,25 +59,33 @@ def _window_lock() -> asyncio.Lock:
     return _LOCKS.setdefault(id(loop), asyncio.Lock())
 
 
+async def _page_of(context: Any, arrived: asyncio.Queue[Any], target_id: str) -> Any:
+    """The new page with CDP target `target_id` (other pages may open at the same time)."""
+    while True:
+        page = await arrived.get()
+        session = await context.new_cdp_session(page)
+        try:
+            info = await session.send("Target.getTargetInfo")
+        finally:
+            with contextlib.suppress(Exception):
+                await session.detach()
+        if info["targetInfo"]["targetId"] == target_id:
+            return page
+
+
 async def open_window(context: Any, server: EditorServer) -> Any:
     """A ready editor page in a new window of the browser (not a background tab)."""
     async with _window_lock():
         pages = context.pages
         opener = pages[0] if pages else await context.new_page()
         cdp = await context.new_cdp_session(opener)
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Any] = loop.create_future()
-
-        def on_page(page: Any) -> None:
-            if not fut.done():
-                fut.set_result(page)
-
-        context.on("page", on_page)
+        arrived: asyncio.Queue[Any] = asyncio.Queue()
+        context.on("page", arrived.put_nowait)
         try:
-            await cdp.send("Target.createTarget", {"url": "about:blank", "newWindow": True})
-            page = await asyncio.wait_for(fut, 30)
+            made = await cdp.send("Target.createTarget", {"url": "about:blank", "newWindow": True})
+            page = await asyncio.wait_for(_page_of(context, arrived, made["targetId"]), 30)
         finally:
-            context.remove_listener("page", on_page)
+            context.remove_listener("page", arrived.put_nowait)
             with contextlib.suppress(Exception):
                 await cdp.detach()
     try:

@@ -49,19 +49,46 @@
     return target ? target.blocks._blocks : {};
   }
 
-  /** The program of the editing target as one comparable string (shadows left out). */
+  /**
+   * The program of the editing target as one comparable string: every script described by
+   * structure (opcodes, field values, inputs with their shadows, next blocks) and place, no
+   * ids (loading a project gives shadows and compact reporters new ids).
+   */
+  function describe(blocks, id, depth) {
+    const b = blocks[id];
+    if (!b || depth > 200) return '?';
+    const fields = Object.keys(b.fields).sort().map((n) => `${n}=${b.fields[n].value}`);
+    const inputs = Object.keys(b.inputs).sort().map((n) => {
+      const inp = b.inputs[n];
+      const shown = inp.block ? describe(blocks, inp.block, depth + 1) : '-';
+      const shadow = inp.shadow && inp.shadow !== inp.block ? describe(blocks, inp.shadow, depth + 1) : '';
+      return `${n}:${shown}${shadow ? '/' + shadow : ''}`;
+    });
+    const next = b.next ? ' > ' + describe(blocks, b.next, depth + 1) : '';
+    return `${b.opcode}{${fields.join(',')}}(${inputs.join(',')})${next}`;
+  }
+
   function programKey() {
     const blocks = vmBlocks();
-    const rows = [];
-    for (const id of Object.keys(blocks).sort()) {
+    const rows = Object.keys(blocks).filter((id) => blocks[id].topLevel).map((id) => {
       const b = blocks[id];
-      if (b.shadow) continue;
-      const inputs = Object.keys(b.inputs).sort().map((n) => `${n}=${b.inputs[n].block}`);
-      const fields = Object.keys(b.fields).sort().map((n) => `${n}=${b.fields[n].value}`);
-      const xy = b.topLevel ? `${Math.round(b.x)},${Math.round(b.y)}` : '';
-      rows.push([id, b.opcode, b.parent, b.next, inputs.join(';'), fields.join(';'), xy].join('|'));
+      return `${Math.round(b.x)},${Math.round(b.y)} ${describe(blocks, id, 0)}`;
+    });
+    return rows.sort().join('\n');
+  }
+
+  /** Top blocks in drawing order (the last one drawn is on top where scripts overlap). */
+  function zOrder() {
+    const canvas = ws().getCanvas();
+    return [...canvas.children].map((el) => el.getAttribute('data-id')).filter(Boolean);
+  }
+
+  function restoreZOrder(order) {
+    const canvas = ws().getCanvas();
+    for (const id of order) {
+      const block = ws().getBlockById(id);
+      if (block) canvas.appendChild(block.getSvgRoot());
     }
-    return rows.join('\n');
   }
 
   function flyoutWorkspace() {
@@ -127,12 +154,13 @@
   }
 
   function mark() {
-    baseline = { program: programKey(), view: viewKey(), undo: ws().getUndoStack().length };
+    baseline = { program: programKey(), view: viewKey(), z: zOrder().join('|') };
     return { blocks: Object.keys(vmBlocks()).length };
   }
 
   function atBaseline() {
-    return Boolean(baseline) && programKey() === baseline.program && viewKey() === baseline.view;
+    return Boolean(baseline) && programKey() === baseline.program &&
+      viewKey() === baseline.view && zOrder().join('|') === baseline.z;
   }
 
   /** Undo what trial drags did (at most a few event groups), then fix the view. */
@@ -147,6 +175,7 @@
     }
     if (programKey() !== baseline.program) return false;
     w.clearUndo();
+    if (zOrder().join('|') !== baseline.z) restoreZOrder(baseline.z.split('|'));
     if (viewKey() !== baseline.view && view_) await view(view_);
     return atBaseline();
   }
