@@ -31,6 +31,7 @@ from studio.services.drag.grid import BoundaryScan, Point, best_axis, disc, wind
 from studio.services.drag.grid import snap as snap_to
 from studio.services.drag.item import DragItemError, ItemFolder, RegionStats
 from studio.services.drag.page import SCRIPT, TrialPages
+from studio.services.drag.review import ReviewState
 from studio.services.server import EditorServer
 
 Progress = Callable[[str, int, int], None]  # (phase, drags so far, drags asked for next)
@@ -384,6 +385,9 @@ def apply_result(entry: ItemFolder, result: RegionResult, grid: int, pages: int)
         implied_points=implied,
         method="predicted regions, boundary verified by real drags",
     )
+    review = entry.item.review
+    if review.state is not ReviewState.DRAFT:  # new regions need a new look
+        entry.item.review = review.move(ReviewState.DRAFT, "studio", "regions recomputed")
     entry.save()
 
 
