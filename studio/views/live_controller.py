@@ -26,6 +26,7 @@ from studio.services.live.controls import RunControls
 from studio.services.live.runner import LiveRun, watch
 from studio.services.live.window_pages import WindowPageSource
 from studio.services.store import TaskFolder
+from studio.views.ocr_preload import preload_ocr
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.steps import ViewerStep, flag_live
 
@@ -80,6 +81,7 @@ class LiveController(QObject):
 
     async def manager(self) -> EpisodeManager:
         if self._manager is None:
+            preload_ocr()  # on this (the GUI) thread, never in a worker: see ocr_preload
             pool = await self._ensure_pool()
             manager = EpisodeManager(
                 self.server, out_dir=runs_dir(), pool=pool, page_source=self.pages

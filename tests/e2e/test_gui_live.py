@@ -135,3 +135,47 @@ def test_a_damaged_trajectory_opens_with_what_is_missing_marked(
     assert "missing" in panel.detail.caption.text()
     assert "screenshot" in panel.detail.image.placeholder
     assert "missing" in panel.model.data(panel.model.index(1, 5))
+
+
+def test_an_external_agent_drives_the_window_editor_over_the_api(
+    qtbot: Any, boot_window: Callable[..., Any], run_async: Any, js: Any
+) -> None:
+    from studio.services.api.client import ApiCallError, ApiClient
+
+    window = boot_window(paths.BUNDLED_TASKS)
+    run_async(window.wait_library())
+    live, panel = window.runs.live, window.run_panel
+    live.start_paused = True
+    url, token = run_async(live.serve_api(paths.BUNDLED_TASKS))
+    client = ApiClient(url, token, timeout_s=120)
+
+    created = run_async(client.call("POST", "/episodes", {"task": "create_cat_walk"}))
+    episode_id = created["id"]
+    assert live.episode is not None and live.episode.id == episode_id
+    assert "over the API" in panel.title.text()
+    assert js(window, "window.vm.editingTarget.getName()") == "Cat"  # in the window's editor
+    run_async(client.call("GET", f"/episodes/{episode_id}/observation"))
+    act = asyncio.ensure_future(
+        client.call(
+            "POST",
+            f"/episodes/{episode_id}/actions",
+            {"api": "add_block", "args": {"blockType": "motion_movesteps"}},
+        )
+    )
+    qtbot.waitUntil(lambda: live.controls.pending is not None, timeout=WAIT_MS)
+    assert not act.done()  # held at the gate while paused
+    panel.step()
+    qtbot.waitUntil(act.done, timeout=WAIT_MS)
+    assert act.result()["ok"] is True
+    assert panel.model.rowCount() == 1 and panel.model.steps[0].record.change.added
+
+    # The client closes its episode: the window says so and keeps what was recorded.
+    run_async(client.call("DELETE", f"/episodes/{episode_id}"))
+    qtbot.waitUntil(lambda: "closed by its client" in panel.title.text(), timeout=WAIT_MS)
+    assert panel.model.rowCount() == 1 and not live.busy
+    assert (live.last_folder / "steps.jsonl").is_file()
+    try:
+        run_async(client.call("GET", f"/episodes/{episode_id}"))
+        raise AssertionError("the deleted episode still answers")
+    except ApiCallError as exc:
+        assert exc.status == 404
