@@ -13,6 +13,8 @@ the module also takes options meant for scripts rather than people:
   --size WxH                 window size (default: remembered, else 1500x940)
   --trajectory PATH          open a recorded run (folder or .zip) in the Run tab
   --step N                   select step N of that run
+  --live-agent NAME          after --open: run that built-in agent live, paused, let N
+                             actions through (--step), then take the --screenshot
   --exit-when-ready          print "editor-ready <seconds since process start>" and quit
 
 Example (the README screenshot, under Xvfb):
@@ -76,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", metavar="WxH")
     parser.add_argument("--trajectory", type=Path, help="recorded run to open in the Run tab")
     parser.add_argument("--step", type=int, default=1, help="step of that run to show")
+    parser.add_argument("--live-agent", choices=("oracle", "random", "idle"))
+    parser.add_argument("--mode", choices=("composite", "primitive"), default="primitive")
     parser.add_argument("--exit-when-ready", action="store_true")
     return parser
 
@@ -189,6 +193,8 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
             outcome["code"] = await _open_and_evaluate(window, opts)
         if opts.trajectory:
             await _show_trajectory(window, opts, outcome)
+        if opts.live_agent and opts.open_task:
+            await _live_steps(window, opts)
         if opts.check:
             await window.quality.run_check()
         if opts.tab:
@@ -204,6 +210,26 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
         outcome["code"] = 1
     finally:
         window.close()
+
+
+async def _live_steps(window: MainWindow, opts: argparse.Namespace) -> None:
+    """Start the agent live and paused, let `--step` actions through, stay paused."""
+    from studio.models.agent import Mode
+    from studio.views.viewer.start_run_dialog import RunChoice
+
+    entry = window.library.current_entry()
+    assert entry is not None
+    choice = RunChoice(agent=opts.live_agent, mode=Mode(opts.mode), paused=True, seed=0)
+    window.background.spawn(window.runs.run(entry, choice))
+    live, panel = window.runs.live, window.run_panel
+    for number in range(1, opts.step + 1):
+        while live.controls is None or live.controls.pending is None:
+            await asyncio.sleep(0.05)
+        panel.step()
+        while panel.model.rowCount() < number:
+            await asyncio.sleep(0.05)
+    while live.controls is None or live.controls.pending is None:
+        await asyncio.sleep(0.05)
 
 
 async def _show_trajectory(
