@@ -22,6 +22,8 @@ from studio.services.server import EditorServer
 from studio.views.banner import Banner
 from studio.views.editor_page import EditorError, EditorPage
 
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size
+
 EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_S = 90.0
 _profile: QWebEngineProfile | None = None
@@ -84,6 +86,16 @@ class EditorView(QWidget):
         self.page.loadProgress.connect(self._on_load_progress)
         self.page.loadFinished.connect(self._on_load_finished)
         self.page.renderProcessTerminated.connect(self._on_render_process_terminated)
+
+    def hold_size(self, hold: bool) -> None:
+        """Keep the page view at its present size (while an episode shows it at the
+        benchmark's screen size: a layout change would reset that mid-action) or let the
+        layout size it again."""
+        if hold:
+            self.view.setFixedSize(self.view.size())
+        else:
+            self.view.setMinimumSize(0, 0)
+            self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
 
     @property
     def is_ready(self) -> bool:

@@ -73,6 +73,8 @@ class LiveController(QObject):
         self.last_folder: Path | None = None  # trajectory of the last episode shown
         self._builtin: set[str] = set()  # episodes run by our own loop (not over the API)
         self._closing: set[asyncio.Task[None]] = set()
+        # keeps the editor's size while an episode shows it (see EditorView.hold_size)
+        self.hold_editor: Callable[[bool], None] = lambda _hold: None
         panel.stopped.connect(self._on_panel_stop)
 
     @property
@@ -110,6 +112,7 @@ class LiveController(QObject):
         finally:
             with contextlib.suppress(Exception):
                 await manager.delete(episode.id)
+            await self.pages.settled()
         self._end(episode, result, "stopped in the viewer" if run.stopped else "")
         return result
 
@@ -160,6 +163,7 @@ class LiveController(QObject):
         await self._lend_editor("a live episode")
 
     def _on_created(self, episode: Episode) -> None:
+        self.hold_editor(True)
         controls = RunControls(paused=self.start_paused)
         watch(episode, controls)
         self.episode, self.controls = episode, controls
@@ -191,6 +195,7 @@ class LiveController(QObject):
             )
 
     def _on_page_released(self) -> None:
+        self.hold_editor(False)
         episode = self.episode
         if episode is None:
             return

@@ -64,14 +64,24 @@ class WindowPageSource:
             await self._attached.ensure_screen()
 
     def release(self, page: Any) -> None:
+        """Give the page back. The window is told once the page has its own size again: a
+        layout change made while the 1280x720 override is still on leaves the page at a
+        stale size when the override is cleared."""
         attached, self._attached = self._attached, None
         self._busy = False
+        task = asyncio.ensure_future(self._release(attached))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    async def _release(self, attached: AttachedPage | None) -> None:
         if attached is not None:
-            task = asyncio.ensure_future(attached.release())
-            self._releases.add(task)
-            task.add_done_callback(self._releases.discard)
+            await attached.release()
         for callback in list(self.on_release):
             callback()
+
+    async def settled(self) -> None:
+        """Wait until every release so far is complete (the page has its own size)."""
+        await self._wait_releases()
 
     async def _wait_releases(self) -> None:
         for task in list(self._releases):
