@@ -3,7 +3,9 @@
 One shipped item (a block dropped into a repeat's input) is computed on a 10 px grid,
 interrupted after its first batch and resumed; then every grid point of a small window around
 the end region's boundary is verified with a real drag each and compared with the fast region;
-a predicted drag is executed for scoring; an item whose block is gone says so.
+a predicted drag is executed for scoring; an item whose block is gone says so. For the palette
+item, the predicted end region and the trial drags that leave out steps are checked against
+full drags.
 """
 
 from __future__ import annotations
@@ -20,17 +22,21 @@ from studio.services.drag.grid import bbox, iou, window_points
 from studio.services.drag.item import DragItemError, load_item
 from studio.services.drag.page import TrialPages
 from studio.services.drag.regions import (
+    START_STEPS,
     RegionComputer,
     RegionInterrupted,
     apply_result,
+    predict_end,
     verify_points,
 )
+from studio.services.drag.replay import needed_steps
 from studio.services.drag.scoring import execute, read_predictions, report, score_items
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
 
 ITEM = paths.PROJECT_ROOT / "diagnostics" / "drag" / "t2_yposition_into_gt"
+PALETTE_ITEM = paths.PROJECT_ROOT / "diagnostics" / "drag" / "t1_palette_move_below_wait"
 GRID = 10
 
 
@@ -121,3 +127,46 @@ def test_executed_prediction_and_missing_block(
 
     with pytest.raises(DragItemError, match="no-such-block"):
         loop_thread.run(setup())
+
+
+def test_palette_prediction_and_left_out_steps_agree_with_full_drags(
+    tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+) -> None:
+    """A block from the palette: its copy's connections count from its corner, and the
+    insertion marker it shows on the way moves the blocks below; the predicted end region
+    agrees with full 10-step drags on the rows through it, and so do the drags that leave
+    out the steps the replay says cannot matter, and one-step start drags."""
+    dest = tmp_path / "palette"
+    shutil.copytree(PALETTE_ITEM, dest)
+    (dest / "regions.partial.json").unlink(missing_ok=True)
+    entry = load_item(dest)
+    pool = browser_pool
+    grid = entry.item.evaluation_config.grid
+
+    async def check() -> None:
+        async with TrialPages(pool.context, pool.server, entry, 2) as pages:
+            page = pages.pages[0].page
+            snap = await page.evaluate("(s) => window.studioDrag.snapTargets(s)", entry.item.spec)
+            assert pages.geometry["loose"]
+            start = (80, 135)
+            predicted, centre = predict_end(pages.geometry, snap, start, grid)
+            assert predicted
+            box = bbox(predicted)
+            assert box is not None
+            rows = {centre[1], box[1], box[3]}
+            line = [(x, y) for y in rows for x in range(box[0] - 2 * grid, box[2] + 3 * grid, grid)]
+            full = await pages.run([(start, p, None) for p in line])
+            truth = {p for p, v in zip(line, full, strict=True) if v.connected}
+            assert truth == predicted & set(line)
+            fewer = await pages.run([(start, p, needed_steps(snap, start, p)) for p in line])
+            assert [v.connected for v in fewer] == [v.connected for v in full]
+            assert any(len(needed_steps(snap, start, p)) < 10 for p in line)
+
+            presses = [(x, 135) for x in range(60, 185, 10)]
+            spot = (600.0, 500.0)
+            one = await pages.run([(p, spot, START_STEPS) for p in presses])
+            ten = await pages.run([(p, spot, None) for p in presses])
+            assert [v.moved for v in one] == [v.moved for v in ten]
+            assert any(v.moved for v in one) and not all(v.moved for v in one)
+
+    loop_thread.run(check())

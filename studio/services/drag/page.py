@@ -10,6 +10,11 @@ in step with the editor is not part of that loop), and remembers that state as i
 A trial is a real drag with Playwright's mouse (move to the start, press, move to the end in
 10 steps, release), as in primitive mode; the verdict is read from the VM; then the page goes
 back to the baseline by undoing the drag, or by loading the project again when undo cannot.
+A trial may be given the steps it must make (`replay.needed_steps`): the steps left out are
+ones that cannot change what the drag does, and each costs a frame of the editor. The undo
+is started right after the verdict and checked before the next press (the frame its events
+need to reach the VM passes while the mouse goes to the next start): no press happens unless
+program, screen and drawing order are at the baseline.
 """
 
 from __future__ import annotations
@@ -24,13 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.drag.item import DragItemError, ItemFolder
+from studio.services.drag.replay import DRAG_STEPS
 from studio.services.env.composite import install as install_composite
 from studio.services.server import EditorServer
 
 SCRIPT = Path(__file__).with_name("trials.js")
 EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_MS = 60_000
-DRAG_STEPS = 10
 BOX_TOLERANCE_PX = 3.0
 PAUSE_VM = """() => { const rt = window.vm.runtime;
   if (rt._steppingInterval) { clearInterval(rt._steppingInterval); rt._steppingInterval = null; }
@@ -40,6 +45,12 @@ PAUSE_VM = """() => { const rt = window.vm.runtime;
 @cache
 def _script() -> str:
     return SCRIPT.read_text(encoding="utf-8") + "\n//# sourceURL=studio-js/drag-trials.js\n"
+
+
+Job = (
+    tuple[tuple[float, float], tuple[float, float]]
+    | tuple[tuple[float, float], tuple[float, float], Sequence[int] | None]
+)
 
 
 @dataclass
@@ -157,25 +168,49 @@ class TrialPage:
                 f"({stored.x:.0f}, {stored.y:.0f})"
             )
 
-    async def trial(self, start: tuple[float, float], end: tuple[float, float]) -> Verdict:
-        """Drag from `start` to `end` with the mouse; read the VM; go back to the baseline."""
+    async def trial(
+        self,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        steps: Sequence[int] | None = None,
+    ) -> Verdict:
+        """Drag from `start` to `end` with the mouse; read the VM; undo the drag (the next
+        trial checks that the page is back at the baseline before it presses).
+
+        The mouse moves through step i of `DRAG_STEPS` equal steps for each i of `steps`
+        (default: all of them, as Playwright's `mouse.move(..., steps=10)` does)."""
         page = self.page
-        await page.evaluate("(s) => window.studioDrag.beginTrial(s)", self.spec)
         await page.mouse.move(start[0], start[1])
+        if not await self.ready():
+            await self._reload()  # the undo did not bring the page back
+            await page.mouse.move(start[0], start[1])
+            await self.ready()
         await page.mouse.down()
         try:
-            await page.mouse.move(end[0], end[1], steps=DRAG_STEPS)
+            for i in steps or range(1, DRAG_STEPS + 1):
+                f = i / DRAG_STEPS
+                await page.mouse.move(
+                    start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f
+                )
         finally:
             await page.mouse.up()
         self.drags += 1
-        out = await page.evaluate(
-            """async ([s, v]) => { const o = await window.studioDrag.outcome(s);
-                 o.restored = await window.studioDrag.restore(v); return o; }""",
-            [self.spec, self.view],
-        )
-        if not out.get("restored"):
-            await self._reload()
+        out = await page.evaluate("(s) => window.studioDrag.finish(s)", self.spec)
         return Verdict(bool(out.get("moved")), bool(out.get("connected")))
+
+    async def ready(self) -> bool:
+        """Whether program and screen are at the item's state, undoing the last trial's drag
+        if need be (false: it cannot, load the project again)."""
+        return bool(
+            await self.page.evaluate(
+                "([s, v]) => window.studioDrag.ready(s, v)", [self.spec, self.view]
+            )
+        )
+
+    async def at_baseline(self) -> None:
+        """Bring the page back to the item's state (after the last trial)."""
+        if not await self.ready():
+            await self._reload()
 
     async def _reload(self) -> None:
         self.reloads += 1
@@ -244,10 +279,12 @@ class TrialPages:
     def drags(self) -> int:
         return sum(p.drags for p in self.pages)
 
-    async def run(
-        self, jobs: Sequence[tuple[tuple[float, float], tuple[float, float]]]
-    ) -> list[Verdict]:
-        """Perform every (start, end) drag, spread over the pages; verdicts in job order."""
+    async def at_baseline(self) -> None:
+        """Every page back at the item's state (before reading the workspace)."""
+        await asyncio.gather(*(p.at_baseline() for p in self.pages))
+
+    async def run(self, jobs: Sequence[Job]) -> list[Verdict]:
+        """Perform every (start, end[, steps]) drag, spread over the pages; verdicts in order."""
         results: list[Verdict | None] = [None] * len(jobs)
         queue: asyncio.Queue[int] = asyncio.Queue()
         for i in range(len(jobs)):

@@ -7,10 +7,14 @@ its boundary is verified (`grid.BoundaryScan`):
   take (the element under the point, a shadow counting as its parent block); verified by
   dragging from boundary points to an empty spot of the code area and reading whether the
   intended block moved in the VM;
-- end region: predicted as the snap disc of Blockly around the point where the dragged
-  block's connection meets the reference block's connection (for the chosen start point);
-  verified by dragging from that start point and reading whether the intended relation
-  (next, parent, input, substack) exists in the VM.
+- end region: predicted by replaying Blockly's snapping over the drag's mouse steps on the
+  workspace's connections (`replay`), from the chosen start point; verified by dragging from
+  that start point and reading whether the intended relation (next, parent, input,
+  substack) exists in the VM.
+
+A start trial makes one mouse move (to an empty spot); an end trial makes the steps of the
+ten that the replay says could change what the drop does (`replay.needed_steps`). The
+exhaustive check (`verify_points`) makes all ten.
 
 Drags run on several editor pages at once. After every batch the verdicts are written to the
 item's `regions.partial.json`, so an interrupted computation resumes where it stopped.
@@ -24,13 +28,17 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from studio.services.atomic import write_text
+from studio.services.drag import page as page_module
+from studio.services.drag import replay as replay_module
 from studio.services.drag.grid import BoundaryScan, Point, best_axis, disc, window_points
 from studio.services.drag.grid import snap as snap_to
 from studio.services.drag.item import DragItemError, ItemFolder, RegionStats
-from studio.services.drag.page import SCRIPT, TrialPages
+from studio.services.drag.page import SCRIPT, Job, TrialPages
+from studio.services.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.drag.review import ReviewState
 from studio.services.server import EditorServer
 
@@ -38,6 +46,13 @@ Progress = Callable[[str, int, int], None]  # (phase, drags so far, drags asked 
 DEFAULT_PAGES = 3
 SEED_DX, SEED_DY = 12, 14  # press near the left edge of a block (seed paper, appendix K)
 MARGIN_STEPS = 2
+# A start trial drops the block on an empty spot: which block the press took is settled by
+# the first move past the drag radius, and no step on the way can change it, so one move
+# (the last step) does what all ten do.
+START_STEPS = (DRAG_STEPS,)
+
+
+TRIAL_CODE = (SCRIPT, Path(page_module.__file__ or ""), Path(replay_module.__file__ or ""))
 
 
 class RegionInterrupted(DragItemError):
@@ -74,7 +89,8 @@ def item_key(entry: ItemFolder, grid: int) -> str:
     h.update(json.dumps(entry.item.spec, sort_keys=True).encode())
     h.update(cfg.workspace_state.model_dump_json().encode())
     h.update(str(grid).encode())
-    h.update(SCRIPT.read_bytes())  # verdicts of another version of the trial code do not count
+    for code in TRIAL_CODE:  # verdicts of another version of the trial code do not count
+        h.update(code.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -150,38 +166,6 @@ async def predict_start(pages: TrialPages, grid: int) -> set[Point]:
     )
     spec = pages.entry.item.spec
     return {p for p, o in zip(points, owners, strict=True) if owner_matches(o, spec)}
-
-
-def simulate_drop(snap: dict[str, Any], start: Point, end: Point, steps: int = 10) -> bool:
-    """Whether Blockly would make the intended connection for a drag start -> end.
-
-    Mirrors scratch-blocks' drag strategy on the connections `snapTargets` listed: at every
-    mouse step the closest compatible connection within the snap radius (the larger
-    connecting radius while a candidate is shown) becomes the candidate, unless the current
-    candidate is less than `preference` px farther; the drop connects to the last candidate.
-    """
-    cand: tuple[int, int] | None = None
-    conns = snap["connections"]
-    for i in range(1, steps + 1):
-        mx = (end[0] - start[0]) * i / steps
-        my = (end[1] - start[1]) * i / steps
-        radius = snap["connecting"] if cand else snap["snap"]
-        best: tuple[int, int] | None = None
-        best_d = radius
-        for di, d in enumerate(conns):
-            px, py = d["x"] + mx, d["y"] + my
-            for ti, (tx, ty, _aim) in enumerate(d["targets"]):
-                dist = math.hypot(px - tx, py - ty)
-                if dist < best_d:
-                    best_d, best = dist, (di, ti)
-        if best is not None and cand is not None and best != cand:
-            d = conns[cand[0]]
-            tx, ty, _aim = d["targets"][cand[1]]
-            current = math.hypot(d["x"] + mx - tx, d["y"] + my - ty)
-            if best_d > current - snap["preference"]:
-                best = cand
-        cand = best
-    return cand is not None and conns[cand[0]]["targets"][cand[1]][2] == 1
 
 
 def predict_end(
@@ -280,24 +264,29 @@ class RegionComputer:
         )
 
         async def start_jobs(points: list[Point]) -> dict[Point, bool]:
-            verdicts = await pages.run([(p, dest) for p in points])
+            verdicts = await pages.run([(p, dest, START_STEPS) for p in points])
             return {p: v.moved for p, v in zip(points, verdicts, strict=True)}
 
         seed = await self._seed(start_scan, predicted, heuristic, start_jobs, "start seed")
         drag_start = self.state.drag_start or seed
         self.state.drag_start = drag_start
+        await pages.pages[0].at_baseline()  # the seed's last drag may still be undoing
         snap = await pages.pages[0].page.evaluate(
             "(s) => window.studioDrag.snapTargets(s)", pages.entry.item.spec
         )
         end_pred, centre = predict_end(geometry, snap, drag_start, self.grid)
         end_scan = BoundaryScan(end_pred, self.grid, best_axis(end_pred), self.state.end)
+        steps_snap = snap if geometry.get("loose") else None
+
+        def end_job(p: Point) -> Job:
+            return (drag_start, p, needed_steps(steps_snap, drag_start, p))
 
         async def end_jobs(points: list[Point]) -> dict[Point, bool]:
-            verdicts = await pages.run([(drag_start, p) for p in points])
+            verdicts = await pages.run([end_job(p) for p in points])
             return {p: v.connected for p, v in zip(points, verdicts, strict=True)}
 
         await self._seed(end_scan, end_pred, centre, end_jobs, "end seed")
-        await self._scan_both(pages, start_scan, end_scan, dest, drag_start)
+        await self._scan_both(pages, start_scan, end_scan, dest, end_job)
         start_region = start_scan.region()
         return RegionResult(
             start_points=sorted(start_region),
@@ -348,7 +337,7 @@ class RegionComputer:
         start_scan: BoundaryScan,
         end_scan: BoundaryScan,
         dest: tuple[float, float],
-        drag_start: Point,
+        end_job: Callable[[Point], Job],
     ) -> None:
         """Verify both boundaries; the drags of both regions share each batch of pages."""
         while True:
@@ -356,7 +345,8 @@ class RegionComputer:
             if not need_start and not need_end:
                 return
             self.progress("regions", self._done(), len(need_start) + len(need_end))
-            jobs = [(p, dest) for p in need_start] + [(drag_start, p) for p in need_end]
+            jobs: list[Job] = [(p, dest, START_STEPS) for p in need_start]
+            jobs += [end_job(p) for p in need_end]
             verdicts = await pages.run(jobs)
             cut = len(need_start)
             start_scan.record({p: v.moved for p, v in zip(need_start, verdicts[:cut], strict=True)})

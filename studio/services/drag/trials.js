@@ -6,11 +6,14 @@
  *   window.studioDrag.viewState()         the current workspace state (scroll, zoom, target...)
  *   window.studioDrag.mark()              remember the current program and view as the baseline
  *   window.studioDrag.atBaseline()        whether program and view equal the baseline
- *   window.studioDrag.restore()           undo back to the baseline; false when undo cannot
+ *   window.studioDrag.restore(state)      undo back to the baseline; false when undo cannot
+ *   window.studioDrag.beginTrial(spec)    before a drag: remember ids; whether at the baseline
  *   window.studioDrag.settle()            let Blockly fire its queued events (the VM hears them)
  *   window.studioDrag.ownersAt(points)    the block a press at each [x, y] would drag
  *   window.studioDrag.geometry(spec)      screen boxes and connection points of an item's blocks
  *   window.studioDrag.outcome(spec)       {moved, connected, detail} after a trial drag
+ *   window.studioDrag.ready(spec, state)  before a press: at the baseline (restored if need be)?
+ *   window.studioDrag.finish(spec)        after a drag: the outcome; the drag is undone
  *   window.studioDrag.vmRelation(spec)    whether the intended relation exists in the VM now
  *
  * A spec is {source: 'canvas'|'flyout', target_id, target_opcode, flyout_index,
@@ -29,6 +32,10 @@
   const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   const tick = () => new Promise((r) => setTimeout(r, 0));
 
+  /**
+   * Let a change reach the VM: Blockly fires its queued events from a zero timeout set in the
+   * next animation frame, and renders queued blocks in one; so a frame has to pass.
+   */
   async function settle() {
     await tick();
     await SB.renderManagement.finishQueuedRenders();
@@ -166,6 +173,10 @@
   /** Undo what trial drags did (at most a few event groups), then fix the view. */
   async function restore(view_) {
     await settle();
+    return undoToBaseline(view_);
+  }
+
+  async function undoToBaseline(view_) {
     if (atBaseline()) return true;
     const w = ws();
     for (let i = 0; i < 6 && programKey() !== baseline.program; i += 1) {
@@ -176,7 +187,12 @@
     if (programKey() !== baseline.program) return false;
     w.clearUndo();
     if (zOrder().join('|') !== baseline.z) restoreZOrder(baseline.z.split('|'));
-    if (viewKey() !== baseline.view && view_) await view(view_);
+    if (viewKey() !== baseline.view && view_) {
+      // a drop changes the content's bounds and with them the scroll; scrolling back is
+      // enough when nothing else moved
+      w.scroll(view_.scroll_x, view_.scroll_y);
+      if (viewKey() !== baseline.view) await view(view_);
+    }
     return atBaseline();
   }
 
@@ -256,6 +272,37 @@
     return rectOf(path || block.getSvgRoot());
   }
 
+  /**
+   * Where Blockly takes connection `conn` of the block to drag to be when the drag begins. A
+   * palette block is copied into the code area with its top left corner where the palette
+   * showed it; the copy's connections are not placed yet when its drag starts, so the drag
+   * measures every one of them from that corner (seen in the editor: the candidate search of a
+   * copy counts all its connections at its corner).
+   */
+  function draggedScreenPoint(spec, source, conn) {
+    if (spec.source !== 'flyout') return toScreen(ws(), { x: conn.x, y: conn.y });
+    return toScreen(flyoutWorkspace(), source.getRelativeToSurfaceXY());
+  }
+
+  const OPPOSITE = { 1: 2, 2: 1, 3: 4, 4: 3 };
+
+  /**
+   * Whether Blockly would let `dragged` snap to `target` at some distance. A palette block's
+   * connections are on the palette's workspace, which the checker's safety check refuses; the
+   * copy that is really dragged lives on the code area, so for it the same checks run without
+   * that one (opposite types, type checks, drag checks).
+   */
+  function snappable(spec, dragged, target) {
+    const checker = ws().connectionChecker;
+    try {
+      if (spec.source !== 'flyout') return checker.canConnect(dragged, target, true, Infinity);
+      return OPPOSITE[dragged.type] === target.type && checker.doTypeChecks(dragged, target) &&
+        checker.doDragChecks(dragged, target, Infinity);
+    } catch (e) {
+      return false;
+    }
+  }
+
   /** Boxes and connection points on screen: what a prediction of the regions starts from. */
   function geometry(spec) {
     const source = sourceBlock(spec);
@@ -265,31 +312,45 @@
     const dragged = draggedConnection(source, spec.connection_type);
     const aim = referenceConnection(ref, spec.connection_type, spec.input_name);
     if (!dragged || !aim) return { error: 'the blocks have no such connection' };
-    const sourceWs = spec.source === 'flyout' ? flyoutWorkspace() : ws();
     const canvas = document.querySelector('svg.blocklySvg');
     return {
       source_box: ownRect(source),
       source_full_box: rectOf(source.getSvgRoot()),
       reference_box: ownRect(ref),
-      dragged_point: toScreen(sourceWs, { x: dragged.x, y: dragged.y }),
+      dragged_point: draggedScreenPoint(spec, source, dragged),
       aim_point: toScreen(ws(), { x: aim.x, y: aim.y }),
       snap_radius: (SB.config && SB.config.snapRadius) || 48,
       scale: ws().scale,
+      // nothing else moves when the drag picks the block up (not taken out of a script)
+      loose: spec.source === 'flyout' || !source.getParent(),
       canvas_box: canvas ? rectOf(canvas) : null,
       flyout_box: rectOf(document.querySelector('svg.blocklyFlyout')),
     };
+  }
+
+  /** How far an insertion marker of `block` moves the blocks below it (units). */
+  function markerHeight(block) {
+    const next = block.nextConnection;
+    const prev = block.previousConnection;
+    if (next && next.offsetInBlock) {
+      return next.offsetInBlock.y - (prev && prev.offsetInBlock ? prev.offsetInBlock.y : 0);
+    }
+    return block.height || 0;
   }
 
   /**
    * Every connection of the dragged block (and the last one of its stack) with the screen
    * points of the workspace connections it could snap to, by Blockly's own connection
    * checker; `aim` marks the intended pair. Feeds the prediction of the end region.
+   *
+   * A target is [x, y, aim, id]. `pushes[id]` = [px, [ids]]: while that target is the
+   * candidate, Blockly shows an insertion marker there (a statement connection), and the
+   * listed connections of the same script, below it, move down by the marker's height.
    */
   function snapTargets(spec) {
     const source = sourceBlock(spec);
     const ref = ws().getBlockById(spec.reference_id);
     if (!source || !ref) return null;
-    const sourceWs = spec.source === 'flyout' ? flyoutWorkspace() : ws();
     const aim = referenceConnection(ref, spec.connection_type, spec.input_name);
     const intended = draggedConnection(source, spec.connection_type);
     const mine = new Set(source.getDescendants(false).map((b) => b.id));
@@ -302,22 +363,40 @@
       if (mine.has(b.id) || b.isShadow()) continue;
       for (const c of b.getConnections_(false)) all.push(c);
     }
-    const checker = ws().connectionChecker;
+    const scale = ws().scale;
     const out = [];
+    const used = new Set();
     for (const d of dragging) {
-      const p = toScreen(sourceWs, { x: d.x, y: d.y });
+      const p = draggedScreenPoint(spec, source, d);
       const targets = [];
-      for (const c of all) {
-        let ok = false;
-        try { ok = checker.canConnect(d, c, true, Infinity); } catch (e) { ok = false; }
-        if (!ok) continue;
+      all.forEach((c, id) => {
+        if (!snappable(spec, d, c)) return;
         const q = toScreen(ws(), { x: c.x, y: c.y });
-        targets.push([q.x, q.y, d === intended && c === aim ? 1 : 0]);
-      }
+        targets.push([q.x, q.y, d === intended && c === aim ? 1 : 0, id]);
+        used.add(id);
+      });
       out.push({ x: p.x, y: p.y, targets });
     }
-    const scale = ws().scale;
-    return { connections: out, snap: SB.config.snapRadius * scale,
+    const pushes = {};
+    const constants = ws().getRenderer().getConstants();
+    const empty = constants.EMPTY_STATEMENT_INPUT_HEIGHT || 0;
+    for (const id of used) {
+      const c = all[id];
+      if (c.type !== SB.NEXT_STATEMENT) continue; // markers show at statement connections
+      const block = c.getSourceBlock();
+      const mouth = c !== block.nextConnection; // a C-block's statement input
+      const grow = markerHeight(source) - (mouth && !c.targetBlock() ? empty : 0);
+      if (grow <= 0) continue;
+      const root = block.getRootBlock();
+      const moved = [];
+      all.forEach((u, uid) => {
+        const owner = u.getSourceBlock();
+        if (uid === id || owner.getRootBlock() !== root) return;
+        if (owner === block ? mouth && u.y > c.y + 0.5 : u.y >= c.y - 0.5) moved.push(uid);
+      });
+      if (moved.length) pushes[id] = [grow * scale, moved];
+    }
+    return { connections: out, pushes, snap: SB.config.snapRadius * scale,
       connecting: (SB.config.connectingSnapRadius || SB.config.snapRadius) * scale,
       preference: (SB.config.currentConnectionPreference || 0) * scale };
   }
@@ -382,18 +461,53 @@
   }
 
   let before = null;
-  /** Call before a trial drag: remember the block ids and the dragged block's place. */
+  /**
+   * Call before a trial drag: remember the block ids and the dragged block's place. Whether
+   * program and screen are at the baseline (the drag must not start otherwise).
+   */
   function beginTrial(spec) {
     const blocks = vmBlocks();
     const b = spec.source === 'flyout' ? null : blocks[spec.target_id];
     before = { ids: new Set(Object.keys(blocks)),
       place: b ? [b.parent, b.x, b.y, b.topLevel].join('|') : null };
-    return true;
+    return atBaseline();
   }
 
   /** After a trial drag: did the intended block move, and does the intended relation hold? */
   async function outcome(spec) {
     await settle();
+    return verdict(spec);
+  }
+
+  /**
+   * After a trial drag: its verdict; then the drag is undone (everything on the undo stack,
+   * which `mark` and `ready` leave empty). The undo's events reach the VM in the next frame,
+   * which passes while the mouse goes to the next trial's start; `ready` checks the result.
+   */
+  async function finish(spec) {
+    await settle();
+    const out = verdict(spec);
+    const w = ws();
+    for (let i = 0; i < 12 && w.getUndoStack().length; i += 1) w.undo(false);
+    return out;
+  }
+
+  /**
+   * Before a press: whether program and screen are at the baseline (undoing and fixing the
+   * view when they are not; false when that cannot bring them back: load the project again).
+   * Remembers the block ids and the dragged block's place for the verdict.
+   */
+  async function ready(spec, view_) {
+    if (!atBaseline()) {
+      await settle();
+      if (!(await undoToBaseline(view_))) return false;
+    }
+    ws().clearUndo();
+    beginTrial(spec);
+    return true;
+  }
+
+  function verdict(spec) {
     const blocks = vmBlocks();
     const id = draggedId(spec, before.ids);
     let moved = false;
@@ -466,6 +580,8 @@
     emptySpots,
     beginTrial,
     outcome,
+    finish,
+    ready,
     vmRelation,
     programKey,
   };
