@@ -41,6 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
     vw.add_argument("path", type=Path, help="trajectory folder or exported .zip")
     vw.add_argument("--step", type=int, default=1, help="step to show first")
 
+    lb = sub.add_parser(
+        "label", help="open the labeling window of the diagnostics (drag regions, perception QA)"
+    )
+    lb.add_argument("--drag", type=Path, help="drag items folder (default: diagnostics/drag)")
+    lb.add_argument("--qa", type=Path, help="QA set folder (default: diagnostics/qa)")
+    lb.add_argument("--item", help="drag item to show first")
+    lb.add_argument("--tab", choices=("drag", "qa"), default="drag")
+
     ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
     ev.add_argument("task_dir", type=Path)
     ev.add_argument("--project", type=Path, help=".sb3 to evaluate (default: the golden project)")
@@ -114,6 +122,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "view":
         return run_gui(args.library, ["--trajectory", str(args.path), "--step", str(args.step)])
+    if args.command == "label":
+        extra = ["--labeling", args.tab]
+        for flag, value in (
+            ("--drag-root", args.drag),
+            ("--qa-root", args.qa),
+            ("--item", args.item),
+        ):
+            if value:
+                extra += [flag, str(value)]
+        return run_gui(args.library, extra)
     return run_gui(args.library, argv)
 
 

@@ -115,6 +115,11 @@ class StudioActions:
             ["Ctrl+Shift+H"],
             "A participant solves tasks in the editor while every input is recorded",
         )
+        self.labeling = make(
+            "&Labeling window",
+            ["Ctrl+Shift+D"],
+            "Label drag regions and perception QA items (the diagnostic benchmarks)",
+        )
         self.run_actions = (
             self.start_run,
             self.pause_run,
@@ -163,6 +168,7 @@ class StudioActions:
             if i in (4, 5, 9):
                 run_menu.addSeparator()
             run_menu.addAction(action)
+        menu.addMenu("&Diagnostics").addAction(self.labeling)
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.shortcuts)
         toolbar = QToolBar("Main", window)

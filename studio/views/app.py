@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from studio.services import paths
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QWidget
 
     from studio.services.server import EditorServer
     from studio.views.main_window import MainWindow
@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--step", type=int, default=1, help="step of that run to show")
     parser.add_argument("--live-agent", choices=("oracle", "random", "idle"))
     parser.add_argument("--mode", choices=("composite", "primitive"), default="primitive")
+    parser.add_argument("--labeling", choices=("drag", "qa"), help="open the labeling window")
+    parser.add_argument("--drag-root", type=Path, help="drag items folder of the labeling window")
+    parser.add_argument("--qa-root", type=Path, help="QA set folder of the labeling window")
+    parser.add_argument("--item", help="item to select in the labeling window's tab")
     parser.add_argument("--exit-when-ready", action="store_true")
     return parser
 
@@ -143,6 +147,8 @@ async def _main(window: MainWindow, opts: argparse.Namespace) -> int:
         window.background.spawn(_scripted(window, opts, outcome))
     elif opts.trajectory:
         window.background.spawn(_show_trajectory(window, opts, outcome))
+    elif opts.labeling:
+        _open_labeling(window, opts)
     await closed
     # Ctrl+C in a terminal also kills the Playwright driver; its half-finished futures are
     # expected now and not worth a screenful of asyncio complaints.
@@ -199,10 +205,13 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
             await window.quality.run_check()
         if opts.tab:
             await _show_tab(window, opts.tab)
+        shown: QWidget = window
+        if opts.labeling:
+            shown = _open_labeling(window, opts)
         if opts.screenshot:
             await asyncio.sleep(SETTLE_BEFORE_GRAB_S)
             opts.screenshot.parent.mkdir(parents=True, exist_ok=True)
-            if not window.grab().save(str(opts.screenshot), "PNG"):
+            if not shown.grab().save(str(opts.screenshot), "PNG"):
                 print(f"error: could not write {opts.screenshot}", file=sys.stderr)
                 outcome["code"] = 1
     except Exception as exc:
@@ -210,6 +219,15 @@ async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[
         outcome["code"] = 1
     finally:
         window.close()
+
+
+def _open_labeling(window: MainWindow, opts: argparse.Namespace) -> QWidget:
+    labeling = window.open_labeling(opts.drag_root, opts.qa_root)
+    labeling.tabs.setCurrentWidget(labeling.qa if opts.labeling == "qa" else labeling.drag)
+    panel = labeling.qa if opts.labeling == "qa" else labeling.drag
+    if opts.item and not panel.select(opts.item):
+        print(f"error: no {opts.labeling} item {opts.item} in {panel.root}", file=sys.stderr)
+    return labeling
 
 
 async def _live_steps(window: MainWindow, opts: argparse.Namespace) -> None:

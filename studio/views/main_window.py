@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -52,6 +53,9 @@ from studio.views.task_form import TaskForm
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.window_library import LibraryWiring
 from studio.views.window_runs import RunWiring
+
+if TYPE_CHECKING:
+    from studio.views.diagnostics.window import LabelingWindow
 
 _SPLITTERS = ("main", "left", "right")
 
@@ -170,6 +174,8 @@ class MainWindow(QMainWindow):
         c.shortcuts.triggered.connect(self._on_shortcuts_requested)
         self.library_wiring = LibraryWiring(self)
         self.runs = RunWiring(self)
+        self.labeling: LabelingWindow | None = None
+        self.commands.labeling.triggered.connect(lambda: self.open_labeling())
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.task_saved.connect(self._on_task_saved)
@@ -429,12 +435,30 @@ class MainWindow(QMainWindow):
             settings.setValue(f"splitters/{name}", self._splitters[name].saveState())
         settings.sync()
 
+    def open_labeling(
+        self, drag_root: Path | None = None, qa_root: Path | None = None
+    ) -> LabelingWindow:
+        """The labeling window of the diagnostic benchmarks (one per studio window); the
+        shipped diagnostics/ folders unless others are given."""
+        if self.labeling is None:
+            from studio.views.diagnostics import window as labeling
+
+            self.labeling = labeling.LabelingWindow(
+                self, drag_root or labeling.DRAG_ROOT, qa_root or labeling.QA_ROOT
+            )
+        self.labeling.show()
+        self.labeling.raise_()
+        self.labeling.activateWindow()
+        return self.labeling
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._close_confirmed and self.authoring.has_unsaved():
             event.ignore()  # ask first (without a nested event loop), then close again
             self.background.spawn(self._confirm_close())
             return
         self.authoring.stop()
+        if self.labeling is not None:
+            self.labeling.close()
         self.save_settings()
         event.accept()
         self.closed.emit()

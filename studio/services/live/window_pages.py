@@ -40,7 +40,9 @@ class WindowPageSource:
         """The lent page as Playwright sees it (None when not lent)."""
         return self._attached.page if self._attached is not None else None
 
-    async def acquire(self) -> tuple[Any, bool]:
+    async def acquire(self, lend: bool = True) -> tuple[Any, bool]:
+        """Attach to the page at the benchmark's screen size. `lend=False` when the page
+        keeps showing what it shows (a labeler capturing it): no `prepare` then."""
         if self._busy:
             raise EnvError(
                 "the studio's editor is already showing an episode; stop it (or let it end) "
@@ -48,7 +50,7 @@ class WindowPageSource:
             )
         self._busy = True
         try:
-            if self.prepare is not None:
+            if lend and self.prepare is not None:
                 await self.prepare()
             await self._wait_releases()
             self._attached = await attach(self.url_part, self.endpoint_url)

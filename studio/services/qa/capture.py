@@ -38,7 +38,11 @@ async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any
     if area != "canvas":
         raise StudioError(f"capture area {area!r}: use window or canvas")
     box = await page.evaluate("() => window.studioQa.codeArea()")
-    clip = {k: round(box[k]) for k in ("x", "y", "w", "h")}
+    view = await page.evaluate("() => [innerWidth, innerHeight]")
+    clip = {k: round(box[k]) for k in ("x", "y")}
+    # the picture stops at the screen's edge, and so does the clip kept with it
+    clip["w"] = min(round(box["x"] + box["w"]), int(view[0])) - clip["x"]
+    clip["h"] = min(round(box["y"] + box["h"]), int(view[1])) - clip["y"]
     png = await page.screenshot(
         type="png", clip={"x": clip["x"], "y": clip["y"], "width": clip["w"], "height": clip["h"]}
     )

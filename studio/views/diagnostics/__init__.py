@@ -1,0 +1,1 @@
+"""The labeling window of the two diagnostic benchmarks: drag items and perception QA."""

@@ -1,0 +1,556 @@
+"""The drag items tab: list, screenshot with regions, brush, compute, label, review, agree.
+
+What the canvas shows for the selected item: the labeler's own label if they saved one, else
+(unless Blind is on) the item's regions, computed or approved. Blind hides the computed
+regions and the other labelers' labels, so two labelers label independently; Agreement then
+compares any two labels by IoU. Save stores the canvas as the labeler's label (and the edited
+instruction); Approve makes the canvas the item's regions and approves it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, QRectF, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.services.drag.agreement import approve, blind_copy, record_label, region_agreement
+from studio.services.drag.grid import Point
+from studio.services.drag.item import DragItem, ItemFolder, check_screenshot
+from studio.services.drag.regions import (
+    DEFAULT_PAGES,
+    RegionComputer,
+    RegionInterrupted,
+    apply_result,
+)
+from studio.services.drag.review import ReviewError, ReviewState
+from studio.services.errors import StudioError
+from studio.views.diagnostics.context import LabelingContext
+from studio.views.diagnostics.drag_author import (
+    PICK_COLOUR,
+    REFERENCE_COLOUR,
+    AuthorBar,
+    DragAuthoring,
+)
+from studio.views.diagnostics.drag_items_model import DragItemsModel, read_folder
+from studio.views.diagnostics.region_canvas import BRUSH_RADII, RegionCanvas, Tool
+
+
+def _points(raw: list[list[int]]) -> set[Point]:
+    return {(int(p[0]), int(p[1])) for p in raw}
+
+
+def _sorted(points: set[Point]) -> list[list[int]]:
+    return [[x, y] for x, y in sorted(points)]
+
+
+class DragPanel(QWidget):
+    """Everything a labeler does with drag items."""
+
+    def __init__(self, context: LabelingContext, root: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.root = root
+        self.entry: ItemFolder | None = None
+        self._compute_task: asyncio.Task[None] | None = None
+        self.model = DragItemsModel(self)
+        self._build()
+        self._connect()
+        self.load_folder(root)
+
+    # ---- layout ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.folder_label = QLabel(self)
+        self.open_button = QPushButton("Open folder…", self)
+        self.new_button = QPushButton("New item from editor…", self)
+        self.new_button.setToolTip("Pick the blocks on a screenshot of the studio's editor")
+        self.problems = QLabel(self)
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #b00;")
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+
+        self.canvas = RegionCanvas(self)
+        self.canvas.setToolTip(
+            "Brush: the left button adds, the right button (or Shift) erases; "
+            "Ctrl+wheel sets the radius; Ctrl+Z undoes a stroke"
+        )
+        self.author_bar = AuthorBar(self)
+        self.authoring = DragAuthoring(self.context, self.canvas, self.author_bar, self.root)
+        self.tool_view = QRadioButton("View", self)
+        self.tool_start = QRadioButton("Brush start (S)", self)
+        self.tool_end = QRadioButton("Brush end (E)", self)
+        self.tools = QButtonGroup(self)
+        for button, tool in (
+            (self.tool_view, Tool.NONE),
+            (self.tool_start, Tool.START),
+            (self.tool_end, Tool.END),
+        ):
+            self.tools.addButton(button)
+            button.setProperty("tool", tool.value)
+        self.tool_view.setChecked(True)
+        self.radius = QComboBox(self)
+        for r in BRUSH_RADII:
+            self.radius.addItem(f"{r} px", r)
+        self.radius.setCurrentIndex(BRUSH_RADII.index(10))
+        self.radius.setToolTip("Brush radius (Ctrl+wheel on the picture)")
+        self.show_start = QCheckBox("start", self)
+        self.show_end = QCheckBox("end", self)
+        for box in (self.show_start, self.show_end):
+            box.setChecked(True)
+        undo = self.canvas.undo_stack.createUndoAction(self, "Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.canvas.undo_stack.createRedoAction(self, "Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        self.addActions([undo, redo])
+        self.undo_button, self.redo_button = QToolButton(self), QToolButton(self)
+        self.undo_button.setDefaultAction(undo)
+        self.redo_button.setDefaultAction(redo)
+        tools_row = QHBoxLayout()
+        for widget in (self.tool_view, self.tool_start, self.tool_end, QLabel("radius", self)):
+            tools_row.addWidget(widget)
+        tools_row.addWidget(self.radius)
+        tools_row.addSpacing(12)
+        tools_row.addWidget(QLabel("show", self))
+        tools_row.addWidget(self.show_start)
+        tools_row.addWidget(self.show_end)
+        tools_row.addStretch(1)
+        tools_row.addWidget(self.undo_button)
+        tools_row.addWidget(self.redo_button)
+        centre = QWidget(self)
+        centre_col = QVBoxLayout(centre)
+        centre_col.setContentsMargins(0, 0, 0, 0)
+        centre_col.addWidget(self.author_bar)
+        centre_col.addLayout(tools_row)
+        centre_col.addWidget(self.canvas, 1)
+        self.count_label = QLabel(self)
+        centre_col.addWidget(self.count_label)
+
+        side = QWidget(self)
+        side_col = QVBoxLayout(side)
+        side_col.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel(self)
+        self.title.setWordWrap(True)
+        self.instruction = QPlainTextEdit(self)
+        self.instruction.setMaximumHeight(80)
+        self.details = QLabel(self)
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.blind = QCheckBox("Blind (hide computed regions and others' labels)", self)
+        self.save_button = QPushButton("Save my label", self)
+        self.save_button.setToolTip("Store the regions as your label, and the instruction (Ctrl+S)")
+        self.compute_button = QPushButton("Compute regions", self)
+        self.compute_button.setToolTip(
+            "Predict both regions and verify their boundaries by real drags (resumable)"
+        )
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.hide()
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 0)
+        self.progress.hide()
+        self.progress_text = QLabel(self)
+        self.approve_button = QPushButton("Approve", self)
+        self.approve_button.setToolTip("The regions shown become the item's; approved (Ctrl+Enter)")
+        self.reject_button = QPushButton("Reject", self)
+        self.reopen_button = QPushButton("Reopen", self)
+        self.review_text = QLabel(self)
+        self.review_text.setWordWrap(True)
+        self.agree_a, self.agree_b = QComboBox(self), QComboBox(self)
+        self.agree_button = QPushButton("IoU", self)
+        self.agree_text = QLabel(self)
+        self.agree_text.setWordWrap(True)
+
+        item_box = QGroupBox("Item", self)
+        form = QFormLayout(item_box)
+        form.addRow(self.title)
+        form.addRow("Instruction", self.instruction)
+        form.addRow(self.details)
+        form.addRow(self.blind)
+        compute_row = QHBoxLayout()
+        compute_row.addWidget(self.compute_button)
+        compute_row.addWidget(self.cancel_button)
+        form.addRow(compute_row)
+        form.addRow(self.progress)
+        form.addRow(self.progress_text)
+        form.addRow(self.save_button)
+        review_box = QGroupBox("Review", self)
+        review_col = QVBoxLayout(review_box)
+        review_row = QHBoxLayout()
+        for review_button in (self.approve_button, self.reject_button, self.reopen_button):
+            review_row.addWidget(review_button)
+        review_col.addLayout(review_row)
+        review_col.addWidget(self.review_text)
+        agree_box = QGroupBox("Agreement of two labelers", self)
+        agree_col = QVBoxLayout(agree_box)
+        agree_row = QHBoxLayout()
+        agree_row.addWidget(self.agree_a)
+        agree_row.addWidget(self.agree_b)
+        agree_row.addWidget(self.agree_button)
+        agree_col.addLayout(agree_row)
+        agree_col.addWidget(self.agree_text)
+        for group in (item_box, review_box, agree_box):
+            side_col.addWidget(group)
+        side_col.addStretch(1)
+
+        left = QWidget(self)
+        left_col = QVBoxLayout(left)
+        left_col.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        top.addWidget(self.open_button)
+        top.addWidget(self.new_button)
+        left_col.addLayout(top)
+        left_col.addWidget(self.folder_label)
+        left_col.addWidget(self.problems)
+        left_col.addWidget(self.table, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        for pane in (left, centre, side):
+            splitter.addWidget(pane)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([330, 880, 290])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(splitter)
+
+    def _connect(self) -> None:
+        self.table.selectionModel().currentRowChanged.connect(lambda cur, _p: self._show(cur.row()))
+        self.tools.buttonToggled.connect(self._on_tool)
+        self.radius.currentIndexChanged.connect(
+            lambda _i: self.canvas.set_radius(int(self.radius.currentData()))
+        )
+        self.show_start.toggled.connect(lambda on: self._set_visible("start", on))
+        self.show_end.toggled.connect(lambda on: self._set_visible("end", on))
+        self.canvas.regions_changed.connect(self._update_counts)
+        self.blind.toggled.connect(lambda _on: self._show(self.table.currentIndex().row()))
+        self.save_button.clicked.connect(self.save_label)
+        self.approve_button.clicked.connect(self.approve)
+        self.reject_button.clicked.connect(lambda: self.review(ReviewState.REJECTED))
+        self.reopen_button.clicked.connect(lambda: self.review(ReviewState.DRAFT))
+        self.agree_button.clicked.connect(self.show_agreement)
+        self.compute_button.clicked.connect(lambda: self.context.spawn(self.compute()))
+        self.cancel_button.clicked.connect(self.cancel_compute)
+        self.open_button.clicked.connect(self._ask_folder)
+        self.new_button.clicked.connect(lambda: self.context.spawn(self.new_from_editor()))
+        for keys, slot in (
+            ("Ctrl+S", self.save_label),
+            ("Ctrl+Return", self.approve),
+            ("S", lambda: self.tool_start.setChecked(True)),
+            ("E", lambda: self.tool_end.setChecked(True)),
+            ("V", lambda: self.tool_view.setChecked(True)),
+        ):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+
+    # ---- folder and selection ------------------------------------------------------------------
+    def load_folder(self, root: Path) -> None:
+        self.root = root
+        self.authoring.root = root
+        entries, problems = read_folder(root)
+        self.model.set_entries(entries)
+        self.folder_label.setText(f"{len(entries)} items in {root}")
+        self.problems.setText("\n".join(problems))
+        self.problems.setVisible(bool(problems))
+        if entries:
+            self.select(entries[0].item.id)
+        else:
+            self._show(-1)
+
+    def _ask_folder(self) -> None:
+        chosen = QFileDialog.getExistingDirectory(self, "Drag items folder", str(self.root))
+        if chosen:
+            self.load_folder(Path(chosen))
+
+    def select(self, item_id: str) -> bool:
+        for row, entry in enumerate(self.model.entries):
+            if entry.item.id == item_id:
+                self.table.selectionModel().setCurrentIndex(
+                    self.model.index(row, 0),
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
+                return True
+        return False
+
+    def _visible_item(self, item: DragItem) -> DragItem:
+        labeler = self.context.labeler()
+        return blind_copy(item, labeler, hide_computed=True) if self.blind.isChecked() else item
+
+    def _show(self, row: int) -> None:
+        self.entry = self.model.entries[row] if 0 <= row < len(self.model.entries) else None
+        entry = self.entry
+        for widget in (self.save_button, self.compute_button, self.approve_button):
+            widget.setEnabled(entry is not None)
+        if entry is None:
+            self.canvas.show_item(None, set(), set(), 5, None)
+            self.title.setText("No item")
+            self.details.setText("")
+            self.instruction.setPlainText("")
+            return
+        item = self._visible_item(entry.item)
+        cfg = item.evaluation_config
+        start, end = _points(cfg.feasible_start_points), _points(cfg.feasible_points)
+        own = [lab for lab in item.labels if lab.labeler == self.context.labeler()]
+        if own:
+            start, end = _points(own[0].start_points), _points(own[0].end_points)
+        png = entry.screenshot_path.read_bytes() if entry.screenshot_path.is_file() else None
+        boxes = [
+            (QRectF(b.x, b.y, b.w, b.h), colour, label)
+            for b, colour, label in (
+                (cfg.target_box, PICK_COLOUR, "drag"),
+                (cfg.reference_box, REFERENCE_COLOUR, "reference"),
+            )
+            if b is not None
+        ]
+        drag_start = (
+            (round(cfg.drag_start_point[0]), round(cfg.drag_start_point[1]))
+            if cfg.drag_start_point and not self.blind.isChecked()
+            else None
+        )
+        self.canvas.show_item(png, start, end, cfg.grid, drag_start, boxes)
+        self.title.setText(f"<b>{item.id}</b> · {item.category} · {cfg.connection_type.value}")
+        self.instruction.setPlainText(entry.item.instruction)
+        self._show_details(entry, showing="your label" if own else "item's regions")
+        self._show_review(entry)
+        self._fill_labelers(entry)
+        self._update_counts()
+
+    def _show_details(self, entry: ItemFolder, showing: str) -> None:
+        cfg = entry.item.evaluation_config
+        source = (
+            f"palette block {cfg.target_block_opcode} #{cfg.flyout_index}"
+            if cfg.source == "flyout"
+            else f"{cfg.target_block_opcode} ({cfg.target_block_id})"
+        )
+        lines = [
+            f"Drag: {source}",
+            f"To: {cfg.reference_block_opcode} ({cfg.reference_block_id})"
+            + (f", input {cfg.target_input_name}" if cfg.target_input_name else ""),
+            f"Grid {cfg.grid} px · showing {showing}",
+        ]
+        stats = entry.item.region_stats
+        if stats is not None and not self.blind.isChecked():
+            lines.append(f"Computed in {stats.seconds:.1f} s with {stats.drags} real drags")
+        try:
+            check_screenshot(entry)
+        except StudioError as exc:
+            lines.append(f"<span style='color:#b00'>{exc}</span>")
+        if entry.partial_path.is_file():
+            lines.append("A partial computation is kept: Compute resumes it")
+        self.details.setText("<br>".join(lines))
+
+    def _show_review(self, entry: ItemFolder) -> None:
+        review = entry.item.review
+        history = [
+            f"{e.state.value} by {e.by or '?'} {e.at[:16]}"
+            + (f": {e.comment}" if e.comment else "")
+            for e in review.history[-4:]
+        ]
+        self.review_text.setText(f"<b>{review.state.value}</b><br>" + "<br>".join(history))
+        self.reopen_button.setEnabled(review.state is not ReviewState.DRAFT)
+        self.reject_button.setEnabled(review.state is ReviewState.LABELED)
+
+    def _fill_labelers(self, entry: ItemFolder) -> None:
+        names = [lab.labeler for lab in entry.item.labels]
+        hidden = self.blind.isChecked()
+        for combo, pick in ((self.agree_a, 0), (self.agree_b, 1)):
+            combo.clear()
+            combo.addItems(names)
+            combo.setCurrentIndex(min(pick, len(names) - 1))
+            combo.setEnabled(not hidden)
+        self.agree_button.setEnabled(len(names) >= 2 and not hidden)
+        self.agree_text.setText(
+            "hidden while labeling blind" if hidden else f"{len(names)} labels on this item"
+        )
+
+    def _update_counts(self) -> None:
+        self.count_label.setText(
+            f"start region {len(self.canvas.start)} points (green) · "
+            f"end region {len(self.canvas.end)} points (red)"
+        )
+
+    def _on_tool(self, button: QRadioButton, checked: bool) -> None:
+        if checked and not self.authoring.active:
+            self.canvas.set_tool(Tool(str(button.property("tool"))))
+
+    def _set_visible(self, which: str, on: bool) -> None:
+        setattr(self.canvas, f"show_{which}", on)
+        self.canvas.update()
+
+    # ---- labels and review ---------------------------------------------------------------------
+    def _labeler_or_say(self) -> str:
+        name = self.context.labeler()
+        if not name:
+            self.context.message("Type your name in the Labeler field first")
+        return name
+
+    def _store(self, item: DragItem) -> None:
+        assert self.entry is not None
+        self.entry.item = item
+        self.entry.save()
+        self.model.refresh(self.entry)
+        self._show_review(self.entry)
+        self._fill_labelers(self.entry)
+
+    def save_label(self) -> bool:
+        """The canvas regions become the labeler's label; the instruction is saved too."""
+        name = self._labeler_or_say()
+        if self.entry is None or not name:
+            return False
+        item = self.entry.item.model_copy(
+            update={"instruction": self.instruction.toPlainText().strip()}
+        )
+        try:
+            item = record_label(item, name, _sorted(self.canvas.start), _sorted(self.canvas.end))
+        except StudioError as exc:
+            self.context.message(str(exc))
+            return False
+        self._store(item)
+        self.context.message(f"{item.id}: your label is saved ({self.entry.path})")
+        return True
+
+    def approve(self) -> bool:
+        """Approve the item with the regions on the canvas as its regions."""
+        name = self._labeler_or_say()
+        if self.entry is None or not name or not self.save_label():
+            return False
+        item = self.entry.item
+        try:
+            if item.review.state is ReviewState.APPROVED:  # approved again, with these regions
+                review = item.review.move(ReviewState.DRAFT, name, "reopened to approve again")
+                item = item.model_copy(update={"review": review})
+            item = approve(item, name, labeler=name)
+        except ReviewError as exc:
+            self.context.message(f"{self.entry.item.id}: {exc}")
+            return False
+        self._store(item)
+        self.context.message(f"{item.id}: approved by {name}")
+        return True
+
+    def review(self, state: ReviewState) -> bool:
+        name = self._labeler_or_say()
+        if self.entry is None or not name:
+            return False
+        try:
+            review = self.entry.item.review.move(state, name)
+        except ReviewError as exc:
+            self.context.message(f"{self.entry.item.id}: {exc}")
+            return False
+        self._store(self.entry.item.model_copy(update={"review": review}))
+        return True
+
+    def show_agreement(self) -> None:
+        if self.entry is None:
+            return
+        a, b = self.agree_a.currentText(), self.agree_b.currentText()
+        try:
+            out = region_agreement(self.entry.item, a, b)
+        except StudioError as exc:
+            self.agree_text.setText(str(exc))
+            return
+        self.agree_text.setText(
+            f"{a} vs {b}: start IoU {out['start_iou']:.3f} · end IoU {out['end_iou']:.3f} · "
+            f"mean {out['mean_iou']:.3f}"
+        )
+
+    # ---- computing ---------------------------------------------------------------------------
+    async def compute(self) -> None:
+        """Compute both regions of the selected item (resuming a partial computation)."""
+        entry = self.entry
+        if entry is None or self._compute_task is not None:
+            return
+        self._compute_task = asyncio.current_task()
+        self._computing(True)
+        self.progress_text.setText("opening editor pages…")
+
+        def progress(phase: str, done: int, asked: int) -> None:
+            self.progress_text.setText(f"{phase}: {done} points verified, {asked} drags next")
+
+        try:
+            check_screenshot(entry)
+            pool = await self.context.pool()
+            assert pool.server is not None
+            computer = RegionComputer(
+                pool.context, pool.server, entry, pages=DEFAULT_PAGES, progress=progress
+            )
+            result = await computer.compute()
+        except (RegionInterrupted, StudioError) as exc:
+            self.progress_text.setText(f"<span style='color:#b00'>{exc}</span>")
+            return
+        finally:
+            self._computing(False)
+            self._compute_task = None
+        apply_result(entry, result, entry.item.evaluation_config.grid, DEFAULT_PAGES)
+        self.model.refresh(entry)
+        if self.entry is entry:
+            self.canvas.replace_regions(
+                set(result.start_points), set(result.end_points), "computed regions"
+            )
+            self._show_review(entry)
+        self.progress_text.setText(
+            f"{len(result.start_points)} start and {len(result.end_points)} end points in "
+            f"{result.seconds:.1f} s, {result.drags} real drags"
+            + (f" ({result.resumed_drags} resumed)" if result.resumed_drags else "")
+        )
+
+    def _computing(self, on: bool) -> None:
+        self.progress.setVisible(on)
+        self.cancel_button.setVisible(on)
+        self.compute_button.setEnabled(not on)
+        self.table.setEnabled(not on)
+
+    def cancel_compute(self) -> None:
+        if self._compute_task is not None:
+            self._compute_task.cancel()
+
+    # ---- authoring -----------------------------------------------------------------------------
+    async def new_from_editor(self) -> ItemFolder | None:
+        """Author an item from the editor's state; it is selected in the list when made."""
+        if self.authoring.active:
+            return None
+        self.table.setEnabled(False)
+        try:
+            made = await self.authoring.run()
+        except StudioError as exc:
+            self.context.message(f"Cannot author from the editor: {exc}")
+            made = None
+        finally:
+            self.table.setEnabled(True)
+        if made is None:
+            self._show(self.table.currentIndex().row())
+            return None
+        self.load_folder(self.root)
+        self.select(made.item.id)
+        self.context.message(f"New drag item {made.item.id} in {made.path}")
+        return made
+
+    def stop_work(self) -> None:
+        """Stop a computation or an authoring session (the window is closing)."""
+        self.cancel_compute()
+        self.authoring.cancel()

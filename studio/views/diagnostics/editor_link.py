@@ -1,0 +1,57 @@
+"""Borrowing the studio's embedded editor for labeling work.
+
+A labeler sets the editor up (a project, a sprite, a palette category, blocks where they
+want them) and then captures it: `EditorLink.borrow()` attaches to that very page through the
+debugging endpoint at the benchmark's 1280x720 screen, installs the drag and perception
+helpers, and keeps the view's size until it is given back. Nothing is loaded into the editor:
+it keeps showing what the labeler made.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from studio.services.drag.page import SCRIPT as TRIALS_SCRIPT
+from studio.services.qa.capture import install as install_qa
+
+if TYPE_CHECKING:
+    from studio.views.main_window import MainWindow
+
+
+async def install_trials(page: Any) -> None:
+    """The drag helpers (`window.studioDrag`), once per page."""
+    if not await page.evaluate("() => Boolean(window.studioDrag)"):
+        await page.add_script_tag(content=TRIALS_SCRIPT.read_text(encoding="utf-8"))
+
+
+class EditorLink:
+    """The main window's editor page, lent to a labeling panel for a while."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+
+    @property
+    def busy(self) -> bool:
+        """The editor is showing a live episode or another capture."""
+        return bool(self.window.runs.live.pages.busy)
+
+    @contextlib.asynccontextmanager
+    async def borrow(self) -> AsyncIterator[Any]:
+        """The editor page as a Playwright page at 1280x720, helpers installed.
+
+        Raises (EnvError, AttachError) with a message when the editor is busy or cannot be
+        reached; the page is given back however the block ends."""
+        await self.window.editor.wait_ready()
+        pages = self.window.runs.live.pages
+        page, _owned = await pages.acquire(lend=False)
+        self.window.editor.hold_size(True)
+        try:
+            await install_trials(page)
+            await install_qa(page)
+            yield page
+        finally:
+            pages.release(page)
+            await pages.settled()
+            self.window.editor.hold_size(False)

@@ -1,0 +1,277 @@
+"""Capturing a perception QA item from the editor's current state, by clicking.
+
+The labeler sets the studio's editor up and presses "New item from editor": the editor is
+borrowed at the benchmark's 1280x720 screen and its screenshot appears in the picture. A click
+picks the block the question is about (a code-area block; for an existence question a palette
+block too, to ask about an opcode that may be absent); the bar then offers the question type,
+the field, the capture area, a suggested question and id. Create takes the screenshot, asks
+the VM and workspace for the answer (`qa.capture.make_item`) and stores a draft item whose
+ground truth is that suggestion, for the labeler to confirm or correct.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QPointF, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.services.drag.author import Pick, pick_at
+from studio.services.errors import StudioError
+from studio.services.qa.capture import capture, make_item
+from studio.services.qa.item import QaItem, QaSet, QaType, Subject
+from studio.views.diagnostics.context import LabelingContext
+from studio.views.diagnostics.drag_author import PICK_COLOUR
+from studio.views.diagnostics.region_canvas import RegionCanvas, Tool
+
+BLOCK_JS = """(id) => { const b = window.workspace.getBlockById(id);
+  if (!b) return null; const names = [];
+  for (const row of b.inputList) {
+    for (const f of row.fieldRow) if (f.name && !names.includes(f.name)) names.push(f.name);
+    if (row.type === 1 && row.name && !names.includes(row.name)) names.push(row.name);
+  }
+  return { text: b.toString().replace(/\\s+/g, ' ').trim(), fields: names }; }"""
+
+
+def short(opcode: str) -> str:
+    return re.sub(r"^[a-z]+_", "", opcode or "block")
+
+
+def suggest_question(kind: QaType, text: str, field: str) -> str:
+    name = text or "picked"
+    if kind is QaType.CONNECTION:
+        return f"Is the '{name}' block directly connected to the block above it?"
+    if kind is QaType.EXISTENCE:
+        return f"Is there a '{name}' block in the code area?"
+    return f"What value does the {field or 'field'} of the '{name}' block show?"
+
+
+def suggest_id(kind: QaType, opcode: str, qa: QaSet) -> str:
+    """`qa_conn_movesteps`-like, made unique in the set."""
+    base = f"qa_{kind.value[:5]}_{short(opcode)}"
+    name, n = base, 2
+    while qa.item_path(name).exists():
+        name, n = f"{base}_{n}", n + 1
+    return name
+
+
+class QaAuthorBar(QFrame):
+    """The prompts and choices above the picture while a QA item is being captured."""
+
+    create_clicked = Signal()
+    cancel_clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("QaAuthorBar { background: #fff6d5; }")
+        self.prompt = QLabel(self)
+        self.kind = QComboBox(self)
+        for kind in QaType:
+            self.kind.addItem(kind.value, kind.value)
+        self.field = QComboBox(self)
+        self.field.setToolTip("The field, or the input whose value the question asks for")
+        self.opcode = QLineEdit(self)
+        self.opcode.setToolTip("The opcode an existence question asks about")
+        self.area = QComboBox(self)
+        self.area.addItem("full window", "window")
+        self.area.addItem("code area", "canvas")
+        self.question = QLineEdit(self)
+        self.question.setPlaceholderText("question")
+        self.item_id = QLineEdit(self)
+        self.item_id.setPlaceholderText("item id")
+        self.create_button = QPushButton("Create item", self)
+        self.cancel_button = QPushButton("Cancel", self)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(6, 4, 6, 4)
+        top = QHBoxLayout()
+        top.addWidget(self.prompt, 1)
+        for label, widget in (
+            ("type", self.kind),
+            ("field", self.field),
+            ("opcode", self.opcode),
+            ("screenshot", self.area),
+        ):
+            top.addWidget(QLabel(label, self))
+            top.addWidget(widget)
+        bottom = QHBoxLayout()
+        bottom.addWidget(QLabel("question", self))
+        bottom.addWidget(self.question, 1)
+        bottom.addWidget(QLabel("id", self))
+        bottom.addWidget(self.item_id)
+        bottom.addWidget(self.create_button)
+        bottom.addWidget(self.cancel_button)
+        col.addLayout(top)
+        col.addLayout(bottom)
+        self.create_button.clicked.connect(self.create_clicked)
+        self.cancel_button.clicked.connect(self.cancel_clicked)
+        self.choosing(False)
+        self.hide()
+
+    def choosing(self, on: bool) -> None:
+        """Type, field, question and id are asked once the block is picked."""
+        for widget in (
+            self.kind,
+            self.field,
+            self.opcode,
+            self.area,
+            self.question,
+            self.item_id,
+            self.create_button,
+        ):
+            widget.setEnabled(on)
+
+    def chosen(self) -> QaType:
+        return QaType(self.kind.currentData())
+
+
+class QaAuthoring:
+    """One capture session: borrow, pick, choose, create (or cancel)."""
+
+    def __init__(
+        self, context: LabelingContext, canvas: RegionCanvas, bar: QaAuthorBar, root: Path
+    ) -> None:
+        self.context, self.canvas, self.bar, self.root = context, canvas, bar, root
+        self._click: asyncio.Future[tuple[float, float]] | None = None
+        self._decision: asyncio.Future[bool] | None = None
+        self._pick: Pick | None = None
+        self._text = ""
+        self._edited = False
+        canvas.picked.connect(self._on_pick)
+        bar.create_clicked.connect(lambda: self._decide(True))
+        bar.cancel_clicked.connect(self.cancel)
+        bar.kind.currentIndexChanged.connect(lambda _i: self._suggest())
+        bar.field.currentIndexChanged.connect(lambda _i: self._suggest())
+        bar.question.textEdited.connect(lambda _t: setattr(self, "_edited", True))
+
+    @property
+    def active(self) -> bool:
+        return self.bar.isVisible()
+
+    def _on_pick(self, x: float, y: float) -> None:
+        if self._click is not None and not self._click.done():
+            self._click.set_result((x, y))
+
+    def _decide(self, create: bool) -> None:
+        if self._decision is not None and not self._decision.done():
+            self._decision.set_result(create)
+
+    def cancel(self) -> None:
+        for waiter in (self._click, self._decision):
+            if waiter is not None and not waiter.done():
+                waiter.cancel()
+
+    async def run(self) -> QaItem | None:
+        """The new item, or None when the labeler cancelled."""
+        self.bar.show()
+        self.bar.choosing(False)
+        self._edited = False
+        self.bar.prompt.setText("Borrowing the studio's editor…")
+        try:
+            async with self.context.link.borrow() as page:
+                png = await page.screenshot(type="png")
+                self.canvas.show_item(png, set(), set(), 5, None)
+                self.canvas.set_tool(Tool.PICK)
+                pick = await self._pick_block(page, "Click the block the question is about")
+                while pick.kind == "none":
+                    pick = await self._pick_block(page, "That is no block. Click a block")
+                await self._offer_choices(page, pick)
+                while True:
+                    self._decision = asyncio.get_running_loop().create_future()
+                    if not await self._decision:
+                        return None
+                    made = await self._create(page, pick)
+                    if made is not None:
+                        return made
+        except asyncio.CancelledError:
+            return None
+        finally:
+            self.canvas.set_tool(Tool.NONE)
+            self.bar.hide()
+
+    async def _pick_block(self, page: Any, prompt: str) -> Pick:
+        self.bar.prompt.setText(prompt)
+        self._click = asyncio.get_running_loop().create_future()
+        x, y = await self._click
+        pick = await pick_at(page, x, y)
+        if pick.kind != "none":
+            self.canvas.marks = [(QPointF(x, y), PICK_COLOUR, str(pick.opcode))]
+            self.canvas.update()
+        return pick
+
+    async def _offer_choices(self, page: Any, pick: Pick) -> None:
+        self._pick = pick
+        info = await page.evaluate(BLOCK_JS, pick.block_id) if pick.block_id else None
+        self._text = str(info["text"]) if info else short(pick.opcode or "")
+        fields = [str(n) for n in info["fields"]] if info else []
+        self.bar.field.blockSignals(True)
+        self.bar.field.clear()
+        self.bar.field.addItems(fields)
+        self.bar.field.blockSignals(False)
+        self.bar.opcode.setText(pick.opcode or "")
+        self.bar.choosing(True)
+        canvas_block = pick.kind == "canvas"
+        kinds = [k for k in QaType if canvas_block or k is QaType.EXISTENCE]
+        model_kind = self.bar.kind
+        for row in range(model_kind.count()):
+            allowed = QaType(model_kind.itemData(row)) in kinds
+            model_kind.model().item(row).setEnabled(allowed)  # type: ignore[attr-defined]
+        model_kind.setCurrentIndex(model_kind.findData(kinds[0].value))
+        self._suggest()
+        where = "in the code area" if canvas_block else "in the palette"
+        self.bar.prompt.setText(f"<b>{pick.opcode}</b> {where}: choose the question")
+
+    def _suggest(self) -> None:
+        if self._pick is None:
+            return
+        kind = self.bar.chosen()
+        self.bar.field.setEnabled(kind is QaType.FIELD and self.bar.field.count() > 0)
+        self.bar.opcode.setEnabled(kind is QaType.EXISTENCE)
+        if not self._edited:
+            self.bar.question.setText(
+                suggest_question(kind, self._text, self.bar.field.currentText())
+            )
+        self.bar.item_id.setText(suggest_id(kind, self._pick.opcode or "", QaSet(self.root)))
+
+    async def _create(self, page: Any, pick: Pick) -> QaItem | None:
+        kind = self.bar.chosen()
+        item_id = self.bar.item_id.text().strip()
+        question = self.bar.question.text().strip()
+        qa = QaSet(self.root)
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", item_id):
+            self.bar.prompt.setText("The id may hold letters, digits, _ . - only")
+            return None
+        if qa.item_path(item_id).exists():
+            self.bar.prompt.setText(f"{qa.item_path(item_id)} exists already: choose another id")
+            return None
+        if not question:
+            self.bar.prompt.setText("Write the question first")
+            return None
+        if kind is QaType.EXISTENCE:
+            subject = Subject(opcode=self.bar.opcode.text().strip() or pick.opcode)
+        elif kind is QaType.FIELD:
+            subject = Subject(block_id=pick.block_id, field=self.bar.field.currentText())
+        else:
+            subject = Subject(block_id=pick.block_id)
+        try:
+            png, info = await capture(page, str(self.bar.area.currentData()))
+            item = await make_item(
+                page, item_id, question, kind, subject, f"{item_id}.png", capture_info=info
+            )
+        except StudioError as exc:
+            self.bar.prompt.setText(f"<span style='color:#b00'>{exc}</span>")
+            return None
+        qa.save(item, png)
+        return item

@@ -1,0 +1,291 @@
+"""An item's screenshot with its feasible regions on it, and a brush to correct them.
+
+Start points are green, end points red, the drag start a blue dot; the dragged and the
+reference block are outlined. With the brush, the left button adds grid points within the
+brush radius to the region being edited and the right button (or Shift) erases them; every
+stroke is one step on the undo stack. In pick mode a click reports the screen point instead
+(the labeler picking a block). Points are screen pixels of the 1280x720 benchmark screen.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QUndoCommand,
+    QUndoStack,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from studio.services.drag.grid import Point, brush
+
+START_COLOUR = QColor(0, 170, 60, 140)
+END_COLOUR = QColor(220, 30, 30, 140)
+DRAG_START_COLOUR = QColor(0, 90, 255, 230)
+BRUSH_RADII = (5, 10, 15, 20, 30, 45)
+SCREEN = QSize(1280, 720)
+
+
+class Tool(StrEnum):
+    NONE = "none"
+    START = "start"  # brushing the start region
+    END = "end"  # brushing the end region
+    PICK = "pick"  # a click picks a point
+
+
+class _Stroke(QUndoCommand):
+    """One brush stroke on one region: undo puts the points back as they were."""
+
+    def __init__(
+        self, canvas: RegionCanvas, tool: Tool, before: set[Point], after: set[Point]
+    ) -> None:
+        added, removed = len(after - before), len(before - after)
+        super().__init__(f"{tool.value} region: +{added} / -{removed} points")
+        self.canvas, self.tool, self.before, self.after = canvas, tool, before, after
+
+    def redo(self) -> None:
+        self.canvas._set_region(self.tool, self.after)
+
+    def undo(self) -> None:
+        self.canvas._set_region(self.tool, self.before)
+
+
+class RegionCanvas(QWidget):
+    """Screenshot, regions and brush."""
+
+    regions_changed = Signal()
+    picked = Signal(float, float)  # a screen point, in pick mode
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(480, 270)
+        self.pixmap = QPixmap()
+        self.start: set[Point] = set()
+        self.end: set[Point] = set()
+        self.grid = 5
+        self.drag_start: Point | None = None
+        self.boxes: list[tuple[QRectF, QColor, str]] = []
+        self.marks: list[tuple[QPointF, QColor, str]] = []  # picked points and the like
+        self.tool = Tool.NONE
+        self.radius = 10
+        self.show_start = True
+        self.show_end = True
+        self.undo_stack = QUndoStack(self)
+        self._stroke_before: set[Point] | None = None
+        self._stroke_erase = False
+        self._hover: QPointF | None = None
+
+    # ---- content ---------------------------------------------------------------------------
+    def show_item(
+        self,
+        png: bytes | None,
+        start: set[Point],
+        end: set[Point],
+        grid: int,
+        drag_start: Point | None,
+        boxes: list[tuple[QRectF, QColor, str]] | None = None,
+    ) -> None:
+        """A new item: its picture and regions; the undo history starts again."""
+        self.pixmap = QPixmap()
+        if png:
+            self.pixmap.loadFromData(png, "PNG")
+        self.start, self.end = set(start), set(end)
+        self.grid = max(1, grid)
+        self.drag_start = drag_start
+        self.boxes = list(boxes or [])
+        self.marks = []
+        self.undo_stack.clear()
+        self.update()
+
+    def set_tool(self, tool: Tool) -> None:
+        self.tool = tool
+        cursor = Qt.CursorShape.CrossCursor if tool is not Tool.NONE else Qt.CursorShape.ArrowCursor
+        self.setCursor(cursor)
+        self.update()
+
+    def set_radius(self, radius: int) -> None:
+        self.radius = max(1, int(radius))
+        self.update()
+
+    def region(self, tool: Tool) -> set[Point]:
+        return self.start if tool is Tool.START else self.end
+
+    def _set_region(self, tool: Tool, points: set[Point]) -> None:
+        if tool is Tool.START:
+            self.start = set(points)
+        else:
+            self.end = set(points)
+        self.update()
+        self.regions_changed.emit()
+
+    def replace_regions(self, start: set[Point], end: set[Point], what: str) -> None:
+        """Both regions at once (e.g. a computation's result), as one undoable step."""
+        self.undo_stack.push(_Replace(self, what, (set(self.start), set(self.end)), (start, end)))
+
+    # ---- geometry --------------------------------------------------------------------------
+    def _screen_size(self) -> QSize:
+        return self.pixmap.size() if not self.pixmap.isNull() else SCREEN
+
+    def image_rect(self) -> QRectF:
+        """Where the screen is drawn in the widget (scaled to fit, aspect kept)."""
+        size = self._screen_size()
+        scale = min(self.width() / size.width(), self.height() / size.height())
+        w, h = size.width() * scale, size.height() * scale
+        return QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h)
+
+    def _scale(self) -> float:
+        return self.image_rect().width() / self._screen_size().width()
+
+    def to_screen(self, pos: QPointF) -> QPointF:
+        rect = self.image_rect()
+        s = self._scale()
+        return QPointF((pos.x() - rect.x()) / s, (pos.y() - rect.y()) / s)
+
+    def to_widget(self, x: float, y: float) -> QPointF:
+        rect = self.image_rect()
+        s = self._scale()
+        return QPointF(rect.x() + x * s, rect.y() + y * s)
+
+    # ---- input -----------------------------------------------------------------------------
+    def _brushing(self) -> bool:
+        return self.tool in (Tool.START, Tool.END)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        point = self.to_screen(event.position())
+        if self.tool is Tool.PICK and event.button() == Qt.MouseButton.LeftButton:
+            self.picked.emit(point.x(), point.y())
+            return
+        if not self._brushing():
+            return
+        erase = event.button() == Qt.MouseButton.RightButton or bool(
+            event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        )
+        self._stroke_before = set(self.region(self.tool))
+        self._stroke_erase = erase
+        self._paint_at(point)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        self._hover = event.position()
+        if self._stroke_before is not None:
+            self._paint_at(self.to_screen(event.position()))
+        else:
+            self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        before, self._stroke_before = self._stroke_before, None
+        if before is None or not self._brushing():
+            return
+        after = set(self.region(self.tool))
+        if after != before:
+            self.undo_stack.push(_Stroke(self, self.tool, before, after))
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        """Ctrl+wheel changes the brush radius."""
+        if not (event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            super().wheelEvent(event)
+            return
+        radii = list(BRUSH_RADII)
+        i = min(range(len(radii)), key=lambda k: abs(radii[k] - self.radius))
+        i = max(0, min(len(radii) - 1, i + (1 if event.angleDelta().y() > 0 else -1)))
+        self.set_radius(radii[i])
+
+    def leaveEvent(self, event: object) -> None:
+        self._hover = None
+        self.update()
+
+    def _paint_at(self, point: QPointF) -> None:
+        region = brush(
+            self.region(self.tool),
+            (point.x(), point.y()),
+            self.radius,
+            self.grid,
+            add=not self._stroke_erase,
+        )
+        if self.tool is Tool.START:
+            self.start = region
+        else:
+            self.end = region
+        self.update()
+
+    # ---- painting --------------------------------------------------------------------------
+    def sizeHint(self) -> QSize:
+        return QSize(960, 540)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().window())
+        rect = self.image_rect()
+        if self.pixmap.isNull():
+            painter.fillRect(rect, QColor(235, 235, 235))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "no screenshot")
+        else:
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            painter.drawPixmap(rect, self.pixmap, QRectF(self.pixmap.rect()))
+        s = self._scale()
+        half = self.grid * s / 2
+        painter.setPen(Qt.PenStyle.NoPen)
+        for visible, points, colour in (
+            (self.show_start, self.start, START_COLOUR),
+            (self.show_end, self.end, END_COLOUR),
+        ):
+            if not visible:
+                continue
+            painter.setBrush(colour)
+            for x, y in points:
+                c = self.to_widget(x, y)
+                painter.drawRect(QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half))
+        for box, colour, label in self.boxes:
+            top_left = self.to_widget(box.x(), box.y())
+            painter.setPen(QPen(colour, 2, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(QRectF(top_left.x(), top_left.y(), box.width() * s, box.height() * s))
+            painter.drawText(top_left + QPointF(2, -4), label)
+        if self.drag_start is not None:
+            c = self.to_widget(*self.drag_start)
+            painter.setPen(QPen(QColor("white"), 1.5))
+            painter.setBrush(DRAG_START_COLOUR)
+            painter.drawEllipse(c, 5, 5)
+        for point, colour, label in self.marks:
+            c = self.to_widget(point.x(), point.y())
+            painter.setPen(QPen(colour, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(c, 7, 7)
+            painter.drawText(c + QPointF(10, -8), label)
+        if self._hover is not None and self._brushing():
+            colour = START_COLOUR if self.tool is Tool.START else END_COLOUR
+            painter.setPen(QPen(colour.darker(150), 1.5))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(self._hover, self.radius * s, self.radius * s)
+        painter.end()
+
+
+class _Replace(QUndoCommand):
+    """Both regions replaced in one step."""
+
+    def __init__(
+        self,
+        canvas: RegionCanvas,
+        what: str,
+        before: tuple[set[Point], set[Point]],
+        after: tuple[set[Point], set[Point]],
+    ) -> None:
+        super().__init__(what)
+        self.canvas, self.before, self.after = canvas, before, after
+
+    def redo(self) -> None:
+        self.canvas._set_region(Tool.START, self.after[0])
+        self.canvas._set_region(Tool.END, self.after[1])
+
+    def undo(self) -> None:
+        self.canvas._set_region(Tool.START, self.before[0])
+        self.canvas._set_region(Tool.END, self.before[1])

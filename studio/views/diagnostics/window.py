@@ -1,0 +1,74 @@
+"""The labeling window: drag items and perception QA items, each on a tab.
+
+It is a window of its own (labelers keep it beside the studio, whose editor they capture
+from). The toolbar holds the labeler's name, which every label, answer and review carries,
+and which is remembered between sessions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QLabel, QLineEdit, QMainWindow, QTabWidget, QToolBar
+
+from studio.services import paths
+from studio.views.diagnostics.context import LabelingContext
+from studio.views.diagnostics.drag_panel import DragPanel
+from studio.views.diagnostics.editor_link import EditorLink
+from studio.views.diagnostics.qa_panel import QaPanel
+from studio.views.settings import open_settings
+
+if TYPE_CHECKING:
+    from studio.views.main_window import MainWindow
+
+DRAG_ROOT = paths.PROJECT_ROOT / "diagnostics" / "drag"
+QA_ROOT = paths.PROJECT_ROOT / "diagnostics" / "qa"
+LABELER_KEY = "labeling/labeler"
+
+
+class LabelingWindow(QMainWindow):
+    """Label, compute, review and score drag items and perception QA items."""
+
+    def __init__(
+        self, studio: MainWindow, drag_root: Path = DRAG_ROOT, qa_root: Path = QA_ROOT
+    ) -> None:
+        super().__init__(studio, Qt.WindowType.Window)
+        self.setWindowTitle("Diagnostics labeling — Scratch Bench Studio")
+        self.resize(1500, 900)
+        bar = QToolBar("Labeler", self)
+        bar.setObjectName("labeler-toolbar")
+        bar.setMovable(False)
+        bar.addWidget(QLabel(" Labeler: ", self))
+        self.labeler_edit = QLineEdit(self)
+        self.labeler_edit.setPlaceholderText("your name (on every label and review)")
+        self.labeler_edit.setMaximumWidth(260)
+        self.labeler_edit.setText(str(open_settings().value(LABELER_KEY, "") or ""))
+        self.labeler_edit.editingFinished.connect(self._remember_labeler)
+        bar.addWidget(self.labeler_edit)
+        self.addToolBar(bar)
+        self.context = LabelingContext(
+            window=studio,
+            link=EditorLink(studio),
+            labeler=lambda: self.labeler_edit.text().strip(),
+            message=lambda text: self.statusBar().showMessage(text, 15000),
+        )
+        self.tabs = QTabWidget(self)
+        self.drag = DragPanel(self.context, drag_root, self)
+        self.qa = QaPanel(self.context, qa_root, self)
+        self.tabs.addTab(self.drag, "Drag items")
+        self.tabs.addTab(self.qa, "Perception QA")
+        self.setCentralWidget(self.tabs)
+
+    def _remember_labeler(self) -> None:
+        settings = open_settings()
+        settings.setValue(LABELER_KEY, self.labeler_edit.text().strip())
+        settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.drag.stop_work()
+        self.qa.stop_work()
+        self._remember_labeler()
+        super().closeEvent(event)

@@ -1,0 +1,140 @@
+"""The drag items tab: list, brush with undo, labels, blind labeling, agreement, review."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from studio.services import paths
+from studio.services.drag.item import load_item
+from studio.services.drag.review import ReviewState
+from studio.views.diagnostics.context import LabelingContext
+from studio.views.diagnostics.drag_panel import DragPanel
+from studio.views.diagnostics.region_canvas import Tool
+
+SHIPPED = paths.PROJECT_ROOT / "diagnostics" / "drag"
+ITEM = "t1_goto_below_flag"
+
+
+@pytest.fixture
+def items(tmp_path: Path) -> Path:
+    root = tmp_path / "drag"
+    for name in (ITEM, "t2_move_into_repeat"):
+        shutil.copytree(SHIPPED / name, root / name)
+    return root
+
+
+def make_panel(qtbot: Any, root: Path, who: list[str]) -> tuple[DragPanel, list[str]]:
+    messages: list[str] = []
+    context = LabelingContext(
+        window=cast(Any, None),
+        link=cast(Any, None),
+        labeler=lambda: who[0],
+        message=messages.append,
+    )
+    panel = DragPanel(context, root)
+    qtbot.addWidget(panel)
+    panel.resize(1500, 800)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel, messages
+
+
+def widget_point(panel: DragPanel, x: float, y: float) -> QPoint:
+    return panel.canvas.to_widget(x, y).toPoint()
+
+
+def test_the_folder_lists_its_items_and_names_a_broken_one(qtbot: Any, items: Path) -> None:
+    (items / "broken").mkdir()
+    (items / "broken" / "item.json").write_text("{ not json", encoding="utf-8")
+    panel, _ = make_panel(qtbot, items, ["ann"])
+    assert panel.model.rowCount() == 2
+    assert "broken" in panel.problems.text() and "item.json" in panel.problems.text()
+    assert panel.entry is not None and panel.entry.item.id == ITEM
+    shown = load_item(items / ITEM).item.evaluation_config
+    assert len(panel.canvas.start) == len(shown.feasible_start_points) > 0
+    assert len(panel.canvas.end) == len(shown.feasible_points) > 0
+    assert not panel.canvas.pixmap.isNull()
+
+
+def test_a_brush_stroke_adds_and_erases_points_and_undo_takes_it_back(
+    qtbot: Any, items: Path
+) -> None:
+    panel, _ = make_panel(qtbot, items, ["ann"])
+    panel.tool_end.setChecked(True)
+    assert panel.canvas.tool is Tool.END
+    before = set(panel.canvas.end)
+    spot = (1000, 600)  # far from the end region
+    assert spot not in before
+    canvas = panel.canvas
+    QTest.mousePress(canvas, Qt.MouseButton.LeftButton, pos=widget_point(panel, *spot))
+    QTest.mouseMove(canvas, widget_point(panel, spot[0] + 20, spot[1]))
+    QTest.mouseRelease(
+        canvas, Qt.MouseButton.LeftButton, pos=widget_point(panel, spot[0] + 20, spot[1])
+    )
+    added = canvas.end - before
+    assert spot in added and (spot[0] + 20, spot[1]) in added
+    assert all(x % 5 == 0 and y % 5 == 0 for x, y in added)  # on the item's grid
+    assert canvas.undo_stack.count() == 1
+    # erase with the right button: the stroke's centre goes again
+    QTest.mouseClick(canvas, Qt.MouseButton.RightButton, pos=widget_point(panel, *spot))
+    assert spot not in canvas.end
+    canvas.undo_stack.undo()
+    assert spot in canvas.end
+    canvas.undo_stack.undo()
+    assert canvas.end == before
+    assert f"end region {len(before)} points" in panel.count_label.text()
+
+
+def test_a_label_is_saved_per_labeler_and_blind_labeling_hides_the_others(
+    qtbot: Any, items: Path
+) -> None:
+    who = ["ann"]
+    panel, _ = make_panel(qtbot, items, who)
+    computed = set(panel.canvas.start)
+    panel.canvas.replace_regions(set(list(computed)[:3]), {(600, 300)}, "ann's regions")
+    assert panel.save_label()
+    stored = load_item(items / ITEM).item
+    assert [lab.labeler for lab in stored.labels] == ["ann"]
+    assert stored.labels[0].end_points == [[600, 300]]
+    # a label is kept apart: the approved item keeps its state and its regions
+    assert stored.review.state is ReviewState.APPROVED
+    assert {tuple(p) for p in stored.evaluation_config.feasible_start_points} == computed
+
+    who[0] = "bob"  # the second labeler, blind: neither ann's label nor the computed regions
+    panel.blind.setChecked(True)
+    assert panel.canvas.start == set() and panel.canvas.end == set()
+    assert panel.canvas.drag_start is None
+    assert not panel.agree_button.isEnabled()
+    panel.canvas.replace_regions(set(list(computed)[:3]), {(600, 300), (605, 300)}, "bob")
+    assert panel.save_label()
+    panel.blind.setChecked(False)
+    assert {panel.agree_a.currentText(), panel.agree_b.currentText()} == {"ann", "bob"}
+    panel.show_agreement()
+    assert "start IoU 1.000" in panel.agree_text.text()
+    assert "end IoU 0.500" in panel.agree_text.text()
+
+
+def test_approve_makes_the_canvas_the_items_regions_and_reopen_undoes_the_state(
+    qtbot: Any, items: Path
+) -> None:
+    panel, messages = make_panel(qtbot, items, [""])
+    assert not panel.approve()  # no labeler name: nothing is stored
+    assert any("name" in m for m in messages)
+    panel.context.labeler = lambda: "rev"
+    panel.canvas.replace_regions({(470, 180)}, {(480, 220)}, "tiny")
+    panel.instruction.setPlainText("Drag the go to block under the hat.")
+    assert panel.approve()
+    stored = load_item(items / ITEM).item
+    assert stored.review.state is ReviewState.APPROVED and stored.review.reviewer == "rev"
+    assert stored.evaluation_config.feasible_start_points == [[470, 180]]
+    assert stored.evaluation_config.feasible_points == [[480, 220]]
+    assert stored.instruction == "Drag the go to block under the hat."
+    assert panel.model.data(panel.model.index(0, 2)) == "approved"
+    assert panel.review(ReviewState.DRAFT)
+    assert load_item(items / ITEM).item.review.state is ReviewState.DRAFT
