@@ -34,6 +34,23 @@ LAST_BLOCK = """(() => { let b = window.workspace.getTopBlocks(true)[0];
   return [r.left + 12, r.top + 14, b.id, b.type]; })()"""
 
 
+def open_labeling(
+    qtbot: Any, boot_window: Callable[..., Any], run_async: Any, drag_root: Path, qa_root: Path
+) -> tuple[Any, LabelingWindow]:
+    """The studio with a bundled task's initial project in its editor, and the labeling
+    window beside it (labeler "tester")."""
+    window = boot_window(paths.BUNDLED_TASKS)
+    run_async(window.wait_library())
+    assert window.library.select_task("debug_rocket_comparator")
+    assert run_async(window.open_task_project("initial"))
+    labeling = LabelingWindow(window, drag_root=drag_root, qa_root=qa_root)
+    qtbot.addWidget(labeling)
+    labeling.labeler_edit.setText("tester")
+    labeling.show()
+    qtbot.waitExposed(labeling)
+    return window, labeling
+
+
 def click_screen_point(qtbot: Any, labeling: LabelingWindow, x: float, y: float) -> None:
     canvas = labeling.drag.canvas
     QTest.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=canvas.to_widget(x, y).toPoint())
@@ -42,18 +59,9 @@ def click_screen_point(qtbot: Any, labeling: LabelingWindow, x: float, y: float)
 def test_a_drag_item_is_authored_by_clicking_on_the_editor_and_regions_compute_from_the_window(
     qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
 ) -> None:
-    window = boot_window(paths.BUNDLED_TASKS)
-    run_async(window.wait_library())
-    assert window.library.select_task("debug_rocket_comparator")
-    assert run_async(window.open_task_project("initial"))
     drag_root = tmp_path / "drag"
     shutil.copytree(SHIPPED / "drag" / "t2_yposition_into_gt", drag_root / "t2_yposition_into_gt")
-    shutil.copytree(SHIPPED / "qa", tmp_path / "qa")
-    labeling = LabelingWindow(window, drag_root=drag_root, qa_root=tmp_path / "qa")
-    qtbot.addWidget(labeling)
-    labeling.labeler_edit.setText("tester")
-    labeling.show()
-    qtbot.waitExposed(labeling)
+    window, labeling = open_labeling(qtbot, boot_window, run_async, drag_root, tmp_path / "qa")
     panel = labeling.drag
     bar = panel.author_bar
 
@@ -126,17 +134,9 @@ VALUE_BLOCK = """(() => { for (const b of window.workspace.getAllBlocks(true)) {
 def test_a_qa_item_is_captured_by_clicking_and_its_answer_suggested_from_the_vm(
     qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
 ) -> None:
-    window = boot_window(paths.BUNDLED_TASKS)
-    run_async(window.wait_library())
-    assert window.library.select_task("debug_rocket_comparator")
-    assert run_async(window.open_task_project("initial"))
     qa_root = tmp_path / "qa"
-    labeling = LabelingWindow(window, drag_root=tmp_path / "drag", qa_root=qa_root)
-    qtbot.addWidget(labeling)
-    labeling.labeler_edit.setText("tester")
+    window, labeling = open_labeling(qtbot, boot_window, run_async, tmp_path / "drag", qa_root)
     labeling.tabs.setCurrentWidget(labeling.qa)
-    labeling.show()
-    qtbot.waitExposed(labeling)
     panel = labeling.qa
     bar = panel.author_bar
     assert "items/" in panel.problems.text()  # an empty set: nothing there yet

@@ -10,27 +10,19 @@ instruction) in the folder. The editor stays borrowed until Create or Cancel.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Signal
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from studio.services.drag.author import Pick, author_item, pick_at, save_authored
 from studio.services.drag.item import ConnectionType, DragItemError, ItemFolder
+from studio.views.diagnostics.click_session import ClickSession, SessionBar
 from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.region_canvas import RegionCanvas, Tool
+from studio.views.diagnostics.region_canvas import RegionCanvas
 
 PICK_COLOUR = QColor(0, 90, 255)
 REFERENCE_COLOUR = QColor(230, 120, 0)
@@ -38,25 +30,17 @@ INPUTS_JS = """(id) => { const b = window.workspace.getBlockById(id);
   return b ? b.inputList.filter(i => i.type === 1).map(i => i.name) : []; }"""
 
 
-class AuthorBar(QFrame):
-    """The prompts and choices above the canvas while an item is being authored."""
-
-    create_clicked = Signal()
-    cancel_clicked = Signal()
+class AuthorBar(SessionBar):
+    """The connection, the input and the id, asked once both blocks are picked."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("AuthorBar { background: #fff6d5; }")
-        self.prompt = QLabel(self)
         self.connection = QComboBox(self)
         for kind in ConnectionType:
             self.connection.addItem(kind.value, kind.value)
         self.input_name = QComboBox(self)
         self.item_id = QLineEdit(self)
         self.item_id.setPlaceholderText("item id")
-        self.create_button = QPushButton("Create item", self)
-        self.cancel_button = QPushButton("Cancel", self)
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 4, 6, 4)
         row.addWidget(self.prompt, 1)
@@ -69,16 +53,14 @@ class AuthorBar(QFrame):
             row.addWidget(widget)
         row.addWidget(self.create_button)
         row.addWidget(self.cancel_button)
-        self.create_button.clicked.connect(self.create_clicked)
-        self.cancel_button.clicked.connect(self.cancel_clicked)
         self.connection.currentIndexChanged.connect(self._sync)
         self.choosing(False)
-        self.hide()
+
+    def choices(self) -> list[QWidget]:
+        return [self.connection, self.item_id, self.create_button]
 
     def choosing(self, on: bool) -> None:
-        """Connection, input and id are asked once both blocks are picked."""
-        for widget in (self.connection, self.item_id, self.create_button):
-            widget.setEnabled(on)
+        super().choosing(on)
         self._sync()
 
     def _sync(self) -> None:
@@ -113,75 +95,45 @@ def suggest_id(target: Pick, ref_opcode: str, connection: ConnectionType, root: 
     return name
 
 
-class DragAuthoring:
-    """One authoring session: borrow, pick twice, choose, create (or cancel)."""
+def item_boxes(cfg: Any) -> list[tuple[QRectF, QColor, str]]:
+    """The dragged and the reference block's outlines, for the picture."""
+    return [
+        (QRectF(b.x, b.y, b.w, b.h), colour, label)
+        for b, colour, label in (
+            (cfg.target_box, PICK_COLOUR, "drag"),
+            (cfg.reference_box, REFERENCE_COLOUR, "reference"),
+        )
+        if b is not None
+    ]
+
+
+class DragAuthoring(ClickSession):
+    """One authoring session: the block to drag, the block to connect it to, the choices."""
+
+    bar: AuthorBar
 
     def __init__(
         self, context: LabelingContext, canvas: RegionCanvas, bar: AuthorBar, root: Path
     ) -> None:
-        self.context, self.canvas, self.bar, self.root = context, canvas, bar, root
-        self._click: asyncio.Future[tuple[float, float]] | None = None
-        self._decision: asyncio.Future[bool] | None = None
-        canvas.picked.connect(self._on_pick)
-        bar.create_clicked.connect(lambda: self._decide(True))
-        bar.cancel_clicked.connect(self.cancel)
+        super().__init__(context, canvas, bar, root)
+        self.target = self.ref = Pick("none")
 
-    @property
-    def active(self) -> bool:
-        return self.bar.isVisible()
-
-    def _on_pick(self, x: float, y: float) -> None:
-        if self._click is not None and not self._click.done():
-            self._click.set_result((x, y))
-
-    def _decide(self, create: bool) -> None:
-        if self._decision is not None and not self._decision.done():
-            self._decision.set_result(create)
-
-    def cancel(self) -> None:
-        for waiter in (self._click, self._decision):
-            if waiter is not None and not waiter.done():
-                waiter.cancel()
-
-    async def run(self) -> ItemFolder | None:
-        """The new item's folder, or None when the labeler cancelled."""
-        self.bar.show()
-        self.bar.choosing(False)
-        self.bar.prompt.setText("Borrowing the studio's editor…")
-        try:
-            async with self.context.link.borrow() as page:
-                png = await page.screenshot(type="png")
-                self.canvas.show_item(png, set(), set(), 5, None)
-                self.canvas.set_tool(Tool.PICK)
-                target = await self._pick(page, "Click the block to drag (code area or palette)")
-                while target.kind == "none":
-                    target = await self._pick(page, "That is no block. Click the block to drag")
-                self._mark(target, page, PICK_COLOUR, "drag")
-                ref = await self._pick(page, "Click the block to connect it to (code area)")
-                while ref.kind != "canvas" or ref.block_id == target.block_id:
-                    ref = await self._pick(page, "Click another block in the code area")
-                self._mark(ref, page, REFERENCE_COLOUR, "reference")
-                await self._offer_choices(page, target, ref)
-                while True:
-                    self._decision = asyncio.get_running_loop().create_future()
-                    if not await self._decision:
-                        return None
-                    made = await self._create(page, target, ref)
-                    if made is not None:
-                        return made
-        except asyncio.CancelledError:
-            return None
-        finally:
-            self.canvas.set_tool(Tool.NONE)
-            self.bar.hide()
+    async def pick(self, page: Any) -> None:
+        self.target = await self._pick(page, "Click the block to drag (code area or palette)")
+        while self.target.kind == "none":
+            self.target = await self._pick(page, "That is no block. Click the block to drag")
+        self._mark(self.target, PICK_COLOUR, "drag")
+        self.ref = await self._pick(page, "Click the block to connect it to (code area)")
+        while self.ref.kind != "canvas" or self.ref.block_id == self.target.block_id:
+            self.ref = await self._pick(page, "Click another block in the code area")
+        self._mark(self.ref, REFERENCE_COLOUR, "reference")
+        await self._offer_choices(page, self.target, self.ref)
 
     async def _pick(self, page: Any, prompt: str) -> Pick:
-        self.bar.prompt.setText(prompt)
-        self._click = asyncio.get_running_loop().create_future()
-        x, y = await self._click
+        x, y = await self.click(prompt)
         return await pick_at(page, x, y)
 
-    def _mark(self, pick: Pick, page: Any, colour: QColor, label: str) -> None:
+    def _mark(self, pick: Pick, colour: QColor, label: str) -> None:
         assert self._click is not None
         x, y = self._click.result()
         self.canvas.marks.append((QPointF(x, y), colour, f"{label}: {pick.opcode}"))
@@ -202,9 +154,9 @@ class DragAuthoring:
         self.bar.prompt.setText(
             f"Drag <b>{target.opcode}</b> to <b>{opcode}</b>: choose the connection"
         )
-        self.bar.choosing(True)
 
-    async def _create(self, page: Any, target: Pick, ref: Pick) -> ItemFolder | None:
+    async def create(self, page: Any) -> ItemFolder | None:
+        target, ref = self.target, self.ref
         kind, input_name, item_id = self.bar.chosen()
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", item_id or ""):
             self.bar.prompt.setText("The id may hold letters, digits, _ . - only")
@@ -222,13 +174,5 @@ class DragAuthoring:
             return None
         entry = save_authored(self.root / item_id, item, sb3, png)
         cfg = item.evaluation_config
-        boxes = [
-            (QRectF(b.x, b.y, b.w, b.h), colour, label)
-            for b, colour, label in (
-                (cfg.target_box, PICK_COLOUR, "drag"),
-                (cfg.reference_box, REFERENCE_COLOUR, "reference"),
-            )
-            if b is not None
-        ]
-        self.canvas.show_item(png, set(), set(), cfg.grid, None, boxes)
+        self.canvas.show_item(png, set(), set(), cfg.grid, None, item_boxes(cfg))
         return entry

@@ -11,26 +11,22 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QRectF, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QButtonGroup,
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QRadioButton,
-    QSplitter,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -48,13 +44,9 @@ from studio.services.drag.regions import (
 from studio.services.drag.review import ReviewError, ReviewState
 from studio.services.errors import StudioError
 from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.drag_author import (
-    PICK_COLOUR,
-    REFERENCE_COLOUR,
-    AuthorBar,
-    DragAuthoring,
-)
+from studio.views.diagnostics.drag_author import AuthorBar, DragAuthoring, item_boxes
 from studio.views.diagnostics.drag_items_model import DragItemsModel, read_folder
+from studio.views.diagnostics.panel_base import AgreementBox, LabelingPanel
 from studio.views.diagnostics.region_canvas import BRUSH_RADII, RegionCanvas, Tool
 
 
@@ -66,37 +58,29 @@ def _sorted(points: set[Point]) -> list[list[int]]:
     return [[x, y] for x, y in sorted(points)]
 
 
-class DragPanel(QWidget):
+class DragPanel(LabelingPanel):
     """Everything a labeler does with drag items."""
 
+    authoring: DragAuthoring
+
     def __init__(self, context: LabelingContext, root: Path, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.context = context
-        self.root = root
+        super().__init__(
+            context,
+            root,
+            DragItemsModel(),
+            "The regions shown become the item's; approved (Ctrl+Enter)",
+            parent,
+        )
+        self.model: DragItemsModel
         self.entry: ItemFolder | None = None
         self._compute_task: asyncio.Task[None] | None = None
-        self.model = DragItemsModel(self)
         self._build()
         self._connect()
         self.load_folder(root)
 
     # ---- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.folder_label = QLabel(self)
-        self.open_button = QPushButton("Open folder…", self)
-        self.new_button = QPushButton("New item from editor…", self)
         self.new_button.setToolTip("Pick the blocks on a screenshot of the studio's editor")
-        self.problems = QLabel(self)
-        self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #b00;")
-        self.table = QTableView(self)
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
-
         self.canvas = RegionCanvas(self)
         self.canvas.setToolTip(
             "Brush: the left button adds, the right button (or Shift) erases; "
@@ -176,16 +160,9 @@ class DragPanel(QWidget):
         self.progress.setRange(0, 0)
         self.progress.hide()
         self.progress_text = QLabel(self)
-        self.approve_button = QPushButton("Approve", self)
-        self.approve_button.setToolTip("The regions shown become the item's; approved (Ctrl+Enter)")
-        self.reject_button = QPushButton("Reject", self)
-        self.reopen_button = QPushButton("Reopen", self)
-        self.review_text = QLabel(self)
-        self.review_text.setWordWrap(True)
-        self.agree_a, self.agree_b = QComboBox(self), QComboBox(self)
-        self.agree_button = QPushButton("IoU", self)
-        self.agree_text = QLabel(self)
-        self.agree_text.setWordWrap(True)
+        self.agreement = AgreementBox("Agreement of two labelers", "IoU", self)
+        self.agree_a, self.agree_b = self.agreement.first, self.agreement.second
+        self.agree_button, self.agree_text = self.agreement.button, self.agreement.text
 
         item_box = QGroupBox("Item", self)
         form = QFormLayout(item_box)
@@ -200,46 +177,13 @@ class DragPanel(QWidget):
         form.addRow(self.progress)
         form.addRow(self.progress_text)
         form.addRow(self.save_button)
-        review_box = QGroupBox("Review", self)
-        review_col = QVBoxLayout(review_box)
-        review_row = QHBoxLayout()
-        for review_button in (self.approve_button, self.reject_button, self.reopen_button):
-            review_row.addWidget(review_button)
-        review_col.addLayout(review_row)
-        review_col.addWidget(self.review_text)
-        agree_box = QGroupBox("Agreement of two labelers", self)
-        agree_col = QVBoxLayout(agree_box)
-        agree_row = QHBoxLayout()
-        agree_row.addWidget(self.agree_a)
-        agree_row.addWidget(self.agree_b)
-        agree_row.addWidget(self.agree_button)
-        agree_col.addLayout(agree_row)
-        agree_col.addWidget(self.agree_text)
-        for group in (item_box, review_box, agree_box):
+        for group in (item_box, self.review_box, self.agreement):
             side_col.addWidget(group)
         side_col.addStretch(1)
 
-        left = QWidget(self)
-        left_col = QVBoxLayout(left)
-        left_col.setContentsMargins(0, 0, 0, 0)
-        top = QHBoxLayout()
-        top.addWidget(self.open_button)
-        top.addWidget(self.new_button)
-        left_col.addLayout(top)
-        left_col.addWidget(self.folder_label)
-        left_col.addWidget(self.problems)
-        left_col.addWidget(self.table, 1)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        for pane in (left, centre, side):
-            splitter.addWidget(pane)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([330, 880, 290])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(splitter)
+        self.assemble(self.list_column(), centre, side)
 
     def _connect(self) -> None:
-        self.table.selectionModel().currentRowChanged.connect(lambda cur, _p: self._show(cur.row()))
         self.tools.buttonToggled.connect(self._on_tool)
         self.radius.currentIndexChanged.connect(
             lambda _i: self.canvas.set_radius(int(self.radius.currentData()))
@@ -247,62 +191,40 @@ class DragPanel(QWidget):
         self.show_start.toggled.connect(lambda on: self._set_visible("start", on))
         self.show_end.toggled.connect(lambda on: self._set_visible("end", on))
         self.canvas.regions_changed.connect(self._update_counts)
-        self.blind.toggled.connect(lambda _on: self._show(self.table.currentIndex().row()))
+        self.blind.toggled.connect(lambda _on: self.show_row(self.table.currentIndex().row()))
         self.save_button.clicked.connect(self.save_label)
-        self.approve_button.clicked.connect(self.approve)
-        self.reject_button.clicked.connect(lambda: self.review(ReviewState.REJECTED))
-        self.reopen_button.clicked.connect(lambda: self.review(ReviewState.DRAFT))
         self.agree_button.clicked.connect(self.show_agreement)
         self.compute_button.clicked.connect(lambda: self.context.spawn(self.compute()))
         self.cancel_button.clicked.connect(self.cancel_compute)
-        self.open_button.clicked.connect(self._ask_folder)
-        self.new_button.clicked.connect(lambda: self.context.spawn(self.new_from_editor()))
-        for keys, slot in (
-            ("Ctrl+S", self.save_label),
-            ("Ctrl+Return", self.approve),
-            ("S", lambda: self.tool_start.setChecked(True)),
-            ("E", lambda: self.tool_end.setChecked(True)),
-            ("V", lambda: self.tool_view.setChecked(True)),
-        ):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(slot)
+        self.connect_common(
+            [
+                ("Ctrl+S", self.save_label),
+                ("Ctrl+Return", self.approve),
+                ("S", lambda: self.tool_start.setChecked(True)),
+                ("E", lambda: self.tool_end.setChecked(True)),
+                ("V", lambda: self.tool_view.setChecked(True)),
+            ]
+        )
 
     # ---- folder and selection ------------------------------------------------------------------
-    def load_folder(self, root: Path) -> None:
-        self.root = root
-        self.authoring.root = root
-        entries, problems = read_folder(root)
-        self.model.set_entries(entries)
-        self.folder_label.setText(f"{len(entries)} items in {root}")
-        self.problems.setText("\n".join(problems))
-        self.problems.setVisible(bool(problems))
-        if entries:
-            self.select(entries[0].item.id)
-        else:
-            self._show(-1)
-
-    def _ask_folder(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, "Drag items folder", str(self.root))
-        if chosen:
-            self.load_folder(Path(chosen))
-
-    def select(self, item_id: str) -> bool:
-        for row, entry in enumerate(self.model.entries):
-            if entry.item.id == item_id:
-                self.table.selectionModel().setCurrentIndex(
-                    self.model.index(row, 0),
-                    QItemSelectionModel.SelectionFlag.ClearAndSelect
-                    | QItemSelectionModel.SelectionFlag.Rows,
-                )
-                return True
-        return False
+    def read(self, root: Path) -> tuple[list[Any], list[str]]:
+        rows, problems = read_folder(root)
+        return list(rows), problems
 
     def _visible_item(self, item: DragItem) -> DragItem:
         labeler = self.context.labeler()
         return blind_copy(item, labeler, hide_computed=True) if self.blind.isChecked() else item
 
-    def _show(self, row: int) -> None:
+    def current(self) -> DragItem | None:
+        return self.entry.item if self.entry is not None else None
+
+    def item_id(self, item: DragItem) -> str:
+        return item.id
+
+    def made_key(self, made: ItemFolder) -> str:
+        return made.item.id
+
+    def show_row(self, row: int) -> None:
         self.entry = self.model.entries[row] if 0 <= row < len(self.model.entries) else None
         entry = self.entry
         for widget in (self.save_button, self.compute_button, self.approve_button):
@@ -320,24 +242,16 @@ class DragPanel(QWidget):
         if own:
             start, end = _points(own[0].start_points), _points(own[0].end_points)
         png = entry.screenshot_path.read_bytes() if entry.screenshot_path.is_file() else None
-        boxes = [
-            (QRectF(b.x, b.y, b.w, b.h), colour, label)
-            for b, colour, label in (
-                (cfg.target_box, PICK_COLOUR, "drag"),
-                (cfg.reference_box, REFERENCE_COLOUR, "reference"),
-            )
-            if b is not None
-        ]
         drag_start = (
             (round(cfg.drag_start_point[0]), round(cfg.drag_start_point[1]))
             if cfg.drag_start_point and not self.blind.isChecked()
             else None
         )
-        self.canvas.show_item(png, start, end, cfg.grid, drag_start, boxes)
+        self.canvas.show_item(png, start, end, cfg.grid, drag_start, item_boxes(cfg))
         self.title.setText(f"<b>{item.id}</b> · {item.category} · {cfg.connection_type.value}")
         self.instruction.setPlainText(entry.item.instruction)
         self._show_details(entry, showing="your label" if own else "item's regions")
-        self._show_review(entry)
+        self.review_box.show_review(entry.item.review)
         self._fill_labelers(entry)
         self._update_counts()
 
@@ -365,29 +279,9 @@ class DragPanel(QWidget):
             lines.append("A partial computation is kept: Compute resumes it")
         self.details.setText("<br>".join(lines))
 
-    def _show_review(self, entry: ItemFolder) -> None:
-        review = entry.item.review
-        history = [
-            f"{e.state.value} by {e.by or '?'} {e.at[:16]}"
-            + (f": {e.comment}" if e.comment else "")
-            for e in review.history[-4:]
-        ]
-        self.review_text.setText(f"<b>{review.state.value}</b><br>" + "<br>".join(history))
-        self.reopen_button.setEnabled(review.state is not ReviewState.DRAFT)
-        self.reject_button.setEnabled(review.state is ReviewState.LABELED)
-
     def _fill_labelers(self, entry: ItemFolder) -> None:
         names = [lab.labeler for lab in entry.item.labels]
-        hidden = self.blind.isChecked()
-        for combo, pick in ((self.agree_a, 0), (self.agree_b, 1)):
-            combo.clear()
-            combo.addItems(names)
-            combo.setCurrentIndex(min(pick, len(names) - 1))
-            combo.setEnabled(not hidden)
-        self.agree_button.setEnabled(len(names) >= 2 and not hidden)
-        self.agree_text.setText(
-            "hidden while labeling blind" if hidden else f"{len(names)} labels on this item"
-        )
+        self.agreement.fill(names, self.blind.isChecked(), f"{len(names)} labels on this item")
 
     def _update_counts(self) -> None:
         self.count_label.setText(
@@ -404,23 +298,17 @@ class DragPanel(QWidget):
         self.canvas.update()
 
     # ---- labels and review ---------------------------------------------------------------------
-    def _labeler_or_say(self) -> str:
-        name = self.context.labeler()
-        if not name:
-            self.context.message("Type your name in the Labeler field first")
-        return name
-
-    def _store(self, item: DragItem) -> None:
+    def store(self, item: DragItem) -> None:
         assert self.entry is not None
         self.entry.item = item
         self.entry.save()
         self.model.refresh(self.entry)
-        self._show_review(self.entry)
+        self.review_box.show_review(self.entry.item.review)
         self._fill_labelers(self.entry)
 
     def save_label(self) -> bool:
         """The canvas regions become the labeler's label; the instruction is saved too."""
-        name = self._labeler_or_say()
+        name = self.labeler_or_say()
         if self.entry is None or not name:
             return False
         item = self.entry.item.model_copy(
@@ -431,13 +319,13 @@ class DragPanel(QWidget):
         except StudioError as exc:
             self.context.message(str(exc))
             return False
-        self._store(item)
+        self.store(item)
         self.context.message(f"{item.id}: your label is saved ({self.entry.path})")
         return True
 
     def approve(self) -> bool:
         """Approve the item with the regions on the canvas as its regions."""
-        name = self._labeler_or_say()
+        name = self.labeler_or_say()
         if self.entry is None or not name or not self.save_label():
             return False
         item = self.entry.item
@@ -449,20 +337,8 @@ class DragPanel(QWidget):
         except ReviewError as exc:
             self.context.message(f"{self.entry.item.id}: {exc}")
             return False
-        self._store(item)
+        self.store(item)
         self.context.message(f"{item.id}: approved by {name}")
-        return True
-
-    def review(self, state: ReviewState) -> bool:
-        name = self._labeler_or_say()
-        if self.entry is None or not name:
-            return False
-        try:
-            review = self.entry.item.review.move(state, name)
-        except ReviewError as exc:
-            self.context.message(f"{self.entry.item.id}: {exc}")
-            return False
-        self._store(self.entry.item.model_copy(update={"review": review}))
         return True
 
     def show_agreement(self) -> None:
@@ -512,7 +388,7 @@ class DragPanel(QWidget):
             self.canvas.replace_regions(
                 set(result.start_points), set(result.end_points), "computed regions"
             )
-            self._show_review(entry)
+            self.review_box.show_review(entry.item.review)
         self.progress_text.setText(
             f"{len(result.start_points)} start and {len(result.end_points)} end points in "
             f"{result.seconds:.1f} s, {result.drags} real drags"
@@ -532,25 +408,12 @@ class DragPanel(QWidget):
     # ---- authoring -----------------------------------------------------------------------------
     async def new_from_editor(self) -> ItemFolder | None:
         """Author an item from the editor's state; it is selected in the list when made."""
-        if self.authoring.active:
-            return None
-        self.table.setEnabled(False)
-        try:
-            made = await self.authoring.run()
-        except StudioError as exc:
-            self.context.message(f"Cannot author from the editor: {exc}")
-            made = None
-        finally:
-            self.table.setEnabled(True)
-        if made is None:
-            self._show(self.table.currentIndex().row())
-            return None
-        self.load_folder(self.root)
-        self.select(made.item.id)
-        self.context.message(f"New drag item {made.item.id} in {made.path}")
+        made: ItemFolder | None = await super().new_from_editor()
+        if made is not None:
+            self.context.message(f"New drag item {made.item.id} in {made.path}")
         return made
 
     def stop_work(self) -> None:
         """Stop a computation or an authoring session (the window is closing)."""
         self.cancel_compute()
-        self.authoring.cancel()
+        super().stop_work()

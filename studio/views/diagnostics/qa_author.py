@@ -11,30 +11,21 @@ ground truth is that suggestion, for the labeler to confirm or correct.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, Signal
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from studio.services.drag.author import Pick, pick_at
 from studio.services.errors import StudioError
 from studio.services.qa.capture import capture, make_item
 from studio.services.qa.item import QaItem, QaSet, QaType, Subject
+from studio.views.diagnostics.click_session import ClickSession, SessionBar
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.drag_author import PICK_COLOUR
-from studio.views.diagnostics.region_canvas import RegionCanvas, Tool
+from studio.views.diagnostics.region_canvas import RegionCanvas
 
 BLOCK_JS = """(id) => { const b = window.workspace.getBlockById(id);
   if (!b) return null; const names = [];
@@ -67,17 +58,11 @@ def suggest_id(kind: QaType, opcode: str, qa: QaSet) -> str:
     return name
 
 
-class QaAuthorBar(QFrame):
-    """The prompts and choices above the picture while a QA item is being captured."""
-
-    create_clicked = Signal()
-    cancel_clicked = Signal()
+class QaAuthorBar(SessionBar):
+    """Type, field, opcode, capture area, question and id, asked once the block is picked."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("QaAuthorBar { background: #fff6d5; }")
-        self.prompt = QLabel(self)
         self.kind = QComboBox(self)
         for kind in QaType:
             self.kind.addItem(kind.value, kind.value)
@@ -92,8 +77,6 @@ class QaAuthorBar(QFrame):
         self.question.setPlaceholderText("question")
         self.item_id = QLineEdit(self)
         self.item_id.setPlaceholderText("item id")
-        self.create_button = QPushButton("Create item", self)
-        self.cancel_button = QPushButton("Cancel", self)
         col = QVBoxLayout(self)
         col.setContentsMargins(6, 4, 6, 4)
         top = QHBoxLayout()
@@ -115,96 +98,51 @@ class QaAuthorBar(QFrame):
         bottom.addWidget(self.cancel_button)
         col.addLayout(top)
         col.addLayout(bottom)
-        self.create_button.clicked.connect(self.create_clicked)
-        self.cancel_button.clicked.connect(self.cancel_clicked)
+        self.kind.currentIndexChanged.connect(self._sync)
         self.choosing(False)
-        self.hide()
+
+    def choices(self) -> list[QWidget]:
+        return [self.kind, self.area, self.question, self.item_id, self.create_button]
 
     def choosing(self, on: bool) -> None:
-        """Type, field, question and id are asked once the block is picked."""
-        for widget in (
-            self.kind,
-            self.field,
-            self.opcode,
-            self.area,
-            self.question,
-            self.item_id,
-            self.create_button,
-        ):
-            widget.setEnabled(on)
+        super().choosing(on)
+        self._sync()
+
+    def _sync(self) -> None:
+        on = self.create_button.isEnabled()
+        kind = self.chosen()
+        self.field.setEnabled(on and kind is QaType.FIELD and self.field.count() > 0)
+        self.opcode.setEnabled(on and kind is QaType.EXISTENCE)
 
     def chosen(self) -> QaType:
         return QaType(self.kind.currentData())
 
 
-class QaAuthoring:
-    """One capture session: borrow, pick, choose, create (or cancel)."""
+class QaAuthoring(ClickSession):
+    """One capture session: the block the question is about, the choices."""
+
+    bar: QaAuthorBar
 
     def __init__(
         self, context: LabelingContext, canvas: RegionCanvas, bar: QaAuthorBar, root: Path
     ) -> None:
-        self.context, self.canvas, self.bar, self.root = context, canvas, bar, root
-        self._click: asyncio.Future[tuple[float, float]] | None = None
-        self._decision: asyncio.Future[bool] | None = None
-        self._pick: Pick | None = None
+        super().__init__(context, canvas, bar, root)
+        self._pick = Pick("none")
         self._text = ""
         self._edited = False
-        canvas.picked.connect(self._on_pick)
-        bar.create_clicked.connect(lambda: self._decide(True))
-        bar.cancel_clicked.connect(self.cancel)
         bar.kind.currentIndexChanged.connect(lambda _i: self._suggest())
         bar.field.currentIndexChanged.connect(lambda _i: self._suggest())
         bar.question.textEdited.connect(lambda _t: setattr(self, "_edited", True))
 
-    @property
-    def active(self) -> bool:
-        return self.bar.isVisible()
-
-    def _on_pick(self, x: float, y: float) -> None:
-        if self._click is not None and not self._click.done():
-            self._click.set_result((x, y))
-
-    def _decide(self, create: bool) -> None:
-        if self._decision is not None and not self._decision.done():
-            self._decision.set_result(create)
-
-    def cancel(self) -> None:
-        for waiter in (self._click, self._decision):
-            if waiter is not None and not waiter.done():
-                waiter.cancel()
-
-    async def run(self) -> QaItem | None:
-        """The new item, or None when the labeler cancelled."""
-        self.bar.show()
-        self.bar.choosing(False)
+    async def pick(self, page: Any) -> None:
         self._edited = False
-        self.bar.prompt.setText("Borrowing the studio's editor…")
-        try:
-            async with self.context.link.borrow() as page:
-                png = await page.screenshot(type="png")
-                self.canvas.show_item(png, set(), set(), 5, None)
-                self.canvas.set_tool(Tool.PICK)
-                pick = await self._pick_block(page, "Click the block the question is about")
-                while pick.kind == "none":
-                    pick = await self._pick_block(page, "That is no block. Click a block")
-                await self._offer_choices(page, pick)
-                while True:
-                    self._decision = asyncio.get_running_loop().create_future()
-                    if not await self._decision:
-                        return None
-                    made = await self._create(page, pick)
-                    if made is not None:
-                        return made
-        except asyncio.CancelledError:
-            return None
-        finally:
-            self.canvas.set_tool(Tool.NONE)
-            self.bar.hide()
+        pick = await self._pick_block(page, "Click the block the question is about")
+        while pick.kind == "none":
+            pick = await self._pick_block(page, "That is no block. Click a block")
+        await self._offer_choices(page, pick)
 
     async def _pick_block(self, page: Any, prompt: str) -> Pick:
-        self.bar.prompt.setText(prompt)
-        self._click = asyncio.get_running_loop().create_future()
-        x, y = await self._click
+        x, y = await self.click(prompt)
         pick = await pick_at(page, x, y)
         if pick.kind != "none":
             self.canvas.marks = [(QPointF(x, y), PICK_COLOUR, str(pick.opcode))]
@@ -221,31 +159,29 @@ class QaAuthoring:
         self.bar.field.addItems(fields)
         self.bar.field.blockSignals(False)
         self.bar.opcode.setText(pick.opcode or "")
-        self.bar.choosing(True)
         canvas_block = pick.kind == "canvas"
         kinds = [k for k in QaType if canvas_block or k is QaType.EXISTENCE]
-        model_kind = self.bar.kind
-        for row in range(model_kind.count()):
-            allowed = QaType(model_kind.itemData(row)) in kinds
-            model_kind.model().item(row).setEnabled(allowed)  # type: ignore[attr-defined]
-        model_kind.setCurrentIndex(model_kind.findData(kinds[0].value))
+        combo = self.bar.kind
+        for row in range(combo.count()):
+            allowed = QaType(combo.itemData(row)) in kinds
+            combo.model().item(row).setEnabled(allowed)  # type: ignore[attr-defined]
+        combo.setCurrentIndex(combo.findData(kinds[0].value))
         self._suggest()
         where = "in the code area" if canvas_block else "in the palette"
         self.bar.prompt.setText(f"<b>{pick.opcode}</b> {where}: choose the question")
 
     def _suggest(self) -> None:
-        if self._pick is None:
+        if self._pick.kind == "none":
             return
         kind = self.bar.chosen()
-        self.bar.field.setEnabled(kind is QaType.FIELD and self.bar.field.count() > 0)
-        self.bar.opcode.setEnabled(kind is QaType.EXISTENCE)
         if not self._edited:
             self.bar.question.setText(
                 suggest_question(kind, self._text, self.bar.field.currentText())
             )
         self.bar.item_id.setText(suggest_id(kind, self._pick.opcode or "", QaSet(self.root)))
 
-    async def _create(self, page: Any, pick: Pick) -> QaItem | None:
+    async def create(self, page: Any) -> QaItem | None:
+        pick = self._pick
         kind = self.bar.chosen()
         item_id = self.bar.item_id.text().strip()
         question = self.bar.question.text().strip()

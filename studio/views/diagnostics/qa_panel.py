@@ -14,13 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
-    QComboBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -31,8 +29,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
-    QSplitter,
-    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -51,6 +47,7 @@ from studio.services.qa.scoring import (
     score,
 )
 from studio.views.diagnostics.context import LabelingContext
+from studio.views.diagnostics.panel_base import AgreementBox, LabelingPanel
 from studio.views.diagnostics.qa_author import QaAuthorBar, QaAuthoring
 from studio.views.diagnostics.qa_items_model import QaItemsModel, read_set
 from studio.views.diagnostics.region_canvas import RegionCanvas
@@ -62,36 +59,30 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}%"
 
 
-class QaPanel(QWidget):
+class QaPanel(LabelingPanel):
     """Everything a labeler does with perception QA items."""
 
+    authoring: QaAuthoring
+
     def __init__(self, context: LabelingContext, root: Path, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.context = context
-        self.root = root
+        super().__init__(
+            context,
+            root,
+            QaItemsModel(),
+            "Your answer becomes the ground truth; approved (Ctrl+Enter)",
+            parent,
+        )
+        self.model: QaItemsModel
         self.item: QaItem | None = None
         self.model_answers: dict[str, dict[str, str]] = {}
-        self.model = QaItemsModel(self)
         self._build()
         self._connect()
         self.load_folder(root)
 
     # ---- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.folder_label = QLabel(self)
-        self.open_button = QPushButton("Open set…", self)
-        self.new_button = QPushButton("New item from editor…", self)
+        self.open_button.setText("Open set…")
         self.new_button.setToolTip("Capture the studio's editor and pick the block to ask about")
-        self.problems = QLabel(self)
-        self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #b00;")
-        self.table = QTableView(self)
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.score_button = QPushButton("Score model answers…", self)
         self.score_button.setToolTip("A JSONL file of {task_id, answer[, model]} lines")
         self.score_table = QTableWidget(0, len(SCORE_COLUMNS), self)
@@ -140,18 +131,9 @@ class QaPanel(QWidget):
         )
         self.answers_text = QLabel(self)
         self.answers_text.setWordWrap(True)
-        self.approve_button = QPushButton("Approve", self)
-        self.approve_button.setToolTip(
-            "Your answer becomes the ground truth; approved (Ctrl+Enter)"
-        )
-        self.reject_button = QPushButton("Reject", self)
-        self.reopen_button = QPushButton("Reopen", self)
-        self.review_text = QLabel(self)
-        self.review_text.setWordWrap(True)
-        self.agree_a, self.agree_b = QComboBox(self), QComboBox(self)
-        self.agree_button = QPushButton("Kappa", self)
-        self.agree_text = QLabel(self)
-        self.agree_text.setWordWrap(True)
+        self.agreement = AgreementBox("Agreement of two labelers (whole set)", "Kappa", self)
+        self.agree_a, self.agree_b = self.agreement.first, self.agreement.second
+        self.agree_button, self.agree_text = self.agreement.button, self.agreement.text
 
         item_box = QGroupBox("Item", self)
         form = QFormLayout(item_box)
@@ -168,107 +150,55 @@ class QaPanel(QWidget):
         form.addRow(self.blind)
         form.addRow(self.save_button)
         form.addRow(self.answers_text)
-        review_box = QGroupBox("Review", self)
-        review_col = QVBoxLayout(review_box)
-        review_row = QHBoxLayout()
-        for button in (self.approve_button, self.reject_button, self.reopen_button):
-            review_row.addWidget(button)
-        review_col.addLayout(review_row)
-        review_col.addWidget(self.review_text)
-        agree_box = QGroupBox("Agreement of two labelers (whole set)", self)
-        agree_col = QVBoxLayout(agree_box)
-        agree_row = QHBoxLayout()
-        agree_row.addWidget(self.agree_a)
-        agree_row.addWidget(self.agree_b)
-        agree_row.addWidget(self.agree_button)
-        agree_col.addLayout(agree_row)
-        agree_col.addWidget(self.agree_text)
         side = QWidget(self)
         side_col = QVBoxLayout(side)
         side_col.setContentsMargins(0, 0, 0, 0)
-        for group in (item_box, review_box, agree_box):
+        for group in (item_box, self.review_box, self.agreement):
             side_col.addWidget(group)
         side_col.addStretch(1)
 
-        left = QWidget(self)
-        left_col = QVBoxLayout(left)
-        left_col.setContentsMargins(0, 0, 0, 0)
-        top = QHBoxLayout()
-        top.addWidget(self.open_button)
-        top.addWidget(self.new_button)
-        left_col.addLayout(top)
-        left_col.addWidget(self.folder_label)
-        left_col.addWidget(self.problems)
-        left_col.addWidget(self.table, 1)
+        left_col = self.list_column()
         left_col.addWidget(self.score_button)
         left_col.addWidget(self.score_table)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        for pane in (left, centre, side):
-            splitter.addWidget(pane)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([340, 850, 310])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(splitter)
+        self.assemble(left_col, centre, side)
 
     def _connect(self) -> None:
-        self.table.selectionModel().currentRowChanged.connect(lambda cur, _p: self._show(cur.row()))
         self.blind.toggled.connect(self._on_blind)
         self.save_button.clicked.connect(self.save_answer)
-        self.approve_button.clicked.connect(self.approve)
-        self.reject_button.clicked.connect(lambda: self.review(ReviewState.REJECTED))
-        self.reopen_button.clicked.connect(lambda: self.review(ReviewState.DRAFT))
         self.agree_button.clicked.connect(self.show_agreement)
         self.score_button.clicked.connect(self._ask_answers)
-        self.open_button.clicked.connect(self._ask_folder)
-        self.new_button.clicked.connect(lambda: self.context.spawn(self.new_from_editor()))
-        for keys, slot in (
-            ("Ctrl+S", self.save_answer),
-            ("Ctrl+Return", self.approve),
-            ("Y", lambda: self.yes.setChecked(True)),
-            ("N", lambda: self.no.setChecked(True)),
-        ):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(slot)
+        self.connect_common(
+            [
+                ("Ctrl+S", self.save_answer),
+                ("Ctrl+Return", self.approve),
+                ("Y", lambda: self.yes.setChecked(True)),
+                ("N", lambda: self.no.setChecked(True)),
+            ]
+        )
 
     # ---- set and selection ---------------------------------------------------------------------
-    def load_folder(self, root: Path) -> None:
-        self.root = root
-        self.authoring.root = root
-        items, problems = read_set(root)
-        self.model.set_items(items)
-        self.folder_label.setText(f"{len(items)} items in {root}")
-        self.problems.setText("\n".join(problems))
-        self.problems.setVisible(bool(problems))
+    def read(self, root: Path) -> tuple[list[Any], list[str]]:
+        rows, problems = read_set(root)
+        return list(rows), problems
+
+    def loaded(self) -> None:
         self._fill_labelers()
-        if items:
-            self.select(items[0].task_id)
-        else:
-            self._show(-1)
-
-    def _ask_folder(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, "QA set folder", str(self.root))
-        if chosen:
-            self.load_folder(Path(chosen))
-
-    def select(self, task_id: str) -> bool:
-        row = self.model.row_of(task_id)
-        if row < 0:
-            return False
-        self.table.selectionModel().setCurrentIndex(
-            self.model.index(row, 0),
-            QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows,
-        )
-        return True
 
     def _on_blind(self, on: bool) -> None:
         self.model.set_hide_truth(on)
         self._fill_labelers()
-        self._show(self.table.currentIndex().row())
+        self.show_row(self.table.currentIndex().row())
 
-    def _show(self, row: int) -> None:
+    def current(self) -> QaItem | None:
+        return self.item
+
+    def item_id(self, item: QaItem) -> str:
+        return item.task_id
+
+    def made_key(self, made: QaItem) -> str:
+        return made.task_id
+
+    def show_row(self, row: int) -> None:
         items = self.model.items
         self.item = items[row] if 0 <= row < len(items) else None
         for widget in (self.save_button, self.approve_button):
@@ -350,38 +280,15 @@ class QaPanel(QWidget):
         self.answers_text.setText("<br>".join(lines) or "no answers yet")
 
     def _show_review(self, item: QaItem) -> None:
-        review = item.review
-        history = [
-            f"{e.state.value} by {e.by or '?'} {e.at[:16]}"
-            + (f": {e.comment}" if e.comment else "")
-            for e in review.history[-4:]
-        ]
-        self.review_text.setText(f"<b>{review.state.value}</b><br>" + "<br>".join(history))
-        self.reopen_button.setEnabled(review.state is not ReviewState.DRAFT)
-        self.reject_button.setEnabled(review.state is ReviewState.LABELED)
+        self.review_box.show_review(item.review)
         self.approve_button.setEnabled(not self.blind.isChecked())
 
     def _fill_labelers(self) -> None:
         names = sorted({a.labeler for item in self.model.items for a in item.answers})
-        hidden = self.blind.isChecked()
-        for combo, pick in ((self.agree_a, 0), (self.agree_b, 1)):
-            combo.clear()
-            combo.addItems(names)
-            combo.setCurrentIndex(min(pick, len(names) - 1))
-            combo.setEnabled(not hidden)
-        self.agree_button.setEnabled(len(names) >= 2 and not hidden)
-        self.agree_text.setText(
-            "hidden while labeling blind" if hidden else f"{len(names)} labelers answered"
-        )
+        self.agreement.fill(names, self.blind.isChecked(), f"{len(names)} labelers answered")
 
     # ---- answers and review ------------------------------------------------------------------
-    def _labeler_or_say(self) -> str:
-        name = self.context.labeler()
-        if not name:
-            self.context.message("Type your name in the Labeler field first")
-        return name
-
-    def _store(self, item: QaItem) -> None:
+    def store(self, item: QaItem) -> None:
         QaSet(self.root).save(item)
         self.item = item
         self.model.refresh(item)
@@ -395,7 +302,7 @@ class QaPanel(QWidget):
     def save_answer(self) -> bool:
         """Record the labeler's answer (and the edited question); outside blind mode it
         becomes the ground truth (an approved item whose truth changes is reviewed again)."""
-        name = self._labeler_or_say()
+        name = self.labeler_or_say()
         if self.item is None or not name:
             return False
         answer = self._answer()
@@ -419,14 +326,14 @@ class QaPanel(QWidget):
         except StudioError as exc:
             self.context.message(str(exc))
             return False
-        self._store(item)
+        self.store(item)
         self._show_suggestion(item, self.blind.isChecked())
         self.context.message(f"{item.task_id}: your answer {answer} is saved")
         return True
 
     def approve(self) -> bool:
         """Approve the item with the labeler's answer as its ground truth."""
-        name = self._labeler_or_say()
+        name = self.labeler_or_say()
         if self.item is None or not name:
             return False
         if self.blind.isChecked():
@@ -445,20 +352,8 @@ class QaPanel(QWidget):
         except ReviewError as exc:
             self.context.message(f"{self.item.task_id}: {exc}")
             return False
-        self._store(self.item.model_copy(update={"review": review}))
+        self.store(self.item.model_copy(update={"review": review}))
         self.context.message(f"{self.item.task_id}: approved by {name}")
-        return True
-
-    def review(self, state: ReviewState) -> bool:
-        name = self._labeler_or_say()
-        if self.item is None or not name:
-            return False
-        try:
-            review = self.item.review.move(state, name)
-        except ReviewError as exc:
-            self.context.message(f"{self.item.task_id}: {exc}")
-            return False
-        self._store(self.item.model_copy(update={"review": review}))
         return True
 
     def show_agreement(self) -> dict[str, Any] | None:
@@ -510,33 +405,17 @@ class QaPanel(QWidget):
             for c, text in enumerate(cells):
                 self.score_table.setItem(r, c, QTableWidgetItem(text))
         self.score_table.show()
-        self._show(self.table.currentIndex().row())
+        self.show_row(self.table.currentIndex().row())
         self.context.message(f"Scored {len(rows)} model(s) from {path}")
         return rows
 
     # ---- capture -----------------------------------------------------------------------------
     async def new_from_editor(self) -> QaItem | None:
         """Capture an item from the editor's state; it is selected in the list when made."""
-        if self.authoring.active:
-            return None
-        self.table.setEnabled(False)
-        try:
-            made = await self.authoring.run()
-        except StudioError as exc:
-            self.context.message(f"Cannot capture from the editor: {exc}")
-            made = None
-        finally:
-            self.table.setEnabled(True)
-        if made is None:
-            self._show(self.table.currentIndex().row())
-            return None
-        self.load_folder(self.root)
-        self.select(made.task_id)
-        self.context.message(
-            f"New QA item {made.task_id}: suggested {made.ground_truth!r}; confirm or correct it"
-        )
+        made: QaItem | None = await super().new_from_editor()
+        if made is not None:
+            self.context.message(
+                f"New QA item {made.task_id}: suggested {made.ground_truth!r}; "
+                "confirm or correct it"
+            )
         return made
-
-    def stop_work(self) -> None:
-        """Stop a capture session (the window is closing)."""
-        self.authoring.cancel()

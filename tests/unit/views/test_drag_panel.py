@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -13,9 +13,9 @@ from PySide6.QtTest import QTest
 from studio.services import paths
 from studio.services.drag.item import load_item
 from studio.services.drag.review import ReviewState
-from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.drag_panel import DragPanel
 from studio.views.diagnostics.region_canvas import Tool
+from tests.helpers.labeling import show_panel
 
 SHIPPED = paths.PROJECT_ROOT / "diagnostics" / "drag"
 ITEM = "t1_goto_below_flag"
@@ -30,18 +30,7 @@ def items(tmp_path: Path) -> Path:
 
 
 def make_panel(qtbot: Any, root: Path, who: list[str]) -> tuple[DragPanel, list[str]]:
-    messages: list[str] = []
-    context = LabelingContext(
-        window=cast(Any, None),
-        link=cast(Any, None),
-        labeler=lambda: who[0],
-        message=messages.append,
-    )
-    panel = DragPanel(context, root)
-    qtbot.addWidget(panel)
-    panel.resize(1500, 800)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel, messages = show_panel(qtbot, DragPanel, root, who)
     return panel, messages
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -13,8 +13,8 @@ from PySide6.QtTest import QTest
 from studio.services import paths
 from studio.services.drag.review import ReviewState
 from studio.services.qa.item import QaSet
-from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.qa_panel import QaPanel
+from tests.helpers.labeling import show_panel
 
 SHIPPED = QaSet(paths.PROJECT_ROOT / "diagnostics" / "qa")
 CONN, EXIST, FIELD = "qa_conn_say_gap", "qa_exist_forever_absent", "qa_field_wait_secs"
@@ -31,18 +31,7 @@ def qa_root(tmp_path: Path) -> Path:
 
 
 def make_panel(qtbot: Any, root: Path, who: list[str]) -> tuple[QaPanel, list[str]]:
-    messages: list[str] = []
-    context = LabelingContext(
-        window=cast(Any, None),
-        link=cast(Any, None),
-        labeler=lambda: who[0],
-        message=messages.append,
-    )
-    panel = QaPanel(context, root)
-    qtbot.addWidget(panel)
-    panel.resize(1500, 800)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel, messages = show_panel(qtbot, QaPanel, root, who)
     return panel, messages
 
 
