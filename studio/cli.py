@@ -46,8 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lb.add_argument("--drag", type=Path, help="drag items folder (default: diagnostics/drag)")
     lb.add_argument("--qa", type=Path, help="QA set folder (default: diagnostics/qa)")
-    lb.add_argument("--item", help="drag item to show first")
-    lb.add_argument("--tab", choices=("drag", "qa"), default="drag")
+    lb.add_argument("--item", help="item to show first (of the tab shown)")
+    lb.add_argument("--tab", choices=("drag", "qa"), default="drag", help="tab to show")
 
     ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
     ev.add_argument("task_dir", type=Path)
