@@ -165,6 +165,9 @@ def test_a_qa_item_is_captured_by_clicking_and_its_answer_suggested_from_the_vm(
     shot = qa_root / "screenshots" / "qa_field_first_value.png"
     assert png_size(shot.read_bytes()) == (clip["w"], clip["h"])
     assert made.capture["workspace_state"]["target"]
+    box = made.capture["subject_box"]  # the block asked about, in the picture's px
+    assert 0 <= box["x"] < clip["w"] and 0 <= box["y"] < clip["h"] and box["w"] > 0
+    assert len(panel.canvas.boxes) == 1
     assert panel.item is not None and panel.item.task_id == made.task_id
     assert panel.value.text() == made.ground_truth and not panel.canvas.pixmap.isNull()
 

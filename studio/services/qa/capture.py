@@ -65,6 +65,26 @@ async def suggest(page: Any, task_type: QaType, subject: Subject) -> Suggestion:
     return Suggestion(answer=str(out["answer"]), tag=str(out["tag"]), why=str(out.get("why", "")))
 
 
+async def subject_box(
+    page: Any, subject: Subject, clip: dict[str, int] | None = None
+) -> dict[str, float] | None:
+    """Where the question's block is in the picture (px of the picture, so relative to the
+    clip of a code-area capture); None for a question about an opcode."""
+    if not subject.block_id:
+        return None
+    blocks = await page.evaluate("() => window.studioQa.blocks()")
+    found = next((b["box"] for b in blocks if b["id"] == subject.block_id), None)
+    if found is None:
+        return None
+    dx, dy = (clip["x"], clip["y"]) if clip else (0, 0)
+    return {
+        "x": round(found["x"] - dx, 1),
+        "y": round(found["y"] - dy, 1),
+        "w": round(found["w"], 1),
+        "h": round(found["h"], 1),
+    }
+
+
 async def make_item(
     page: Any,
     task_id: str,
@@ -82,6 +102,9 @@ async def make_item(
     info = dict(capture_info or {})
     if view:
         info["workspace_state"] = view
+    box = await subject_box(page, subject, info.get("clip"))
+    if box is not None:
+        info["subject_box"] = box
     return QaItem(
         task_id=task_id,
         instruction=question,

@@ -68,7 +68,7 @@ class QaItem(BaseModel):
     ground_truth: str
     focus_hint: str = ""
     subject: Subject = Field(default_factory=Subject)
-    capture: dict[str, Any] = Field(default_factory=dict)  # area, clip, workspace state
+    capture: dict[str, Any] = Field(default_factory=dict)  # area, clip, workspace, subject box
     suggestion: Suggestion | None = None
     answers: list[QaAnswer] = Field(default_factory=list)
     review: Review = Field(default_factory=Review)

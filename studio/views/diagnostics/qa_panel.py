@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -47,6 +48,7 @@ from studio.services.qa.scoring import (
     score,
 )
 from studio.views.diagnostics.context import LabelingContext
+from studio.views.diagnostics.drag_author import PICK_COLOUR
 from studio.views.diagnostics.panel_base import AgreementBox, LabelingPanel
 from studio.views.diagnostics.qa_author import QaAuthorBar, QaAuthoring
 from studio.views.diagnostics.qa_items_model import QaItemsModel, read_set
@@ -216,7 +218,7 @@ class QaPanel(LabelingPanel):
         shown = blind_copy(item, name) if blind else item
         shot = QaSet(self.root).screenshot_path(item.screenshot)
         png = shot.read_bytes() if shot.is_file() else None
-        self.canvas.show_item(png, set(), set(), 5, None)
+        self.canvas.show_item(png, set(), set(), 5, None, self._subject_boxes(item, blind))
         area = item.capture.get("area", "window")
         self.caption.setText(
             f"{item.screenshot} ({'code area' if area == 'canvas' else area})"
@@ -232,6 +234,15 @@ class QaPanel(LabelingPanel):
         self._set_answer(own if own is not None else (None if blind else item.ground_truth))
         self._show_answers(shown, blind)
         self._show_review(item)
+
+    def _subject_boxes(self, item: QaItem, blind: bool) -> list[tuple[QRectF, QColor, str]]:
+        """The outline of the block the question is about (not for a blind existence
+        question: where the block is would give the answer away)."""
+        box = item.capture.get("subject_box")
+        if not isinstance(box, dict) or (blind and item.task_type is QaType.EXISTENCE):
+            return []
+        rect = QRectF(float(box["x"]), float(box["y"]), float(box["w"]), float(box["h"]))
+        return [(rect, PICK_COLOUR, "asked about")]
 
     def _show_suggestion(self, item: QaItem, blind: bool) -> None:
         if blind:

@@ -143,3 +143,25 @@ def test_model_answers_are_scored_per_type_and_marked_on_the_item(
     answers.write_text('{"task_id": "x"}\n', encoding="utf-8")
     assert panel.score_file(answers) is None
     assert any("answers.jsonl" in m and "line 1" in m for m in messages)
+
+
+def test_the_block_asked_about_is_outlined_unless_that_gives_the_answer_away(
+    qtbot: Any, qa_root: Path
+) -> None:
+    qa = QaSet(qa_root)
+    for task_id in (CONN, EXIST):
+        item = qa.load(task_id)
+        item.capture["subject_box"] = {"x": 100.0, "y": 50.0, "w": 80.0, "h": 30.0}
+        qa.save(item)
+    panel, _ = make_panel(qtbot, qa_root, ["ann"])
+    (rect, _colour, label), *rest = panel.canvas.boxes
+    assert not rest and label == "asked about"
+    assert (rect.x(), rect.y(), rect.width(), rect.height()) == (100.0, 50.0, 80.0, 30.0)
+    panel.blind.setChecked(True)
+    assert len(panel.canvas.boxes) == 1  # where a block is does not answer a connection question
+    panel.select(EXIST)
+    assert panel.canvas.boxes == []  # ...but it answers an existence question
+    panel.blind.setChecked(False)
+    assert len(panel.canvas.boxes) == 1
+    panel.select(FIELD)
+    assert panel.canvas.boxes == []  # captured before boxes were kept
