@@ -84,6 +84,7 @@ class DragPanel(LabelingPanel):
         self.canvas = RegionCanvas(self)
         self.canvas.setToolTip(
             "Brush: the left button adds, the right button (or Shift) erases; "
+            "the wheel zooms (0: whole screen), the middle button pans; "
             "Ctrl+wheel sets the radius; Ctrl+Z undoes a stroke"
         )
         self.author_bar = AuthorBar(self)
@@ -203,6 +204,7 @@ class DragPanel(LabelingPanel):
                 ("S", lambda: self.tool_start.setChecked(True)),
                 ("E", lambda: self.tool_end.setChecked(True)),
                 ("V", lambda: self.tool_view.setChecked(True)),
+                ("0", self.canvas.reset_view),
             ]
         )
 

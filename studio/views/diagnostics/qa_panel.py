@@ -99,6 +99,7 @@ class QaPanel(LabelingPanel):
 
         self.author_bar = QaAuthorBar(self)
         self.canvas = RegionCanvas(self)
+        self.canvas.setToolTip("The wheel zooms (0: whole screen), the middle button pans")
         self.authoring = QaAuthoring(self.context, self.canvas, self.author_bar, self.root)
         self.caption = QLabel(self)
         self.caption.setWordWrap(True)
@@ -175,6 +176,7 @@ class QaPanel(LabelingPanel):
                 ("Ctrl+Return", self.approve),
                 ("Y", lambda: self.yes.setChecked(True)),
                 ("N", lambda: self.no.setChecked(True)),
+                ("0", self.canvas.reset_view),
             ]
         )
 

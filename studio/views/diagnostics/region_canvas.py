@@ -4,7 +4,9 @@ Start points are green, end points red, the drag start a blue dot; the dragged a
 reference block are outlined. With the brush, the left button adds grid points within the
 brush radius to the region being edited and the right button (or Shift) erases them; every
 stroke is one step on the undo stack. In pick mode a click reports the screen point instead
-(the labeler picking a block). Points are screen pixels of the 1280x720 benchmark screen.
+(the labeler picking a block). The wheel zooms about the pointer (up to 8x), the middle
+button pans; a new picture starts unzoomed. Points are screen pixels of the 1280x720
+benchmark screen.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ END_COLOUR = QColor(220, 30, 30, 140)
 DRAG_START_COLOUR = QColor(0, 90, 255, 230)
 BRUSH_RADII = (5, 10, 15, 20, 30, 45)
 SCREEN = QSize(1280, 720)
+MAX_ZOOM = 8.0
+ZOOM_STEP = 1.25
 
 
 class Tool(StrEnum):
@@ -84,6 +88,9 @@ class RegionCanvas(QWidget):
         self._stroke_before: set[Point] | None = None
         self._stroke_erase = False
         self._hover: QPointF | None = None
+        self.zoom = 1.0  # 1: the whole screen fits the widget
+        self.pan = QPointF(0, 0)  # widget px the picture is moved by
+        self._pan_from: QPointF | None = None
 
     # ---- content ---------------------------------------------------------------------------
     def show_item(
@@ -105,6 +112,21 @@ class RegionCanvas(QWidget):
         self.boxes = list(boxes or [])
         self.marks = []
         self.undo_stack.clear()
+        self.reset_view()
+
+    def reset_view(self) -> None:
+        """The whole screen again (zoom 1, no pan)."""
+        self.zoom, self.pan = 1.0, QPointF(0, 0)
+        self.update()
+
+    def zoom_at(self, pos: QPointF, factor: float) -> None:
+        """Zoom by `factor` (within 1x..MAX_ZOOM) keeping the screen point under `pos` there."""
+        fixed = self.to_screen(pos)
+        self.zoom = max(1.0, min(MAX_ZOOM, self.zoom * factor))
+        if self.zoom == 1.0:
+            self.pan = QPointF(0, 0)
+        else:
+            self.pan += pos - self.to_widget(fixed.x(), fixed.y())
         self.update()
 
     def set_tool(self, tool: Tool) -> None:
@@ -137,11 +159,14 @@ class RegionCanvas(QWidget):
         return self.pixmap.size() if not self.pixmap.isNull() else SCREEN
 
     def image_rect(self) -> QRectF:
-        """Where the screen is drawn in the widget (scaled to fit, aspect kept)."""
+        """Where the screen is drawn in the widget (scaled to fit, aspect kept, then zoomed
+        and panned)."""
         size = self._screen_size()
-        scale = min(self.width() / size.width(), self.height() / size.height())
+        scale = min(self.width() / size.width(), self.height() / size.height()) * self.zoom
         w, h = size.width() * scale, size.height() * scale
-        return QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h)
+        x = (self.width() - w) / 2 + self.pan.x()
+        y = (self.height() - h) / 2 + self.pan.y()
+        return QRectF(x, y, w, h)
 
     def _scale(self) -> float:
         return self.image_rect().width() / self._screen_size().width()
@@ -161,6 +186,9 @@ class RegionCanvas(QWidget):
         return self.tool in (Tool.START, Tool.END)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton:
+            self._pan_from = event.position()
+            return
         point = self.to_screen(event.position())
         if self.tool is Tool.PICK and event.button() == Qt.MouseButton.LeftButton:
             self.picked.emit(point.x(), point.y())
@@ -176,12 +204,19 @@ class RegionCanvas(QWidget):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         self._hover = event.position()
-        if self._stroke_before is not None:
+        if self._pan_from is not None:
+            self.pan += event.position() - self._pan_from
+            self._pan_from = event.position()
+            self.update()
+        elif self._stroke_before is not None:
             self._paint_at(self.to_screen(event.position()))
         else:
             self.update()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton:
+            self._pan_from = None
+            return
         before, self._stroke_before = self._stroke_before, None
         if before is None or not self._brushing():
             return
@@ -190,13 +225,14 @@ class RegionCanvas(QWidget):
             self.undo_stack.push(_Stroke(self, self.tool, before, after))
 
     def wheelEvent(self, event: QWheelEvent) -> None:
-        """Ctrl+wheel changes the brush radius."""
+        """The wheel zooms about the pointer; Ctrl+wheel changes the brush radius."""
+        up = event.angleDelta().y() > 0
         if not (event.modifiers() & Qt.KeyboardModifier.ControlModifier):
-            super().wheelEvent(event)
+            self.zoom_at(event.position(), ZOOM_STEP if up else 1 / ZOOM_STEP)
             return
         radii = list(BRUSH_RADII)
         i = min(range(len(radii)), key=lambda k: abs(radii[k] - self.radius))
-        i = max(0, min(len(radii) - 1, i + (1 if event.angleDelta().y() > 0 else -1)))
+        i = max(0, min(len(radii) - 1, i + (1 if up else -1)))
         self.set_radius(radii[i])
 
     def leaveEvent(self, event: object) -> None:

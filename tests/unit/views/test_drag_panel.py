@@ -127,3 +127,30 @@ def test_approve_makes_the_canvas_the_items_regions_and_reopen_undoes_the_state(
     assert panel.model.data(panel.model.index(0, 2)) == "approved"
     assert panel.review(ReviewState.DRAFT)
     assert load_item(items / ITEM).item.review.state is ReviewState.DRAFT
+
+
+def test_the_picture_zooms_about_the_pointer_pans_and_the_brush_follows(
+    qtbot: Any, items: Path
+) -> None:
+    panel, _ = make_panel(qtbot, items, ["ann"])
+    canvas = panel.canvas
+    spot = (1000, 600)
+    at = canvas.to_widget(*spot)
+    width = canvas.image_rect().width()
+    canvas.zoom_at(at, 4.0)
+    assert canvas.image_rect().width() == pytest.approx(4 * width)
+    here = canvas.to_screen(at)  # the point under the pointer stays there
+    assert (here.x(), here.y()) == (pytest.approx(spot[0]), pytest.approx(spot[1]))
+    # the middle button pans the picture
+    QTest.mousePress(canvas, Qt.MouseButton.MiddleButton, pos=at.toPoint())
+    QTest.mouseMove(canvas, at.toPoint() + QPoint(-40, 0))
+    QTest.mouseRelease(canvas, Qt.MouseButton.MiddleButton, pos=at.toPoint() + QPoint(-40, 0))
+    assert canvas.to_widget(*spot).x() == pytest.approx(at.x() - 40, abs=1)
+    # brushing zoomed in hits the grid point under the pointer
+    panel.tool_end.setChecked(True)
+    panel.radius.setCurrentIndex(0)  # 5 px
+    target = widget_point(panel, *spot)
+    QTest.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=target)
+    assert spot in canvas.end
+    canvas.zoom_at(at, 1 / 100)  # never smaller than the whole screen
+    assert canvas.zoom == 1.0 and canvas.image_rect().width() == pytest.approx(width)
