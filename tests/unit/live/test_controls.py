@@ -22,6 +22,15 @@ async def _passes(controls: RunControls, within_s: float = 0.2) -> bool:
     return True
 
 
+async def _held(controls: RunControls) -> asyncio.Future[None]:
+    """An action sent to the gate, once the gate shows it as waiting."""
+    held = asyncio.Event()
+    controls.on_change.append(lambda c: held.set() if c.pending is not None else None)
+    task = asyncio.ensure_future(controls.gate(ACTION))
+    await asyncio.wait_for(held.wait(), 1)
+    return task
+
+
 def test_running_controls_let_actions_through() -> None:
     async def go() -> None:
         controls = RunControls()
@@ -34,8 +43,7 @@ def test_running_controls_let_actions_through() -> None:
 def test_paused_controls_hold_the_action_and_show_it_until_resumed() -> None:
     async def go() -> None:
         controls = RunControls(paused=True)
-        task = asyncio.ensure_future(controls.gate(ACTION))
-        await asyncio.sleep(0.05)
+        task = await _held(controls)
         assert not task.done() and controls.pending == ACTION
         controls.resume()
         await asyncio.wait_for(task, 1)
@@ -68,8 +76,7 @@ def test_step_on_a_running_run_pauses_it_after_one_action() -> None:
 def test_stop_refuses_the_waiting_action_and_every_later_one() -> None:
     async def go() -> None:
         controls = RunControls(paused=True)
-        task = asyncio.ensure_future(controls.gate(ACTION))
-        await asyncio.sleep(0.02)
+        task = await _held(controls)
         controls.stop()
         with pytest.raises(StoppedError):
             await asyncio.wait_for(task, 1)

@@ -14,10 +14,10 @@ class _Attached:
     def __init__(self, events: list[str]) -> None:
         self.events = events
         self.page = object()
+        self.cleared = asyncio.Event()  # set by the test: the CDP answer arrives
 
     async def release(self) -> None:
-        await asyncio.sleep(0)  # a CDP round trip
-        await asyncio.sleep(0)
+        await self.cleared.wait()
         self.events.append("override cleared")
 
 
@@ -32,6 +32,7 @@ def test_the_window_is_told_after_the_page_has_its_own_size_again() -> None:
         source.release(attached.page)
         assert not source.busy  # free at once for the next episode
         assert events == []  # but the window waits for the page
+        attached.cleared.set()
         await source.settled()
         return events
 
