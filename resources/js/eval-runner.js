@@ -7,6 +7,7 @@
 (function () {
   'use strict';
   const WRAP_LINES = 1; // the wrapper line added before a module's source
+  const MAX_CONSOLE_CALLS = 2000; // console calls forwarded once the script runs
   const realNow = performance.now.bind(performance); // taken before any virtual clock
 
   function base64ToBuffer(b64) {
@@ -81,6 +82,17 @@
     return fn;
   }
 
+  /** Stop forwarding console output past `max` calls: a script that logs in a loop must not
+   * flood the studio (which keeps a bounded part of what it receives anyway). */
+  function capConsole(max) {
+    let calls = 0;
+    for (const name of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) {
+      const fn = console[name];
+      if (typeof fn !== 'function') continue;
+      console[name] = function (...a) { calls += 1; if (calls <= max) fn.apply(console, a); };
+    }
+  }
+
   async function runScript(vm, fn, args, virtual, out) {
     const cleanup = () => { try { vm.stopAll(); } catch (e) { /* already stopped */ } };
     let timer;
@@ -94,7 +106,7 @@
       const value = await running;
       if (value && value.__timeout) {
         out.error = { kind: 'timeout', file: args.scriptName,
-                      message: `the script did not finish within ${args.timeoutMs / 1000} s` };
+                      message: `the script did not finish within ${args.timeoutMs / 1000} s (${args.limitNote || 'its limit'})` };
       } else {
         out.result = JSON.parse(JSON.stringify(value === undefined ? null : value));
       }
@@ -116,9 +128,12 @@
     // The VM's timers read the clock they find when they are made: install it first.
     if (virtual) VirtualClock.install();
     try {
-      const vm = ScratchClasses.createVM(document.getElementById('stage'));
+      const vm = ScratchClasses.createVM(null, virtual ? { audioContext: VirtualClock.audioContext() } : {});
       window.vm = vm;
-      if (virtual) VirtualClock.hookSequencer(vm);
+      if (virtual) {
+        VirtualClock.hookSequencer(vm);
+        VirtualClock.hookRenderer(vm);
+      }
       try {
         await loadInto(vm, args, virtual);
       } catch (err) {
@@ -130,6 +145,7 @@
       // tells the studio the script's time limit starts now (loading may take long on a busy
       // machine; only the script's own time counts against its limit)
       console.info('studio:script-start');
+      capConsole(MAX_CONSOLE_CALLS);
       out.timings.project_load_ms = t1 - t0;
       let fn;
       try {
@@ -142,7 +158,10 @@
       out.timings.script_ms = realNow() - t1;
       return out;
     } finally {
-      if (virtual) VirtualClock.uninstall();
+      if (virtual) {
+        out.clock_hazards = VirtualClock.hazards();
+        VirtualClock.uninstall();
+      }
     }
   }
 

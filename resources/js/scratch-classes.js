@@ -1,7 +1,12 @@
 /*
- * Finds the Scratch classes inside the GUI bundle without mounting the editor:
- * the VM class (from a bare EditorState) and the WebGL renderer class (from the bundle's
- * webpack module table, recognised by its source). Exposes window.ScratchClasses.
+ * Finds the Scratch classes inside the GUI bundle without mounting the editor, and builds
+ * VMs equipped the way the editor equips its own:
+ *   - the VM class, from a bare EditorState;
+ *   - the WebGL renderer (scratch-render), the V2 bitmap adapter (scratch-svg-renderer: needed
+ *     to load bitmap costumes stored at resolution 1, as projects converted from Scratch 2 carry)
+ *     and the audio engine (scratch-audio: without it sounds are not loaded and "play sound until
+ *     done" does not wait), from the bundle's webpack module table, each recognised by its source.
+ * Exposes window.ScratchClasses = {VirtualMachine, Renderer, BitmapAdapter, AudioEngine, createVM}.
  */
 (function () {
   'use strict';
@@ -12,29 +17,46 @@
     if (!req) throw new Error('the Scratch GUI bundle exposes no webpack runtime');
     return req;
   }
-  function findModule(req, needles) {
+  function findModule(req, what, needles) {
     const ids = Object.keys(req.m).filter((id) => {
       const src = Function.prototype.toString.call(req.m[id]);
       return needles.every((n) => src.includes(n));
     });
-    if (ids.length !== 1) throw new Error(`expected one module with ${needles}, found ${ids.length}`);
+    if (ids.length !== 1) {
+      throw new Error(`the Scratch GUI bundle has ${ids.length} candidates for the ${what} (${needles})`);
+    }
     const mod = req(ids[0]);
     return mod.default || mod;
   }
   const req = webpackRequire();
-  const Renderer = findModule(req, ['_allDrawables', 'Could not get WebGL context']);
+  const Renderer = findModule(req, 'renderer', ['_allDrawables', 'Could not get WebGL context']);
+  const BitmapAdapter = findModule(req, 'bitmap adapter', ['convertResolution1Bitmap', 'importBitmap']);
+  const AudioEngine = findModule(req, 'audio engine', ['decodeSoundPlayer', 'createEffectChain', 'DECAY_DURATION']);
   const probeState = new GUI.EditorState({ locale: 'en' });
   const VirtualMachine = probeState.store.getState().scratchGui.vm.constructor;
 
-  /** Build a fresh VM with storage and a renderer on `canvas`; nothing shared with others. */
-  function createVM(canvas) {
+  /** A canvas of the stage's size that is not in the document: nothing composites it. */
+  function stageCanvas() {
+    const canvas = document.createElement('canvas');
+    canvas.width = 480;
+    canvas.height = 360;
+    return canvas;
+  }
+
+  /**
+   * Build a fresh VM with storage, a renderer, the bitmap adapter and an audio engine; nothing
+   * is shared with other VMs. `options.audioContext` replaces the audio engine's context (the
+   * virtual clock passes one whose time it drives).
+   */
+  function createVM(canvas, options = {}) {
     const vm = new VirtualMachine();
     vm.attachStorage(new GUI.ScratchStorage());
-    const renderer = new Renderer(canvas, -240, 240, -180, 180);
-    vm.attachRenderer(renderer);
+    vm.attachRenderer(new Renderer(canvas || stageCanvas(), -240, 240, -180, 180));
+    vm.attachV2BitmapAdapter(new BitmapAdapter());
+    vm.attachAudioEngine(options.audioContext ? new AudioEngine(options.audioContext) : new AudioEngine());
     vm.setCompatibilityMode(true);
     vm.setTurboMode(false);
     return vm;
   }
-  window.ScratchClasses = { VirtualMachine, Renderer, createVM };
+  window.ScratchClasses = { VirtualMachine, Renderer, BitmapAdapter, AudioEngine, createVM, stageCanvas };
 }());

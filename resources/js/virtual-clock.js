@@ -1,12 +1,25 @@
 /*
- * A virtual clock for evaluation pages: timers, Date, performance.now and
- * requestAnimationFrame follow virtual time, which jumps straight to the next due timer
- * instead of waiting for it. The VM's sequencer advances the clock a little on each of its
- * work-timer polls, so a step behaves like a real step of a fast machine (threads waiting on
- * a timer are re-polled within the frame until the frame's work time is used up).
+ * A virtual clock for evaluation pages: timers, Date, performance.now, requestAnimationFrame,
+ * requestIdleCallback and the audio engine's clock follow virtual time, which jumps straight to
+ * the next due timer instead of waiting for it. The VM's sequencer advances the clock a little on
+ * each of its work-timer polls, so a step behaves like a real step of a fast machine (threads
+ * waiting on a timer are re-polled within the frame until the frame's work time is used up).
  *
+ * Faithful where a browser is:
+ *   - `Date()` called without `new` returns the date string; `Date.now()` is a whole number;
+ *   - a repeating timer that fell behind skips the ticks it missed, as browsers do;
+ *   - a loop that busy-waits on `Date.now()` or `performance.now()` ends: past a large number of
+ *     clock reads within one turn of the page, every read moves time on a little;
+ *   - sounds end after their duration in virtual time ("play sound until done" waits as long as
+ *     in the editor), through an AudioContext whose currentTime and `ended` events are virtual.
+ * Not served (named in `hazards()` so that the studio can say so and use real time instead):
+ * workers (their timers run on real time), audio contexts made by a script, the document's
+ * animation timeline and Web Animations, and performance marks and measures.
+ *
+ * The stage is not drawn on the virtual clock (nobody looks at it, and a software GPU would
+ * otherwise fall seconds behind): `hookRenderer` keeps only the draws a snapshot asks for.
  * Also seeds Math.random, so that the same project, script and seed give the same run.
- * Exposes window.VirtualClock = {install(options), drive(untilPromise), now(), uninstall()}.
+ * Exposes window.VirtualClock.
  */
 (function () {
   'use strict';
@@ -15,9 +28,13 @@
     setInterval: window.setInterval.bind(window), clearInterval: window.clearInterval.bind(window),
     requestAnimationFrame: window.requestAnimationFrame && window.requestAnimationFrame.bind(window),
     cancelAnimationFrame: window.cancelAnimationFrame && window.cancelAnimationFrame.bind(window),
+    requestIdleCallback: window.requestIdleCallback, cancelIdleCallback: window.cancelIdleCallback,
     perfNow: performance.now.bind(performance), Date: window.Date, random: Math.random,
+    AudioContext: window.AudioContext || window.webkitAudioContext,
   };
   const POLL_STEP_MS = 0.5; // virtual time one sequencer work-timer poll costs
+  const BUSY_READS = 200000; // clock reads within one turn beyond which the reader is busy-waiting
+  const BUSY_STEP_MS = 0.001; // virtual time each further read costs
 
   /** Small, fast, seedable PRNG (mulberry32). */
   function seededRandom(seed) {
@@ -35,6 +52,7 @@
 
   const state = {
     installed: false, now: 0, epoch: 0, perfBase: 0, nextId: 1, timers: new Map(), fired: 0,
+    reads: 0, busyReads: 0, hazards: new Set(), restore: [],
   };
 
   function addTimer(fn, delay, args, repeat) {
@@ -55,11 +73,22 @@
   }
 
   function fire(t) {
-    if (t.every) { t.at += t.every; t.seq = state.nextId++; } else state.timers.delete(t.id);
+    if (t.every) {
+      t.at += t.every;
+      while (t.at <= state.now) t.at += t.every; // missed ticks are skipped, not caught up
+      t.seq = state.nextId++;
+    } else state.timers.delete(t.id);
     state.fired += 1;
     if (typeof t.fn === 'function') t.fn(...(t.args || []));
     // eslint-disable-next-line no-new-func
     else new Function(String(t.fn))();
+  }
+
+  /** Every read of the clock: past BUSY_READS in one turn, each read moves time on. */
+  function readClock() {
+    state.reads += 1;
+    if (state.reads > BUSY_READS) { state.now += BUSY_STEP_MS; state.busyReads += 1; }
+    return state.now;
   }
 
   const macrotask = (() => {
@@ -69,25 +98,95 @@
     return () => new Promise((resolve) => { queue.push(resolve); channel.port2.postMessage(0); });
   })();
 
+  function makeDate(RealDate) {
+    function VirtualDate(...args) {
+      if (!new.target) return new RealDate(state.epoch + readClock()).toString();
+      const date = args.length === 0 ? new RealDate(state.epoch + readClock()) : new RealDate(...args);
+      if (new.target !== VirtualDate) Object.setPrototypeOf(date, new.target.prototype);
+      return date;
+    }
+    VirtualDate.prototype = RealDate.prototype;
+    VirtualDate.now = () => Math.floor(state.epoch + readClock());
+    VirtualDate.parse = RealDate.parse;
+    VirtualDate.UTC = RealDate.UTC;
+    Object.defineProperty(VirtualDate, 'name', { value: 'Date' });
+    VirtualDate.toString = () => RealDate.toString();
+    return VirtualDate;
+  }
+
+  function replace(owner, name, value) {
+    const had = Object.prototype.hasOwnProperty.call(owner, name);
+    const before = Object.getOwnPropertyDescriptor(owner, name);
+    Object.defineProperty(owner, name, { value, configurable: true, writable: true });
+    state.restore.push(() => {
+      if (had) Object.defineProperty(owner, name, before);
+      else delete owner[name];
+    });
+  }
+
+  /** Wrap what the virtual clock cannot serve so that its use is named, then let it work. */
+  function watchHazards() {
+    const note = (name) => state.hazards.add(name);
+    const constructors = {
+      Worker: 'Worker (timers inside a worker run on real time)',
+      SharedWorker: 'SharedWorker (timers inside a worker run on real time)',
+      AudioContext: 'AudioContext made by the script (its clock is real time)',
+      webkitAudioContext: 'AudioContext made by the script (its clock is real time)',
+      OfflineAudioContext: 'OfflineAudioContext (rendered in real time)',
+    };
+    for (const [name, label] of Object.entries(constructors)) {
+      const Real = window[name];
+      if (typeof Real !== 'function') continue;
+      const Watched = function (...args) { note(label); return Reflect.construct(Real, args, new.target || Real); };
+      Watched.prototype = Real.prototype;
+      replace(window, name, Watched);
+    }
+    if (window.Element && Element.prototype.animate) {
+      const animate = Element.prototype.animate;
+      replace(Element.prototype, 'animate', function (...args) {
+        note('Element.animate (Web Animations run on real time)');
+        return animate.apply(this, args);
+      });
+    }
+    const timeline = Object.getOwnPropertyDescriptor(Document.prototype, 'timeline');
+    if (timeline && timeline.get) {
+      Object.defineProperty(document, 'timeline', {
+        configurable: true,
+        get() { note('document.timeline (the animation clock is real time)'); return timeline.get.call(document); },
+      });
+      state.restore.push(() => { delete document.timeline; });
+    }
+    for (const name of ['mark', 'measure', 'getEntries', 'getEntriesByName', 'getEntriesByType']) {
+      const fn = performance[name];
+      if (typeof fn !== 'function') continue;
+      replace(performance, name, function (...args) {
+        note(`performance.${name} (its timestamps are real time)`);
+        return fn.apply(performance, args);
+      });
+    }
+  }
+
   function install() {
     if (state.installed) return;
     state.installed = true;
     state.now = 0;
     state.epoch = real.Date.now();
     state.perfBase = real.perfNow();
+    state.hazards.clear();
+    state.reads = 0;
+    state.busyReads = 0;
     window.setTimeout = (fn, delay, ...args) => addTimer(fn, delay, args, false);
     window.setInterval = (fn, delay, ...args) => addTimer(fn, delay, args, true);
     window.clearTimeout = clearTimer;
     window.clearInterval = clearTimer;
     window.requestAnimationFrame = (fn) => addTimer(() => fn(state.perfBase + state.now), 1000 / 60, [], false);
     window.cancelAnimationFrame = clearTimer;
-    performance.now = () => state.perfBase + state.now;
-    const RealDate = real.Date;
-    class VirtualDate extends RealDate {
-      constructor(...args) { if (args.length === 0) super(state.epoch + state.now); else super(...args); }
-      static now() { return state.epoch + state.now; }
-    }
-    window.Date = VirtualDate;
+    window.requestIdleCallback = (fn) => addTimer(
+      () => fn({ didTimeout: false, timeRemaining: () => 50 }), 1, [], false);
+    window.cancelIdleCallback = clearTimer;
+    performance.now = () => state.perfBase + readClock();
+    window.Date = makeDate(real.Date);
+    watchHazards();
   }
 
   /** Let the VM's work timer cost virtual time, so a step's busy re-polling ends. */
@@ -97,14 +196,76 @@
     timer.timeElapsed = function () { state.now += POLL_STEP_MS; return elapsed(); };
   }
 
+  /** Draw the stage only when a snapshot waits for it; pen strokes are still flushed. */
+  function hookRenderer(vm) {
+    const renderer = vm.renderer;
+    if (!renderer) return;
+    const draw = renderer.draw.bind(renderer);
+    renderer.draw = function () {
+      if (this._snapshotCallbacks && this._snapshotCallbacks.length) { draw(); return; }
+      if (typeof this._doExitDrawRegion === 'function') this._doExitDrawRegion();
+    };
+  }
+
+  /** A buffer source whose `ended` comes after its duration in virtual time; no real playback. */
+  function virtualSource(node) {
+    const listeners = new Set();
+    let timer = null;
+    let started = false;
+    let ended = false;
+    const finish = () => {
+      timer = null;
+      if (ended) return;
+      ended = true;
+      const event = new Event('ended');
+      for (const l of [...listeners]) {
+        if (typeof l === 'function') l.call(node, event); else if (l && l.handleEvent) l.handleEvent(event);
+      }
+      if (typeof node.onended === 'function') node.onended(event);
+    };
+    const endAt = (seconds) => {
+      if (timer !== null) clearTimer(timer);
+      timer = addTimer(finish, Math.max(0, seconds * 1000 - state.now), [], false);
+    };
+    const invalid = (what) => new DOMException(`cannot ${what}`, 'InvalidStateError');
+    node.addEventListener = (type, l, o) => (type === 'ended' ? listeners.add(l)
+      : EventTarget.prototype.addEventListener.call(node, type, l, o));
+    node.removeEventListener = (type, l, o) => (type === 'ended' ? listeners.delete(l)
+      : EventTarget.prototype.removeEventListener.call(node, type, l, o));
+    node.start = (when = 0, offset = 0) => {
+      if (started) throw invalid('start a source twice');
+      started = true;
+      const rate = Math.abs(node.playbackRate.value) || 1;
+      const length = node.buffer ? Math.max(0, node.buffer.duration - offset) : 0;
+      if (!node.loop) endAt(Math.max(state.now / 1000, when) + length / rate);
+    };
+    node.stop = (when = 0) => {
+      if (!started) throw invalid('stop a source that has not started');
+      endAt(Math.max(state.now / 1000, when));
+    };
+    return node;
+  }
+
+  /** An AudioContext for the VM's audio engine whose clock is the virtual one. */
+  function audioContext() {
+    const context = new real.AudioContext();
+    Object.defineProperty(context, 'currentTime', { get: () => state.now / 1000 });
+    const create = context.createBufferSource.bind(context);
+    context.createBufferSource = () => virtualSource(create());
+    return context;
+  }
+
   function uninstall() {
     if (!state.installed) return;
     window.setTimeout = real.setTimeout; window.clearTimeout = real.clearTimeout;
     window.setInterval = real.setInterval; window.clearInterval = real.clearInterval;
     if (real.requestAnimationFrame) window.requestAnimationFrame = real.requestAnimationFrame;
     if (real.cancelAnimationFrame) window.cancelAnimationFrame = real.cancelAnimationFrame;
+    window.requestIdleCallback = real.requestIdleCallback;
+    window.cancelIdleCallback = real.cancelIdleCallback;
     performance.now = real.perfNow;
     window.Date = real.Date;
+    while (state.restore.length) state.restore.pop()();
     state.timers.clear();
     state.installed = false;
   }
@@ -122,6 +283,7 @@
     until.then(() => { settled = true; }, () => { settled = true; });
     let idleTurns = 0;
     while (!settled) {
+      state.reads = 0;
       await macrotask();
       if (settled) break;
       if (!accelerate) state.now = Math.max(state.now, real.perfNow() - realStart);
@@ -133,12 +295,15 @@
       }
       idleTurns = 0;
       if (t.at > state.now) state.now = t.at;
+      state.reads = 0;
       fire(t);
     }
   }
 
   window.VirtualClock = {
-    install, uninstall, drive, seedRandom, hookSequencer, now: () => state.now,
-    stats: () => ({ now: state.now, fired: state.fired, pending: state.timers.size }),
+    install, uninstall, drive, seedRandom, hookSequencer, hookRenderer, audioContext,
+    now: () => state.now,
+    hazards: () => [...state.hazards],
+    stats: () => ({ now: state.now, fired: state.fired, pending: state.timers.size, busyReads: state.busyReads }),
   };
 }());

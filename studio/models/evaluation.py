@@ -74,6 +74,10 @@ class EvalResult(BaseModel):
     error: EvalError | None = None
     console: list[str] = Field(default_factory=list)
     timings: Timings = Field(default_factory=Timings)
+    limit_s: float | None = None  # the whole-script time limit that applied
+    limit_source: str = ""  # where that limit came from (task file, published convention, run)
+    clock_hazards: list[str] = Field(default_factory=list)  # what the virtual clock cannot serve
+    clock_note: str = ""  # why this clock was used when it is not the task's usual one
 
     @property
     def ok(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
@@ -55,12 +56,47 @@ class TestCase(BaseModel):
     output: str | int | float
 
 
+def _plain_name(value: str | None) -> str | None:
+    """A file named by a task file is a plain name inside the task folder, never a path."""
+    if value is not None and (
+        "/" in value or "\\" in value or "\0" in value or value.strip(".") == ""
+    ):
+        raise ValueError("must be a file name inside the task folder")
+    return value
+
+
 class ClockPreference(StrEnum):
     """Which clock evaluations of this task use."""
 
     AUTO = "auto"  # accelerated, unless a check finds it disagrees with real time
     VIRTUAL = "virtual"
     REAL = "real"
+
+
+class Convention(StrEnum):
+    """How the evaluation script is called and stopped.
+
+    - `studio`: the script gets `config` = {task_id, category, timeout, test_cases} from this
+      file and is stopped after `evaluation.timeout_s` (tasks authored in the studio).
+    - `scratchworld`: exactly as the published ScratchWorld service calls it: `config` is `{}`
+      and one fixed 120 s cap applies to the whole script; `evaluation.timeout_s` is the set's
+      own number (kept for export) and limits nothing, as the scripts use their own per-case
+      limits (tasks imported from a ScratchWorld set).
+    """
+
+    STUDIO = "studio"
+    SCRATCHWORLD = "scratchworld"
+
+
+SCRATCHWORLD_CAP_S = 120.0  # the published service's safety cap on a whole script
+
+
+@dataclass(frozen=True)
+class ScriptLimit:
+    """How long a script may run, and where that number comes from (for messages)."""
+
+    seconds: float
+    source: str
 
 
 class Evaluation(BaseModel):
@@ -74,6 +110,20 @@ class Evaluation(BaseModel):
     helper_library: str | None = None  # a task set's own helper file; None = ours
     test_cases: list[TestCase] = Field(default_factory=list)
     clock: ClockPreference = ClockPreference.AUTO
+    convention: Convention = Convention.STUDIO
+
+    @field_validator("script", "helper_library")
+    @classmethod
+    def _plain_file_name(cls, value: str | None) -> str | None:
+        return _plain_name(value)
+
+    def limit(self) -> ScriptLimit:
+        """The whole-script time limit this task's convention applies."""
+        if self.convention is Convention.SCRATCHWORLD:
+            return ScriptLimit(
+                SCRATCHWORLD_CAP_S, "the published ScratchWorld convention's cap on a whole script"
+            )
+        return ScriptLimit(self.timeout_s, "evaluation.timeout_s in task.json")
 
 
 class EquivalentMutant(BaseModel):
@@ -120,12 +170,12 @@ class Task(BaseModel):
     @field_validator("initial_project", "golden_project")
     @classmethod
     def _plain_file_name(cls, value: str | None) -> str | None:
-        if value is not None and ("/" in value or "\\" in value or value in {"", ".", ".."}):
-            raise ValueError("must be a file name inside the task folder")
-        return value
+        return _plain_name(value)
 
     def eval_config(self) -> dict[str, object]:
-        """The `config` object handed to the evaluation script."""
+        """The `config` object handed to the evaluation script (`{}` as ScratchWorld passes it)."""
+        if self.evaluation.convention is Convention.SCRATCHWORLD:
+            return {}
         return {
             "task_id": self.id,
             "category": self.category.value,

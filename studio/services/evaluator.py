@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail, Timings
+from studio.models.task import ScriptLimit
 from studio.services.browser import BrowserPool
 from studio.services.errors import ProjectFileError, StudioError
 from studio.services.sb3 import check_sb3
@@ -23,7 +24,9 @@ from studio.services.store import TaskFolder
 GRACE_S = 5.0  # how long past the script's limit a blocked page is given before it is killed
 LOAD_LIMIT_S = 90.0  # how long the page may take to load the project before the script starts
 SCRIPT_START = "studio:script-start"  # the page's console says the script starts now
-MAX_CONSOLE_LINES = 500
+MAX_CONSOLE_LINES = 500  # console output kept per evaluation: lines,
+MAX_CONSOLE_LINE_CHARS = 2_000  # characters of one line,
+MAX_CONSOLE_CHARS = 100_000  # and characters in all
 
 
 class Evaluator:
@@ -44,7 +47,8 @@ class Evaluator:
         """Evaluate `project` (bytes, a path, or by default the golden project) for `entry`.
 
         `clock` chooses real or virtual (accelerated) time in the page; `seed` seeds the page's
-        Math.random, which the VM's pick-random blocks use.
+        Math.random, which the VM's pick-random blocks use. `timeout_s` replaces the time limit
+        of the task's convention for this run.
         """
         t0 = time.perf_counter()
         if project is None:
@@ -64,7 +68,12 @@ class Evaluator:
             return _failed(result, ErrorKind.PROJECT, exc.problem, name, t0)
         except StudioError as exc:
             return _failed(result, ErrorKind.SETUP, str(exc), None, t0)
-        limit = timeout_s or entry.task.evaluation.timeout_s
+        limit = (
+            ScriptLimit(timeout_s, "the limit given for this run")
+            if timeout_s
+            else entry.task.evaluation.limit()
+        )
+        result.limit_s, result.limit_source = limit.seconds, limit.source
         args = {
             "projectB64": base64.b64encode(data).decode("ascii"),
             "projectName": name,
@@ -73,7 +82,8 @@ class Evaluator:
             "scriptSource": script,
             "scriptName": entry.script_path.name,
             "config": entry.task.eval_config(),
-            "timeoutMs": int(limit * 1000),
+            "timeoutMs": int(limit.seconds * 1000),
+            "limitNote": limit.source,
             "clock": clock.value,
             "seed": seed,
         }
@@ -81,7 +91,9 @@ class Evaluator:
         result.timings.total_s = time.perf_counter() - t0
         return result
 
-    async def _run_in_page(self, result: EvalResult, args: dict[str, Any], limit: float) -> None:
+    async def _run_in_page(
+        self, result: EvalResult, args: dict[str, Any], limit: ScriptLimit
+    ) -> None:
         try:
             ready = await self.pool.acquire_eval_page()
         except Exception as exc:  # browser missing or dead: a setup problem, not a verdict
@@ -92,14 +104,14 @@ class Evaluator:
         crashed = asyncio.get_running_loop().create_future()
         started = asyncio.get_running_loop().create_future()
 
+        console = ConsoleLog(result.console)
+
         def on_console(msg: Any) -> None:
             if msg.text == SCRIPT_START:
                 if not started.done():
                     started.set_result(True)
                 return
-            text = clean_console_text(msg.text)
-            if text and len(result.console) < MAX_CONSOLE_LINES:
-                result.console.append(f"[{msg.type}] {text}")
+            console.add(msg.type, msg.text)
 
         def on_crash(_page: Any) -> None:
             if not crashed.done():
@@ -117,7 +129,7 @@ class Evaluator:
             )
             if started in done and not (run.done() or crashed.done()):
                 done, _ = await asyncio.wait(
-                    {run, crashed}, timeout=limit + GRACE_S, return_when=first
+                    {run, crashed}, timeout=limit.seconds + GRACE_S, return_when=first
                 )
             if crashed in done:
                 result.error = EvalError(
@@ -137,7 +149,10 @@ class Evaluator:
                 result.error = EvalError(
                     kind=ErrorKind.TIMEOUT,
                     file=args["scriptName"],
-                    message=f"the script blocked the page past its {limit:g} s limit; page killed",
+                    message=(
+                        f"the script blocked the page past its {limit.seconds:g} s limit "
+                        f"({limit.source}); page killed"
+                    ),
                 )
         except Exception as exc:  # the page went away under the call
             kind = ErrorKind.CRASH if crashed.done() else ErrorKind.SCRIPT
@@ -148,10 +163,38 @@ class Evaluator:
             )
         finally:
             run.cancel()
+            console.close()
             await self.pool.discard(page)
 
 
+class ConsoleLog:
+    """The console output kept of one evaluation, bounded in lines and characters."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.chars = 0
+        self.dropped = 0
+
+    def add(self, kind: str, raw: str) -> None:
+        text = clean_console_text(raw)
+        if not text:
+            return
+        if len(text) > MAX_CONSOLE_LINE_CHARS:
+            text = text[:MAX_CONSOLE_LINE_CHARS] + f"… ({len(text)} characters)"
+        if len(self.lines) >= MAX_CONSOLE_LINES or self.chars + len(text) > MAX_CONSOLE_CHARS:
+            self.dropped += 1
+            return
+        self.chars += len(text)
+        self.lines.append(f"[{kind}] {text}")
+
+    def close(self) -> None:
+        if self.dropped:
+            self.lines.append(f"[studio] {self.dropped} more console lines were not kept")
+            self.dropped = 0
+
+
 def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
+    result.clock_hazards = [str(h) for h in outcome.get("clock_hazards") or []][:20]
     timings = outcome.get("timings") or {}
     result.timings.project_load_s = (timings.get("project_load_ms") or 0) / 1000
     result.timings.script_s = (timings.get("script_ms") or 0) / 1000

@@ -60,16 +60,15 @@ def helper_source(style: str = "var") -> str:
     return HELPER_STYLES[style] % (_HELPER_BODY % {"mark": MARK})
 
 
-def script_source(x: int, cases: int | None = None) -> str:
-    """A task script: the set's helpers are window.EvaluationUtils; the Cat ends at x."""
-    case_test = ""
-    if cases is not None:
-        case_test = f"""
-  await U.runTest(details, 'test cases reach the script', async () => {{
-    if (!Array.isArray(config.test_cases) || config.test_cases.length !== {cases}) {{
-      throw new Error('test_cases: ' + JSON.stringify(config.test_cases));
-    }}
-  }});"""
+def script_source(x: int, published_config: bool = False) -> str:
+    """A task script: the set's helpers are window.EvaluationUtils; the Cat ends at x. With
+    `published_config` it also checks that it is called as the published service calls it."""
+    config_test = ""
+    if published_config:
+        config_test = """
+  await U.runTest(details, 'config is {} as the published service passes it', async () => {
+    if (JSON.stringify(config) !== '{}') throw new Error('config: ' + JSON.stringify(config));
+  });"""
     return f"""module.exports = async (vm, config, cleanup) => {{
   const U = window.EvaluationUtils;
   const details = [];
@@ -81,7 +80,7 @@ def script_source(x: int, cases: int | None = None) -> str:
     await U.wait(300);
     const cat = U.getSprite(vm, 'Cat');
     if (Math.abs(cat.x - {x}) > 0.5) throw new Error(`x is ${{cat.x}}`);
-  }});{case_test}
+  }});{config_test}
   cleanup();
   return U.result(details);
 }};
@@ -183,8 +182,9 @@ SPECS = [
         40,
     ),
 ]
-# The compute task's script also checks the test cases it is given.
-CASES = {"compute_sum_list": 2}
+# The compute task's script also checks that it gets config {}, as the published service
+# passes it.
+PUBLISHED_CONFIG_CHECK = {"compute_sum_list"}
 
 
 @dataclass
@@ -233,7 +233,7 @@ def build_set(root: Path, helper_style: str = "var") -> ScratchWorldSet:
         text = json.dumps(spec.raw, indent=spec.indent, ensure_ascii=False)
         _write(sw.tasks / spec.category / f"{name}.json", text + ("\n" if spec.indent == 2 else ""))
         golden_x = 100 if spec.golden_dx is None else spec.golden_dx
-        _write(sw.scripts / f"{name}.js", script_source(golden_x, CASES.get(name)))
+        _write(sw.scripts / f"{name}.js", script_source(golden_x, name in PUBLISHED_CONFIG_CHECK))
         _write(sw.projects / spec.initial, cat_project(spec.initial_dx))
         if spec.golden and spec.golden_dx is not None:
             _write(sw.projects / spec.golden, cat_project(spec.golden_dx))

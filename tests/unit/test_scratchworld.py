@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from studio import cli_scratchworld
-from studio.models.task import Category
+from studio.models.task import Category, Convention
 from studio.services import paths
 from studio.services.errors import StudioError
 from studio.services.scratchworld import (
@@ -339,8 +339,14 @@ def test_export_of_our_own_tasks(tmp_path: Path) -> None:
         "type": "create",
         "instruction": "Make the Cat walk to x 100.",
         "initial_project": "cat_walks.sb3",
-        "evaluation": {"function": "cat_walks", "timeout": 20, "description": ""},
+        "evaluation": {
+            "function": "cat_walks",
+            "timeout": 20,
+            "description": "",
+            "convention": "studio",
+        },
     }
+    assert any("written for the studio's convention" in w for w in report.warnings)
     assert json.loads((out / "tasks/all_tasks.json").read_text())["create"] == ["cat_walks.json"]
     helper = out / "scratch-bench-api/api/evaluation_scripts/evaluation_utils.js"
     assert helper.read_bytes() == paths.HELPER_LIBRARY.read_bytes()
@@ -350,6 +356,9 @@ def test_export_of_our_own_tasks(tmp_path: Path) -> None:
     assert back.ok
     task = load_task(tmp_path / "lib" / "cat_walks").task
     assert task.golden_project == "cat_walks_golden.sb3" and task.evaluation.timeout_s == 20
+    # the task keeps its own contract through export and import
+    assert task.evaluation.convention is Convention.STUDIO
+    assert task.eval_config()["timeout"] == 20 and task.evaluation.limit().seconds == 20
 
 
 def test_mixed_export_adds_new_task_to_complete_lists(lib: Path, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from studio.models.task import Convention
 from studio.services import atomic, paths
 from studio.services.errors import StudioError
 from studio.services.scratchworld.layout import (
@@ -148,6 +149,11 @@ def _read_item(entry: TaskFolder, report: ExportReport) -> _Item:
         )
     helper_name = entry.task.evaluation.helper_library
     golden = entry.golden_path
+    if entry.task.evaluation.convention is Convention.STUDIO:
+        report.warnings.append(
+            f"{entry.task.id}: written for the studio's convention; the published service calls "
+            "its script with config {} and a 120 s cap (the file says so to our import)"
+        )
     return _Item(
         entry=entry,
         record=record,

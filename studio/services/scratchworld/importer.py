@@ -267,6 +267,7 @@ def _task(
             "description": base.eval_description,
             "helper_library": HELPER_NAME if helper else None,
             "test_cases": base.test_cases,
+            "convention": base.convention,
         },
         "metadata": {METADATA_KEY: record.model_dump(mode="json")},
     }

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from studio.models.task import Category, Task, TestCase
+from studio.models.task import Category, Convention, Task, TestCase
 from studio.services.scratchworld.layout import JsonStyle
 
 METADATA_KEY = "scratchworld"
@@ -90,6 +90,7 @@ class Baseline:
     eval_description: str
     test_cases: list[dict[str, Any]]
     test_cases_at: TestCasesAt | None
+    convention: str = Convention.SCRATCHWORLD.value
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -144,6 +145,23 @@ def _checked_cases(cases: Any, at: TestCasesAt) -> list[dict[str, Any]]:
     return out
 
 
+def _function(evaluation: dict[str, Any]) -> str:
+    """The script's name: a plain file name in the scripts folder, never a path."""
+    name = _text(evaluation, "function", "evaluation.")
+    if not name or "/" in name or "\\" in name or name.strip(".") == "" or "\0" in name:
+        raise FieldProblem("evaluation.function", f"{name!r} is not a plain file name")
+    return name
+
+
+def _convention(evaluation: dict[str, Any]) -> str:
+    """`evaluation.convention` is ours (export writes it for studio-convention tasks only);
+    a published task file has none: the published convention applies."""
+    value = evaluation.get("convention", Convention.SCRATCHWORLD.value)
+    if value not in {c.value for c in Convention}:
+        raise FieldProblem("evaluation.convention", f"{value!r} is not studio or scratchworld")
+    return str(value)
+
+
 def baseline_of(raw: Any) -> Baseline:
     """Map an original task object to our fields; FieldProblem names the ScratchWorld field."""
     if not isinstance(raw, dict):
@@ -164,12 +182,13 @@ def baseline_of(raw: Any) -> Baseline:
         instruction=_text(raw, "instruction", ""),
         description=_text(raw, "description", "", required=False),
         initial_project=_text(raw, "initial_project", ""),
-        function=_text(evaluation, "function", "evaluation."),
+        function=_function(evaluation),
         timeout_s=timeout_s,
         timeout_unit=unit,
         eval_description=_text(evaluation, "description", "evaluation.", required=False),
         test_cases=_checked_cases(cases, at) if at else [],
         test_cases_at=at,
+        convention=_convention(evaluation),
         notes=notes,
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from studio.models.task import Category, Task
+from studio.models.task import Category, Convention, Task
 from studio.services.scratchworld.record import Baseline, SwRecord
 
 
@@ -45,6 +45,12 @@ def task_json(
     cases = [c.model_dump() for c in task.evaluation.test_cases]
     if cases != base.test_cases:
         (out if base.test_cases_at == "top" else ev)["test_cases"] = cases
+    convention = task.evaluation.convention.value
+    if convention != base.convention:
+        if convention == Convention.SCRATCHWORLD:
+            ev.pop("convention", None)
+        else:
+            ev["convention"] = convention
     return out
 
 
@@ -56,6 +62,8 @@ def _new_task_json(task: Task, initial: str, script: str) -> dict[str, Any]:
     }
     if task.category is Category.COMPUTE or task.evaluation.test_cases:
         ev["test_cases"] = [c.model_dump() for c in task.evaluation.test_cases]
+    if task.evaluation.convention is Convention.STUDIO:
+        ev["convention"] = Convention.STUDIO.value  # so that import gives it back its contract
     return {
         "name": task.id,
         "description": task.description,
