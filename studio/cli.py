@@ -16,7 +16,7 @@ from studio.models.task import EquivalentMutant
 from studio.services import paths
 from studio.services.browser import BrowserPool, default_spares
 from studio.services.checker import CheckOptions, check_tasks
-from studio.services.clock_agreement import AgreementCache, clock_for
+from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.evaluator import Evaluator
 from studio.services.store import load_task, save_task, scan_library
@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ck.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
     ck.add_argument("--realtime", action="store_true", help="force the real clock")
+    ck.add_argument(
+        "--compare-clocks",
+        action="store_true",
+        help="also run golden and initial in real time once and compare the verdicts "
+        "(cached per task content; a task whose clocks disagree is then checked in real time)",
+    )
     ck.add_argument("--json", action="store_true", help="print the report as JSON")
 
     eq = sub.add_parser("equivalent", help="mark a surviving mutant as equivalent, with a reason")
@@ -138,10 +144,15 @@ def main(argv: list[str] | None = None) -> int:
 async def _eval(args: argparse.Namespace) -> int:
     entry = load_task(args.task_dir)
     project = args.project or entry.golden_path or entry.initial_path
-    clock = clock_for(entry, args.realtime, AgreementCache())
     async with BrowserPool(spares=1) as pool:
-        result = await Evaluator(pool).evaluate(
-            entry, project, timeout_s=args.timeout, clock=clock, seed=args.seed
+        result = await evaluate_on_chosen_clock(
+            Evaluator(pool),
+            entry,
+            project,
+            realtime=args.realtime,
+            cache=AgreementCache(),
+            timeout_s=args.timeout,
+            seed=args.seed,
         )
         result_browser_s = pool.browser_start_s
     if args.json:
@@ -172,6 +183,8 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
         loc = f"{result.error.file or result.project}"
         loc += f":{result.error.line}" if result.error.line else ""
         print(f"  ERROR ({result.error.kind.value}) in {loc}: {result.error.message}")
+    if result.clock_note:
+        print(f"  clock: {result.clock_note}")
     sr = 1.0 if result.ok else 0.0
     t = result.timings
     print(
@@ -206,6 +219,7 @@ async def _check(args: argparse.Namespace) -> int:
         workers=max(1, args.workers),
         seed=args.seed,
         realtime=args.realtime,
+        compare_clocks=args.compare_clocks,
     )
     async with BrowserPool(spares=options.workers) as pool:
         report = await check_tasks(

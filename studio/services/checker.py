@@ -2,9 +2,13 @@
 
 A task is valid when its script passes the golden project on every rerun, fails the initial
 project of a debug task, and kills the mutants of the golden project (or the author has marked
-the survivors equivalent). Reruns use different seeds and expose flaky verdicts. Evaluations
-run on the virtual clock unless the task asks for real time, or a comparison of both clocks on
-its golden and initial projects finds that they disagree.
+the survivors equivalent). Reruns use different seeds and expose flaky verdicts.
+
+Evaluations run on the virtual clock unless the task asks for real time. Nothing runs in real
+time on the way to a verdict: a task falls back to real time only when its script uses what the
+virtual clock cannot serve (the page names it, e.g. a Worker), or when a comparison of both
+clocks on its golden and initial projects, run because the user asked for it
+(`compare_clocks`), found that they disagree; both findings are cached per task content.
 """
 
 from __future__ import annotations
@@ -19,7 +23,12 @@ from pathlib import Path
 from studio.models.check import CheckReport, CheckSummary, TaskCheck, Verdict
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.task import Category, ClockPreference
-from studio.services.clock_agreement import Agreement, AgreementCache, compare_verdicts
+from studio.services.clock_agreement import (
+    Agreement,
+    AgreementCache,
+    compare_verdicts,
+    hazards_note,
+)
 from studio.services.errors import TaskFileError
 from studio.services.evaluator import Evaluator
 from studio.services.mutant_runs import MutantRunner, flaky_tests
@@ -42,6 +51,7 @@ class CheckOptions:
     workers: int = 2
     seed: int = 0
     realtime: bool = False
+    compare_clocks: bool = False  # also run golden and initial in real time and compare
 
 
 class TaskChecker:
@@ -94,17 +104,37 @@ class TaskChecker:
             check.errors.append("the task has no golden project")
             return _finish(check, t0)
         clock = await self._choose_clock(entry, check)
+        golden_runs, initial_runs = await self._golden_and_initial(entry, clock)
+        hazards = sorted({h for r in golden_runs + initial_runs for h in r.clock_hazards})
+        if clock is Clock.VIRTUAL and hazards and self._may_fall_back(entry):
+            clock = Clock.REAL
+            check.clock_note = "fell back to real time: " + hazards_note(hazards)
+            log.warning("%s: %s", task.id, check.clock_note)
+            if self.agreement:
+                self.agreement.store(entry, Agreement(False, hazards_note(hazards)))
+            self.expected += 2 * check.reruns
+            golden_runs, initial_runs = await self._golden_and_initial(entry, clock)
         check.clock = clock.value
-        golden_runs, initial_runs = await asyncio.gather(
-            self.runs(entry, entry.golden_path, entry.task.golden_project or "golden.sb3", clock),
-            self.runs(entry, entry.initial_path, entry.task.initial_project, clock),
-        )
         _judge_golden_and_initial(check, task.category, golden_runs, initial_runs)
         if check.golden_passed and self.options.mutants > 0:
             await MutantRunner(self, entry, clock, golden_runs).run_into(check)
         if self.progress is not None:
             self.progress(self.finished, self.finished)
         return _finish(check, t0)
+
+    async def _golden_and_initial(
+        self, entry: TaskFolder, clock: Clock
+    ) -> tuple[list[EvalResult], list[EvalResult]]:
+        assert entry.golden_path is not None
+        golden = entry.task.golden_project or "golden.sb3"
+        golden_runs, initial_runs = await asyncio.gather(
+            self.runs(entry, entry.golden_path, golden, clock),
+            self.runs(entry, entry.initial_path, entry.task.initial_project, clock),
+        )
+        return golden_runs, initial_runs
+
+    def _may_fall_back(self, entry: TaskFolder) -> bool:
+        return entry.task.evaluation.clock is ClockPreference.AUTO
 
     async def _choose_clock(self, entry: TaskFolder, check: TaskCheck) -> Clock:
         preference = entry.task.evaluation.clock
@@ -114,11 +144,14 @@ class TaskChecker:
         if preference is ClockPreference.VIRTUAL:
             return Clock.VIRTUAL
         cached = self.agreement.lookup(entry) if self.agreement else None
-        if cached is None:
+        if self.options.compare_clocks and cached is None:
             cached = await self._compare_clocks(entry)
             if self.agreement:
                 self.agreement.store(entry, cached)
+        if cached is None:
+            return Clock.VIRTUAL
         if cached.agree:
+            check.clock_note = "compared: virtual and real time agree on golden and initial"
             return Clock.VIRTUAL
         check.clock_note = f"fell back to real time: {cached.note}"
         log.warning("%s: %s", entry.task.id, check.clock_note)

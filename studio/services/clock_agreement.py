@@ -1,7 +1,10 @@
-"""Do virtual-clock and real-time evaluations of a task agree? Measured once, then cached.
+"""Which clock evaluates a task, and do virtual-clock and real-time evaluations agree?
 
-The comparison is keyed by the bytes that decide it (projects, script, helper library,
-time limit and our evaluation runtime), so any edit makes the check run again.
+A task evaluates on the virtual clock unless it asks for real time or something known about it
+says the virtual clock would not give the real-time verdicts: a comparison of both clocks the
+user asked for disagreed, or the script used what the virtual clock cannot serve (the page
+names it). Those findings are cached, keyed by the bytes that decide them (projects, script,
+helper library, time limit and our evaluation runtime), so any edit forgets them.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from pathlib import Path
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.task import ClockPreference
 from studio.services import atomic, paths
+from studio.services.evaluator import Evaluator
 from studio.services.store import TaskFolder
 
 RUNTIME_FILES = ("eval-runner.js", "virtual-clock.js", "scratch-classes.js")
@@ -107,3 +111,42 @@ def clock_for(entry: TaskFolder, realtime: bool, cache: AgreementCache | None) -
         if known is not None and not known.agree:
             return Clock.REAL
     return Clock.VIRTUAL
+
+
+def hazards_note(hazards: list[str] | tuple[str, ...]) -> str:
+    """Say what a script uses that the virtual clock cannot serve."""
+    return f"the script uses {'; '.join(hazards)}, which the virtual clock cannot serve"
+
+
+async def evaluate_on_chosen_clock(
+    evaluator: Evaluator,
+    entry: TaskFolder,
+    project: bytes | Path | None = None,
+    *,
+    realtime: bool = False,
+    cache: AgreementCache | None = None,
+    project_name: str | None = None,
+    timeout_s: float | None = None,
+    seed: int = 0,
+) -> EvalResult:
+    """Evaluate on the clock `clock_for` picks; a virtual run whose script used what the
+    virtual clock cannot serve is done again in real time, and the result says why."""
+    clock = clock_for(entry, realtime, cache)
+
+    async def run(on: Clock) -> EvalResult:
+        return await evaluator.evaluate(
+            entry, project, project_name=project_name, timeout_s=timeout_s, clock=on, seed=seed
+        )
+
+    result = await run(clock)
+    auto = entry.task.evaluation.clock is ClockPreference.AUTO
+    if clock is Clock.VIRTUAL and result.clock_hazards and auto:
+        note = hazards_note(result.clock_hazards)
+        if cache is not None:
+            cache.store(entry, Agreement(False, note))
+        result = await run(Clock.REAL)
+        result.clock_note = f"fell back to real time: {note}"
+    elif clock is Clock.REAL and auto and not realtime and cache is not None:
+        known = cache.lookup(entry)
+        result.clock_note = f"real time: {known.note}" if known else ""
+    return result
