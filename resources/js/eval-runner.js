@@ -128,7 +128,10 @@
     // The VM's timers read the clock they find when they are made: install it first.
     if (virtual) VirtualClock.install();
     try {
-      const vm = ScratchClasses.createVM(null, virtual ? { audioContext: VirtualClock.audioContext() } : {});
+      // The stage canvas stays in the document: the renderer maps mouse positions through its
+      // on-screen box (sprite clicks). On the virtual clock it is not drawn (hookRenderer).
+      const canvas = document.getElementById('stage');
+      const vm = ScratchClasses.createVM(canvas, virtual ? { audioContext: VirtualClock.audioContext() } : {});
       window.vm = vm;
       if (virtual) {
         VirtualClock.hookSequencer(vm);

@@ -35,7 +35,7 @@
   const probeState = new GUI.EditorState({ locale: 'en' });
   const VirtualMachine = probeState.store.getState().scratchGui.vm.constructor;
 
-  /** A canvas of the stage's size that is not in the document: nothing composites it. */
+  /** A canvas of the stage's size, outside the document (mouse picking needs one inside). */
   function stageCanvas() {
     const canvas = document.createElement('canvas');
     canvas.width = 480;

@@ -11,10 +11,13 @@
  *   - a loop that busy-waits on `Date.now()` or `performance.now()` ends: past a large number of
  *     clock reads within one turn of the page, every read moves time on a little;
  *   - sounds end after their duration in virtual time ("play sound until done" waits as long as
- *     in the editor), through an AudioContext whose currentTime and `ended` events are virtual.
+ *     in the editor), through an AudioContext whose currentTime and `ended` events are virtual;
+ *   - performance marks and measures carry virtual timestamps;
+ *   - while real work is under way (requests, IndexedDB, decoding: see real-work.js), virtual
+ *     time follows real time instead of jumping.
  * Not served (named in `hazards()` so that the studio can say so and use real time instead):
  * workers (their timers run on real time), audio contexts made by a script, the document's
- * animation timeline and Web Animations, and performance marks and measures.
+ * animation timeline and Web Animations.
  *
  * The stage is not drawn on the virtual clock (nobody looks at it, and a software GPU would
  * otherwise fall seconds behind): `hookRenderer` keeps only the draws a snapshot asks for.
@@ -156,14 +159,28 @@
       });
       state.restore.push(() => { delete document.timeline; });
     }
-    for (const name of ['mark', 'measure', 'getEntries', 'getEntriesByName', 'getEntriesByType']) {
-      const fn = performance[name];
-      if (typeof fn !== 'function') continue;
-      replace(performance, name, function (...args) {
-        note(`performance.${name} (its timestamps are real time)`);
-        return fn.apply(performance, args);
-      });
-    }
+  }
+
+  /** Performance marks and measures are stamped with virtual time, like performance.now(). */
+  function virtualMarks() {
+    const mark = performance.mark;
+    const measure = performance.measure;
+    if (typeof mark !== 'function' || typeof measure !== 'function') return;
+    replace(performance, 'mark', function (name, options) {
+      const opts = Object.assign({}, options);
+      if (opts.startTime === undefined) opts.startTime = performance.now();
+      return mark.call(performance, name, opts);
+    });
+    replace(performance, 'measure', function (name, start, end) {
+      if (start !== null && typeof start === 'object') {
+        const opts = Object.assign({}, start);
+        if (opts.end === undefined && opts.duration === undefined) opts.end = performance.now();
+        return measure.call(performance, name, opts);
+      }
+      const opts = { end: end !== undefined ? end : performance.now() };
+      if (start !== undefined) opts.start = start;
+      return measure.call(performance, name, opts);
+    });
   }
 
   function install() {
@@ -186,7 +203,9 @@
     window.cancelIdleCallback = clearTimer;
     performance.now = () => state.perfBase + readClock();
     window.Date = makeDate(real.Date);
+    virtualMarks();
     watchHazards();
+    if (window.RealWork) window.RealWork.install();
   }
 
   /** Let the VM's work timer cost virtual time, so a step's busy re-polling ends. */
@@ -266,19 +285,22 @@
     performance.now = real.perfNow;
     window.Date = real.Date;
     while (state.restore.length) state.restore.pop()();
+    if (window.RealWork) window.RealWork.uninstall();
     state.timers.clear();
     state.installed = false;
   }
 
   /**
    * Fire timers in virtual-time order until `until` settles. After each timer the page gets a
-   * real macrotask turn, so promise chains settle before time moves on. With
-   * `{accelerate: false}` virtual time follows real time (used while the project loads: real
-   * work such as workers and image decoding must not be overtaken by jumping timers).
+   * real macrotask turn, so promise chains settle before time moves on. Virtual time follows
+   * real time instead of jumping while real work is under way (window.RealWork: requests,
+   * IndexedDB, image and audio decoding...) and, with `{accelerate: false}`, all along (used
+   * while the project loads): such work must not be overtaken by jumping timers.
    */
   async function drive(until, options = {}) {
     const accelerate = options.accelerate !== false;
-    const realStart = real.perfNow() - state.now;
+    const realWork = () => (window.RealWork ? window.RealWork.pending() : 0);
+    let anchor = null; // {real, virtual} while virtual time follows real time
     let settled = false;
     until.then(() => { settled = true; }, () => { settled = true; });
     let idleTurns = 0;
@@ -286,11 +308,14 @@
       state.reads = 0;
       await macrotask();
       if (settled) break;
-      if (!accelerate) state.now = Math.max(state.now, real.perfNow() - realStart);
+      const follow = !accelerate || realWork() > 0;
+      if (!follow) anchor = null;
+      else if (!anchor) anchor = { real: real.perfNow(), virtual: state.now };
+      if (anchor) state.now = Math.max(state.now, anchor.virtual + real.perfNow() - anchor.real);
       const t = nextTimer();
-      if (!t || (!accelerate && t.at > state.now)) {
-        idleTurns += 1; // nothing due: let real work (workers, decoding) go on
-        await new Promise((r) => real.setTimeout(r, Math.min(accelerate ? 50 : 4, idleTurns)));
+      if (!t || (anchor && t.at > state.now)) {
+        idleTurns += 1; // nothing due: let real work (requests, decoding) go on
+        await new Promise((r) => real.setTimeout(r, Math.min(anchor ? 4 : 50, idleTurns)));
         continue;
       }
       idleTurns = 0;

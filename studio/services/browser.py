@@ -1,9 +1,17 @@
 """One headless system Chromium, reused, handing out fresh evaluation pages.
 
-Every evaluation gets a page of its own, closed afterwards, so no listener, timer or global
-of one evaluation survives into the next. Pages are loaded ahead of need (spares) so that a
-caller rarely waits for the 17 MB bundle to start. The browser keeps a persistent profile in
-the user's cache so that V8's code cache makes page start fast after the first runs.
+Every evaluation gets a page of its own, closed afterwards with every popup it opened, so no
+listener, timer or global of one evaluation survives into the next. Pages are loaded ahead of
+need (spares) so that a caller rarely waits for the 17 MB bundle to start. The browser keeps a
+persistent profile in the user's cache so that V8's code cache makes page start fast after the
+first runs.
+
+Evaluations share no storage: each page is served from an origin of its own slot
+(`e<N>.localhost`, all answered by the one loopback editor server), at most one page per slot
+at a time, and a slot's storage (cookies, local storage, IndexedDB, caches) is wiped before its
+next page loads; service workers are blocked. Slots are reused most-recently-freed first, so
+their code caches stay warm. The page's Content-Security-Policy (see server.EVAL_PAGE_CSP)
+keeps its requests on its own origin; navigating away is refused here.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ CHROMIUM_ARGS = [
     "--disable-default-apps",
     "--mute-audio",
     "--autoplay-policy=no-user-gesture-required",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 EVAL_PAGE = "eval.html"
 PAGE_READY_TIMEOUT_S = 60.0
@@ -39,19 +48,27 @@ PAGE_READY_TIMEOUT_S = 60.0
 
 @dataclass
 class ReadyPage:
-    """A loaded evaluation page and how long it took to get ready."""
+    """A loaded evaluation page, how long it took to get ready, and its slot."""
 
     page: Any  # playwright.async_api.Page
     ready_s: float
+    slot: int = 0
 
 
 class BrowserPool:
     """Owns the Playwright driver, the browser and a few spare evaluation pages."""
 
-    def __init__(self, server: EditorServer | None = None, spares: int = 1) -> None:
+    def __init__(
+        self, server: EditorServer | None = None, spares: int = 1, slots: int | None = None
+    ) -> None:
         self.server = server
         self._own_server = server is None
         self.spares = max(0, spares)
+        # pages loaded or in use at once; each has an origin (and storage) of its own
+        self.slots = max(2, slots or 2 * self.spares + 2)
+        self._free_slots: asyncio.LifoQueue[int] | None = None
+        self._slot_of: dict[Any, int] = {}
+        self._popups: dict[Any, list[Any]] = {}
         self._pw: Any = None
         self._context: Any = None
         self._profile: Path | None = None
@@ -77,7 +94,12 @@ class BrowserPool:
             headless=True,
             args=CHROMIUM_ARGS,
             viewport={"width": 1280, "height": 720},
+            service_workers="block",
         )
+        self._context.on("page", self._adopt_popup)
+        self._free_slots = asyncio.LifoQueue()
+        for slot in range(self.slots, 0, -1):
+            self._free_slots.put_nowait(slot)
         self.browser_start_s = time.perf_counter() - t0
         self._top_up()
         return self
@@ -137,19 +159,43 @@ class BrowserPool:
         while len(self._spare_tasks) < self.spares:
             self._spare_tasks.append(asyncio.ensure_future(self._open_eval_page()))
 
-    async def _open_eval_page(self) -> ReadyPage:
+    def slot_origin(self, slot: int) -> str:
+        """The origin evaluation pages of `slot` are served from."""
         assert self.server is not None
+        return f"http://e{slot}.localhost:{self.server.port}"
+
+    async def _open_eval_page(self) -> ReadyPage:
+        assert self.server is not None and self._free_slots is not None
+        slot = await self._free_slots.get()
         t0 = time.perf_counter()
-        page = await self.context.new_page()
+        origin = self.slot_origin(slot)
         try:
-            await page.goto(self.server.url(EVAL_PAGE), wait_until="domcontentloaded")
+            page = await self.context.new_page()
+        except BaseException:
+            self._free_slots.put_nowait(slot)
+            raise
+        self._slot_of[page] = slot
+        try:
+            cdp = await self.context.new_cdp_session(page)
+            await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
             await page.wait_for_function(
                 "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
             )
-        except Exception:
-            await page.close()
+            await _refuse_navigation(cdp)
+        except BaseException:
+            await self.discard(page)
             raise
-        return ReadyPage(page, time.perf_counter() - t0)
+        return ReadyPage(page, time.perf_counter() - t0, slot)
+
+    async def _adopt_popup(self, page: Any) -> None:
+        """Remember a popup of an evaluation page, so that it is closed with its opener."""
+        with contextlib.suppress(Exception):
+            opener = await page.opener()
+            while opener is not None and opener not in self._slot_of:
+                opener = await opener.opener()
+            if opener is not None:
+                self._popups.setdefault(opener, []).append(page)
 
     async def acquire_eval_page(self) -> ReadyPage:
         """A fresh, loaded evaluation page; the caller must `discard` it after one use."""
@@ -167,9 +213,28 @@ class BrowserPool:
         return ready
 
     async def discard(self, page: Any) -> None:
-        """Close a used page; a hung page is closed without running unload handlers."""
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(page.close(run_before_unload=False), timeout=10)
+        """Close a used page and the popups it opened; a hung page is closed without running
+        unload handlers. Its slot is free again once the page is gone."""
+        for popup in [*self._popups.pop(page, []), page]:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(popup.close(run_before_unload=False), timeout=10)
+        slot = self._slot_of.pop(page, None)
+        if slot is not None and self._free_slots is not None:
+            self._free_slots.put_nowait(slot)
+
+
+async def _refuse_navigation(cdp: Any) -> None:
+    """From now on the page loads no document: navigations and frames fail at the request."""
+
+    async def refuse(event: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):  # the page may be closing
+            await cdp.send(
+                "Fetch.failRequest",
+                {"requestId": event["requestId"], "errorReason": "BlockedByClient"},
+            )
+
+    cdp.on("Fetch.requestPaused", refuse)
+    await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]})
 
 
 def default_spares() -> int:

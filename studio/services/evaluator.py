@@ -156,11 +156,10 @@ class Evaluator:
                 )
         except Exception as exc:  # the page went away under the call
             kind = ErrorKind.CRASH if crashed.done() else ErrorKind.SCRIPT
-            result.error = EvalError(
-                kind=kind,
-                file=args["scriptName"],
-                message=f"the page failed during the run: {_short(exc)}",
-            )
+            message = f"the page failed during the run: {_short(exc)}"
+            if "navigation" in str(exc):
+                message = "the script navigated the evaluation page away, which is not allowed"
+            result.error = EvalError(kind=kind, file=args["scriptName"], message=message)
         finally:
             run.cancel()
             console.close()
@@ -181,11 +180,12 @@ class ConsoleLog:
             return
         if len(text) > MAX_CONSOLE_LINE_CHARS:
             text = text[:MAX_CONSOLE_LINE_CHARS] + f"… ({len(text)} characters)"
-        if len(self.lines) >= MAX_CONSOLE_LINES or self.chars + len(text) > MAX_CONSOLE_CHARS:
+        line = f"[{kind}] {text}"
+        if len(self.lines) >= MAX_CONSOLE_LINES or self.chars + len(line) > MAX_CONSOLE_CHARS:
             self.dropped += 1
             return
-        self.chars += len(text)
-        self.lines.append(f"[{kind}] {text}")
+        self.chars += len(line)
+        self.lines.append(line)
 
     def close(self) -> None:
         if self.dropped:

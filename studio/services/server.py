@@ -25,6 +25,29 @@ from studio.services import paths
 # caches (keyed by URL) stay warm; when it is taken another free port is used.
 PREFERRED_PORT = int(os.environ.get("STUDIO_PORT", "47613"))
 
+# The evaluation page runs untrusted scripts: it may reach its own origin only (fetch, XHR,
+# WebSocket, workers, images, media), load no frame or plugin, and open no popup (sandbox
+# without allow-popups; forms and modal dialogs are off too). Navigating away is refused by the
+# browser pool. 'unsafe-inline' is how scripts are installed; 'unsafe-eval' serves string timers.
+EVAL_PAGE_CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "media-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "connect-src 'self' data: blob:",
+        "worker-src 'self' blob:",
+        "frame-src 'none'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "sandbox allow-scripts allow-same-origin",
+    ]
+)
+PAGE_HEADERS = {"eval.html": {"Content-Security-Policy": EVAL_PAGE_CSP}}
+
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("application/wasm", ".wasm")
 mimetypes.add_type("image/svg+xml", ".svg")
@@ -207,6 +230,9 @@ def _make_handler(server: EditorServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Cache-Control", cache)
+            if isinstance(target, Path):
+                for name, value in PAGE_HEADERS.get(target.name, {}).items():
+                    self.send_header(name, value)
             self.end_headers()
             if not head:
                 self.wfile.write(data)
