@@ -55,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--timeout", type=float, help="time limit in seconds (default: the task's)")
     ev.add_argument("--realtime", action="store_true", help="run on the real clock")
     ev.add_argument("--seed", type=int, default=0, help="seed of the page's randomness")
+    ev.add_argument(
+        "--protocol",
+        choices=("studio", "published"),
+        default="studio",
+        help="studio: our evaluation page, on the task's clock (default); published: as the "
+        "published ScratchWorld service does, on a live editor page in real time (a reference)",
+    )
     ev.add_argument("--json", action="store_true", help="print the result as JSON")
 
     ck = sub.add_parser(
@@ -144,16 +151,21 @@ def main(argv: list[str] | None = None) -> int:
 async def _eval(args: argparse.Namespace) -> int:
     entry = load_task(args.task_dir)
     project = args.project or entry.golden_path or entry.initial_path
-    async with BrowserPool(spares=1) as pool:
-        result = await evaluate_on_chosen_clock(
-            Evaluator(pool),
-            entry,
-            project,
-            realtime=args.realtime,
-            cache=AgreementCache(),
-            timeout_s=args.timeout,
-            seed=args.seed,
-        )
+    async with BrowserPool(spares=0 if args.protocol == "published" else 1) as pool:
+        if args.protocol == "published":
+            from studio.services.published_protocol import PublishedProtocol
+
+            result = await PublishedProtocol(pool).evaluate(entry, project)
+        else:
+            result = await evaluate_on_chosen_clock(
+                Evaluator(pool),
+                entry,
+                project,
+                realtime=args.realtime,
+                cache=AgreementCache(),
+                timeout_s=args.timeout,
+                seed=args.seed,
+            )
         result_browser_s = pool.browser_start_s
     if args.json:
         data = result.model_dump(mode="json")

@@ -3,6 +3,10 @@
  * library as window.EvaluationUtils, run the task script as fn(vm, config, cleanup) with a
  * time limit, and return a plain object. Python (studio.services.evaluator) calls
  * window.StudioEval.run(...) once per page; the page is then thrown away.
+ *
+ * window.StudioEval.runOn(vm, args) does the same on a VM that already exists, in real time:
+ * the editor page's own VM, as the published ScratchWorld service evaluates
+ * (studio.services.published_protocol).
  */
 (function () {
   'use strict';
@@ -119,6 +123,42 @@
     }
   }
 
+  /** Tell the studio that the script's time limit starts now (loading may take long on a busy
+   * machine; only the script's own time counts against its limit), then bound the console. */
+  function scriptStarts(out, t0) {
+    console.info('studio:script-start');
+    capConsole(MAX_CONSOLE_CALLS);
+    out.timings.project_load_ms = realNow() - t0;
+  }
+
+  async function loadAndRun(vm, args, virtual, out, t0) {
+    try {
+      await loadInto(vm, args, virtual);
+    } catch (err) {
+      out.error = { kind: 'project', file: args.projectName, message: String(err && err.message || err) };
+      return out;
+    }
+    vm.start();
+    scriptStarts(out, t0);
+    const t1 = realNow();
+    let fn;
+    try {
+      fn = loadScript(vm, args);
+    } catch (err) {
+      out.error = describe(err, args.scriptName);
+      return out;
+    }
+    await runScript(vm, fn, args, virtual, out);
+    out.timings.script_ms = realNow() - t1;
+    return out;
+  }
+
+  /** An evaluation on an existing VM (the editor's), on the real clock, unseeded. */
+  async function runOn(vm, args) {
+    const out = { timings: {}, result: null, error: null };
+    return loadAndRun(vm, args, false, out, realNow());
+  }
+
   /** One evaluation: {timings, result, error}; `args.clock` is 'virtual' or 'real'. */
   async function run(args) {
     const out = { timings: {}, result: null, error: null };
@@ -131,35 +171,17 @@
       // The stage canvas stays in the document: the renderer maps mouse positions through its
       // on-screen box (sprite clicks). On the virtual clock it is not drawn (hookRenderer).
       const canvas = document.getElementById('stage');
+      const [width, height] = args.stage || [480, 360];
+      canvas.style.width = `${width}px`;
+      canvas.style.height = `${height}px`;
       const vm = ScratchClasses.createVM(canvas, virtual ? { audioContext: VirtualClock.audioContext() } : {});
+      vm.renderer.resize(width, height); // as the editor does for its stage size
       window.vm = vm;
       if (virtual) {
         VirtualClock.hookSequencer(vm);
         VirtualClock.hookRenderer(vm);
       }
-      try {
-        await loadInto(vm, args, virtual);
-      } catch (err) {
-        out.error = { kind: 'project', file: args.projectName, message: String(err && err.message || err) };
-        return out;
-      }
-      vm.start();
-      const t1 = realNow();
-      // tells the studio the script's time limit starts now (loading may take long on a busy
-      // machine; only the script's own time counts against its limit)
-      console.info('studio:script-start');
-      capConsole(MAX_CONSOLE_CALLS);
-      out.timings.project_load_ms = t1 - t0;
-      let fn;
-      try {
-        fn = loadScript(vm, args);
-      } catch (err) {
-        out.error = describe(err, args.scriptName);
-        return out;
-      }
-      await runScript(vm, fn, args, virtual, out);
-      out.timings.script_ms = realNow() - t1;
-      return out;
+      return await loadAndRun(vm, args, virtual, out, t0);
     } finally {
       if (virtual) {
         out.clock_hazards = VirtualClock.hazards();
@@ -168,5 +190,5 @@
     }
   }
 
-  window.StudioEval = { run, ready: true };
+  window.StudioEval = { run, runOn, ready: true };
 }());

@@ -81,7 +81,7 @@ class Convention(StrEnum):
     - `scratchworld`: exactly as the published ScratchWorld service calls it: `config` is `{}`
       and one fixed 120 s cap applies to the whole script; `evaluation.timeout_s` is the set's
       own number (kept for export) and limits nothing, as the scripts use their own per-case
-      limits (tasks imported from a ScratchWorld set).
+      limits; the stage is in small stage mode (tasks imported from a ScratchWorld set).
     """
 
     STUDIO = "studio"
@@ -89,6 +89,8 @@ class Convention(StrEnum):
 
 
 SCRATCHWORLD_CAP_S = 120.0  # the published service's safety cap on a whole script
+FULL_STAGE = (480, 360)  # the stage's size on screen, CSS px
+SMALL_STAGE = (240, 180)  # in the editor's small stage mode, which the published runner selects
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,13 @@ class Evaluation(BaseModel):
                 SCRATCHWORLD_CAP_S, "the published ScratchWorld convention's cap on a whole script"
             )
         return ScriptLimit(self.timeout_s, "evaluation.timeout_s in task.json")
+
+    def stage_size(self) -> tuple[int, int]:
+        """The stage's size on screen during the evaluation. The published runner switches the
+        editor to small stage mode before it evaluates, and the renderer maps mouse positions
+        (sprite clicks) through the stage's on-screen box: under that convention the stage is
+        small here too, so clicks land where they land in the published protocol."""
+        return SMALL_STAGE if self.convention is Convention.SCRATCHWORLD else FULL_STAGE
 
 
 class EquivalentMutant(BaseModel):

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,67 @@ SCRIPT_START = "studio:script-start"  # the page's console says the script start
 MAX_CONSOLE_LINES = 500  # console output kept per evaluation: lines,
 MAX_CONSOLE_LINE_CHARS = 2_000  # characters of one line,
 MAX_CONSOLE_CHARS = 100_000  # and characters in all
+
+
+@dataclass
+class Prepared:
+    """An evaluation ready to run in a page: its result so far, the page's arguments, its limit."""
+
+    result: EvalResult
+    args: dict[str, Any]
+    limit: ScriptLimit
+    t0: float
+
+
+def prepare(
+    entry: TaskFolder,
+    project: bytes | Path | None,
+    project_name: str | None = None,
+    limit: ScriptLimit | None = None,
+    clock: Clock = Clock.REAL,
+    seed: int = 0,
+    config: dict[str, object] | None = None,
+) -> Prepared | EvalResult:
+    """Read what an evaluation needs; an EvalResult with the error when something is wrong.
+
+    `project` defaults to the golden project; `limit` and `config` to what the task's
+    convention gives.
+    """
+    t0 = time.perf_counter()
+    if project is None:
+        project = entry.golden_path or entry.initial_path
+    if isinstance(project, Path):
+        project_name = project_name or str(project)
+    name = project_name or "project.sb3"
+    result = EvalResult(task_id=entry.task.id, project=name, clock=clock, seed=seed)
+    try:
+        data = project.read_bytes() if isinstance(project, Path) else project
+        check_sb3(data, name)
+        script = _read_text(entry.script_path)
+        helper = _read_text(entry.helper_path)
+    except OSError as exc:
+        return _failed(result, ErrorKind.PROJECT, f"cannot be read ({exc})", name, t0)
+    except ProjectFileError as exc:
+        return _failed(result, ErrorKind.PROJECT, exc.problem, name, t0)
+    except StudioError as exc:
+        return _failed(result, ErrorKind.SETUP, str(exc), None, t0)
+    limit = limit or entry.task.evaluation.limit()
+    result.limit_s, result.limit_source = limit.seconds, limit.source
+    args = {
+        "projectB64": base64.b64encode(data).decode("ascii"),
+        "projectName": name,
+        "helperSource": helper,
+        "helperName": entry.helper_path.name,
+        "scriptSource": script,
+        "scriptName": entry.script_path.name,
+        "config": entry.task.eval_config() if config is None else config,
+        "timeoutMs": int(limit.seconds * 1000),
+        "limitNote": limit.source,
+        "clock": clock.value,
+        "seed": seed,
+        "stage": list(entry.task.evaluation.stage_size()),
+    }
+    return Prepared(result, args, limit, t0)
 
 
 class Evaluator:
@@ -50,120 +112,96 @@ class Evaluator:
         Math.random, which the VM's pick-random blocks use. `timeout_s` replaces the time limit
         of the task's convention for this run.
         """
-        t0 = time.perf_counter()
-        if project is None:
-            project = entry.golden_path or entry.initial_path
-        if isinstance(project, Path):
-            project_name = project_name or str(project)
-        name = project_name or "project.sb3"
-        result = EvalResult(task_id=entry.task.id, project=name, clock=clock, seed=seed)
-        try:
-            data = project.read_bytes() if isinstance(project, Path) else project
-            check_sb3(data, name)
-            script = _read_text(entry.script_path)
-            helper = _read_text(entry.helper_path)
-        except OSError as exc:
-            return _failed(result, ErrorKind.PROJECT, f"cannot be read ({exc})", name, t0)
-        except ProjectFileError as exc:
-            return _failed(result, ErrorKind.PROJECT, exc.problem, name, t0)
-        except StudioError as exc:
-            return _failed(result, ErrorKind.SETUP, str(exc), None, t0)
-        limit = (
-            ScriptLimit(timeout_s, "the limit given for this run")
-            if timeout_s
-            else entry.task.evaluation.limit()
-        )
-        result.limit_s, result.limit_source = limit.seconds, limit.source
-        args = {
-            "projectB64": base64.b64encode(data).decode("ascii"),
-            "projectName": name,
-            "helperSource": helper,
-            "helperName": entry.helper_path.name,
-            "scriptSource": script,
-            "scriptName": entry.script_path.name,
-            "config": entry.task.eval_config(),
-            "timeoutMs": int(limit.seconds * 1000),
-            "limitNote": limit.source,
-            "clock": clock.value,
-            "seed": seed,
-        }
-        await self._run_in_page(result, args, limit)
-        result.timings.total_s = time.perf_counter() - t0
-        return result
-
-    async def _run_in_page(
-        self, result: EvalResult, args: dict[str, Any], limit: ScriptLimit
-    ) -> None:
+        limit = ScriptLimit(timeout_s, "the limit given for this run") if timeout_s else None
+        prepared = prepare(entry, project, project_name, limit, clock, seed)
+        if isinstance(prepared, EvalResult):
+            return prepared
+        result = prepared.result
         try:
             ready = await self.pool.acquire_eval_page()
         except Exception as exc:  # browser missing or dead: a setup problem, not a verdict
             result.error = EvalError(kind=ErrorKind.SETUP, message=f"no browser page: {exc}")
+        else:
+            result.timings.page_ready_s = ready.ready_s
+            try:
+                await run_in_page(ready.page, "(a) => window.StudioEval.run(a)", prepared)
+            finally:
+                await self.pool.discard(ready.page)
+        result.timings.total_s = time.perf_counter() - prepared.t0
+        return result
+
+
+async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
+    """Run the page function `call` with the prepared arguments; fill the result in.
+
+    The page says when the script starts (after the project loaded); from then on a page the
+    script blocks is given its limit and a grace period, then left to the caller to close.
+    Crashes, navigation away and timeouts become named errors.
+    """
+    result, args, limit = prepared.result, prepared.args, prepared.limit
+    crashed = asyncio.get_running_loop().create_future()
+    started = asyncio.get_running_loop().create_future()
+    console = ConsoleLog(result.console)
+
+    def on_console(msg: Any) -> None:
+        if msg.text == SCRIPT_START:
+            if not started.done():
+                started.set_result(True)
             return
-        page = ready.page
-        result.timings.page_ready_s = ready.ready_s
-        crashed = asyncio.get_running_loop().create_future()
-        started = asyncio.get_running_loop().create_future()
+        console.add(msg.type, msg.text)
 
-        console = ConsoleLog(result.console)
+    def on_crash(_page: Any) -> None:
+        if not crashed.done():
+            crashed.set_result(True)
 
-        def on_console(msg: Any) -> None:
-            if msg.text == SCRIPT_START:
-                if not started.done():
-                    started.set_result(True)
-                return
-            console.add(msg.type, msg.text)
-
-        def on_crash(_page: Any) -> None:
-            if not crashed.done():
-                crashed.set_result(True)
-
-        page.on("console", on_console)
-        page.on("crash", on_crash)
-        run = asyncio.ensure_future(page.evaluate("(a) => window.StudioEval.run(a)", args))
-        try:
-            # The deadline for a page blocked by the script runs from the script's start: a
-            # project that loads slowly on a busy machine must not count against the script.
-            first = asyncio.FIRST_COMPLETED
+    page.on("console", on_console)
+    page.on("crash", on_crash)
+    run = asyncio.ensure_future(page.evaluate(call, args))
+    try:
+        # The deadline for a page blocked by the script runs from the script's start: a
+        # project that loads slowly on a busy machine must not count against the script.
+        first = asyncio.FIRST_COMPLETED
+        done, _ = await asyncio.wait(
+            {run, crashed, started}, timeout=LOAD_LIMIT_S, return_when=first
+        )
+        if started in done and not (run.done() or crashed.done()):
             done, _ = await asyncio.wait(
-                {run, crashed, started}, timeout=LOAD_LIMIT_S, return_when=first
+                {run, crashed}, timeout=limit.seconds + GRACE_S, return_when=first
             )
-            if started in done and not (run.done() or crashed.done()):
-                done, _ = await asyncio.wait(
-                    {run, crashed}, timeout=limit.seconds + GRACE_S, return_when=first
-                )
-            if crashed in done:
-                result.error = EvalError(
-                    kind=ErrorKind.CRASH,
-                    file=args["scriptName"],
-                    message="the browser page crashed during the run",
-                )
-            elif run in done:
-                _apply_outcome(result, run.result())
-            elif not started.done():
-                result.error = EvalError(
-                    kind=ErrorKind.TIMEOUT,
-                    file=args["projectName"],
-                    message=f"the project did not load within {LOAD_LIMIT_S:g} s; page killed",
-                )
-            else:
-                result.error = EvalError(
-                    kind=ErrorKind.TIMEOUT,
-                    file=args["scriptName"],
-                    message=(
-                        f"the script blocked the page past its {limit.seconds:g} s limit "
-                        f"({limit.source}); page killed"
-                    ),
-                )
-        except Exception as exc:  # the page went away under the call
-            kind = ErrorKind.CRASH if crashed.done() else ErrorKind.SCRIPT
-            message = f"the page failed during the run: {_short(exc)}"
-            if "navigation" in str(exc):
-                message = "the script navigated the evaluation page away, which is not allowed"
-            result.error = EvalError(kind=kind, file=args["scriptName"], message=message)
-        finally:
-            run.cancel()
-            console.close()
-            await self.pool.discard(page)
+        if crashed in done:
+            result.error = EvalError(
+                kind=ErrorKind.CRASH,
+                file=args["scriptName"],
+                message="the browser page crashed during the run",
+            )
+        elif run in done:
+            _apply_outcome(result, run.result())
+        elif not started.done():
+            result.error = EvalError(
+                kind=ErrorKind.TIMEOUT,
+                file=args["projectName"],
+                message=f"the project did not load within {LOAD_LIMIT_S:g} s; page killed",
+            )
+        else:
+            result.error = EvalError(
+                kind=ErrorKind.TIMEOUT,
+                file=args["scriptName"],
+                message=(
+                    f"the script blocked the page past its {limit.seconds:g} s limit "
+                    f"({limit.source}); page killed"
+                ),
+            )
+    except Exception as exc:  # the page went away under the call
+        kind = ErrorKind.CRASH if crashed.done() else ErrorKind.SCRIPT
+        message = f"the page failed during the run: {_short(exc)}"
+        if "navigation" in str(exc):
+            message = "the script navigated the evaluation page away, which is not allowed"
+        result.error = EvalError(kind=kind, file=args["scriptName"], message=message)
+    finally:
+        run.cancel()
+        console.close()
+        page.remove_listener("console", on_console)
+        page.remove_listener("crash", on_crash)
 
 
 class ConsoleLog:
