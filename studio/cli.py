@@ -265,6 +265,7 @@ def _report_json(report: CheckReport) -> dict[str, object]:
         "survivors",
         "flaky",
         "seconds",
+        "kill_rate",
     }
     return {
         "tasks": [t.model_dump(mode="json", include=keys) for t in report.tasks],
@@ -281,7 +282,8 @@ def _print_report(report: CheckReport) -> None:
         mutants = ""
         if t.mutants_total:
             valid = t.mutants_total - t.mutants_invalid
-            mutants = f"  mutants {t.mutants_killed}/{valid} killed"
+            rate = f" ({t.kill_rate:.0%})" if t.kill_rate is not None else ""
+            mutants = f"  mutants {t.mutants_killed}/{valid} killed{rate}"
         print(f"{t.verdict.value:<8} {t.id:<34} {golden:<14} {initial:<15}{mutants}  [{t.clock}]")
         for err in t.errors:
             print(f"         - {err}")
@@ -293,6 +295,13 @@ def _print_report(report: CheckReport) -> None:
         if t.clock_note:
             print(f"         - clock: {t.clock_note}")
     s = report.summary
+    if s.weakest:
+        print("weakest scripts (lowest mutation kill rate first):")
+        for w in s.weakest:
+            print(
+                f"  {w.id:<34} {w.kill_rate:>4.0%}  killed {w.mutants_killed}/{w.mutants_ran}, "
+                f"{w.survivors} survivors"
+            )
     rate = f"; mutation kill rate {s.kill_rate:.0%}" if s.kill_rate is not None else ""
     print(
         f"{s.ok}/{s.tasks} tasks valid; {s.evaluations} evaluations in {s.seconds:.1f} s "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from studio.models.evaluation import EvalResult
 
@@ -76,6 +76,23 @@ class TaskCheck(BaseModel):
     initial: EvalResult | None = None
     seconds: float = 0.0
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def kill_rate(self) -> float | None:
+        """Share of the mutants that ran (not invalid) which the script killed."""
+        ran = self.mutants_total - self.mutants_invalid
+        return round(self.mutants_killed / ran, 4) if ran else None
+
+
+class WeakScript(BaseModel):
+    """A task whose script let mutants through, for the summary's list of weakest scripts."""
+
+    id: str
+    kill_rate: float
+    mutants_killed: int
+    mutants_ran: int
+    survivors: int
+
 
 class CheckSummary(BaseModel):
     tasks: int = 0
@@ -87,6 +104,7 @@ class CheckSummary(BaseModel):
     mutants_total: int = 0
     mutants_killed: int = 0
     kill_rate: float | None = None
+    weakest: list[WeakScript] = Field(default_factory=list)  # lowest kill rates first
 
 
 class CheckReport(BaseModel):

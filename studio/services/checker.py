@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.models.check import CheckReport, CheckSummary, TaskCheck, Verdict
+from studio.models.check import CheckReport, CheckSummary, TaskCheck, Verdict, WeakScript
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.task import Category, ClockPreference
 from studio.services.clock_agreement import (
@@ -40,6 +40,7 @@ log = logging.getLogger("studio.check")
 TASK_FAULTS = {ErrorKind.PROJECT, ErrorKind.SYNTAX, ErrorKind.SETUP, ErrorKind.RESULT}
 
 ProgressFn = Callable[[int, int, TaskCheck], None]
+WEAKEST_SHOWN = 10
 
 
 @dataclass
@@ -267,7 +268,24 @@ def _summary(checks: list[TaskCheck], evaluations: int, t0: float) -> CheckSumma
         mutants_total=total,
         mutants_killed=killed,
         kill_rate=round(killed / total, 4) if total else None,
+        weakest=weakest_scripts(checks),
     )
+
+
+def weakest_scripts(checks: Sequence[TaskCheck], limit: int = WEAKEST_SHOWN) -> list[WeakScript]:
+    """The tasks whose scripts killed the smallest share of their mutants (below all)."""
+    weak = [c for c in checks if c.kill_rate is not None and c.kill_rate < 1]
+    weak.sort(key=lambda c: (c.kill_rate, c.id))
+    return [
+        WeakScript(
+            id=c.id,
+            kill_rate=c.kill_rate or 0.0,
+            mutants_killed=c.mutants_killed,
+            mutants_ran=c.mutants_total - c.mutants_invalid,
+            survivors=len(c.survivors),
+        )
+        for c in weak[:limit]
+    ]
 
 
 def describe_failure(result: EvalResult) -> str:

@@ -95,3 +95,74 @@ def test_crash_on_mutant_is_no_kill_when_golden_failed_too(tmp_path: Path) -> No
     check = TaskCheck(id="t", folder=str(entry.folder))
     asyncio.run(runner.run_into(check))
     assert check.mutants_killed == 0
+
+
+# ---- which clock a check uses ---------------------------------------------------------------
+
+
+class _ClockFake:
+    """Stands in for the Evaluator: passes everything, notes each clock used; virtual runs
+    report `hazards` (what the page would name)."""
+
+    def __init__(self, hazards: list[str] | None = None) -> None:
+        self.clocks: list[Clock] = []
+        self.hazards = hazards or []
+
+    async def evaluate(self, entry, project, project_name=None, clock=Clock.REAL, seed=0):  # type: ignore[no-untyped-def]
+        self.clocks.append(clock)
+        passes = "golden" in str(project_name) or str(project_name).endswith("golden.sb3")
+        result = _result(passes)
+        result.clock = clock
+        if clock is Clock.VIRTUAL:
+            result.clock_hazards = list(self.hazards)
+        return result
+
+
+def _check(fake: _ClockFake, cache: AgreementCache, tmp_path: Path, **options: object) -> TaskCheck:
+    from studio.services.checker import TaskChecker
+
+    entry = load_task(make_task(tmp_path / "t", category="debug"))
+    checker = TaskChecker(fake, CheckOptions(mutants=0, reruns=1, **options), cache)  # type: ignore[arg-type]
+    return asyncio.run(checker.check(entry))
+
+
+def test_first_check_runs_nothing_in_real_time(tmp_path: Path) -> None:
+    fake = _ClockFake()
+    check = _check(fake, AgreementCache(tmp_path / "c.json"), tmp_path)
+    assert fake.clocks == [Clock.VIRTUAL, Clock.VIRTUAL] and check.clock == "virtual"
+    assert check.ok, check.errors
+
+
+def test_a_named_hazard_sends_the_task_to_real_time_and_is_remembered(tmp_path: Path) -> None:
+    cache = AgreementCache(tmp_path / "c.json")
+    fake = _ClockFake(hazards=["Worker (timers inside a worker run on real time)"])
+    check = _check(fake, cache, tmp_path)
+    assert fake.clocks == [Clock.VIRTUAL] * 2 + [Clock.REAL] * 2 and check.clock == "real"
+    assert check.clock_note.startswith("fell back to real time: the script uses Worker")
+    again = _ClockFake()
+    assert _check(again, cache, tmp_path).clock == "real" and again.clocks == [Clock.REAL] * 2
+
+
+def test_clocks_are_compared_only_when_asked_and_once(tmp_path: Path) -> None:
+    cache = AgreementCache(tmp_path / "c.json")
+    fake = _ClockFake()
+    check = _check(fake, cache, tmp_path, compare_clocks=True)
+    assert sorted(fake.clocks).count(Clock.REAL) == 2 and len(fake.clocks) == 6
+    assert check.clock == "virtual" and check.clock_note.startswith("compared: virtual and real")
+    again = _ClockFake()
+    _check(again, cache, tmp_path, compare_clocks=True)
+    assert again.clocks == [Clock.VIRTUAL] * 2
+
+
+def test_weakest_scripts_lowest_kill_rate_first() -> None:
+    from studio.services.checker import weakest_scripts
+
+    def task(tid: str, killed: int, total: int, invalid: int = 0) -> TaskCheck:
+        return TaskCheck(
+            id=tid, folder=tid, mutants_total=total, mutants_killed=killed, mutants_invalid=invalid
+        )
+
+    checks = [task("a", 9, 10), task("b", 2, 10, invalid=2), task("c", 5, 5), task("d", 0, 0)]
+    assert [c.kill_rate for c in checks] == [0.9, 0.25, 1.0, None]
+    weak = weakest_scripts(checks)
+    assert [(w.id, w.mutants_killed, w.mutants_ran) for w in weak] == [("b", 2, 8), ("a", 9, 10)]
