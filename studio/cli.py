@@ -204,7 +204,8 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
         f"({result.passed_tests}/{result.total_tests} tests)"
     )
     print(
-        f"time: browser start {browser_s:.2f} s, page ready {t.page_ready_s:.2f} s, "
+        f"time: browser start {browser_s:.2f} s, page ready {t.page_ready_s:.2f} s "
+        f"(waited {t.page_wait_s:.2f} s), "
         f"project load {t.project_load_s:.2f} s, script {t.script_s:.2f} s, "
         f"total {t.total_s:.2f} s"
     )
@@ -307,6 +308,13 @@ def _print_report(report: CheckReport) -> None:
         f"{s.ok}/{s.tasks} tasks valid; {s.evaluations} evaluations in {s.seconds:.1f} s "
         f"({s.evaluations_per_minute:.1f} per minute){rate}"
     )
+    if s.evaluations:
+        p = s.phases
+        print(
+            f"per evaluation: waited for a page {p.page_wait_s:.2f} s (pages load in "
+            f"{p.page_ready_s:.2f} s, ahead of need), project load {p.project_load_s:.2f} s, "
+            f"script {p.script_s:.2f} s, total {p.total_s:.2f} s"
+        )
 
 
 def _equivalent(args: argparse.Namespace) -> int:

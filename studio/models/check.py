@@ -94,6 +94,16 @@ class WeakScript(BaseModel):
     survivors: int
 
 
+class PhaseTimes(BaseModel):
+    """Mean seconds per evaluation in each phase (wall time; evaluations overlap)."""
+
+    page_ready_s: float = 0.0  # loading a page, mostly ahead of need
+    page_wait_s: float = 0.0  # waiting for a loaded page
+    project_load_s: float = 0.0
+    script_s: float = 0.0
+    total_s: float = 0.0
+
+
 class CheckSummary(BaseModel):
     tasks: int = 0
     ok: int = 0
@@ -105,6 +115,7 @@ class CheckSummary(BaseModel):
     mutants_killed: int = 0
     kill_rate: float | None = None
     weakest: list[WeakScript] = Field(default_factory=list)  # lowest kill rates first
+    phases: PhaseTimes = Field(default_factory=PhaseTimes)
 
 
 class CheckReport(BaseModel):

@@ -45,7 +45,8 @@ class EvalError(BaseModel):
 class Timings(BaseModel):
     """Seconds spent in each phase of one evaluation."""
 
-    page_ready_s: float = 0.0
+    page_ready_s: float = 0.0  # loading the page (usually done ahead of need, as a spare)
+    page_wait_s: float = 0.0  # how long the evaluation waited for its page
     project_load_s: float = 0.0
     script_s: float = 0.0
     total_s: float = 0.0

@@ -65,7 +65,7 @@ class BrowserPool:
         self._own_server = server is None
         self.spares = max(0, spares)
         # pages loaded or in use at once; each has an origin (and storage) of its own
-        self.slots = max(2, slots or 2 * self.spares + 2)
+        self.slots = max(2, slots or self.spares + 2)
         self._free_slots: asyncio.LifoQueue[int] | None = None
         self._slot_of: dict[Any, int] = {}
         self._popups: dict[Any, list[Any]] = {}

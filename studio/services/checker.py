@@ -20,7 +20,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.models.check import CheckReport, CheckSummary, TaskCheck, Verdict, WeakScript
+from studio.models.check import (
+    CheckReport,
+    CheckSummary,
+    PhaseTimes,
+    TaskCheck,
+    Verdict,
+    WeakScript,
+)
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.task import Category, ClockPreference
 from studio.services.clock_agreement import (
@@ -68,6 +75,7 @@ class TaskChecker:
         self.finished = 0
         self.expected = 0  # evaluations the current check() is expected to make
         self.progress: Callable[[int, int], None] | None = None  # (finished, expected)
+        self.phase_sums = [0.0] * 5  # page ready, page wait, project load, script, total
         self._gate = asyncio.Semaphore(max(1, options.workers))
 
     async def run(
@@ -76,9 +84,15 @@ class TaskChecker:
         async with self._gate:
             self.evaluations += 1
             try:
-                return await self.evaluator.evaluate(
+                result = await self.evaluator.evaluate(
                     entry, project, project_name=name, clock=clock, seed=seed
                 )
+                t = result.timings
+                for i, value in enumerate(
+                    (t.page_ready_s, t.project_load_s, t.script_s, t.total_s)
+                ):
+                    self.phase_sums[i] += value
+                return result
             finally:
                 self.finished += 1
                 if self.progress is not None:
@@ -251,7 +265,12 @@ async def check_tasks(
         return result
 
     checks.extend(await asyncio.gather(*(one(e) for e in entries)))
-    return CheckReport(tasks=checks, summary=_summary(checks, checker.evaluations, t0))
+    summary = _summary(checks, checker.evaluations, t0)
+    if checker.evaluations:
+        means = [round(v / checker.evaluations, 3) for v in checker.phase_sums]
+        names = ("page_ready_s", "page_wait_s", "project_load_s", "script_s", "total_s")
+        summary.phases = PhaseTimes(**dict(zip(names, means, strict=True)))
+    return CheckReport(tasks=checks, summary=summary)
 
 
 def _summary(checks: list[TaskCheck], evaluations: int, t0: float) -> CheckSummary:

@@ -117,12 +117,14 @@ class Evaluator:
         if isinstance(prepared, EvalResult):
             return prepared
         result = prepared.result
+        waited = time.perf_counter()
         try:
             ready = await self.pool.acquire_eval_page()
         except Exception as exc:  # browser missing or dead: a setup problem, not a verdict
             result.error = EvalError(kind=ErrorKind.SETUP, message=f"no browser page: {exc}")
         else:
             result.timings.page_ready_s = ready.ready_s
+            result.timings.page_wait_s = time.perf_counter() - waited
             try:
                 await run_in_page(ready.page, "(a) => window.StudioEval.run(a)", prepared)
             finally:
