@@ -82,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
         "(cached per task content; a task whose clocks disagree is then checked in real time)",
     )
     ck.add_argument("--json", action="store_true", help="print the report as JSON")
+    ck.add_argument(
+        "--with-results",
+        action="store_true",
+        help="with --json: also each task's golden and initial results (tests, timings)",
+    )
 
     eq = sub.add_parser("equivalent", help="mark a surviving mutant as equivalent, with a reason")
     eq.add_argument("task_dir", type=Path)
@@ -240,13 +245,13 @@ async def _check(args: argparse.Namespace) -> int:
         )
     progress.finish()
     if args.json:
-        print(json.dumps(_report_json(report), indent=2))
+        print(json.dumps(_report_json(report, args.with_results), indent=2))
     else:
         _print_report(report)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def _report_json(report: CheckReport) -> dict[str, object]:
+def _report_json(report: CheckReport, with_results: bool = False) -> dict[str, object]:
     keys = {
         "id",
         "category",
@@ -268,6 +273,8 @@ def _report_json(report: CheckReport) -> dict[str, object]:
         "seconds",
         "kill_rate",
     }
+    if with_results:
+        keys |= {"golden", "initial"}
     return {
         "tasks": [t.model_dump(mode="json", include=keys) for t in report.tasks],
         "summary": report.summary.model_dump(mode="json"),
