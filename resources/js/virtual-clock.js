@@ -82,9 +82,15 @@
       t.seq = state.nextId++;
     } else state.timers.delete(t.id);
     state.fired += 1;
-    if (typeof t.fn === 'function') t.fn(...(t.args || []));
-    // eslint-disable-next-line no-new-func
-    else new Function(String(t.fn))();
+    try {
+      if (typeof t.fn === 'function') t.fn(...(t.args || []));
+      // eslint-disable-next-line no-new-func
+      else new Function(String(t.fn))();
+    } catch (err) {
+      // as a browser does with a throwing timer callback: report it, and carry on
+      if (typeof window.reportError === 'function') window.reportError(err);
+      else console.error(err);
+    }
   }
 
   /** Every read of the clock: past BUSY_READS in one turn, each read moves time on. */
