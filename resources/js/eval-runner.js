@@ -166,7 +166,7 @@
     const t0 = realNow();
     VirtualClock.seedRandom(args.seed || 0);
     // The VM's timers read the clock they find when they are made: install it first.
-    if (virtual) VirtualClock.install();
+    if (virtual) VirtualClock.install({ watch: [args.scriptName, args.helperName] });
     try {
       // The stage canvas stays in the document: the renderer maps mouse positions through its
       // on-screen box (sprite clicks). On the virtual clock it is not drawn (hookRenderer).

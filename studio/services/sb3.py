@@ -10,11 +10,28 @@ from typing import Any
 
 from studio.services.errors import ProjectFileError
 
+MAX_PROJECT_JSON = 64 * 1024 * 1024  # bytes of project.json, as the archive declares them
+# Block categories of the VM itself, and the extensions built into Scratch 3 (the only ones a
+# project can load offline: any other is fetched from a URL).
+CORE_CATEGORIES = frozenset(
+    {"argument", "colour", "control", "data", "event", "looks", "math", "motion", "note"}
+    | {"operator", "procedures", "sensing", "sound", "text"}
+)
+BUILTIN_EXTENSIONS = frozenset(
+    {"coreExample", "pen", "wedo2", "music", "microbit", "text2speech", "translate"}
+    | {"videoSensing", "ev3", "makeymakey", "boost", "gdxfor", "faceSensing"}
+)
+
 
 def read_project_json(data: bytes, name: str | Path = "project.sb3") -> dict[str, Any]:
     """Return the parsed project.json of an .sb3, or raise ProjectFileError naming `name`."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            size = zf.getinfo("project.json").file_size
+            if size > MAX_PROJECT_JSON:
+                raise ProjectFileError(
+                    name, f"project.json is {size} bytes, more than {MAX_PROJECT_JSON} allowed"
+                )
             raw = zf.read("project.json")
     except zipfile.BadZipFile:
         raise ProjectFileError(
@@ -46,6 +63,18 @@ def missing_assets(data: bytes, project: dict[str, Any]) -> list[str]:
     return sorted(set(missing))
 
 
+def unknown_extensions(project: dict[str, Any]) -> list[str]:
+    """Extensions the project names or uses blocks of that are not built into Scratch 3."""
+    found = {e for e in project.get("extensions") or [] if isinstance(e, str)}
+    for target in project["targets"]:
+        blocks = target.get("blocks") if isinstance(target, dict) else None
+        for blk in (blocks or {}).values():
+            opcode = blk.get("opcode") if isinstance(blk, dict) else None
+            if isinstance(opcode, str) and "_" in opcode:
+                found.add(opcode.split("_", 1)[0])
+    return sorted(found - CORE_CATEGORIES - BUILTIN_EXTENSIONS)
+
+
 def check_sb3(data: bytes, name: str | Path) -> dict[str, Any]:
     """Validate an .sb3 well enough that the VM will load it offline; return project.json."""
     project = read_project_json(data, name)
@@ -53,6 +82,13 @@ def check_sb3(data: bytes, name: str | Path) -> dict[str, Any]:
     if absent:
         shown = ", ".join(absent[:3]) + (" ..." if len(absent) > 3 else "")
         raise ProjectFileError(name, f"the project does not carry its assets: {shown}")
+    unknown = unknown_extensions(project)
+    if unknown:
+        raise ProjectFileError(
+            name,
+            f"the project uses the extension {', '.join(map(repr, unknown))}, which is not "
+            "built into Scratch 3 (only built-in extensions load offline)",
+        )
     return project
 
 

@@ -1,4 +1,9 @@
-"""On every bundled task, accelerated and real-time evaluation give the same per-test verdicts."""
+"""Every bundled task is sound, on both clocks.
+
+Its golden project passes every test, the initial project of a debug task fails, and the
+accelerated (virtual clock) and real-time evaluations of both projects give the same per-test
+verdicts.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +11,44 @@ from pathlib import Path
 
 import pytest
 
-from studio.models.evaluation import Clock
+from studio.models.evaluation import Clock, EvalResult
+from studio.models.task import Category
 from studio.services.clock_agreement import verdicts
-from studio.services.store import scan_library
+from studio.services.store import TaskFolder, scan_library
 
 pytestmark = pytest.mark.browser
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 ENTRIES = scan_library(TASKS).tasks if TASKS.is_dir() else []
 
 
+def _failures(result: EvalResult) -> str:
+    if result.error is not None:
+        return result.summary_line()
+    return "; ".join(f"{d.name}: {d.error}" for d in result.details if not d.passed)
+
+
+def test_the_library_has_three_tasks_per_category() -> None:
+    assert not scan_library(TASKS).errors
+    for category in Category:
+        assert sum(e.task.category is category for e in ENTRIES) == 3, category
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.task.id for e in ENTRIES])
-def test_virtual_clock_agrees_with_real_time(entry, evaluate) -> None:  # type: ignore[no-untyped-def]
-    for project in (entry.golden_path, entry.initial_path):
-        real = evaluate(entry, project, clock=Clock.REAL)
-        virtual = evaluate(entry, project, clock=Clock.VIRTUAL)
+def test_task_is_sound_and_both_clocks_agree(entry: TaskFolder, evaluate) -> None:  # type: ignore[no-untyped-def]
+    assert entry.golden_path is not None
+    runs = {
+        name: {clock: evaluate(entry, path, clock=clock) for clock in (Clock.REAL, Clock.VIRTUAL)}
+        for name, path in (("golden", entry.golden_path), ("initial", entry.initial_path))
+    }
+    for name, by_clock in runs.items():
+        real, virtual = by_clock[Clock.REAL], by_clock[Clock.VIRTUAL]
         assert verdicts(virtual) == verdicts(real), (
-            f"{project.name}: real {real.details} vs virtual {virtual.details}"
+            f"{name}: real {real.details} vs virtual {virtual.details}"
         )
+    golden = runs["golden"][Clock.REAL]
+    assert golden.ok, _failures(golden)
+    assert golden.total_tests >= 3
+    if entry.task.category is Category.DEBUG:
+        initial = runs["initial"][Clock.REAL]
+        assert initial.error is None, initial.summary_line()
+        assert not initial.success and initial.passed_tests < initial.total_tests

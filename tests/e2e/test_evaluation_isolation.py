@@ -104,6 +104,8 @@ MARKS = """module.exports = async (vm) => {
   await new Promise((r) => setTimeout(r, 200));
   const m = performance.measure('waited', 'start');
   const timeline = document.timeline.currentTime;  // the animation clock: real time only
+  const worker = new Worker(URL.createObjectURL(new Blob(['postMessage(1)'])));
+  worker.terminate();
   return { success: true, details: [{ name: 'measured', passed: m.duration >= 200 }] };
 };
 """
@@ -117,13 +119,20 @@ def test_what_the_virtual_clock_cannot_serve_is_named_and_run_in_real_time(
     entry = load_task(make_task(tmp_path / "t", script=MARKS))
     evaluator = Evaluator(browser_pool)
     virtual = loop_thread.run(evaluator.evaluate(entry, clock=Clock.VIRTUAL))
-    assert virtual.clock_hazards == ["document.timeline (the animation clock is real time)"]
+    assert sorted(virtual.clock_hazards) == [
+        "Worker (timers inside a worker run on real time)",
+        "document.timeline (the animation clock is real time)",
+    ]
     assert virtual.success  # marks and measures themselves are served on virtual time
     cache = AgreementCache(tmp_path / "clock.json")
     chosen = loop_thread.run(evaluate_on_chosen_clock(evaluator, entry, cache=cache))
     assert chosen.clock is Clock.REAL and chosen.success
-    assert chosen.clock_note.startswith("fell back to real time: the script uses document.timeline")
+    assert chosen.clock_note.startswith("fell back to real time: the script uses ")
+    assert "Worker" in chosen.clock_note and "document.timeline" in chosen.clock_note
     assert cache.lookup(entry) is not None and not cache.lookup(entry).agree  # type: ignore[union-attr]
+    # what the VM does on its own is not the script's: a plain task has no hazard
+    plain = load_task(make_task(tmp_path / "plain"))
+    assert loop_thread.run(evaluator.evaluate(plain, clock=Clock.VIRTUAL)).clock_hazards == []
 
 
 WAITS = "module.exports = async (vm, config) => {{ await new Promise((r) => setTimeout(r, {ms}));"

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 
 import pytest
 
 from studio.services.errors import ProjectFileError
-from studio.services.sb3 import check_sb3, read_project_json
+from studio.services.sb3 import build_sb3, check_sb3, read_project_json
 from tests.helpers.tasks import cat_project
+
+BASE_PROJECT = {"targets": [{"isStage": True, "name": "Stage", "blocks": {}}], "meta": {}}
 
 
 def test_valid_project_reads() -> None:
@@ -59,3 +62,27 @@ def test_missing_asset_named() -> None:
 
 def test_build_is_byte_identical_across_runs() -> None:
     assert cat_project() == cat_project()
+
+
+def test_an_extension_scratch_does_not_have_is_named() -> None:
+    project = json.loads(json.dumps(BASE_PROJECT))
+    project["extensions"] = ["pen"]
+    project["targets"][0]["blocks"] = {
+        "a": {"opcode": "pen_clear", "topLevel": True},
+        "b": {"opcode": "foo_bar", "topLevel": True},
+    }
+    data = build_sb3(project, {})
+    with pytest.raises(ProjectFileError) as info:
+        check_sb3(data, "odd.sb3")
+    assert "'foo', which is not built into Scratch 3" in info.value.problem
+    assert str(info.value.path) == "odd.sb3"
+
+
+def test_project_json_of_any_declared_size_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    from studio.services import sb3
+
+    monkeypatch.setattr(sb3, "MAX_PROJECT_JSON", 100)
+    data = build_sb3(BASE_PROJECT | {"meta": {"pad": "x" * 200}}, {})
+    with pytest.raises(ProjectFileError) as info:
+        check_sb3(data, "big.sb3")
+    assert "more than 100 allowed" in info.value.problem

@@ -9,6 +9,10 @@ their extension.
 
 from __future__ import annotations
 
+from studio.services.sb3 import (
+    CORE_CATEGORIES,
+)  # categories of the VM: any other prefix is an extension
+
 # Shadow primitive types of the sb3 format (the first number of a compact input array).
 NUM, POSITIVE, WHOLE, INTEGER, ANGLE, COLOR, TEXT = 4, 5, 6, 7, 8, 9, 10
 BROADCAST_PRIMITIVE, VARIABLE_PRIMITIVE, LIST_PRIMITIVE = 11, 12, 13
@@ -19,11 +23,6 @@ Kind = int | str | tuple[str, str]
 BOOL, STACK, FIELD, VAR, LIST = "bool", "stack", "field", "var", "list"
 MSG, MSG_IN = "msg", "msg_in"
 
-# Categories built into the VM; any other opcode prefix is an extension the project must name.
-CORE_CATEGORIES = frozenset(
-    {"argument", "colour", "control", "data", "event", "looks", "math", "motion", "note"}
-    | {"operator", "procedures", "sensing", "sound", "text"}
-)
 
 _N2: dict[str, Kind] = {"NUM1": NUM, "NUM2": NUM}
 _CMP: dict[str, Kind] = {"OPERAND1": TEXT, "OPERAND2": TEXT}
