@@ -255,9 +255,11 @@ def _summary(check: TaskCheck) -> str:
     else:
         statuses = [m.status for m in check.mutants]
         explained = check.mutants_equivalent
+        rate = f" ({check.kill_rate:.0%})" if check.kill_rate is not None else ""
         mutants = (
             f"{check.mutants_killed} of {check.mutants_total - check.mutants_invalid} mutants "
-            f"killed · {statuses.count('survived')} survived ({explained} marked equivalent) · "
+            f"killed{rate} · {statuses.count('survived')} survived ({explained} marked "
+            "equivalent) · "
             f"{statuses.count('flaky')} flaky · {check.mutants_invalid} invalid"
         )
     clock = f"{check.clock} clock" + (f" ({check.clock_note})" if check.clock_note else "")

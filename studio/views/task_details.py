@@ -6,6 +6,7 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from studio.models.task import Convention
 from studio.services.store import TaskFolder
 
 _CATEGORY_COLORS = {
@@ -40,7 +41,12 @@ class TaskDetails(QWidget):
         color = _CATEGORY_COLORS.get(task.category.value, "#5f6368")
         files = [f"initial: {task.initial_project}"]
         files.append(f"golden: {task.golden_project or '—'}")
-        files.append(f"script: {task.evaluation.script} (limit {task.evaluation.timeout_s:g} s)")
+        limit = task.evaluation.limit()
+        files.append(
+            f"script: {task.evaluation.script} (limit {limit.seconds:g} s: {limit.source})"
+        )
+        if task.evaluation.convention is Convention.SCRATCHWORLD:
+            files.append("called as the published ScratchWorld service calls it: config {}")
         parts = [
             f"<h3 style='margin:0'>{escape(task.id)} "
             f"<span style='color:{color}; font-size:small'>[{task.category.value}]</span></h3>",

@@ -101,7 +101,7 @@ def test_a_weak_check_lists_survivors_first(panel: ChecksPanel) -> None:
 def test_summary_and_project_lines_count_tests(panel: ChecksPanel) -> None:
     panel.show_check(_check())
     assert panel.summary.text() == (
-        f"{TASK}: 1 of 4 mutants killed · 2 survived (1 marked equivalent) · 1 flaky · "
+        f"{TASK}: 1 of 4 mutants killed (25%) · 2 survived (1 marked equivalent) · 1 flaky · "
         "1 invalid\nvirtual clock · 3 runs each · 41.2 s"
     )
     projects = panel.projects.text()
