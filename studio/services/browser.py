@@ -44,6 +44,7 @@ CHROMIUM_ARGS = [
 ]
 EVAL_PAGE = "eval.html"
 PAGE_READY_TIMEOUT_S = 60.0
+PROFILES = 3  # cached browser profiles, one per studio process running at once
 
 
 @dataclass
@@ -105,18 +106,23 @@ class BrowserPool:
         return self
 
     def _claim_profile(self) -> Path:
-        """Use the shared cached profile when no other studio process holds it."""
-        shared = paths.cache_dir() / "browser-profile"
-        shared.mkdir(parents=True, exist_ok=True)
-        lock = open(shared.parent / "browser-profile.lock", "w")  # noqa: SIM115
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            lock.close()
-            self._temp_profile = True
-            return Path(tempfile.mkdtemp(prefix="studio-browser-"))
-        self._lock_file = lock
-        return shared
+        """The first cached profile no other studio process holds (each stays warm across
+        runs: a window and a command line each find one); a throwaway one when all are held."""
+        cache = paths.cache_dir()
+        for i in range(PROFILES):
+            name = "browser-profile" + (f"-{i + 1}" if i else "")
+            shared = cache / name
+            shared.mkdir(parents=True, exist_ok=True)
+            lock = open(cache / f"{name}.lock", "w")  # noqa: SIM115
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.close()
+                continue
+            self._lock_file = lock
+            return shared
+        self._temp_profile = True
+        return Path(tempfile.mkdtemp(prefix="studio-browser-"))
 
     async def close(self) -> None:
         for task in self._spare_tasks:

@@ -68,7 +68,9 @@ def unknown_extensions(project: dict[str, Any]) -> list[str]:
     found = {e for e in project.get("extensions") or [] if isinstance(e, str)}
     for target in project["targets"]:
         blocks = target.get("blocks") if isinstance(target, dict) else None
-        for blk in (blocks or {}).values():
+        if not isinstance(blocks, dict):
+            continue  # malformed; the VM names that problem when it refuses the project
+        for blk in blocks.values():
             opcode = blk.get("opcode") if isinstance(blk, dict) else None
             if isinstance(opcode, str) and "_" in opcode:
                 found.add(opcode.split("_", 1)[0])

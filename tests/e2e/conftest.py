@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -103,6 +104,9 @@ def boot_window(
         run_async(window.shutdown())
         with qtbot.waitSignal(window.destroyed, timeout=10_000):
             window.deleteLater()
+    # Collect the test's Qt wrappers now, on the GUI thread between tests, rather than whenever
+    # a later allocation (possibly on a worker thread, mid event loop) triggers a collection.
+    gc.collect()
 
 
 @pytest.fixture

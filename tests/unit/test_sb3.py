@@ -78,6 +78,13 @@ def test_an_extension_scratch_does_not_have_is_named() -> None:
     assert str(info.value.path) == "odd.sb3"
 
 
+def test_malformed_blocks_are_left_for_the_vm_to_name() -> None:
+    from tests.helpers.sample_task import vm_refused_sb3
+
+    project = check_sb3(vm_refused_sb3(), "odd.sb3")
+    assert project["targets"][1]["blocks"] == 5
+
+
 def test_project_json_of_any_declared_size_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     from studio.services import sb3
 
