@@ -68,3 +68,22 @@ def evaluate(loop_thread: LoopThread, browser_pool: object):  # type: ignore[no-
         return loop_thread.run(evaluator.evaluate(entry, project, **kw))
 
     return run
+
+
+@pytest.fixture(scope="session")
+def evaluate_all(loop_thread: LoopThread, browser_pool: object):  # type: ignore[no-untyped-def]
+    """Call as evaluate_all([(entry, project, kw), ...]) -> [EvalResult, ...]: the evaluations
+    run at the same time in the shared browser's page slots (a real-time run mostly waits)."""
+    import asyncio
+
+    from studio.services.evaluator import Evaluator
+
+    evaluator = Evaluator(browser_pool)  # type: ignore[arg-type]
+
+    async def gather(jobs):  # type: ignore[no-untyped-def]
+        return await asyncio.gather(*(evaluator.evaluate(e, p, **kw) for e, p, kw in jobs))
+
+    def run(jobs):  # type: ignore[no-untyped-def]
+        return loop_thread.run(gather(list(jobs)))
+
+    return run

@@ -89,7 +89,7 @@ class TaskChecker:
                 )
                 t = result.timings
                 for i, value in enumerate(
-                    (t.page_ready_s, t.project_load_s, t.script_s, t.total_s)
+                    (t.page_ready_s, t.page_wait_s, t.project_load_s, t.script_s, t.total_s)
                 ):
                     self.phase_sums[i] += value
                 return result

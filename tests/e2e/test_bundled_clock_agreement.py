@@ -34,12 +34,15 @@ def test_the_library_has_three_tasks_per_category() -> None:
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.task.id for e in ENTRIES])
-def test_task_is_sound_and_both_clocks_agree(entry: TaskFolder, evaluate) -> None:  # type: ignore[no-untyped-def]
+def test_task_is_sound_and_both_clocks_agree(entry: TaskFolder, evaluate_all) -> None:  # type: ignore[no-untyped-def]
     assert entry.golden_path is not None
-    runs = {
-        name: {clock: evaluate(entry, path, clock=clock) for clock in (Clock.REAL, Clock.VIRTUAL)}
-        for name, path in (("golden", entry.golden_path), ("initial", entry.initial_path))
-    }
+    projects = (("golden", entry.golden_path), ("initial", entry.initial_path))
+    clocks = (Clock.REAL, Clock.VIRTUAL)
+    jobs = [(name, path, clock) for name, path in projects for clock in clocks]
+    results = evaluate_all((entry, path, {"clock": clock}) for _, path, clock in jobs)
+    runs: dict[str, dict[Clock, EvalResult]] = {name: {} for name, _ in projects}
+    for (name, _, clock), result in zip(jobs, results, strict=True):
+        runs[name][clock] = result
     for name, by_clock in runs.items():
         real, virtual = by_clock[Clock.REAL], by_clock[Clock.VIRTUAL]
         assert verdicts(virtual) == verdicts(real), (

@@ -1,7 +1,7 @@
 """The oracle agent, in process, solves a task of each category in composite mode acting only
-through the composite APIs, and the idle agent fails them. The issue's full bar (every bundled
-task, through the HTTP API) is tests/e2e/test_api_e2e.py; this keeps the in-process path covered
-without running all twelve tasks twice."""
+through the composite APIs, and the idle agent fails them. tests/e2e/test_api_e2e.py does the
+same through the HTTP API on another task of each category, so that between them eight of the
+twelve bundled tasks are solved in composite mode, each once."""
 
 from __future__ import annotations
 
@@ -40,9 +40,13 @@ def test_oracle_solves_the_task(
     task: TaskFolder, manager: EpisodeManager, loop_thread: LoopThread
 ) -> None:
     agent = OracleAgent(task)
-    result, folder = loop_thread.run(run_episode(manager, task, Mode.COMPOSITE, agent))
+    # judged on the virtual clock, as `studio run` judges: a real-time verdict on a loaded
+    # machine would measure the machine (the clocks agree on every bundled task)
+    result, folder = loop_thread.run(
+        run_episode(manager, task, Mode.COMPOSITE, agent, clock=Clock.VIRTUAL)
+    )
     assert result.success, [d for d in result.details if not d.passed] or result.error
-    assert result.clock is Clock.REAL
+    assert result.clock is Clock.VIRTUAL
     assert agent.errors == []  # no action of the oracle was refused
     assert folder is None
 

@@ -166,3 +166,27 @@ def test_weakest_scripts_lowest_kill_rate_first() -> None:
     assert [c.kill_rate for c in checks] == [0.9, 0.25, 1.0, None]
     weak = weakest_scripts(checks)
     assert [(w.id, w.mutants_killed, w.mutants_ran) for w in weak] == [("b", 2, 8), ("a", 9, 10)]
+
+
+def test_phase_means_land_in_their_own_fields(tmp_path: Path) -> None:
+    from studio.models.evaluation import Timings
+    from studio.services.checker import check_tasks
+
+    class Timed(_ClockFake):
+        async def evaluate(self, *args, **kw):  # type: ignore[no-untyped-def]
+            result = await super().evaluate(*args, **kw)
+            result.timings = Timings(
+                page_ready_s=1.0, page_wait_s=2.0, project_load_s=3.0, script_s=4.0, total_s=5.0
+            )
+            return result
+
+    entry = load_task(make_task(tmp_path / "t", category="debug"))
+    options = CheckOptions(mutants=0, reruns=1)
+    report = asyncio.run(
+        check_tasks(
+            Timed(), [entry], options=options, agreement=AgreementCache(tmp_path / "c.json")
+        )  # type: ignore[arg-type]
+    )
+    phases = report.summary.phases
+    assert (phases.page_ready_s, phases.page_wait_s, phases.project_load_s) == (1.0, 2.0, 3.0)
+    assert (phases.script_s, phases.total_s) == (4.0, 5.0)
