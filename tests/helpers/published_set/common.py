@@ -98,3 +98,32 @@ def debug_task(
         golden=f"{family}_golden.sb3",
         make_golden=lambda: make(None),
     )
+
+
+def debug_family(
+    family: str,
+    game: str,
+    noun: str,
+    make: Callable[[str | None], ProjectBuilder],
+    cases: dict[str, Case],
+    bugs: list[tuple[str, str, list[str]]],
+    *,
+    check: str,
+    timeout: int,
+) -> list[TaskSpec]:
+    """A debug task per (bug, symptom, case keys) of a family; the instruction is the game's
+    description followed by the symptom."""
+    return [
+        debug_task(
+            family,
+            bug,
+            bug,
+            make,
+            [cases[k] for k in keys],
+            instruction=f"{game} But there is a bug: {symptom} Find and fix it.",
+            description=f"{noun} with a bug: {symptom}",
+            check=check,
+            timeout=timeout,
+        )
+        for bug, symptom, keys in bugs
+    ]

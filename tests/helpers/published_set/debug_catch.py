@@ -15,7 +15,7 @@ stays at the bottom and loses every life at once).
 from __future__ import annotations
 
 from studio.services.projectbuild import ProjectBuilder, Var
-from tests.helpers.published_set.common import debug_task
+from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     b,
     backdrop,
@@ -218,18 +218,14 @@ BUGS = [
 
 
 def tasks() -> list[TaskSpec]:
-    return [
-        debug_task(
-            FAMILY,
-            bug,
-            bug,
-            catch,
-            [CASES[k] for k in keys],
-            instruction=f"{GAME} But there is a bug: {symptom} Find and fix it.",
-            description=f"Catch game with a bug: {symptom}",
-            check="Basket on the mouse's x; score, Yum! and a new Fruit on a catch; one life "
-            "per miss; three misses show the end and stop the game.",
-            timeout=15,
-        )
-        for bug, symptom, keys in BUGS
-    ]
+    return debug_family(
+        FAMILY,
+        GAME,
+        "Catch game",
+        catch,
+        CASES,
+        BUGS,
+        check="Basket on the mouse's x; score, Yum! and a new Fruit on a catch; one life "
+        "per miss; three misses show the end and stop the game.",
+        timeout=15,
+    )

@@ -14,7 +14,7 @@ up arrow), velocity_not_reset (vy keeps its old value at the start).
 from __future__ import annotations
 
 from studio.services.projectbuild import ProjectBuilder, Var
-from tests.helpers.published_set.common import debug_task
+from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     b,
     backdrop,
@@ -213,18 +213,14 @@ BUGS = [
 
 
 def tasks() -> list[TaskSpec]:
-    return [
-        debug_task(
-            FAMILY,
-            bug,
-            bug,
-            flappy,
-            [CASES[k] for k in keys],
-            instruction=f"{GAME} But there is a bug: {symptom} Find and fix it.",
-            description=f"Flappy game with a bug: {symptom}",
-            check="The Bird falls from (-100, 0), stays up while flapping, crashes without "
-            "flapping (Ouch!, everything stops) and the Pipe keeps coming back.",
-            timeout=25,
-        )
-        for bug, symptom, keys in BUGS
-    ]
+    return debug_family(
+        FAMILY,
+        GAME,
+        "Flappy game",
+        flappy,
+        CASES,
+        BUGS,
+        check="The Bird falls from (-100, 0), stays up while flapping, crashes without "
+        "flapping (Ouch!, everything stops) and the Pipe keeps coming back.",
+        timeout=25,
+    )

@@ -14,7 +14,7 @@ walls), win_broadcast_mismatch (the Goal waits for "won"), start_not_set (no go 
 from __future__ import annotations
 
 from studio.services.projectbuild import Block, ProjectBuilder
-from tests.helpers.published_set.common import debug_task
+from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     backdrop,
     broadcast,
@@ -209,18 +209,14 @@ BUGS = [
 
 
 def tasks() -> list[TaskSpec]:
-    return [
-        debug_task(
-            FAMILY,
-            bug,
-            bug,
-            maze,
-            [CASES[k] for k in keys],
-            instruction=f"{GAME} But there is a bug: {symptom} Find and fix it.",
-            description=f"Maze with a bug: {symptom}",
-            check="The Runner starts at the bottom left, moves with the arrow keys, cannot "
-            "pass the walls and wins at the Goal, the whole way through the maze.",
-            timeout=30,
-        )
-        for bug, symptom, keys in BUGS
-    ]
+    return debug_family(
+        FAMILY,
+        GAME,
+        "Maze",
+        maze,
+        CASES,
+        BUGS,
+        check="The Runner starts at the bottom left, moves with the arrow keys, cannot "
+        "pass the walls and wins at the Goal, the whole way through the maze.",
+        timeout=30,
+    )

@@ -15,7 +15,7 @@ it moves once), score_not_reset (score keeps its old value), gameover_comparator
 from __future__ import annotations
 
 from studio.services.projectbuild import ProjectBuilder
-from tests.helpers.published_set.common import debug_task
+from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     b,
     backdrop,
@@ -241,18 +241,14 @@ BUGS = [
 
 
 def tasks() -> list[TaskSpec]:
-    return [
-        debug_task(
-            FAMILY,
-            bug,
-            bug,
-            pong,
-            [CASES[k] for k in keys],
-            instruction=f"{GAME} But there is a bug: {symptom} Find and fix it.",
-            description=f"Pong with a bug: {symptom}",
-            check="The Paddle follows the arrow keys, the Ball bounces off walls and the "
-            "Paddle, scores and ends the game only when it is missed.",
-            timeout=20,
-        )
-        for bug, symptom, keys in BUGS
-    ]
+    return debug_family(
+        FAMILY,
+        GAME,
+        "Pong",
+        pong,
+        CASES,
+        BUGS,
+        check="The Paddle follows the arrow keys, the Ball bounces off walls and the "
+        "Paddle, scores and ends the game only when it is missed.",
+        timeout=20,
+    )

@@ -15,7 +15,7 @@ Star sprite itself).
 from __future__ import annotations
 
 from studio.services.projectbuild import ProjectBuilder
-from tests.helpers.published_set.common import debug_task
+from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     backdrop,
     changevar,
@@ -235,18 +235,14 @@ BUGS = [
 
 
 def tasks() -> list[TaskSpec]:
-    return [
-        debug_task(
-            FAMILY,
-            bug,
-            bug,
-            shooter,
-            [CASES[k] for k in keys],
-            instruction=f"{GAME} But there is a bug: {symptom} Find and fix it.",
-            description=f"Star shooter with a bug: {symptom}",
-            check="Stars fall twice a second and stay few; bullets fly up from the Rocket and "
-            "vanish at the top; a hit scores; the originals stay hidden.",
-            timeout=20,
-        )
-        for bug, symptom, keys in BUGS
-    ]
+    return debug_family(
+        FAMILY,
+        GAME,
+        "Star shooter",
+        shooter,
+        CASES,
+        BUGS,
+        check="Stars fall twice a second and stay few; bullets fly up from the Rocket and "
+        "vanish at the top; a hit scores; the originals stay hidden.",
+        timeout=20,
+    )
