@@ -1,17 +1,19 @@
 """The two diagnostic benchmarks on the command line: drag regions and perception QA.
 
 ```
-studio regions compute ITEM [--grid PX] [--pages N] [--fresh] [--json]
+studio regions compute ITEM [--grid PX] [--pages N] [--fresh] [--compare] [--json]
 studio drag author PROJECT.sb3 --out DIR --id ID (--target BLOCK | --palette OPCODE)
                    --reference BLOCK --connection TYPE [--input NAME] [--detach BLOCK --dx --dy]
 studio drag score PREDICTIONS.jsonl ITEMS_DIR [--execute] [--json]
+studio drag run ITEMS --agent oracle|random|scripted|llm [--k K] [--pages N] [--out DIR] [--json]
 studio drag review ITEM (--approve | --reject | --reopen) --by NAME [--labeler NAME]
 studio drag agreement ITEM LABELER_A LABELER_B [--json]
 studio qa capture PROJECT.sb3 --out QA_DIR --id ID --type TYPE --question TEXT ...
 studio qa confirm QA_DIR TASK_ID --by NAME [--answer TEXT] [--approve]
 studio qa score ANSWERS.jsonl QA_DIR [--json]
+studio qa run QA_DIR --agent oracle|random|scripted|llm [--out DIR] [--json]
 studio qa agreement QA_DIR LABELER_A LABELER_B [--json]
-studio diagnostics import ROOT DEST | export SRC DEST [--json]
+studio diagnostics import ROOT DEST | export SRC DEST [--overwrite] [--json]
 ```
 
 Exit codes: 0 done, 1 interrupted or failed, 2 bad input (the message names the file).
@@ -26,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio import cli_diagnostic_runs
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -41,6 +44,12 @@ def add_parsers(sub: Any) -> None:
     comp.add_argument("--grid", type=int, help="grid step in px (default: the item's, 5)")
     comp.add_argument("--pages", type=int, default=None, help="editor pages dragging at once")
     comp.add_argument("--fresh", action="store_true", help="ignore a partial result")
+    comp.add_argument(
+        "--compare",
+        action="store_true",
+        help="compare with the item's stored regions (IoU); keep both, the computed ones as "
+        "the label 'computed'",
+    )
     comp.add_argument("--json", action="store_true")
     reg.set_defaults(diagnostics_run=_regions)
 
@@ -117,16 +126,21 @@ def add_parsers(sub: Any) -> None:
     qg.add_argument("second")
     qg.add_argument("--json", action="store_true")
     qa.set_defaults(diagnostics_run=_qa)
+    cli_diagnostic_runs.add_parsers(d_sub, q_sub)
 
-    dg = sub.add_parser("diagnostics", help="drag and QA items in the ScratchWorld layout")
+    dg = sub.add_parser(
+        "diagnostics", help="drag and QA items of a ScratchWorld checkout (only those)"
+    )
     dg_sub = dg.add_subparsers(dest="action", required=True)
-    di = dg_sub.add_parser("import", help="ScratchWorld layout -> studio folders")
-    di.add_argument("src", type=Path)
-    di.add_argument("dest", type=Path)
+    di = dg_sub.add_parser("import", help="checkout ROOT -> DEST/diagnostics/ (drag/<id>/, qa/)")
+    di.add_argument("src", type=Path, metavar="ROOT", help="the checkout's folder")
+    di.add_argument("dest", type=Path, metavar="DEST", help="library folder to write into")
+    di.add_argument("--overwrite", action="store_true", help="replace items that exist")
     di.add_argument("--json", action="store_true")
-    de = dg_sub.add_parser("export", help="studio folders -> ScratchWorld layout")
-    de.add_argument("src", type=Path)
-    de.add_argument("dest", type=Path)
+    de = dg_sub.add_parser("export", help="SRC/diagnostics/ (or SRC with drag/, qa/) -> DEST")
+    de.add_argument("src", type=Path, metavar="SRC", help="library or diagnostics folder")
+    de.add_argument("dest", type=Path, metavar="DEST", help="folder to write the layout into")
+    de.add_argument("--overwrite", action="store_true", help="write into a non-empty folder")
     de.add_argument("--json", action="store_true")
     dg.set_defaults(diagnostics_run=_diagnostics)
 
@@ -154,10 +168,16 @@ def _regions(args: argparse.Namespace) -> int:
         RegionComputer,
         RegionInterrupted,
         apply_result,
+        compare_with_stored,
+        keep_as_label,
     )
 
     entry = load_item(args.item)
     check_screenshot(entry)
+    cfg = entry.item.evaluation_config
+    if args.compare and not (cfg.feasible_points and cfg.feasible_start_points):
+        raise StudioError(f"{entry.path}: --compare needs stored regions, the item has none")
+    start_at = cfg.drag_start_point if args.compare and cfg.drag_start_point else None
     grid = args.grid or entry.item.evaluation_config.grid
     pages = args.pages or DEFAULT_PAGES
 
@@ -170,7 +190,14 @@ def _regions(args: argparse.Namespace) -> int:
 
         async with BrowserPool(spares=0) as pool:
             computer = RegionComputer(
-                pool.context, _server(pool), entry, grid, pages, progress, resume=not args.fresh
+                pool.context,
+                _server(pool),
+                entry,
+                grid,
+                pages,
+                progress,
+                resume=not args.fresh,
+                start_at=(start_at[0], start_at[1]) if start_at else None,
             )
             return await computer.compute()
 
@@ -179,9 +206,21 @@ def _regions(args: argparse.Namespace) -> int:
     except (RegionInterrupted, KeyboardInterrupt) as exc:
         print(f"error: {exc or 'interrupted'}", file=sys.stderr)
         return EXIT_FAILED
-    apply_result(entry, result, grid, pages)
+    compared = compare_with_stored(entry, result) if args.compare else None
+    if compared is not None:
+        keep_as_label(entry, result)
+    else:
+        apply_result(entry, result, grid, pages)
     if args.json:
-        print(json.dumps(result.as_json(), indent=2))
+        print(json.dumps(result.as_json() | ({"compare": compared} if compared else {}), indent=2))
+    elif compared is not None:
+        print(
+            f"{entry.item.id}: computed in {result.seconds:.1f} s ({result.drags} real drags); "
+            + "; ".join(
+                f"{kind} IoU {c['iou']:.3f} (stored {c['stored']}, computed {c['computed']})"
+                for kind, c in compared.items()
+            )
+        )
     else:
         print(
             f"{entry.item.id}: {len(result.start_points)} start points, "
@@ -201,6 +240,7 @@ def _drag(args: argparse.Namespace) -> int:
         "score": _drag_score,
         "review": _drag_review,
         "agreement": _drag_agreement,
+        "run": cli_diagnostic_runs.drag_run,
     }[args.action]
     return handler(args)
 
@@ -328,6 +368,7 @@ def _qa(args: argparse.Namespace) -> int:
         "confirm": _qa_confirm,
         "score": _qa_score,
         "agreement": _qa_agreement,
+        "run": cli_diagnostic_runs.qa_run,
     }[args.action]
     return handler(args)
 
@@ -412,16 +453,25 @@ def _qa_agreement(args: argparse.Namespace) -> int:
 
 # ---- import / export -------------------------------------------------------------------------
 def _diagnostics(args: argparse.Namespace) -> int:
-    from studio.services.scratchworld.diagnostics import export_diagnostics, import_diagnostics
+    """The drag and QA part of `studio import|export scratchworld` (same code, same layout)."""
+    from studio.cli_scratchworld import print_problems
+    from studio.services.scratchworld.diagnostics import export_diagnostics_only, import_diagnostics
 
-    if args.action == "import":
-        report = import_diagnostics(args.src, args.dest)
-    else:
-        report = export_diagnostics(args.src, args.dest)
+    verb = "import" if args.action == "import" else "export"
+    print(
+        f"note: `studio {verb} scratchworld` does the whole checkout (tasks too)", file=sys.stderr
+    )
+    try:
+        if args.action == "import":
+            report = import_diagnostics(args.src, args.dest, overwrite=args.overwrite)
+        else:
+            report = export_diagnostics_only(args.src, args.dest, overwrite=args.overwrite)
+    except OSError as exc:
+        raise StudioError(f"{exc.filename or ''}: {exc.strerror or exc}") from None
     if args.json:
-        print(json.dumps(report.as_json(), indent=2))
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        print(f"{len(report.drag_items)} drag items, {len(report.qa_items)} QA items")
-        for problem in report.problems:
-            print(f"  skipped: {problem}")
-    return EXIT_FAILED if report.problems else EXIT_OK
+        if not (report.drag_items or report.qa_items):
+            print("0 drag items and 0 QA items")
+        print_problems(report)
+    return EXIT_FAILED if report.skipped else EXIT_OK

@@ -265,11 +265,15 @@ def _load_actions(path: Path) -> list[dict[str, Any]]:
 
 
 class ProgressBar:
-    """A one-line progress bar on stderr when it is a terminal; one line per task otherwise."""
+    """A one-line progress bar on stderr when it is a terminal; one line per task otherwise.
 
-    def __init__(self, total: int, enabled: bool = True) -> None:
+    An outcome has `success`, `error`, `line()` and a `label` (default: its task's id);
+    `rate` names the share of successes shown (SR for tasks, Pass@k or accuracy for items)."""
+
+    def __init__(self, total: int, enabled: bool = True, rate: str = "SR") -> None:
         self.total = total
         self.enabled = enabled
+        self.rate = rate
         self.tty = sys.stderr.isatty()
         self.passed = 0
         self.shown = False
@@ -284,13 +288,14 @@ class ProgressBar:
             print(f"[{done}/{total}] {outcome.line()}", file=sys.stderr, flush=True)
             return
         mark = "ERR" if outcome.error else ("ok" if outcome.success else "fail")
-        self._draw(done, f"{outcome.task.task.id[:28]} {mark}")
+        label = getattr(outcome, "label", None) or outcome.task.task.id
+        self._draw(done, f"{label[:28]} {mark}")
 
     def _draw(self, done: int, last: str) -> None:
         width = 30
         filled = int(width * done / max(self.total, 1))
         bar = "#" * filled + "-" * (width - filled)
-        rate = f"SR {100 * self.passed / done:.0f}%" if done else ""
+        rate = f"{self.rate} {100 * self.passed / done:.0f}%" if done else ""
         sys.stderr.write(f"\r[{bar}] {done}/{self.total} {rate:<8} {last:<36}")
         sys.stderr.flush()
         self.shown = True

@@ -1,5 +1,5 @@
-"""`studio import scratchworld` and `studio export scratchworld`: task sets in the ScratchWorld
-layout to task folders and back.
+"""`studio import scratchworld` and `studio export scratchworld`: a ScratchWorld checkout (tasks,
+single-step drag items, perception QA items) to a library and back.
 
 Exit codes: 0 everything done, 1 some files skipped (each named), 2 unusable input.
 """
@@ -16,8 +16,8 @@ from studio.services.errors import StudioError
 from studio.services.scratchworld import (
     ExportReport,
     ImportReport,
-    export_scratchworld,
-    import_scratchworld,
+    export_checkout,
+    import_checkout,
 )
 
 EXIT_OK, EXIT_SKIPPED, EXIT_BAD_INPUT = 0, 1, 2
@@ -26,14 +26,15 @@ FORMAT = "scratchworld"
 
 def add_parsers(subparsers: Any) -> None:
     """Add `import scratchworld` and `export scratchworld` to the studio's subcommands."""
-    imp = subparsers.add_parser("import", help="import a task set into task folders")
+    imp = subparsers.add_parser("import", help="import a task set into a library")
     imp_formats = imp.add_subparsers(dest="format", required=True, metavar="FORMAT")
     sw_imp = imp_formats.add_parser(
         FORMAT,
         help="a checkout of the ScratchWorld repository",
-        description="Import a ScratchWorld task set: one task folder per task under DEST.",
+        description="Import a ScratchWorld checkout: one task folder per task under DEST, the "
+        "single-step drag items and perception QA items under DEST/diagnostics/.",
     )
-    sw_imp.add_argument("root", type=Path, metavar="ROOT", help="the task set's folder")
+    sw_imp.add_argument("root", type=Path, metavar="ROOT", help="the checkout's folder")
     sw_imp.add_argument("dest", type=Path, metavar="DEST", help="library folder to write into")
     sw_imp.add_argument("--tasks", type=Path, help="task JSON folder (default: ROOT/tasks)")
     sw_imp.add_argument(
@@ -45,16 +46,17 @@ def add_parsers(subparsers: Any) -> None:
         "--projects", type=Path, help=".sb3 folder (default: ROOT/scratch-gui/static)"
     )
     sw_imp.add_argument(
-        "--overwrite", action="store_true", help="replace task folders that already exist"
+        "--overwrite", action="store_true", help="replace task folders and items that exist"
     )
     sw_imp.add_argument("--json", action="store_true", help="print the report as JSON")
 
-    exp = subparsers.add_parser("export", help="export task folders as a task set")
+    exp = subparsers.add_parser("export", help="export a library as a task set")
     exp_formats = exp.add_subparsers(dest="format", required=True, metavar="FORMAT")
     sw_exp = exp_formats.add_parser(
         FORMAT,
         help="the ScratchWorld repository layout",
-        description="Write the task folders under SRC to DEST in the ScratchWorld layout.",
+        description="Write the task folders under SRC (and the drag and QA items of "
+        "SRC/diagnostics/) to DEST in the ScratchWorld layout.",
     )
     sw_exp.add_argument("src", type=Path, metavar="SRC", help="task folder or library")
     sw_exp.add_argument("dest", type=Path, metavar="DEST", help="folder to write the set into")
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     """Run `import scratchworld` or `export scratchworld`; print the report; return the code."""
     try:
         if args.command == "import":
-            report: ImportReport | ExportReport = import_scratchworld(
+            report: ImportReport | ExportReport = import_checkout(
                 args.root,
                 args.dest,
                 tasks_dir=args.tasks,
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 overwrite=args.overwrite,
             )
         else:
-            report = export_scratchworld(args.src, args.dest, overwrite=args.overwrite)
+            report = export_checkout(args.src, args.dest, overwrite=args.overwrite)
     except StudioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -105,6 +107,14 @@ def _print(report: ImportReport | ExportReport) -> None:
             f"exported {len(report.exported)} tasks from {report.src} to {report.dest} "
             f"({len(report.files)} files)"
         )
+    print_problems(report)
+
+
+def print_problems(report: ImportReport | ExportReport) -> None:
+    """The drag and QA items a report counts, then its problems and warnings."""
+    if report.drag_items or report.qa_items:
+        verb = "imported" if isinstance(report, ImportReport) else "exported"
+        print(f"{verb} {len(report.drag_items)} drag items and {len(report.qa_items)} QA items")
     if report.skipped:
         print(f"skipped {len(report.skipped)}:", file=sys.stderr)
         for problem in report.skipped:

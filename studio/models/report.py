@@ -60,6 +60,24 @@ class ReportRow(BaseModel):
     tasks: list[TaskStats] = Field(default_factory=list)
 
 
+class DiagnosticRow(BaseModel):
+    """One run of an agent on a diagnostic (drag or QA), from its summary.json.
+
+    `scores` are percentages as the diagnostics report them: for drag `pass@1`..`pass@k`,
+    `start_acc`, `end_acc`, `T1 pass@1`, `T2 pass@1`; for QA `connection`, `existence`,
+    `field`, `field_exact`, `overall`.
+    """
+
+    kind: str  # "drag" | "qa"
+    agent: str
+    items: int
+    k: int = 1
+    scores: dict[str, float | None] = Field(default_factory=dict)
+    errors: int = 0
+    started_at: str = ""
+    folder: str = ""
+
+
 class RunReport(BaseModel):
     """Everything `studio report` shows."""
 
@@ -67,6 +85,7 @@ class RunReport(BaseModel):
     categories: list[str] = Field(default_factory=lambda: list(CATEGORIES))
     rows: list[ReportRow] = Field(default_factory=list)
     problems: list[str] = Field(default_factory=list)  # run.json files skipped, and why
+    diagnostics: list[DiagnosticRow] = Field(default_factory=list)  # drag and QA runs
 
     def modes(self) -> list[str]:
         """Modes present, composite first as in the published tables."""

@@ -31,7 +31,7 @@ RUNNER = "studio-js/eval-runner.js"
 
 # The published service clicks the button titled "Switch to small stage" (falling back to any
 # button that says "stage"); the editor keeps its VM either way.
-_SMALL_STAGE = """() => {
+SMALL_STAGE_JS = """() => {
   const exact = document.querySelector('[title="Switch to small stage"]');
   const any = exact || [...document.querySelectorAll('button, [role=button], div[title]')]
     .find((b) => /stage/i.test(b.title || b.getAttribute('aria-label') || ''));
@@ -83,5 +83,5 @@ class PublishedProtocol:
 async def _prepare_page(page: Any, runner_url: str) -> None:
     with contextlib.suppress(Exception):
         await page.bring_to_front()  # a back tab gets fewer frames; the service shows its page
-    await page.evaluate(_SMALL_STAGE)
+    await page.evaluate(SMALL_STAGE_JS)
     await page.add_script_tag(url=runner_url)

@@ -11,6 +11,7 @@ from html import escape
 
 from studio.models.report import ReportRow, RunReport
 from studio.services import paths
+from studio.services.diagnostic_report import diagnostics_html
 from studio.services.reports import duration, header_counts, pct
 
 TEMPLATE_DIR = paths.RESOURCES / "report"
@@ -26,6 +27,7 @@ def render_html(report: RunReport, title: str = "Scratch benchmark report") -> s
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{runs} runs below {report.root}; generated {stamp}"
     body = "\n".join(_mode_section(report, mode) for mode in report.modes())
+    body += "\n" + diagnostics_html(report.diagnostics)
     if report.problems:
         items = "".join(f"<li>{escape(p)}</li>" for p in report.problems)
         body += f'\n<h2>Skipped files</h2>\n<ul class="problems">{items}</ul>'

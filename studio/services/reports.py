@@ -3,6 +3,7 @@
 The grid has one row per agent and mode and one column per task category plus SR and PSR
 overall, like the published ScratchWorld tables, and the mean time per task. `format_table`
 renders it as text; `studio.services.report_html.render_html` as a self-contained HTML page.
+Runs of the diagnostics (drag, QA) follow as tables of their own (`diagnostic_report`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pydantic import ValidationError
 from studio.models.report import CATEGORIES, CellStats, ReportRow, RunEntry, RunReport, TaskStats
 from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services.diagnostic_report import format_diagnostics, load_diagnostics
 from studio.services.errors import StudioError
 
 
@@ -152,12 +154,16 @@ def _cell(tasks: list[TaskStats]) -> CellStats:
 
 
 def report_for(root: Path) -> RunReport:
-    """Read the runs below `root` and build their report; StudioError when there are none."""
+    """Read the runs below `root` (tasks, and diagnostics runs) and build their report;
+    StudioError when there are none."""
     entries, problems = load_runs(root)
-    if not entries:
-        detail = f" ({len(problems)} unreadable)" if problems else ""
+    diagnostics, broken = load_diagnostics(root)
+    if not entries and not diagnostics:
+        detail = f" ({len(problems) + len(broken)} unreadable)" if problems or broken else ""
         raise StudioError(f"{root}: no finished runs (run.json files) below it{detail}")
-    return build_report(entries, root, problems)
+    report = build_report(entries, root, problems + broken)
+    report.diagnostics = diagnostics
+    return report
 
 
 # ---- text --------------------------------------------------------------------------------
@@ -203,6 +209,7 @@ def format_table(report: RunReport) -> str:
             rest = [cell.rjust(w) for cell, w in zip(r[1:], widths[1:], strict=True)]
             lines.append("  ".join([first, *rest]).rstrip())
         lines.append("")
+    lines.extend(format_diagnostics(report.diagnostics))
     for problem in report.problems:
         lines.append(f"skipped: {problem}")
     return "\n".join(lines).rstrip() + "\n"

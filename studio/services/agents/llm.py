@@ -163,22 +163,27 @@ class LlmAgent:
 
     # ---- transport ---------------------------------------------------------------------
     async def _chat(self, messages: list[dict[str, Any]]) -> str:
-        payload = {
-            "model": self.settings.model,
-            "messages": messages,
-            "temperature": self.settings.temperature,
-            "max_tokens": self.settings.max_tokens,
-        }
-        t0 = time.perf_counter()
-        data = await asyncio.to_thread(post_json, self.settings, payload)
-        self.usage.calls += 1
-        self.usage.seconds += time.perf_counter() - t0
-        usage = data.get("usage")
-        if not isinstance(usage, dict):
-            usage = {}
-        self.usage.prompt_tokens += int(usage.get("prompt_tokens") or 0)
-        self.usage.completion_tokens += int(usage.get("completion_tokens") or 0)
-        return reply_text(data)
+        return await chat(self.settings, messages, self.usage)
+
+
+async def chat(settings: LlmSettings, messages: list[dict[str, Any]], usage: Usage) -> str:
+    """One chat completion (off the event loop's thread); the reply's text; `usage` grows."""
+    payload = {
+        "model": settings.model,
+        "messages": messages,
+        "temperature": settings.temperature,
+        "max_tokens": settings.max_tokens,
+    }
+    t0 = time.perf_counter()
+    data = await asyncio.to_thread(post_json, settings, payload)
+    usage.calls += 1
+    usage.seconds += time.perf_counter() - t0
+    spent = data.get("usage")
+    if not isinstance(spent, dict):
+        spent = {}
+    usage.prompt_tokens += int(spent.get("prompt_tokens") or 0)
+    usage.completion_tokens += int(spent.get("completion_tokens") or 0)
+    return reply_text(data)
 
 
 def system_prompt(mode: Mode) -> str:

@@ -120,6 +120,20 @@ class RegionStats(BaseModel):
     method: str = ""
 
 
+class SwSource(BaseModel):
+    """The published ScratchWorld record an imported item (or QA item) came from: its file name,
+    the record as read and how the file was written (the fields of
+    `scratchworld.layout.JsonStyle`; `text` holds the file itself when that style does not
+    give back its bytes). Export starts from it, so an unchanged item is written back exactly."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: str
+    record: dict[str, Any]
+    style: dict[str, Any] = Field(default_factory=dict)
+    text: str | None = None
+
+
 class DragItem(BaseModel):
     """A single-step drag item: `{id, category, instruction, init_project, evaluation_config}`."""
 
@@ -134,8 +148,8 @@ class DragItem(BaseModel):
     review: Review = Field(default_factory=Review)
     labels: list[RegionLabel] = Field(default_factory=list)
     region_stats: RegionStats | None = None
-    sw_extra: dict[str, Any] = Field(default_factory=dict)  # unknown fields of an import
-    sw_config_keys: list[str] | None = None  # evaluation_config keys an import came with
+    sw_extra: dict[str, Any] = Field(default_factory=dict)  # other top-level fields (sprite)
+    sw_source: SwSource | None = None  # the published record (None: made in the studio)
 
     @property
     def spec(self) -> dict[str, Any]:

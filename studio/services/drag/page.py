@@ -30,6 +30,7 @@ from typing import Any
 
 from studio.services.drag.item import DragItemError, ItemFolder
 from studio.services.drag.replay import DRAG_STEPS
+from studio.services.drag.setup import published_setup, run_setup
 from studio.services.env.composite import install as install_composite
 from studio.services.server import EditorServer
 
@@ -120,6 +121,7 @@ class TrialPage:
         self.entry = entry
         self.spec = entry.item.spec
         self.view = entry.item.evaluation_config.workspace_state.model_dump(mode="json")
+        self.published = published_setup(entry.item)
         self._project_b64 = base64.b64encode(entry.project_path.read_bytes()).decode("ascii")
         self.drags = 0
         self.reloads = 0
@@ -145,14 +147,33 @@ class TrialPage:
             raise DragItemError(
                 f"{self.entry.project_path}: the editor did not load it ({exc})"
             ) from None
+        if self.published is not None:
+            await run_setup(self.page, self.published, self.entry.item.id)
         try:
             await self.page.evaluate("(v) => window.studioDrag.view(v)", self.view)
         except Exception as exc:
+            step = "workspace_state: " if self.published else ""
             raise DragItemError(
-                f"item {self.entry.item.id}: cannot restore the screen ({exc})"
+                f"item {self.entry.item.id}: {step}cannot restore the screen ({exc})"
             ) from None
+        await self._pick_variable()
         await self.page.evaluate(PAUSE_VM)
         await self.page.evaluate("() => window.workspace.clearUndo()")
+
+    async def _pick_variable(self) -> None:
+        """A palette variable block is the one showing the item's `variable_name`."""
+        name = (self.entry.item.evaluation_config.model_extra or {}).get("variable_name")
+        if self.spec["source"] != "flyout" or not isinstance(name, str):
+            return
+        index = await self.page.evaluate(
+            "([o, n]) => window.studioDrag.flyoutIndexOf(o, n)", [self.spec["target_opcode"], name]
+        )
+        if index < 0:
+            raise DragItemError(
+                f"item {self.entry.item.id}: the palette shows no {self.spec['target_opcode']} "
+                f"block of variable {name!r}"
+            )
+        self.spec["flyout_index"] = index
 
     def _check_screen(self, geometry: dict[str, Any]) -> None:
         """The dragged block must be where the stored screen had it."""

@@ -28,18 +28,21 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.services.atomic import write_text
+from studio.services.atomic import write_bytes, write_text
 from studio.services.drag import page as page_module
 from studio.services.drag import replay as replay_module
-from studio.services.drag.grid import BoundaryScan, Point, best_axis, disc, window_points
+from studio.services.drag import setup as setup_module
+from studio.services.drag.grid import BoundaryScan, Point, best_axis, disc, iou, window_points
 from studio.services.drag.grid import snap as snap_to
-from studio.services.drag.item import DragItemError, ItemFolder, RegionStats
+from studio.services.drag.item import DragItemError, ItemFolder, RegionLabel, RegionStats
 from studio.services.drag.page import SCRIPT, Job, TrialPages
 from studio.services.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.drag.review import ReviewState
+from studio.services.drag.setup import ACTION_KEYS
 from studio.services.server import EditorServer
 
 Progress = Callable[[str, int, int], None]  # (phase, drags so far, drags asked for next)
@@ -52,7 +55,12 @@ MARGIN_STEPS = 2
 START_STEPS = (DRAG_STEPS,)
 
 
-TRIAL_CODE = (SCRIPT, Path(page_module.__file__ or ""), Path(replay_module.__file__ or ""))
+TRIAL_CODE = (
+    SCRIPT,
+    Path(page_module.__file__ or ""),
+    Path(replay_module.__file__ or ""),
+    Path(setup_module.__file__ or ""),
+)
 
 
 class RegionInterrupted(DragItemError):
@@ -88,6 +96,8 @@ def item_key(entry: ItemFolder, grid: int) -> str:
     h = hashlib.sha256(entry.project_path.read_bytes())
     h.update(json.dumps(entry.item.spec, sort_keys=True).encode())
     h.update(cfg.workspace_state.model_dump_json().encode())
+    setup = {k: v for k, v in (cfg.model_extra or {}).items() if k in ACTION_KEYS}
+    h.update(json.dumps([setup, entry.item.sw_extra.get("sprite")], sort_keys=True).encode())
     h.update(str(grid).encode())
     for code in TRIAL_CODE:  # verdicts of another version of the trial code do not count
         h.update(code.read_bytes())
@@ -164,7 +174,7 @@ async def predict_start(pages: TrialPages, grid: int) -> set[Point]:
     owners = await pages.pages[0].page.evaluate(
         "(pts) => window.studioDrag.ownersAt(pts)", [list(p) for p in points]
     )
-    spec = pages.entry.item.spec
+    spec = pages.pages[0].spec  # the page's: a palette variable block's index is found there
     return {p for p, o in zip(points, owners, strict=True) if owner_matches(o, spec)}
 
 
@@ -220,8 +230,10 @@ class RegionComputer:
         progress: Progress | None = None,
         resume: bool = True,
         windows: list[Any] | None = None,
+        start_at: tuple[float, float] | None = None,
     ) -> None:
         self.windows = windows
+        self.start_at = start_at  # the end region's drag start (a stored item's, to compare)
         self.context = context
         self.server = server
         self.entry = entry
@@ -236,6 +248,9 @@ class RegionComputer:
         async with TrialPages(
             self.context, self.server, self.entry, self.page_count, self.windows
         ) as pages:
+            if not self.entry.screenshot_path.is_file():  # a published item comes without one
+                shot = await pages.pages[0].page.screenshot()
+                write_bytes(self.entry.screenshot_path, shot)
             try:
                 result = await self._compute(pages)
             except DragItemError:
@@ -268,11 +283,11 @@ class RegionComputer:
             return {p: v.moved for p, v in zip(points, verdicts, strict=True)}
 
         seed = await self._seed(start_scan, predicted, heuristic, start_jobs, "start seed")
-        drag_start = self.state.drag_start or seed
+        drag_start = self.state.drag_start or await self._fixed_start(start_jobs) or seed
         self.state.drag_start = drag_start
         await pages.pages[0].at_baseline()  # the seed's last drag may still be undoing
         snap = await pages.pages[0].page.evaluate(
-            "(s) => window.studioDrag.snapTargets(s)", pages.entry.item.spec
+            "(s) => window.studioDrag.snapTargets(s)", pages.pages[0].spec
         )
         end_pred, centre = predict_end(geometry, snap, drag_start, self.grid)
         end_scan = BoundaryScan(end_pred, self.grid, best_axis(end_pred), self.state.end)
@@ -298,6 +313,19 @@ class RegionComputer:
             resumed_drags=self.resumed,
             evidence={"start": start_scan.evidence(), "end": end_scan.evidence()},
         )
+
+    async def _fixed_start(self, jobs: Callable[[list[Point]], Any]) -> Point | None:
+        """`start_at` on the grid, once a real drag from it has moved the block."""
+        if self.start_at is None:
+            return None
+        point = (snap_to(self.start_at[0], self.grid), snap_to(self.start_at[1], self.grid))
+        verdicts = await jobs([point])
+        if not verdicts[point]:
+            raise DragItemError(
+                f"item {self.entry.item.id}: a drag from the item's drag start point "
+                f"({point[0]}, {point[1]}) does not move the block on the restored screen"
+            )
+        return point
 
     async def _seed(
         self,
@@ -355,6 +383,40 @@ class RegionComputer:
 
     def _done(self) -> int:
         return len(self.state.start) + len(self.state.end)
+
+
+COMPUTED_LABEL = "computed"
+
+
+def compare_with_stored(entry: ItemFolder, result: RegionResult) -> dict[str, Any]:
+    """IoU of computed against stored regions (start and end), with the point counts."""
+    cfg = entry.item.evaluation_config
+    out: dict[str, Any] = {}
+    for kind, stored, computed in (
+        ("start", cfg.feasible_start_points, result.start_points),
+        ("end", cfg.feasible_points, result.end_points),
+    ):
+        out[kind] = {
+            "iou": round(iou([(p[0], p[1]) for p in stored], computed), 4),
+            "stored": len(stored),
+            "computed": len(computed),
+        }
+    return out
+
+
+def keep_as_label(entry: ItemFolder, result: RegionResult) -> None:
+    """Keep computed regions beside the stored ones (a label named "computed"), and save."""
+    labels = [lab for lab in entry.item.labels if lab.labeler != COMPUTED_LABEL]
+    labels.append(
+        RegionLabel(
+            labeler=COMPUTED_LABEL,
+            start_points=[list(p) for p in result.start_points],
+            end_points=[list(p) for p in result.end_points],
+            at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+    )
+    entry.item.labels = labels
+    entry.save()
 
 
 def apply_result(entry: ItemFolder, result: RegionResult, grid: int, pages: int) -> None:

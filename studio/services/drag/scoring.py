@@ -3,7 +3,9 @@
 Predictions are JSON lines, one item each:
 `{"id": ITEM, "attempts": [{"start": [x, y], "end": [x, y]}, ...]}` (or one attempt given
 directly as `"start"` and `"end"`, or as `start_x, start_y, end_x, end_y`). An optional
-`"model"` and `"setting"` group the report.
+`"model"` and `"setting"` group the report. An attempt `{"error": WHY}` without points is one
+where the agent gave no usable drag (a reply that could not be read): it counts as wrong in
+every figure and has no spatial error.
 
 Per attempt: the start component is right when the start lies within half a grid step of a
 feasible start point; the end component when the end, moved by the same amount as the start
@@ -33,8 +35,9 @@ Pt = tuple[float, float]
 
 @dataclass
 class Attempt:
-    start: Pt
-    end: Pt
+    start: Pt | None
+    end: Pt | None
+    error: str | None = None  # why there is no drag (None: start and end are given)
 
 
 @dataclass
@@ -74,6 +77,8 @@ def _point(value: Any, what: str, line: int, path: Path) -> Pt:
 
 
 def _attempt(data: dict[str, Any], line: int, path: Path) -> Attempt:
+    if data.get("error") and data.get("start") is None and data.get("end") is None:
+        return Attempt(None, None, str(data["error"]))
     if "start" in data or "end" in data:
         return Attempt(
             _point(data.get("start"), "start", line, path),
@@ -112,6 +117,8 @@ def read_predictions(path: Path) -> list[Prediction]:
 
 
 def score_attempt(item: DragItem, attempt: Attempt) -> AttemptScore:
+    if attempt.start is None or attempt.end is None:
+        return AttemptScore(False, False, None, None)
     cfg = item.evaluation_config
     grid = cfg.grid
     starts = [(p[0], p[1]) for p in cfg.feasible_start_points]
@@ -221,7 +228,14 @@ async def execute(
         pairs = list(zip(pred.attempts, scores[i].attempts, strict=True))
         by_item.setdefault(pred.item_id, []).extend(pairs)
     for item_id, pairs in by_item.items():
+        drags: list[tuple[Pt, Pt, AttemptScore]] = []
+        for a, score in pairs:
+            score.executed = False  # an attempt without a drag stays a failure
+            if a.start is not None and a.end is not None:
+                drags.append((a.start, a.end, score))
+        if not drags:
+            continue
         async with TrialPages(context, server, items[item_id], pages) as tp:
-            verdicts = await tp.run([(a.start, a.end) for a, _ in pairs])
-        for (_, score), verdict in zip(pairs, verdicts, strict=True):
+            verdicts = await tp.run([(start, end) for start, end, _ in drags])
+        for (_, _, score), verdict in zip(drags, verdicts, strict=True):
             score.executed = verdict.connected

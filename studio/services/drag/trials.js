@@ -2,7 +2,9 @@
  * Single-step drag items inside the editor page: what a trial drag needs besides the mouse.
  * Injected by studio/services/drag/page.py after window.studioEditorReady.
  *
- *   window.studioDrag.view(state)         put the screen in a stored workspace state
+ *   window.studioDrag.view(state)         put the screen in a stored workspace state (a
+ *                                         published one: zoom, then scroll; see drag/setup.py)
+ *   window.studioDrag.flyoutIndexOf(op, name)  which palette `op` block shows variable `name`
  *   window.studioDrag.viewState()         the current workspace state (scroll, zoom, target...)
  *   window.studioDrag.mark()              remember the current program and view as the baseline
  *   window.studioDrag.atBaseline()        whether program and view equal the baseline
@@ -132,8 +134,32 @@
     await settle();
   }
 
+  /**
+   * A published item's workspace (its `workspace_state` has scrollX/scrollY): zoom first, then
+   * scroll; where the scroll cannot reach, translate the canvas to (tx, ty) as the published
+   * restore does. Target and palette come from the item's pre-actions, not from here.
+   */
+  async function publishedView(state) {
+    const w = ws();
+    if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
+    await settle();
+    const sx = Number(state.scrollX), sy = Number(state.scrollY);
+    w.scroll(sx, sy);
+    if (Math.abs(w.scrollX - sx) > 0.5 || Math.abs(w.scrollY - sy) > 0.5) {
+      const m = w.getMetrics();
+      w.scrollX = sx;
+      w.scrollY = sy;
+      const tx = typeof state.tx === 'number' ? state.tx : sx + m.absoluteLeft;
+      const ty = typeof state.ty === 'number' ? state.ty : sy + m.absoluteTop;
+      w.translate(tx, ty);
+    }
+    await settle();
+    return viewState();
+  }
+
   /** Put the screen in `state` (editing target, palette category and scroll, zoom, scroll). */
   async function view(state) {
+    if (typeof state.scrollX === 'number') return publishedView(state);
     if (state.target) await selectTarget(state.target);
     const w = ws();
     const toolbox = w.getToolbox();
@@ -190,7 +216,8 @@
     if (viewKey() !== baseline.view && view_) {
       // a drop changes the content's bounds and with them the scroll; scrolling back is
       // enough when nothing else moved
-      w.scroll(view_.scroll_x, view_.scroll_y);
+      if (typeof view_.scrollX === 'number') await publishedView(view_);
+      else w.scroll(view_.scroll_x, view_.scroll_y);
       if (viewKey() !== baseline.view) await view(view_);
     }
     return atBaseline();
@@ -207,6 +234,16 @@
 
   function flyoutBlocks(opcode) {
     return [...document.querySelectorAll(FLYOUT_BLOCKS)].filter((el) => el.classList.contains(opcode));
+  }
+
+  /** Index among the palette's `opcode` blocks of the one showing variable `name` (-1: none). */
+  function flyoutIndexOf(opcode, name) {
+    const fw = flyoutWorkspace();
+    return flyoutBlocks(opcode).findIndex((el) => {
+      const block = fw && fw.getBlockById(el.getAttribute('data-id'));
+      const field = block && (block.getField('VARIABLE') || block.getField('LIST'));
+      return Boolean(field) && field.getText() === name;
+    });
   }
 
   /** What a press at (x, y) would drag: {kind: canvas|flyout|none, id, opcode, index}. */
@@ -567,6 +604,7 @@
 
   window.studioDrag = {
     label,
+    flyoutIndexOf,
     detach,
     settle,
     view,

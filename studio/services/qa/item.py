@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from studio.services.atomic import write_bytes, write_text
+from studio.services.drag.item import SwSource
 from studio.services.drag.review import Review, ReviewState
 from studio.services.errors import StudioError, TaskFileError
 
@@ -72,7 +73,8 @@ class QaItem(BaseModel):
     suggestion: Suggestion | None = None
     answers: list[QaAnswer] = Field(default_factory=list)
     review: Review = Field(default_factory=Review)
-    sw_extra: dict[str, Any] = Field(default_factory=dict)  # unknown fields of an import
+    sw_extra: dict[str, Any] = Field(default_factory=dict)  # other fields (prompt, responses)
+    sw_source: SwSource | None = None  # the published record (None: made in the studio)
 
 
 class QaSet:

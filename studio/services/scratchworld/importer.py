@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,12 +112,14 @@ def import_scratchworld(
     projects_dir: Path | str | None = None,
     *,
     overwrite: bool = False,
+    also_used: Collection[str] = (),
 ) -> ImportReport:
     """Import every task of the set at `root` into `dest/<id>/`.
 
     Raises StudioError when the set is unusable (a folder is missing, no task files); problems
     with single tasks are listed in the report. Existing task folders are kept unless
-    `overwrite`.
+    `overwrite`. `also_used` names projects that other items of the checkout (drag items) use,
+    so that they are not reported as unused.
     """
     root, dest = Path(root), Path(dest)
     tdir, sdir, pdir = resolve_dirs(
@@ -130,6 +133,7 @@ def import_scratchworld(
         raise StudioError(f"{tdir}: no task files (<category>/<id>.json) in it")
     report = ImportReport(root, dest)
     sources = _Sources(sdir, pdir)
+    sources.used.update(also_used)
     if sources.helper is None:
         report.warnings.append(f"{sdir / HELPER_NAME}: missing; tasks will use our helpers")
     parsed = _parse_all(task_files, tdir, report)

@@ -25,7 +25,8 @@ class Problem:
 
 @dataclass
 class ImportReport:
-    """Result of import_scratchworld: ids imported, files skipped, tasks without golden."""
+    """Result of an import: task ids imported, drag and QA item ids imported (a whole
+    checkout), files skipped (the problems), tasks without golden."""
 
     root: Path
     dest: Path
@@ -34,17 +35,24 @@ class ImportReport:
     without_golden: list[str] = field(default_factory=list)
     task_lists: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    drag_items: list[str] = field(default_factory=list)
+    qa_items: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.skipped
 
     def to_json(self) -> dict[str, Any]:
+        problems = [p.to_json() for p in self.skipped]
         return {
             "root": str(self.root),
             "dest": str(self.dest),
+            "counts": _counts(self.imported, self.drag_items, self.qa_items),
             "imported": self.imported,
-            "skipped": [p.to_json() for p in self.skipped],
+            "drag_items": self.drag_items,
+            "qa_items": self.qa_items,
+            "problems": problems,
+            "skipped": problems,
             "without_golden": self.without_golden,
             "task_lists": self.task_lists,
             "warnings": self.warnings,
@@ -53,7 +61,8 @@ class ImportReport:
 
 @dataclass
 class ExportReport:
-    """Result of export_scratchworld: ids exported, task folders skipped, files written."""
+    """Result of an export: task, drag and QA item ids exported, what was skipped (the
+    problems), files written."""
 
     src: Path
     dest: Path
@@ -61,17 +70,28 @@ class ExportReport:
     skipped: list[Problem] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # relative to dest
     warnings: list[str] = field(default_factory=list)
+    drag_items: list[str] = field(default_factory=list)
+    qa_items: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.skipped
 
     def to_json(self) -> dict[str, Any]:
+        problems = [p.to_json() for p in self.skipped]
         return {
             "src": str(self.src),
             "dest": str(self.dest),
+            "counts": _counts(self.exported, self.drag_items, self.qa_items),
             "exported": self.exported,
-            "skipped": [p.to_json() for p in self.skipped],
+            "drag_items": self.drag_items,
+            "qa_items": self.qa_items,
+            "problems": problems,
+            "skipped": problems,
             "files": self.files,
             "warnings": self.warnings,
         }
+
+
+def _counts(tasks: list[str], drag: list[str], qa: list[str]) -> dict[str, int]:
+    return {"tasks": len(tasks), "drag_items": len(drag), "qa_items": len(qa)}

@@ -33,9 +33,10 @@ from PySide6.QtWidgets import (
 )
 
 from studio.services.drag.agreement import approve, blind_copy, record_label, region_agreement
-from studio.services.drag.grid import Point
+from studio.services.drag.grid import Point, iou
 from studio.services.drag.item import DragItem, ItemFolder, check_screenshot
 from studio.services.drag.regions import (
+    COMPUTED_LABEL,
     DEFAULT_PAGES,
     RegionComputer,
     RegionInterrupted,
@@ -250,6 +251,12 @@ class DragPanel(LabelingPanel):
             else None
         )
         self.canvas.show_item(png, start, end, cfg.grid, drag_start, item_boxes(cfg))
+        computed = [lab for lab in item.labels if lab.labeler == COMPUTED_LABEL]
+        if computed and not own:
+            self.canvas.compare = (
+                _points(computed[0].start_points),
+                _points(computed[0].end_points),
+            )
         self.title.setText(f"<b>{item.id}</b> · {item.category} · {cfg.connection_type.value}")
         self.instruction.setPlainText(entry.item.instruction)
         self._show_details(entry, showing="your label" if own else "item's regions")
@@ -270,6 +277,15 @@ class DragPanel(LabelingPanel):
             + (f", input {cfg.target_input_name}" if cfg.target_input_name else ""),
             f"Grid {cfg.grid} px · showing {showing}",
         ]
+        computed = [lab for lab in entry.item.labels if lab.labeler == COMPUTED_LABEL]
+        if computed and not self.blind.isChecked() and cfg.feasible_points:
+            lab = computed[0]
+            start_iou = iou(_points(cfg.feasible_start_points), _points(lab.start_points))
+            end_iou = iou(_points(cfg.feasible_points), _points(lab.end_points))
+            lines.append(
+                f"Stored (filled) vs computed (outlined): start IoU {start_iou:.2f}, "
+                f"end IoU {end_iou:.2f}"
+            )
         stats = entry.item.region_stats
         if stats is not None and not self.blind.isChecked():
             lines.append(f"Computed in {stats.seconds:.1f} s with {stats.drags} real drags")

@@ -32,6 +32,8 @@ from studio.services.drag.grid import Point, brush
 START_COLOUR = QColor(0, 170, 60, 140)
 END_COLOUR = QColor(220, 30, 30, 140)
 DRAG_START_COLOUR = QColor(0, 90, 255, 230)
+COMPARE_START_COLOUR = QColor(0, 90, 30, 230)  # outlines: regions to compare with (computed)
+COMPARE_END_COLOUR = QColor(130, 0, 0, 230)
 BRUSH_RADII = (5, 10, 15, 20, 30, 45)
 SCREEN = QSize(1280, 720)
 MAX_ZOOM = 8.0
@@ -80,6 +82,8 @@ class RegionCanvas(QWidget):
         self.drag_start: Point | None = None
         self.boxes: list[tuple[QRectF, QColor, str]] = []
         self.marks: list[tuple[QPointF, QColor, str]] = []  # picked points and the like
+        # regions drawn as outlines over the filled ones (computed regions beside stored ones)
+        self.compare: tuple[set[Point], set[Point]] | None = None
         self.tool = Tool.NONE
         self.radius = 10
         self.show_start = True
@@ -111,6 +115,7 @@ class RegionCanvas(QWidget):
         self.drag_start = drag_start
         self.boxes = list(boxes or [])
         self.marks = []
+        self.compare = None
         self.undo_stack.clear()
         self.reset_view()
 
@@ -280,6 +285,20 @@ class RegionCanvas(QWidget):
             for x, y in points:
                 c = self.to_widget(x, y)
                 painter.drawRect(QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half))
+        if self.compare is not None:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            for visible, points, colour in (
+                (self.show_start, self.compare[0], COMPARE_START_COLOUR),
+                (self.show_end, self.compare[1], COMPARE_END_COLOUR),
+            ):
+                if not visible:
+                    continue
+                painter.setPen(QPen(colour, 1.2))
+                inner = max(1.0, half - 1)
+                for x, y in points:
+                    c = self.to_widget(x, y)
+                    painter.drawRect(QRectF(c.x() - inner, c.y() - inner, 2 * inner, 2 * inner))
+            painter.setPen(Qt.PenStyle.NoPen)
         for box, colour, label in self.boxes:
             top_left = self.to_widget(box.x(), box.y())
             painter.setPen(QPen(colour, 2, Qt.PenStyle.DashLine))

@@ -1,0 +1,213 @@
+"""Running agents on the diagnostics from the command line.
+
+```
+studio drag run ITEMS --agent oracle|random|scripted|llm [--k K] [--pages N] [--out DIR] [--json]
+studio qa run QA_DIR --agent oracle|random|scripted|llm [--workers N] [--out DIR] [--json]
+```
+
+`--seed` seeds the random agent, `--answers FILE` (JSON lines) feeds the scripted one, and the
+LLM agent takes its endpoint from STUDIO_LLM_URL / STUDIO_LLM_MODEL / STUDIO_LLM_KEY. Exit codes
+as the other diagnostics commands: 0 done, 1 some items could not be run, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.services.errors import StudioError
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+AGENTS = ("oracle", "random", "scripted", "llm")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--agent", required=True, choices=AGENTS, help="which agent answers")
+    p.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
+    p.add_argument("--seed", type=int, default=0, help="seed (random agent)")
+    p.add_argument("--answers", type=Path, help="scripted agent: a JSON lines file")
+    p.add_argument("--temperature", type=float, help="LLM agent: sampling temperature")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
+    """`drag run` and `qa run`, on the `drag` and `qa` subcommands' parsers."""
+    from studio.services.drag.scoring import K_MAX
+
+    dr = drag_sub.add_parser(
+        "run",
+        help="run an agent on drag items (real drags, Pass@k)",
+        description="For each item and attempt the agent sees the prepared screen and gives "
+        "one drag, performed in the editor; results go to OUT/<agent>-drag-<timestamp>/.",
+    )
+    dr.add_argument("items", type=Path, help="a drag item folder or a folder of them")
+    dr.add_argument("--k", type=int, default=1, help=f"attempts per item (1-{K_MAX})")
+    dr.add_argument("--pages", type=int, default=1, help="items run at once (editor windows)")
+    _common(dr)
+    qr = qa_sub.add_parser(
+        "run",
+        help="run an agent on a QA set (accuracy per type)",
+        description="The agent answers every question of the set from its screenshot; "
+        "results go to OUT/<agent>-qa-<timestamp>/.",
+    )
+    qr.add_argument("qa_dir", type=Path, help="QA set folder (items/, screenshots/)")
+    qr.add_argument("--workers", type=int, default=1, help="questions asked at once")
+    _common(qr)
+
+
+# ---- agents ----------------------------------------------------------------------------------
+def _llm_settings(args: argparse.Namespace) -> Any:
+    from studio.services.agents.llm import LlmSettings
+
+    extra = {} if args.temperature is None else {"temperature": args.temperature}
+    return LlmSettings.from_env(**extra)
+
+
+def _script(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+    from studio.services.agents.diagnostic import read_script
+
+    if args.answers is None:
+        raise StudioError("--agent scripted needs --answers FILE (JSON lines)")
+    return read_script(args.answers)
+
+
+def drag_agent(args: argparse.Namespace, items: dict[str, Any]) -> Any:
+    """The drag agent `args.agent` names; `items` maps item ids to DragItems (oracle)."""
+    from studio.services.agents import diagnostic as d
+
+    if args.agent == "oracle":
+        return d.OracleDragAgent(items)
+    if args.agent == "random":
+        return d.RandomDragAgent(args.seed)
+    if args.agent == "scripted":
+        return d.ScriptedDragAgent(_script(args))
+    from studio.services.agents.llm_diagnostic import LlmDragAgent
+
+    return LlmDragAgent(_llm_settings(args))
+
+
+def qa_agent(args: argparse.Namespace, items: dict[str, Any]) -> Any:
+    """The QA agent `args.agent` names; `items` maps task ids to QaItems (oracle)."""
+    from studio.services.agents import diagnostic as d
+
+    if args.agent == "oracle":
+        return d.OracleQaAgent(items)
+    if args.agent == "random":
+        return d.RandomQaAgent(args.seed)
+    if args.agent == "scripted":
+        return d.ScriptedQaAgent(_script(args))
+    from studio.services.agents.llm_diagnostic import LlmQaAgent
+
+    return LlmQaAgent(_llm_settings(args))
+
+
+def _progress(total: int, args: argparse.Namespace, rate: str) -> Any:
+    from studio.cli_env import ProgressBar
+
+    return ProgressBar(total, enabled=not args.json and sys.stderr.isatty(), rate=rate)
+
+
+def _pct(value: Any) -> str:
+    return "-" if value is None else f"{value:.2f}%"
+
+
+# ---- drag run --------------------------------------------------------------------------------
+def drag_run(args: argparse.Namespace) -> int:
+    from studio.services.drag.item import scan_items
+    from studio.services.drag.run import new_run_dir, run_drag
+    from studio.services.drag.scoring import K_MAX
+
+    if not 1 <= args.k <= K_MAX:
+        raise StudioError(f"--k must be 1 to {K_MAX}")
+    if args.pages < 1:
+        raise StudioError("--pages must be at least 1")
+    entries = scan_items(args.items)
+    if not entries:
+        raise StudioError(f"{args.items}: no drag items (item.json) below it")
+    agent = drag_agent(args, {e.item.id: e.item for e in entries})
+    run_dir = new_run_dir(args.out, args.agent, "drag")
+    progress = _progress(len(entries), args, f"Pass@{args.k}")
+
+    async def go() -> Any:
+        from studio.services.browser import BrowserPool
+
+        async with BrowserPool(spares=0) as pool:
+            if pool.server is None:
+                raise StudioError("the browser pool has no editor server")
+            return await run_drag(
+                pool.context,
+                pool.server,
+                entries,
+                agent,
+                run_dir,
+                args.k,
+                args.pages,
+                progress.update,
+                str(args.items),
+            )
+
+    try:
+        run = asyncio.run(go())
+    except KeyboardInterrupt:
+        progress.finish()
+        print(f"error: interrupted; finished items are in {run_dir}", file=sys.stderr)
+        return EXIT_FAILED
+    progress.finish()
+    summary = run.summary()
+    if args.json:
+        print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))
+    else:
+        for item in run.items:
+            print(item.line())
+        passes = "  ".join(f"Pass@{i} {_pct(summary[f'pass@{i}'])}" for i in range(1, args.k + 1))
+        print(
+            f"{passes}  start acc {_pct(summary['start_acc'])}  end acc "
+            f"{_pct(summary['end_acc'])}  ({len(run.items)} items) in {run.seconds:.1f} s"
+        )
+        for part in ("T1", "T2"):
+            row = summary[part]
+            if row["items"]:
+                print(f"  {part}: Pass@1 {_pct(row['pass@1'])} over {row['items']} items")
+        print(f"recorded in {run_dir}; `studio report {args.out}` lists the runs")
+    return EXIT_FAILED if run.errors else EXIT_OK
+
+
+# ---- qa run ----------------------------------------------------------------------------------
+def qa_run(args: argparse.Namespace) -> int:
+    from studio.services.drag.run import new_run_dir
+    from studio.services.qa.item import QaSet
+    from studio.services.qa.run import run_qa
+
+    if args.workers < 1:
+        raise StudioError("--workers must be at least 1")
+    qa = QaSet(args.qa_dir)
+    items = qa.items()
+    if not items:
+        raise StudioError(f"{args.qa_dir}: the QA set has no items")
+    agent = qa_agent(args, {i.task_id: i for i in items})
+    run_dir = new_run_dir(args.out, args.agent, "qa")
+    progress = _progress(len(items), args, "acc")
+    try:
+        run = asyncio.run(run_qa(qa, agent, run_dir, args.workers, progress.update))
+    except KeyboardInterrupt:
+        progress.finish()
+        print("error: interrupted", file=sys.stderr)
+        return EXIT_FAILED
+    progress.finish()
+    summary = run.summary()
+    if args.json:
+        print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))
+    else:
+        for outcome in run.outcomes:
+            print(outcome.line())
+        print(
+            f"accuracy {_pct(summary['overall'])} over {summary['items']} items: connection "
+            f"{_pct(summary['connection'])}, existence {_pct(summary['existence'])}, field "
+            f"{_pct(summary['field'])} (exact {_pct(summary['field_exact'])})"
+        )
+        print(f"recorded in {run_dir}; `studio report {args.out}` lists the runs")
+    return EXIT_FAILED if summary["errors"] else EXIT_OK

@@ -1,0 +1,148 @@
+"""Diagnostics runs in `studio report`: the summary.json of every drag and QA run below a folder.
+
+`studio drag run` and `studio qa run` write `summary.json` with `"kind": "drag" | "qa"` into
+their run folders; a table per diagnostic lists the runs (agent, items, Pass@k and the
+component accuracies for drag, accuracy per question type for QA), in percent as the
+diagnostics report them.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from studio.models.report import DiagnosticRow
+
+SUMMARY_FILE = "summary.json"
+KINDS = ("drag", "qa")
+QA_COLUMNS = (
+    ("connection", "Connection"),
+    ("existence", "Existence"),
+    ("field", "Field"),
+    ("field_exact", "Field exact"),
+    ("overall", "Overall"),
+)
+TITLES = {"drag": "Single-step drag (%)", "qa": "Perception QA (accuracy %)"}
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def row_from_summary(data: dict[str, Any], folder: Path) -> DiagnosticRow:
+    """The report's row of one run's summary (ValueError when it is not a diagnostics run)."""
+    kind = data.get("kind")
+    if kind not in KINDS:
+        raise ValueError("not a diagnostics summary")
+    k = int(data.get("k") or 1)
+    if kind == "drag":
+        scores = {f"pass@{i}": _num(data.get(f"pass@{i}")) for i in range(1, k + 1)}
+        scores["start_acc"] = _num(data.get("start_acc"))
+        scores["end_acc"] = _num(data.get("end_acc"))
+        for part in ("T1", "T2"):
+            sub = data.get(part)
+            scores[f"{part} pass@1"] = _num(sub.get("pass@1")) if isinstance(sub, dict) else None
+    else:
+        scores = {key: _num(data.get(key)) for key, _ in QA_COLUMNS}
+    errors = data.get("errors")
+    return DiagnosticRow(
+        kind=kind,
+        agent=str(data.get("agent") or "?"),
+        items=int(data.get("items") or 0),
+        k=k,
+        scores=scores,
+        errors=len(errors) if isinstance(errors, list) else 0,
+        started_at=str(data.get("started_at") or ""),
+        folder=str(folder),
+    )
+
+
+def load_diagnostics(root: Path) -> tuple[list[DiagnosticRow], list[str]]:
+    """Every drag and QA run below `root`; broken summaries become problem lines (summary.json
+    files of other kinds are not ours and are passed over)."""
+    root = Path(root)
+    if not root.is_dir():
+        return [], []
+    rows, problems = [], []
+    for path in sorted(root.rglob(SUMMARY_FILE)):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            problems.append(f"{path}: cannot be read ({exc})")
+            continue
+        if not isinstance(data, dict) or data.get("kind") not in KINDS:
+            continue
+        try:
+            rows.append(row_from_summary(data, path.parent))
+        except (TypeError, ValueError) as exc:
+            problems.append(f"{path}: {exc}")
+    rows.sort(key=lambda r: (r.kind, r.agent.lower(), r.started_at))
+    return rows, problems
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def tables(rows: list[DiagnosticRow]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """Per diagnostic present: title, header and body cells."""
+    out = []
+    for kind in KINDS:
+        mine = [r for r in rows if r.kind == kind]
+        if not mine:
+            continue
+        if kind == "drag":
+            k = max(r.k for r in mine)
+            keys = [f"pass@{i}" for i in range(1, k + 1)]
+            keys += ["start_acc", "end_acc", "T1 pass@1", "T2 pass@1"]
+            heads = [f"Pass@{i}" for i in range(1, k + 1)]
+            heads += ["Start acc", "End acc", "T1 Pass@1", "T2 Pass@1"]
+        else:
+            keys = [key for key, _ in QA_COLUMNS]
+            heads = [head for _, head in QA_COLUMNS]
+        header = ["Agent", "Items", *heads, "Errors", "Run"]
+        body = [
+            [
+                r.agent,
+                str(r.items),
+                *[_cell(r.scores.get(key)) for key in keys],
+                str(r.errors),
+                Path(r.folder).name,
+            ]
+            for r in mine
+        ]
+        out.append((TITLES[kind], header, body))
+    return out
+
+
+def format_diagnostics(rows: list[DiagnosticRow]) -> list[str]:
+    """The tables as aligned text lines (none without diagnostics runs)."""
+    lines: list[str] = []
+    for title, header, body in tables(rows):
+        table = [header, *body]
+        widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+        lines.append(title)
+        for r in table:
+            cells = [r[0].ljust(widths[0])]
+            cells += [c.rjust(w) for c, w in zip(r[1:-1], widths[1:-1], strict=True)]
+            cells.append(r[-1])
+            lines.append("  ".join(cells).rstrip())
+        lines.append("")
+    return lines
+
+
+def diagnostics_html(rows: list[DiagnosticRow]) -> str:
+    """The tables as HTML sections ('' without diagnostics runs)."""
+    parts = []
+    for title, header, body in tables(rows):
+        head = "".join(f"<th>{escape(h)}</th>" for h in header)
+        lines = "".join(
+            "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in body
+        )
+        parts.append(
+            f"<h2>{escape(title)}</h2>\n<table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{lines}</tbody></table>"
+        )
+    return "\n".join(parts)
