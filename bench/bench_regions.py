@@ -45,7 +45,9 @@ def window(points: list[tuple[int, int]], grid: int, margin: int) -> list[tuple[
 
 async def bench_item(pool: Any, pages: list[Any], entry: ItemFolder, margin: int) -> dict:
     t0 = time.perf_counter()
-    computer = RegionComputer(pool.context, pool.server, entry, resume=False, windows=pages)
+    computer = RegionComputer(
+        pool.context, pool.server, entry, pages=len(pages), resume=False, windows=pages
+    )
     result = await computer.compute()
     seconds = time.perf_counter() - t0
     grid = entry.item.evaluation_config.grid

@@ -1,7 +1,7 @@
 """The two diagnostic benchmarks on the command line: drag regions and perception QA.
 
 ```
-studio regions compute ITEM [--grid PX] [--pages N] [--fresh] [--compare] [--json]
+studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--json]
 studio drag author PROJECT.sb3 --out DIR --id ID (--target BLOCK | --palette OPCODE)
                    --reference BLOCK --connection TYPE [--input NAME] [--detach BLOCK --dx --dy]
 studio drag score PREDICTIONS.jsonl ITEMS_DIR [--execute] [--json]
@@ -39,8 +39,10 @@ def add_parsers(sub: Any) -> None:
     """Add `regions`, `drag`, `qa` and `diagnostics` to the studio's subcommands."""
     reg = sub.add_parser("regions", help="feasible regions of single-step drag items")
     reg_sub = reg.add_subparsers(dest="action", required=True)
-    comp = reg_sub.add_parser("compute", help="compute an item's start and end regions")
-    comp.add_argument("item", type=Path, help="drag item folder")
+    comp = reg_sub.add_parser(
+        "compute", help="compute the start and end regions of items (editor windows shared)"
+    )
+    comp.add_argument("items", type=Path, nargs="+", metavar="ITEM", help="drag item folder")
     comp.add_argument("--grid", type=int, help="grid step in px (default: the item's, 5)")
     comp.add_argument("--pages", type=int, default=None, help="editor pages dragging at once")
     comp.add_argument("--fresh", action="store_true", help="ignore a partial result")
@@ -162,58 +164,81 @@ def run(args: argparse.Namespace) -> int:
 
 # ---- regions ---------------------------------------------------------------------------------
 def _regions(args: argparse.Namespace) -> int:
+    """Each item in turn on the same editor windows (opened once, warm for the next item)."""
     from studio.services.drag.item import check_screenshot, load_item
+    from studio.services.drag.regions import DEFAULT_PAGES, RegionInterrupted
+
+    entries = [load_item(path) for path in args.items]
+    for entry in entries:
+        check_screenshot(entry)
+        cfg = entry.item.evaluation_config
+        if args.compare and not (cfg.feasible_points and cfg.feasible_start_points):
+            raise StudioError(f"{entry.path}: --compare needs stored regions, the item has none")
+    pages = args.pages or DEFAULT_PAGES
+    rows: list[dict[str, Any]] = []
+
+    async def go() -> None:
+        from studio.services.browser import BrowserPool
+
+        async with BrowserPool(spares=0) as pool:
+            windows: list[Any] = []
+            for entry in entries:
+                rows.append(await _region_item(args, pool, entry, pages, windows))
+
+    try:
+        asyncio.run(go())
+    except (RegionInterrupted, KeyboardInterrupt) as exc:
+        print(f"error: {exc or 'interrupted'}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(rows[0] if len(rows) == 1 else rows, indent=2))
+    return EXIT_OK
+
+
+async def _region_item(
+    args: argparse.Namespace, pool: Any, entry: Any, pages: int, windows: list[Any]
+) -> dict[str, Any]:
+    """Compute one item's regions on `windows`, store them, print its lines; its JSON row."""
     from studio.services.drag.regions import (
-        DEFAULT_PAGES,
         RegionComputer,
-        RegionInterrupted,
         apply_result,
         compare_with_stored,
         keep_as_label,
     )
 
-    entry = load_item(args.item)
-    check_screenshot(entry)
     cfg = entry.item.evaluation_config
-    if args.compare and not (cfg.feasible_points and cfg.feasible_start_points):
-        raise StudioError(f"{entry.path}: --compare needs stored regions, the item has none")
     start_at = cfg.drag_start_point if args.compare and cfg.drag_start_point else None
-    grid = args.grid or entry.item.evaluation_config.grid
-    pages = args.pages or DEFAULT_PAGES
+    grid = args.grid or cfg.grid
 
     def progress(phase: str, done: int, asked: int) -> None:
         if not args.json:
-            print(f"  {phase}: {done} points verified, {asked} drags next", file=sys.stderr)
-
-    async def go() -> Any:
-        from studio.services.browser import BrowserPool
-
-        async with BrowserPool(spares=0) as pool:
-            computer = RegionComputer(
-                pool.context,
-                _server(pool),
-                entry,
-                grid,
-                pages,
-                progress,
-                resume=not args.fresh,
-                start_at=(start_at[0], start_at[1]) if start_at else None,
+            print(
+                f"  {entry.item.id} {phase}: {done} points verified, {asked} drags next",
+                file=sys.stderr,
             )
-            return await computer.compute()
 
-    try:
-        result = asyncio.run(go())
-    except (RegionInterrupted, KeyboardInterrupt) as exc:
-        print(f"error: {exc or 'interrupted'}", file=sys.stderr)
-        return EXIT_FAILED
+    computer = RegionComputer(
+        pool.context,
+        _server(pool),
+        entry,
+        grid,
+        pages,
+        progress,
+        resume=not args.fresh,
+        windows=windows,
+        start_at=(start_at[0], start_at[1]) if start_at else None,
+    )
+    result = await computer.compute()
     compared = compare_with_stored(entry, result) if args.compare else None
     if compared is not None:
         keep_as_label(entry, result)
     else:
         apply_result(entry, result, grid, pages)
     if args.json:
-        print(json.dumps(result.as_json() | ({"compare": compared} if compared else {}), indent=2))
-    elif compared is not None:
+        return (
+            {"item": entry.item.id} | result.as_json() | ({"compare": compared} if compared else {})
+        )
+    if compared is not None:
         print(
             f"{entry.item.id}: computed in {result.seconds:.1f} s ({result.drags} real drags); "
             + "; ".join(
@@ -230,7 +255,7 @@ def _regions(args: argparse.Namespace) -> int:
         )
         print(f"  start: {result.start_points}")
         print(f"  end:   {result.end_points}")
-    return EXIT_OK
+    return {"item": entry.item.id}
 
 
 # ---- drag ------------------------------------------------------------------------------------

@@ -2,15 +2,17 @@
 drag items set up as the published runner sets them up and their stored regions reproduced.
 
 The fixture (tests/fixtures/scratchworld_diag, written by tests/helpers/published_diag) holds
-items whose screens need a sprite switch, a palette category click, a palette wheel scroll and
-a scrolled code area; its regions were flood-filled with the published runner's 15-step drags
-in the screen a person prepared, so only a faithful set-up reproduces them.
+items whose screens need a sprite switch, a palette category click, a palette wheel scroll, a
+zoomed and a scrolled code area, and a block taken from the palette; its regions were
+flood-filled with the published runner's 15-step drags in the screen a person prepared, so
+only a faithful set-up reproduces them.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +30,11 @@ from tests.helpers.published_diag import FIXTURE
 
 pytestmark = pytest.mark.browser
 
-# Two items cover every kind of set-up step: a sprite switch with a scrolled code area
-# (T1_001), a sprite switch, a category click and a palette wheel scroll (T1_002).
-REPRODUCED = ("T1_001", "T1_002")
+# Every kind of set-up step: a sprite switch with a scrolled code area (T1_001); a sprite
+# switch, a category click and a palette wheel scroll (T1_002); a zoomed and scrolled code area
+# with a reporter dropped into an input (T1_003); a category click and a block dragged out of
+# the palette (T2_001).
+REPRODUCED = ("T1_001", "T1_002", "T1_003", "T2_001")
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +43,15 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     report = import_checkout(FIXTURE, dest)
     assert not report.skipped, report.skipped
     return dest
+
+
+@pytest.fixture(scope="module")
+def trial_windows(browser_pool: Any, loop_thread: LoopThread) -> Iterator[list[Any]]:
+    """Editor windows shared by the items, as `studio regions compute` shares them."""
+    windows: list[Any] = []
+    yield windows
+    for window in windows:
+        loop_thread.run(window.close())
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -53,7 +66,12 @@ def test_checkout_round_trips_byte_for_byte(library: Path, tmp_path: Path) -> No
 
 @pytest.mark.parametrize("item_id", REPRODUCED)
 def test_stored_regions_are_reproduced(
-    item_id: str, library: Path, tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+    item_id: str,
+    library: Path,
+    tmp_path: Path,
+    browser_pool: Any,
+    loop_thread: LoopThread,
+    trial_windows: list[Any],
 ) -> None:
     folder = tmp_path / item_id
     shutil.copytree(library / "diagnostics" / "drag" / item_id, folder)
@@ -61,7 +79,12 @@ def test_stored_regions_are_reproduced(
     start = entry.item.evaluation_config.drag_start_point
     assert start is not None
     computer = RegionComputer(
-        browser_pool.context, browser_pool.server, entry, pages=2, start_at=(start[0], start[1])
+        browser_pool.context,
+        browser_pool.server,
+        entry,
+        pages=2,
+        windows=trial_windows,
+        start_at=(start[0], start[1]),
     )
     result = loop_thread.run(computer.compute())
     compared = compare_with_stored(entry, result)
@@ -94,14 +117,18 @@ def test_oracle_and_scripted_agents_on_both_diagnostics(
     library: Path, tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
 ) -> None:
     items = tmp_path / "items"
-    shutil.copytree(library / "diagnostics" / "drag" / "T1_002", items / "T1_002")
+    for item_id in ("T1_002", "T2_001"):  # a canvas stack and a palette block
+        shutil.copytree(library / "diagnostics" / "drag" / item_id, items / item_id)
     entries = scan_items(items)
-    cfg = entries[0].item.evaluation_config
-    start, first = cfg.drag_start_point, (cfg.model_extra or {})["first_valid_point"]
-    assert start is not None
+    drags = {}
+    for entry in entries:
+        cfg = entry.item.evaluation_config
+        start, first = cfg.drag_start_point, (cfg.model_extra or {})["first_valid_point"]
+        assert start is not None
+        drags[entry.item.id] = [{"start": start, "end": first, "_line": 1}]
     runs = tmp_path / "runs"
     window = loop_thread.run(open_window(browser_pool.context, browser_pool.server))
-    scripted = ScriptedDragAgent({"T1_002": [{"start": start, "end": first, "_line": 1}]})
+    scripted = ScriptedDragAgent(drags)
     oracle = OracleDragAgent({e.item.id: e.item for e in entries})
     try:
         for agent in (oracle, scripted):
@@ -115,7 +142,7 @@ def test_oracle_and_scripted_agents_on_both_diagnostics(
                     windows=[window],
                 )
             )
-            assert done.summary()["pass@1"] == 100.0, done.items[0].line()
+            assert done.summary()["pass@1"] == 100.0, [i.line() for i in done.items]
     finally:
         loop_thread.run(window.close())
 

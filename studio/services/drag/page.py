@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -247,7 +248,16 @@ class TrialPage:
 
 
 class TrialPages:
-    """Several trial pages for one item, sharing out batches of drags."""
+    """Several trial pages for one item, sharing out batches of drags.
+
+    `windows`, when given, is a list of editor windows the caller owns and keeps across
+    items: the windows in it are set up for this item, the ones missing up to `count` are
+    opened and added to it, and none is closed here. Without it, windows are opened for this
+    item and closed on exit. Work starts as soon as one page is set up: each window still
+    opening joins the next batch of drags when it is ready, so the first drags overlap the
+    loading of the other windows. A window that fails to open or set up later fails the
+    batch it would have joined.
+    """
 
     def __init__(
         self,
@@ -260,41 +270,58 @@ class TrialPages:
         self.context = context
         self.server = server
         self.entry = entry
-        self.count = len(windows) if windows else max(1, count)
-        self.windows = windows  # pages opened by the caller: reused, left open
-        self.pages: list[TrialPage] = []
+        self.windows = windows
+        self.count = max(1, count, len(windows or []))
+        self.pages: list[TrialPage] = []  # set up, taking drags
         self.geometry: dict[str, Any] = {}
+        self._opened: list[TrialPage] = []  # windows opened here, closed on exit
+        self._coming: set[asyncio.Task[TrialPage]] = set()  # windows still opening
+        self._opening = asyncio.Lock()
 
     async def __aenter__(self) -> TrialPages:
-        if self.windows:
-            raw: list[Any] = list(self.windows)
-        else:
-            raw = await asyncio.gather(
-                *(open_window(self.context, self.server) for _ in range(self.count)),
-                return_exceptions=True,
-            )
-        for r in raw:
-            if isinstance(r, BaseException):
-                for p in raw:
-                    if not isinstance(p, BaseException):
-                        with contextlib.suppress(Exception):
-                            await p.close()
-                raise r
-        self.pages = [TrialPage(p, self.entry) for p in raw]
         try:
-            geoms = await asyncio.gather(*(p.setup() for p in self.pages))
+            kept = [TrialPage(p, self.entry) for p in self.windows or []]
+            if kept:
+                geoms = await asyncio.gather(*(p.setup() for p in kept))
+                self.pages, self.geometry = kept, geoms[0]
+            missing = self.count - len(kept)
+            self._coming = {asyncio.create_task(self._open_one()) for _ in range(missing)}
+            while not self.pages:
+                done, self._coming = await asyncio.wait(
+                    self._coming, return_when=asyncio.FIRST_COMPLETED
+                )
+                failed = [t.exception() for t in done if t.exception() is not None]
+                if failed and not self.pages:
+                    raise failed[0]  # type: ignore[misc]
         except BaseException:
             await self.close()
             raise
-        self.geometry = geoms[0]
         return self
+
+    async def _open_one(self) -> TrialPage:
+        async with self._opening:  # one at a time: the first is ready sooner, work starts
+            raw = await open_window(self.context, self.server)
+        if self.windows is not None:
+            self.windows.append(raw)
+        tp = TrialPage(raw, self.entry)
+        if self.windows is None:
+            self._opened.append(tp)
+        geometry = await tp.setup()
+        if not self.pages:
+            self.geometry = geometry
+        self.pages.append(tp)
+        return tp
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def close(self) -> None:
-        if not self.windows:
-            await asyncio.gather(*(p.close() for p in self.pages))
+        for task in self._coming:
+            task.cancel()
+        await asyncio.gather(*self._coming, return_exceptions=True)
+        self._coming = set()
+        await asyncio.gather(*(p.close() for p in self._opened))
+        self._opened = []
 
     @property
     def drags(self) -> int:
@@ -305,19 +332,33 @@ class TrialPages:
         await asyncio.gather(*(p.at_baseline() for p in self.pages))
 
     async def run(self, jobs: Sequence[Job]) -> list[Verdict]:
-        """Perform every (start, end[, steps]) drag, spread over the pages; verdicts in order."""
+        """Perform every (start, end[, steps]) drag, spread over the pages; verdicts in order.
+        A window that becomes ready meanwhile takes its share of the jobs left."""
         results: list[Verdict | None] = [None] * len(jobs)
-        queue: asyncio.Queue[int] = asyncio.Queue()
-        for i in range(len(jobs)):
-            queue.put_nowait(i)
+        queue = collections.deque(range(len(jobs)))
 
         async def worker(tp: TrialPage) -> None:
-            while True:
-                try:
-                    i = queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    return
+            while queue:
+                i = queue.popleft()
                 results[i] = await tp.trial(*jobs[i])
 
-        await asyncio.gather(*(worker(tp) for tp in self.pages))
+        working: set[asyncio.Future[Any]] = {asyncio.ensure_future(worker(tp)) for tp in self.pages}
+        try:
+            while working:
+                done, _ = await asyncio.wait(
+                    working | self._coming, return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in done:
+                    if task in self._coming:
+                        self._coming.discard(task)
+                        tp = task.result()  # a window that failed fails this batch
+                        if queue:
+                            working.add(asyncio.ensure_future(worker(tp)))
+                    else:
+                        working.discard(task)
+                        task.result()
+        finally:
+            for task in working:
+                task.cancel()
+            await asyncio.gather(*working, return_exceptions=True)
         return [r for r in results if r is not None]

@@ -176,18 +176,24 @@
     }
     if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
     w.scroll(state.scroll_x, state.scroll_y);
-    const fw = flyoutWorkspace();
-    if (fw && typeof state.flyout_scroll_y === 'number') {
-      const flyout = w.getFlyout();
-      if (flyout.scrollbar) flyout.scrollbar.set(-state.flyout_scroll_y);
-      else fw.scroll(fw.scrollX, state.flyout_scroll_y);
-    }
+    if (typeof state.flyout_scroll_y === 'number') scrollFlyout(state.flyout_scroll_y);
     await settle();
     return viewState();
   }
 
+  /** Scroll the palette so that its workspace's scrollY is `y`. */
+  function scrollFlyout(y) {
+    const fw = flyoutWorkspace();
+    if (!fw) return;
+    const flyout = ws().getFlyout();
+    if (flyout.scrollbar) flyout.scrollbar.set(-y);
+    else fw.scroll(fw.scrollX, y);
+  }
+
   function mark() {
-    baseline = { program: programKey(), view: viewKey(), z: zOrder().join('|') };
+    const fw = flyoutWorkspace();
+    baseline = { program: programKey(), view: viewKey(), z: zOrder().join('|'),
+      flyoutY: fw ? fw.scrollY : 0 };
     return { blocks: Object.keys(vmBlocks()).length };
   }
 
@@ -214,8 +220,14 @@
     w.clearUndo();
     if (zOrder().join('|') !== baseline.z) restoreZOrder(baseline.z.split('|'));
     if (viewKey() !== baseline.view && view_) {
-      // a drop changes the content's bounds and with them the scroll; scrolling back is
-      // enough when nothing else moved
+      // a press beside a palette block drags the palette's scroll; a drop changes the
+      // content's bounds and with them the scroll; scrolling back is enough when nothing
+      // else moved
+      const fw = flyoutWorkspace();
+      if (fw && Math.abs(fw.scrollY - baseline.flyoutY) > 0.005) {
+        scrollFlyout(baseline.flyoutY);
+        await settle();
+      }
       if (typeof view_.scrollX === 'number') await publishedView(view_);
       else w.scroll(view_.scroll_x, view_.scroll_y);
       if (viewKey() !== baseline.view) await view(view_);

@@ -75,6 +75,7 @@ class DragPanel(LabelingPanel):
         self.model: DragItemsModel
         self.entry: ItemFolder | None = None
         self._compute_task: asyncio.Task[None] | None = None
+        self._trial_windows: list[Any] = []  # editor windows kept warm between computations
         self._build()
         self._connect()
         self.load_folder(root)
@@ -390,8 +391,15 @@ class DragPanel(LabelingPanel):
             check_screenshot(entry)
             pool = await self.context.pool()
             assert pool.server is not None
+            # trial windows stay open for the next computation (the pool closes them)
+            self._trial_windows[:] = [w for w in self._trial_windows if not w.is_closed()]
             computer = RegionComputer(
-                pool.context, pool.server, entry, pages=DEFAULT_PAGES, progress=progress
+                pool.context,
+                pool.server,
+                entry,
+                pages=DEFAULT_PAGES,
+                progress=progress,
+                windows=self._trial_windows,
             )
             result = await computer.compute()
         except (RegionInterrupted, StudioError) as exc:

@@ -1,9 +1,13 @@
 # ruff: noqa: E501, UP031  (page scripts are kept as they read in the browser)
 """Write the published-style diagnostics fixture (see the package docstring).
 
-    PYTHONPATH=. .venv/bin/python -m tests.helpers.published_diag.build OUT
+    PYTHONPATH=. .venv/bin/python -m tests.helpers.published_diag.build OUT [ID...]
 
-Takes a few minutes: every feasible point is a real drag.
+Takes a few minutes: every feasible point is a real drag. With IDs, only those items are
+written (to try an item out; the questions are not written then).
+
+Between trials, the drag is undone and the screen put back as it was, the palette's scroll
+included: a press beside a palette block drags the palette itself.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from studio.services.drag.page import open_window
 from studio.services.projectbuild import ProjectBuilder
 from studio.services.published_protocol import SMALL_STAGE_JS
 from studio.services.sb3 import build_sb3
-from tests.helpers.published_set.kit import b, flag, goto, look, move, say, show
+from tests.helpers.published_set.kit import b, changex, flag, goto, look, move, op, say, show
 
 GRID = 5
 STEPS = 15  # the published drag_and_drop: max(10, int(0.5 * 30)) mouse steps
@@ -105,6 +109,31 @@ SPECS = [
         flyout_wheel=120,
         tail="motion_changeyby",
     ),
+    ItemSpec(
+        "T1_003",
+        "T1",
+        "Drag the 'add' block into the input of the 'change x by' block.",
+        lambda: _cat([flag(), goto(0, 0), changex(10)], [op("add", 1, 2)]),
+        {"event_whenflagclicked": (300, 420), "operator_add": (520, 640)},
+        ("canvas", "operator_add"),
+        "motion_changexby",
+        "input",
+        input_name="DX",
+        zoom_in=1,
+        wheel=(0, 250),
+    ),
+    ItemSpec(
+        "T2_001",
+        "T2",
+        "Drag a 'next costume' block from the palette so it attaches below the 'go to x: y:' "
+        "block.",
+        lambda: _cat([flag(), goto(0, 0)]),
+        {"event_whenflagclicked": (260, 160)},
+        ("flyout", "looks_nextcostume"),
+        "motion_gotoxy",
+        "next",
+        categories=["Looks"],
+    ),
 ]
 
 
@@ -160,6 +189,8 @@ WORKSPACE_STATE = """() => { const w = window.workspace;
   return { tx: m ? Number(m[1]) : null, ty: m ? Number(m[2]) : null, scale: w.scale,
            scrollX: w.scrollX, scrollY: w.scrollY, transform: t }; }"""
 
+FLYOUT_Y = "() => window.workspace.getFlyout().getWorkspace().scrollY"
+
 SNAPSHOT = """() => { const bl = window.vm.editingTarget.blocks._blocks;
   return JSON.stringify(Object.keys(bl).sort().map((id) => { const k = bl[id];
     return [id, k.opcode, k.parent, k.next, k.topLevel, k.topLevel ? Math.round(k.x) : 0,
@@ -204,8 +235,13 @@ UNDO = (
   w.clearUndo();
   if (w.scrollX !== state.scrollX || w.scrollY !== state.scrollY) {
     w.scroll(state.scrollX, state.scrollY); await window.studioDrag.settle(); }
+  // a press beside the palette block drags the palette's own scroll: put it back
+  const fly = w.getFlyout(); const fw = fly.getWorkspace();
+  if (Math.abs(fw.scrollY - state.flyoutY) > 0.01) {
+    if (fly.scrollbar) fly.scrollbar.set(-state.flyoutY); else fw.scroll(fw.scrollX, state.flyoutY);
+    await window.studioDrag.settle(); }
   return snap() === snapshot && Math.abs(w.scrollX - state.scrollX) < 0.01 &&
-    Math.abs(w.scrollY - state.scrollY) < 0.01;
+    Math.abs(w.scrollY - state.scrollY) < 0.01 && Math.abs(fw.scrollY - state.flyoutY) < 0.01;
 }"""
     % SNAPSHOT
 )
@@ -288,6 +324,7 @@ class Trials:
 
     def __init__(self, pages: list[Page], spec: dict[str, Any], state: dict[str, Any]) -> None:
         self.pages, self.spec, self.state = pages, spec, state
+        self.undo_state: dict[str, Any] = dict(state)
         self.snapshot: dict[int, str] = {}
         self.before: dict[int, list[str]] = {}
 
@@ -301,6 +338,9 @@ class Trials:
             shapes.add(await p.page.evaluate(SHAPE))
             if await p.page.evaluate(WORKSPACE_STATE) != self.state:
                 raise RuntimeError("the pages' screens differ")
+            fly = await p.page.evaluate(FLYOUT_Y)
+            if self.undo_state.setdefault("flyoutY", fly) != fly:
+                raise RuntimeError("the pages' palettes differ")
         if len(shapes) != 1:
             raise RuntimeError("the pages were not prepared alike")
 
@@ -309,7 +349,7 @@ class Trials:
     ) -> dict[str, bool]:
         await page.drag(start, end)
         out = await page.page.evaluate(VERDICT, [self.spec, self.before[id(page)]])
-        if not await page.page.evaluate(UNDO, [self.snapshot[id(page)], self.state]):
+        if not await page.page.evaluate(UNDO, [self.snapshot[id(page)], self.undo_state]):
             raise RuntimeError(f"could not undo the drag {start} -> {end}")
         return dict(out)
 
@@ -561,18 +601,20 @@ def write_questions(out: Path, shots: dict[str, bytes]) -> None:
         )
 
 
-async def main(out: Path) -> None:
+async def main(out: Path, only: set[str]) -> None:
     pool = await BrowserPool(spares=0).start()
     try:
         shots = {}
         cache = out / ".build"  # screens of items already built (a rerun skips them)
         cache.mkdir(parents=True, exist_ok=True)
-        for spec in SPECS:
+        for spec in [s for s in SPECS if not only or s.id in only]:
             shot = cache / f"{spec.id}.png"
             if not shot.is_file():
                 _, data = await build_item(pool, spec, out)
                 shot.write_bytes(data)
             shots[spec.id] = shot.read_bytes()
+        if only:  # a partial build for trying items out: keep the cache
+            return
         write_questions(out, shots)
         for done in cache.iterdir():
             done.unlink()
@@ -582,4 +624,4 @@ async def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1])))
+    asyncio.run(main(Path(sys.argv[1]), set(sys.argv[2:])))
