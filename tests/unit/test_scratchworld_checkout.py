@@ -677,3 +677,19 @@ def test_cli_diagnostics_import_export(
     assert tree(tmp_path / "o2") == want
     assert main(["diagnostics", "import", str(tmp_path / "none"), str(lib)]) == 2
     assert "no single_step_drag_benchmark/tasks/" in capsys.readouterr().err
+
+
+def test_regions_compare_names_an_item_without_stored_regions_before_opening_a_browser(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers.published_diag import FIXTURE
+
+    import_checkout(FIXTURE, tmp_path / "lib")
+    drag = tmp_path / "lib" / "diagnostics" / "drag"
+    data = json.loads((drag / "T1_003" / "item.json").read_text())
+    data["evaluation_config"]["feasible_points"] = []
+    (drag / "T1_003" / "item.json").write_text(json.dumps(data))
+    code = main(["regions", "compute", str(drag / "T1_001"), str(drag / "T1_003"), "--compare"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "T1_003" in err and "needs stored regions" in err
