@@ -75,34 +75,21 @@ def _script(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
     return read_script(args.answers)
 
 
-def drag_agent(args: argparse.Namespace, items: dict[str, Any]) -> Any:
-    """The drag agent `args.agent` names; `items` maps item ids to DragItems (oracle)."""
+def diagnostic_agent(kind: str, args: argparse.Namespace, items: dict[str, Any]) -> Any:
+    """The agent `args.agent` names for diagnostic `kind` ("drag" or "qa"); `items` maps item
+    ids to their items (the oracle reads its answers there)."""
     from studio.services.agents import diagnostic as d
 
+    drag = kind == "drag"
     if args.agent == "oracle":
-        return d.OracleDragAgent(items)
+        return d.OracleDragAgent(items) if drag else d.OracleQaAgent(items)
     if args.agent == "random":
-        return d.RandomDragAgent(args.seed)
+        return d.RandomDragAgent(args.seed) if drag else d.RandomQaAgent(args.seed)
     if args.agent == "scripted":
-        return d.ScriptedDragAgent(_script(args))
-    from studio.services.agents.llm_diagnostic import LlmDragAgent
+        return d.ScriptedDragAgent(_script(args)) if drag else d.ScriptedQaAgent(_script(args))
+    from studio.services.agents.llm_diagnostic import LlmDragAgent, LlmQaAgent
 
-    return LlmDragAgent(_llm_settings(args))
-
-
-def qa_agent(args: argparse.Namespace, items: dict[str, Any]) -> Any:
-    """The QA agent `args.agent` names; `items` maps task ids to QaItems (oracle)."""
-    from studio.services.agents import diagnostic as d
-
-    if args.agent == "oracle":
-        return d.OracleQaAgent(items)
-    if args.agent == "random":
-        return d.RandomQaAgent(args.seed)
-    if args.agent == "scripted":
-        return d.ScriptedQaAgent(_script(args))
-    from studio.services.agents.llm_diagnostic import LlmQaAgent
-
-    return LlmQaAgent(_llm_settings(args))
+    return (LlmDragAgent if drag else LlmQaAgent)(_llm_settings(args))
 
 
 def _progress(total: int, args: argparse.Namespace, rate: str) -> Any:
@@ -128,7 +115,7 @@ def drag_run(args: argparse.Namespace) -> int:
     entries = scan_items(args.items)
     if not entries:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
-    agent = drag_agent(args, {e.item.id: e.item for e in entries})
+    agent = diagnostic_agent("drag", args, {e.item.id: e.item for e in entries})
     run_dir = new_run_dir(args.out, args.agent, "drag")
     progress = _progress(len(entries), args, f"Pass@{args.k}")
 
@@ -188,7 +175,7 @@ def qa_run(args: argparse.Namespace) -> int:
     items = qa.items()
     if not items:
         raise StudioError(f"{args.qa_dir}: the QA set has no items")
-    agent = qa_agent(args, {i.task_id: i for i in items})
+    agent = diagnostic_agent("qa", args, {i.task_id: i for i in items})
     run_dir = new_run_dir(args.out, args.agent, "qa")
     progress = _progress(len(items), args, "acc")
     try:

@@ -9,7 +9,6 @@ that replays a JSON lines file. The LLM agents are in `llm_diagnostic`.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +16,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from studio.services.drag.item import DragItem
-from studio.services.errors import StudioError
+from studio.services.errors import TaskFileError
+from studio.services.jsonl import json_lines
 from studio.services.qa.item import QaItem, QaType
 
 PAGE_W, PAGE_H = 1280, 720
@@ -202,27 +202,18 @@ class RandomQaAgent:
 # ---- scripted ------------------------------------------------------------------------------
 def read_script(path: Path) -> dict[str, list[dict[str, Any]]]:
     """JSON lines keyed by `id` or `task_id`: per item, its lines in order (an `"attempts"`
-    list, as in predictions.jsonl, counts as one line per attempt). StudioError names the line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise StudioError(f"{path}: cannot be read ({exc})") from None
+    list, as in predictions.jsonl, counts as one line per attempt). TaskFileError names the
+    line."""
     out: dict[str, list[dict[str, Any]]] = {}
-    for n, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StudioError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+    for n, data in json_lines(path):
         key = data.get("id", data.get("task_id")) if isinstance(data, dict) else None
         if key is None:
-            raise StudioError(f'{path}: line {n}: needs "id" or "task_id"')
+            raise TaskFileError(path, f'line {n}: needs "id" or "task_id"')
         attempts = data.get("attempts")
         rows = attempts if isinstance(attempts, list) else [data]
         for row in rows:
             if not isinstance(row, dict):
-                raise StudioError(f"{path}: line {n}: an attempt must be an object")
+                raise TaskFileError(path, f"line {n}: an attempt must be an object")
             out.setdefault(str(key), []).append({**row, "_line": n})
     return out
 

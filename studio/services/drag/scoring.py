@@ -19,7 +19,6 @@ error is the mean distance (px) of wrong points to the nearest feasible point.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any
 from studio.services.drag.grid import distance, inside
 from studio.services.drag.item import DragItem, ItemFolder
 from studio.services.errors import TaskFileError
+from studio.services.jsonl import json_lines
 
 K_MAX = 3
 Pt = tuple[float, float]
@@ -93,18 +93,8 @@ def _attempt(data: dict[str, Any], line: int, path: Path) -> Attempt:
 
 def read_predictions(path: Path) -> list[Prediction]:
     """Parse a predictions .jsonl file; TaskFileError naming the line at fault."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise TaskFileError(path, f"cannot be read ({exc})") from None
     out: list[Prediction] = []
-    for n, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TaskFileError(path, f"line {n}: not JSON ({exc.msg})") from None
+    for n, data in json_lines(path):
         if not isinstance(data, dict) or not isinstance(data.get("id"), str):
             raise TaskFileError(path, f"line {n}: needs an item id", "id")
         raw = data.get("attempts")

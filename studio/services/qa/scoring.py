@@ -9,13 +9,13 @@ numbers by value, so "10.0" equals "10").
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from studio.services.errors import TaskFileError
+from studio.services.jsonl import json_lines
 from studio.services.qa.item import QaItem, QaType
 
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
@@ -57,17 +57,7 @@ def correct(item: QaItem, answer: str, mode: str = "equivalent") -> bool:
 def read_answers(path: Path) -> dict[str, dict[str, str]]:
     """Per model (or "all"), task id -> answer."""
     out: dict[str, dict[str, str]] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise TaskFileError(path, f"cannot be read ({exc})") from None
-    for n, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TaskFileError(path, f"line {n}: not JSON ({exc.msg})") from None
+    for n, data in json_lines(path):
         if not isinstance(data, dict) or "task_id" not in data or "answer" not in data:
             raise TaskFileError(path, f"line {n}: needs task_id and answer")
         out.setdefault(str(data.get("model") or "all"), {})[str(data["task_id"])] = str(
