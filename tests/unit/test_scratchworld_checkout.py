@@ -23,7 +23,12 @@ from studio.services.drag.review import ReviewState
 from studio.services.errors import StudioError
 from studio.services.qa.item import QaItem, QaSet, QaType, Subject, confirm
 from studio.services.qa.scoring import record_answer
-from studio.services.scratchworld import diagnostics, export_checkout, import_checkout
+from studio.services.scratchworld import (
+    diagnostics_common,
+    diagnostics_drag_record,
+    export_checkout,
+    import_checkout,
+)
 from studio.services.store import scan_library
 from tests.helpers.scratchworld_fixture import build_set
 from tests.helpers.tasks import cat_project
@@ -469,7 +474,7 @@ def test_items_made_in_the_studio_round_trip(tmp_path: Path) -> None:
     assert report.ok and report.exported == [] and len(report.drag_items) == 2
     sw = tmp_path / "sw"
     record = json.loads((sw / "single_step_drag_benchmark/tasks/studio_1.json").read_text())
-    assert tuple(record)[:5] == diagnostics.DRAG_FIELDS
+    assert tuple(record)[:5] == diagnostics_drag_record.DRAG_FIELDS
     assert record["init_project"] == "studio_1.sb3"
     assert record["studio"]["local_project"] == "project.sb3"
     assert record["evaluation_config"]["custom_key"] == {"kept": True}
@@ -601,8 +606,8 @@ def test_qa_names_from_records_are_plain(
 def test_oversized_files_are_refused(
     checkout: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(diagnostics, "MAX_SCREENSHOT_BYTES", 10)
-    monkeypatch.setattr(diagnostics, "MAX_RECORD_BYTES", 1000)  # drag records are longer
+    monkeypatch.setattr(diagnostics_common, "MAX_SCREENSHOT_BYTES", 10)
+    monkeypatch.setattr(diagnostics_common, "MAX_RECORD_BYTES", 1000)  # drag records are longer
     report = import_checkout(checkout, tmp_path / "lib")
     assert report.drag_items == [] and report.qa_items == []
     found = _problems(report)

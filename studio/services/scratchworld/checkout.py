@@ -14,13 +14,12 @@ from pathlib import Path
 from studio.services.errors import StudioError
 from studio.services.scratchworld.diagnostics import (
     DIAGNOSTICS_DIR,
-    Output,
-    check_dest,
-    drag_project_names,
     export_diagnostics,
     has_diagnostics,
     import_diagnostics,
 )
+from studio.services.scratchworld.diagnostics_common import Output, check_dest
+from studio.services.scratchworld.diagnostics_drag import drag_project_names
 from studio.services.scratchworld.exporter import export_scratchworld
 from studio.services.scratchworld.importer import import_scratchworld
 from studio.services.scratchworld.layout import TASKS_DIR
