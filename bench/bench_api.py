@@ -138,8 +138,8 @@ def main() -> None:
     loop.run(server.start())
     print(f"browser and server up in {time.perf_counter() - t0:.1f} s on {server.url}")
     try:
-        overhead(loop, manager, server.http.port, args.calls)
-        episodes_per_hour(server.http.port, tasks, args.workers)
+        overhead(loop, manager, server.port, args.calls)
+        episodes_per_hour(server.port, tasks, args.workers)
     finally:
         loop.run(server.close())
         loop.run(manager.close())

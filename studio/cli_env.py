@@ -10,7 +10,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import signal
 import sys
 from datetime import UTC, datetime
@@ -37,7 +36,12 @@ def add_parsers(subparsers: Any) -> None:
     )
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (loopback)")
     sv.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0: a free one)")
-    sv.add_argument("--token", help="bearer token (default: STUDIO_TOKEN, else a new one)")
+    sv.add_argument(
+        "--token",
+        help="bearer token (visible to other local users in `ps`: prefer --token-file or "
+        "STUDIO_TOKEN; default: STUDIO_TOKEN, STUDIO_TOKEN_FILE, else a new one)",
+    )
+    sv.add_argument("--token-file", type=Path, help="read the bearer token from this file")
     sv.add_argument(
         "--library", dest="serve_library", type=Path, help="library for task ids (default: bundled)"
     )
@@ -76,6 +80,7 @@ def add_parsers(subparsers: Any) -> None:
         "--api", metavar="URL", help="act through a running `studio serve` at URL (same machine)"
     )
     rn.add_argument("--token", help="the server's token (default: STUDIO_TOKEN)")
+    rn.add_argument("--token-file", type=Path, help="read the server's token from this file")
     rn.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     rp = subparsers.add_parser(
@@ -109,7 +114,7 @@ async def _serve(args: argparse.Namespace) -> int:
     from studio.services.env.episode import EpisodeManager
 
     check_host(args.host, args.allow_remote)
-    token, generated = resolve_token(args.token)
+    token, generated = resolve_token(args.token, args.token_file)
     library = args.serve_library or getattr(args, "library", None) or paths.BUNDLED_TASKS
     out = None if args.no_record else args.out / f"api-{_stamp()}"
     manager = EpisodeManager(out_dir=out, **({"step_limit": args.steps} if args.steps else {}))
@@ -184,11 +189,14 @@ async def _run(args: argparse.Namespace) -> int:
 def _manager(args: argparse.Namespace) -> Any:
     """The episodes' home: this process's own browser, or a server given by --api."""
     if args.api:
+        from studio.services.api import find_token
         from studio.services.api.client import RemoteEpisodeManager
 
-        token = args.token or os.environ.get("STUDIO_TOKEN", "")
+        token = find_token(args.token, args.token_file)
         if not token:
-            raise StudioError("--api needs the server's token: --token T or STUDIO_TOKEN")
+            raise StudioError(
+                "--api needs the server's token: --token-file F, STUDIO_TOKEN or --token T"
+            )
         return RemoteEpisodeManager(args.api, token, step_limit=args.steps)
     from studio.services.env.episode import EpisodeManager
 

@@ -1,89 +1,150 @@
-"""The small HTTP server: request parsing, limits, keep-alive, and errors as JSON."""
+"""The API's HTTP layer on the real server (uvicorn on loopback): what a request must pass
+before a route sees it (Host, Origin, token, body limits), keep-alive, and protocol errors."""
 
 from __future__ import annotations
 
 import json
 import socket
+import time
 from collections.abc import Iterator
 
 import pytest
 
-from studio.services.api import check_host, is_loopback, resolve_token
-from studio.services.api.http import HttpServer, Request, Response
+from studio.services.api import ApiServer, check_host, guard, is_loopback, resolve_token
 from studio.services.errors import StudioError
+from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.loop_thread import LoopThread
 
-
-async def _echo(request: Request) -> Response:
-    if request.path == "/crash":
-        raise ValueError("bug")
-    return Response.json(
-        {
-            "method": request.method,
-            "path": request.path,
-            "query": request.query,
-            "body": request.body.decode(),
-        }
-    )
+TOKEN = "tok"
+AUTH = b"Authorization: Bearer tok\r\n"
 
 
 @pytest.fixture
-def port(loop_thread: LoopThread) -> Iterator[int]:
-    server = HttpServer(_echo)
-    loop_thread.run(server.start())
-    yield server.port
-    loop_thread.run(server.close())
+def server(loop_thread: LoopThread) -> Iterator[ApiServer]:
+    manager = FakeEpisodeManager()
+    srv = ApiServer(manager, TOKEN)
+    loop_thread.run(srv.start())
+    yield srv
+    loop_thread.run(srv.close())
+    loop_thread.run(manager.close())
 
 
-def _exchange(port: int, raw: bytes) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+def _exchange(port: int, raw: bytes, timeout: float = 10) -> bytes:
+    """Send `raw`, read until the server closes the connection (or `timeout`)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
         sock.sendall(raw)
-        sock.shutdown(socket.SHUT_WR)
         chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except (TimeoutError, ConnectionResetError):
+            pass
     return b"".join(chunks)
 
 
-def _status_and_json(reply: bytes) -> tuple[int, dict[str, object]]:
-    head, _, body = reply.partition(b"\r\n\r\n")
-    return int(head.split()[1]), json.loads(body)
+def _status(reply: bytes) -> int:
+    return int(reply.split(b" ", 2)[1])
 
 
-def test_keep_alive_serves_two_requests_on_one_connection(port: int) -> None:
-    one = b"POST /a%20b?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi"
-    two = b"GET /second HTTP/1.1\r\nConnection: close\r\n\r\n"
-    reply = _exchange(port, one + two)
-    assert reply.count(b"HTTP/1.1 200 OK") == 2
-    assert b'"path": "/a b"' in reply and b'"x": ["1"]' in reply and b'"body": "hi"' in reply
-    assert b'"path": "/second"' in reply
+def _error(reply: bytes) -> str:
+    return str(json.loads(reply.partition(b"\r\n\r\n")[2])["error"])
+
+
+def test_keep_alive_serves_two_requests_on_one_connection(server: ApiServer) -> None:
+    one = b"GET /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH + b"\r\n"
+    two = b"GET /episodes HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" + AUTH + b"\r\n"
+    reply = _exchange(server.port, one + two)
+    assert reply.count(b"HTTP/1.1 200 OK") == 2 and reply.count(b'{"episodes":[]}') == 2
 
 
 @pytest.mark.parametrize(
-    ("raw", "code", "fragment"),
+    ("host", "origin", "code", "fragment"),
     [
-        (b"NONSENSE\r\n\r\n", 400, "malformed request line"),
-        (b"GET / HTTP/1.1\r\nbadheader\r\n\r\n", 400, "malformed header"),
-        (b"POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n", 400, "not a number"),
-        (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 411, "Content-Length"),
-        (b"POST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", 413, "over"),
-        (b"GET / HTTP/1.1\r\nX: " + b"a" * 20000 + b"\r\n\r\n", 431, "too large"),
-        (b"GET /crash HTTP/1.1\r\n\r\n", 500, "internal error"),
+        ("evil.example:80", None, 400, "is not this server"),
+        ("", None, 400, "is not this server"),
+        ("127.0.0.1", "http://evil.example", 403, "evil.example"),
+        ("127.0.0.1", "null", 403, "opaque origin"),
+        ("[::1]:9", "http://localhost:3000", 200, ""),
     ],
 )
-def test_bad_requests(port: int, raw: bytes, code: int, fragment: str) -> None:
-    status, body = _status_and_json(_exchange(port, raw))
-    assert status == code and fragment in str(body["error"])
+def test_host_and_origin_are_checked(
+    server: ApiServer, host: str, origin: str | None, code: int, fragment: str
+) -> None:
+    head = f"GET /episodes HTTP/1.1\r\nHost: {host}\r\n".encode()
+    if origin is not None:
+        head += f"Origin: {origin}\r\n".encode()
+    reply = _exchange(server.port, head + AUTH + b"Connection: close\r\n\r\n")
+    assert _status(reply) == code, reply
+    if fragment:
+        assert fragment in _error(reply)
 
 
-def test_request_json_errors() -> None:
-    from studio.services.api.http import HttpError
+def test_token_is_checked_before_the_body_is_read(server: ApiServer) -> None:
+    raw = b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"
+    t0 = time.monotonic()
+    reply = _exchange(server.port, raw)
+    assert _status(reply) == 401 and "missing token" in _error(reply)
+    assert time.monotonic() - t0 < guard.BODY_TIMEOUT_S  # answered without the body
 
-    with pytest.raises(HttpError, match="line 1 column 2"):
-        Request("POST", "/", {}, {}, b"{x").json()
-    with pytest.raises(HttpError, match="UTF-8"):
-        Request("POST", "/", {}, {}, b"\xff\xfe").json()
-    assert Request("POST", "/", {}, {}, b'{"a": 1}').json() == {"a": 1}
+
+@pytest.mark.parametrize(
+    ("extra", "body", "code", "fragment"),
+    [
+        (b"Content-Length: 99999999999\r\n", b"", 413, "over"),
+        (b"Transfer-Encoding: chunked\r\n", b"5\r\nhello\r\n" * 4 + b"0\r\n\r\n", 413, "over"),
+    ],
+)
+def test_bodies_are_bounded(
+    server: ApiServer,
+    monkeypatch: pytest.MonkeyPatch,
+    extra: bytes,
+    body: bytes,
+    code: int,
+    fragment: str,
+) -> None:
+    monkeypatch.setattr(guard, "MAX_BODY_BYTES", 12)
+    raw = b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH + extra + b"\r\n" + body
+    reply = _exchange(server.port, raw)
+    assert _status(reply) == code and fragment in _error(reply)
+
+
+def test_a_body_that_stalls_gets_408(server: ApiServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard, "BODY_TIMEOUT_S", 0.3)
+    raw = b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH + b"Content-Length: 50\r\n\r\n{"
+    reply = _exchange(server.port, raw)
+    assert _status(reply) == 408 and "did not arrive" in _error(reply)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"NONSENSE\r\n\r\n",
+        b"GET / HTTP/1.1\r\nbadheader\r\n\r\n",
+        b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n",
+        b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
+        b"Content-Length: 9\r\n\r\n{}",
+        b"GET / HTTP/1.1\r\nX: " + b"a" * 70000 + b"\r\n\r\n",
+    ],
+)
+def test_malformed_http_gets_400_and_no_hang(server: ApiServer, raw: bytes) -> None:
+    reply = _exchange(server.port, raw, timeout=5)
+    assert reply and _status(reply) in (400, 431), reply[:200]
+
+
+def test_malformed_json_and_wrong_shapes_are_named() -> None:
+    from studio.services.api.app import validation_message
+
+    invalid = [{"type": "json_invalid", "loc": ("body", 1), "ctx": {"error": "Expecting value"}}]
+    assert validation_message(invalid) == (400, "malformed JSON: Expecting value")
+    assert validation_message([{"type": "missing", "loc": ("body",)}])[0] == 400
+    shape = [{"type": "model_attributes_type", "loc": ("body",), "input": [1]}]
+    assert validation_message(shape) == (422, "the body must be a JSON object, not list")
+
+
+def test_log_lines_are_bounded() -> None:
+    assert guard.short("a" * 10) == "a" * 10
+    cut = guard.short("x" * 5_000_000)
+    assert len(cut) < 300 and cut.endswith("(4999800 more)")
 
 
 def test_loopback_policy(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,27 +1,72 @@
 """The agent HTTP API: episodes of benchmark tasks driven over JSON, Qt-free, on asyncio.
 
-`ApiServer` ties the routes (`app.ApiApp`) to a small HTTP server (`http.HttpServer`) on the
-current event loop, so the CLI runs it with `asyncio.run` and the GUI on its qasync loop.
+`ApiServer` serves the routes (`app.ApiApp`, a FastAPI application behind `guard.Guard`) with
+uvicorn on the current event loop, so the CLI runs it with `asyncio.run` and the GUI on its
+qasync loop. The listening socket is bound here (port 0 picks a free one), uvicorn installs
+no signal handlers and configures no logging: the studio owns both.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import os
 import secrets
 import socket
 from pathlib import Path
 
+import uvicorn
+
 from studio.services.api.app import ApiApp, EpisodeManagerLike
-from studio.services.api.http import HttpServer
 from studio.services.errors import StudioError
 
-__all__ = ["ApiApp", "ApiServer", "check_host", "resolve_token"]
+IDLE_TIMEOUT_S = 120  # a kept-alive connection with no request is closed after this
+SHUTDOWN_GRACE_S = 3  # requests still running at close get this long to finish
+BACKLOG = 512
+
+__all__ = [
+    "ApiApp",
+    "ApiServer",
+    "check_host",
+    "find_token",
+    "guard",
+    "is_loopback",
+    "read_token_file",
+    "resolve_token",
+]
 
 
-def resolve_token(given: str | None) -> tuple[str, bool]:
-    """The token to require: `given`, else STUDIO_TOKEN, else a new one (second item True)."""
-    token = given or os.environ.get("STUDIO_TOKEN", "")
+def read_token_file(path: Path | str) -> str:
+    """The token kept in a file (first line, trimmed); StudioError naming the file otherwise."""
+    path = Path(path).expanduser()
+    try:
+        if path.stat().st_size > 4096:
+            raise StudioError(f"{path}: a token file holds one short line")
+        token = path.read_text(encoding="utf-8").strip().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StudioError(f"{path}: cannot read the token ({exc})") from None
+    if not token or not token[0].strip():
+        raise StudioError(f"{path}: the token file is empty")
+    return token[0].strip()
+
+
+def find_token(given: str | None = None, file: Path | str | None = None) -> str:
+    """A token from `file`, else `given`, else STUDIO_TOKEN, else STUDIO_TOKEN_FILE; or ""."""
+    if file:
+        return read_token_file(file)
+    if given:
+        return given
+    if os.environ.get("STUDIO_TOKEN"):
+        return os.environ["STUDIO_TOKEN"]
+    if os.environ.get("STUDIO_TOKEN_FILE"):
+        return read_token_file(os.environ["STUDIO_TOKEN_FILE"])
+    return ""
+
+
+def resolve_token(given: str | None, file: Path | str | None = None) -> tuple[str, bool]:
+    """The token to require (`find_token`), else a new one (second item True)."""
+    token = find_token(given, file)
     if token:
         return token, False
     return secrets.token_urlsafe(24), True
@@ -64,20 +109,71 @@ class ApiServer:
     ) -> None:
         if not token:
             raise StudioError("the API needs a non-empty token")
-        self.app = ApiApp(manager, token, library=library)
-        self.http = HttpServer(self.app, host, port)
+        self.app = ApiApp(manager, token, library=library, listen_host=host)
+        self.host = host
+        self.port = port
+        self._server: uvicorn.Server | None = None
+        self._socket: socket.socket | None = None
+        self._task: asyncio.Task[None] | None = None
 
     @property
     def url(self) -> str:
-        host = self.http.host
-        shown = f"[{host}]" if ":" in host else host
-        return f"http://{shown}:{self.http.port}"
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{shown}:{self.port}"
 
     async def start(self) -> None:
-        await self.http.start()
+        """Bind and start answering (OSError when the address is taken or not ours)."""
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        # proto named: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
+        # without it every response waits ~40 ms for the client's delayed ACK
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.port))
+            sock.listen(BACKLOG)
+            sock.setblocking(False)
+        except OSError:
+            sock.close()
+            raise
+        config = uvicorn.Config(
+            self.app.asgi,
+            http="h11",
+            ws="none",
+            lifespan="off",
+            interface="asgi3",
+            log_config=None,
+            access_log=False,
+            proxy_headers=False,
+            server_header=False,
+            timeout_keep_alive=IDLE_TIMEOUT_S,
+            timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+            backlog=BACKLOG,
+        )
+        config.load()
+        server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)
+        await server.startup(sockets=[sock])
+        self._server, self._socket = server, sock
+        self.port = sock.getsockname()[1]
+        self._task = asyncio.ensure_future(self._run(server, sock))
+
+    @staticmethod
+    async def _run(server: uvicorn.Server, sock: socket.socket) -> None:
+        await server.main_loop()
+        await server.shutdown(sockets=[sock])
 
     async def close(self) -> None:
-        await self.http.close()
+        if self._server is None or self._task is None:
+            return
+        self._server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        if self._socket is not None:
+            self._socket.close()
+        self._server = self._task = self._socket = None
 
     async def serve_forever(self) -> None:
-        await self.http.serve_forever()
+        if self._task is None:
+            await self.start()
+        assert self._task is not None
+        await asyncio.shield(self._task)

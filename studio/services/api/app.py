@@ -1,35 +1,45 @@
 """Routes of the agent HTTP API: episodes created, observed, stepped, evaluated and deleted.
 
-Every route needs `Authorization: Bearer <token>`. Bad input gets a 4xx with a JSON
-`{"error": "...what to fix..."}` and leaves the episode usable: 400 unreadable body, 401 no or
-wrong token, 404 unknown route, episode or task, 405 wrong method, 409 the episode has ended,
-422 a well-formed request the episode cannot do (unknown api, bad args, missing index, stale
+A FastAPI application (`ApiApp.asgi`) behind `guard.Guard` (Host, Origin, bearer token and
+body limits, before a route runs). Bodies are the pydantic models of `schemas`; the OpenAPI
+document at GET /openapi.json is generated from them and the routes.
+
+Bad input gets a 4xx with a JSON `{"error": "...what to fix..."}` and leaves the episode
+usable: 400 unreadable or empty body, 401 no or wrong token, 404 unknown route, episode or
+task, 405 wrong method, 409 the episode has ended, 413 body too large, 422 a well-formed
+request the episode cannot do (unknown field, unknown api, bad args, missing index, stale
 index, point outside the viewport). A 500 means a bug and is logged with its traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
-import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
 
-from studio.models.agent import ActionError, EpisodeStatus, Mode
-from studio.models.evaluation import Clock
-from studio.services.api.http import HttpError, Request, Response
-from studio.services.api.openapi import openapi_document
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+
+from studio.models.agent import ActionError, EpisodeStatus, Mode, StepRecord
+from studio.models.evaluation import Clock, EvalResult
+from studio.services.api import schemas
+from studio.services.api.guard import Guard, short
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, is_task_folder, load_task, scan_library
 
 log = logging.getLogger(__name__)
 
-_EPISODE_ROUTE = re.compile(r"^/episodes/([^/]+)(/observation|/actions|/evaluate)?/?$")
 _ENDED_OK = {EpisodeStatus.RUNNING}
-MAX_STEP_LIMIT = 10_000
+MAX_STEP_LIMIT = schemas.MAX_STEP_LIMIT
+INTERNAL = "internal error (a bug in the studio; see its log)"
 
 
 class EpisodeLike(Protocol):
@@ -62,6 +72,10 @@ class EpisodeManagerLike(Protocol):
     async def delete(self, episode_id: str) -> Any: ...
 
 
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> HTTPException:
+    return HTTPException(status, message, headers)
+
+
 class TaskResolver:
     """Find a task by folder path or by id in a library (rescanned when an id is not found)."""
 
@@ -78,9 +92,9 @@ class TaskResolver:
         if name in self._by_id:
             return self._by_id[name]
         where = f" nor a task id in the library {self.library}" if self.library else ""
-        raise HttpError(
+        raise _error(
             404,
-            f"task {name!r} is neither a task folder (with task.json){where}; "
+            f"task {short(name, 120)!r} is neither a task folder (with task.json){where}; "
             "give a task folder path or the id of a library task",
         )
 
@@ -90,62 +104,169 @@ class TaskResolver:
         self._by_id = {t.task.id: t for t in scan_library(self.library).tasks}
 
 
+class _Route(APIRoute):
+    """A route whose unexpected exceptions become a logged 500 (the connection stays up)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def guarded(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except (HTTPException, StarletteHTTPException, RequestValidationError):
+                raise
+            except Exception:
+                log.exception("internal error answering %s %s", request.method, request.url.path)
+                return JSONResponse({"error": INTERNAL}, 500)
+
+        return guarded
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": schemas.ErrorBody, "description": text}
+    for code, text in (
+        (401, "Missing or wrong bearer token"),
+        (404, "Unknown episode, task or route"),
+        (409, "The episode has ended or is closed"),
+        (422, "A well-formed request that cannot be done; the message says what to fix"),
+    )
+}
+
+
 class ApiApp:
-    """Answer API requests with an episode manager; check the bearer token first."""
+    """The API's routes over an episode manager; `asgi` is what the HTTP server runs."""
 
     def __init__(
-        self, manager: EpisodeManagerLike, token: str, library: Path | None = None
+        self,
+        manager: EpisodeManagerLike,
+        token: str,
+        library: Path | None = None,
+        listen_host: str = "127.0.0.1",
     ) -> None:
         self.manager = manager
-        self.token = token
         self.tasks = TaskResolver(library)
         self.clock_cache = AgreementCache()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.fastapi = self._build()
+        self.asgi = Guard(self.fastapi, token, listen_host)
 
-    async def __call__(self, request: Request) -> Response:
-        self._check_token(request)
-        if request.path == "/openapi.json":
-            _allow(request, "GET")
-            return Response.json(openapi_document())
-        if request.path.rstrip("/") == "/episodes":
-            return await self._episodes(request)
-        match = _EPISODE_ROUTE.match(request.path)
-        if match is None:
-            raise HttpError(404, f"no route {request.path}; see GET /openapi.json for the routes")
-        episode_id, sub = match.group(1), match.group(2) or ""
-        handler = self._sub_routes(request, sub)
-        episode = self._episode(episode_id)
-        async with self._locks.setdefault(episode_id, asyncio.Lock()):
-            return await handler(episode, request)
-
-    # ---- auth and routing -----------------------------------------------------------------
-    def _check_token(self, request: Request) -> None:
-        header = request.headers.get("authorization", "")
-        scheme, _, given = header.partition(" ")
-        challenge = {"WWW-Authenticate": 'Bearer realm="studio"'}
-        if scheme.lower() != "bearer" or not given.strip():
-            raise HttpError(
-                401,
-                "missing token: send the header 'Authorization: Bearer <token>' with the token "
-                "`studio serve` printed (or STUDIO_TOKEN)",
-                challenge,
+    def _build(self) -> FastAPI:
+        api = FastAPI(
+            title="Scratch Bench Studio agent API",
+            version="2",
+            description=(
+                "Drive episodes of Scratch benchmark tasks in the real editor: composite mode "
+                "(structured text, block APIs) or primitive mode (screenshot, mouse and keys). "
+                "Every route needs `Authorization: Bearer <token>`."
+            ),
+            docs_url=None,
+            redoc_url=None,
+            responses={401: _ERRORS[401]},
+        )
+        api.router.route_class = _Route
+        bearer = HTTPBearer(auto_error=False)  # the Guard checks it; this documents it
+        api.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
+        api.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
+        episode_routes = self._episode_routes()
+        for path, method, handler, status, model, codes, summary in episode_routes:
+            api.add_api_route(
+                path,
+                handler,
+                methods=[method],
+                status_code=status,
+                response_model=model,
+                responses={c: _ERRORS[c] for c in codes},
+                summary=summary,
+                dependencies=[Depends(bearer)],
             )
-        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
-            raise HttpError(401, "wrong token: use the one `studio serve` printed", challenge)
+        return api
 
-    def _sub_routes(
-        self, request: Request, sub: str
-    ) -> Callable[[EpisodeLike, Request], Awaitable[Response]]:
-        routes: dict[str, dict[str, Callable[[EpisodeLike, Request], Awaitable[Response]]]] = {
-            "": {"GET": self._summary_route, "DELETE": self._delete},
-            "/observation": {"GET": self._observe},
-            "/actions": {"POST": self._act},
-            "/evaluate": {"POST": self._evaluate},
-        }
-        by_method = routes[sub]
-        _allow(request, *by_method)
-        return by_method[request.method if request.method != "HEAD" else "GET"]
+    def _episode_routes(self) -> list[tuple[str, str, Any, int, Any, tuple[int, ...], str]]:
+        return [
+            (
+                "/episodes",
+                "GET",
+                self.list_episodes,
+                200,
+                schemas.EpisodeList,
+                (),
+                "List the episodes",
+            ),
+            (
+                "/episodes",
+                "POST",
+                self.create,
+                201,
+                schemas.EpisodeSummary,
+                (404, 422),
+                "Start an episode on a task",
+            ),
+            (
+                "/episodes/{episode_id}",
+                "GET",
+                self.summary,
+                200,
+                schemas.EpisodeSummary,
+                (404,),
+                "One episode's summary",
+            ),
+            (
+                "/episodes/{episode_id}",
+                "DELETE",
+                self.delete,
+                200,
+                schemas.Deleted,
+                (404,),
+                "Close the episode and forget it",
+            ),
+            (
+                "/episodes/{episode_id}/observation",
+                "GET",
+                self.observe,
+                200,
+                schemas.ObservationResponse,
+                (404, 409),
+                "What the agent sees now (primitive: 1280x720 PNG and elements; composite: text)",
+            ),
+            (
+                "/episodes/{episode_id}/actions",
+                "POST",
+                self.act,
+                200,
+                StepRecord,
+                (404, 409, 422),
+                "Perform one action",
+            ),
+            (
+                "/episodes/{episode_id}/evaluate",
+                "POST",
+                self.evaluate,
+                200,
+                EvalResult,
+                (404, 409, 422),
+                "Run the task's evaluation script on the current program",
+            ),
+        ]
 
+    # ---- /episodes ----------------------------------------------------------------------------
+    async def list_episodes(self) -> JSONResponse:
+        return JSONResponse({"episodes": [summary(e) for e in self.manager.list()]})
+
+    async def create(self, body: schemas.EpisodeRequest) -> JSONResponse:
+        try:
+            task = self.tasks.resolve(body.task)
+        except StudioError as exc:
+            raise _error(422, f"task {short(body.task, 120)!r} cannot be loaded: {exc}") from None
+        try:
+            episode = await self.manager.create(
+                task, body.mode, record_to=None, agent_name=body.agent, step_limit=body.step_limit
+            )
+        except StudioError as exc:  # e.g. the editor refused the task's initial project
+            raise _error(422, f"cannot start an episode on {task.task.id}: {exc}") from None
+        log.info("episode %s started: %s in %s mode", episode.id, task.task.id, body.mode.value)
+        return JSONResponse(summary(episode), 201, {"Location": f"/episodes/{episode.id}"})
+
+    # ---- /episodes/{id}/... -----------------------------------------------------------------
     def _episode(self, episode_id: str) -> EpisodeLike:
         episode: EpisodeLike | None
         try:
@@ -153,108 +274,75 @@ class ApiApp:
         except LookupError:
             episode = None
         if episode is None:
-            raise HttpError(
+            raise _error(
                 404,
-                f"no episode {episode_id!r}; GET /episodes lists them, POST /episodes starts one",
+                f"no episode {short(episode_id, 80)!r}; GET /episodes lists them, "
+                "POST /episodes starts one",
             )
         return episode
 
-    # ---- /episodes --------------------------------------------------------------------------
-    async def _episodes(self, request: Request) -> Response:
-        _allow(request, "GET", "POST")
-        if request.method == "POST":
-            return await self._create(request)
-        return Response.json({"episodes": [summary(e) for e in self.manager.list()]})
+    def _lock(self, episode_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(episode_id, asyncio.Lock())
 
-    async def _create(self, request: Request) -> Response:
-        body = _object(request, required={"task"}, optional={"mode", "agent", "step_limit"})
-        name, mode_name = body["task"], body.get("mode", Mode.COMPOSITE.value)
-        agent, limit = body.get("agent", "api"), body.get("step_limit")
-        if not isinstance(name, str) or not name.strip():
-            raise HttpError(422, "'task' must be a task folder path or a task id (a string)")
-        if mode_name not in {m.value for m in Mode}:
-            raise HttpError(422, f"'mode' must be 'composite' or 'primitive', not {mode_name!r}")
-        if not isinstance(agent, str) or not agent.strip():
-            raise HttpError(422, "'agent' must be a non-empty string (recorded in run.json)")
-        if limit is not None and (type(limit) is not int or not 1 <= limit <= MAX_STEP_LIMIT):
-            raise HttpError(422, f"'step_limit' must be an integer from 1 to {MAX_STEP_LIMIT}")
-        try:
-            task = self.tasks.resolve(name.strip())
-        except StudioError as exc:
-            raise HttpError(422, f"task {name!r} cannot be loaded: {exc}") from None
-        mode = Mode(mode_name)
-        try:
-            episode = await self.manager.create(
-                task, mode, record_to=None, agent_name=agent.strip(), step_limit=limit
-            )
-        except StudioError as exc:  # e.g. the editor refused the task's initial project
-            raise HttpError(422, f"cannot start an episode on {task.task.id}: {exc}") from None
-        log.info("episode %s started: %s in %s mode", episode.id, task.task.id, mode.value)
-        return Response.json(summary(episode), 201, {"Location": f"/episodes/{episode.id}"})
+    async def summary(self, episode_id: str) -> JSONResponse:
+        episode = self._episode(episode_id)
+        async with self._lock(episode_id):
+            return JSONResponse(summary(episode))
 
-    # ---- /episodes/{id}/... -------------------------------------------------------------------
-    async def _summary_route(self, episode: EpisodeLike, request: Request) -> Response:
-        return Response.json(summary(episode))
-
-    async def _delete(self, episode: EpisodeLike, request: Request) -> Response:
-        await self.manager.delete(episode.id)
+    async def delete(self, episode_id: str) -> JSONResponse:
+        episode = self._episode(episode_id)
+        async with self._lock(episode_id):
+            await self.manager.delete(episode.id)
         self._locks.pop(episode.id, None)
-        return Response.json({"id": episode.id, "deleted": True})
+        return JSONResponse({"id": episode.id, "deleted": True})
 
-    async def _observe(self, episode: EpisodeLike, request: Request) -> Response:
-        if episode.status is EpisodeStatus.CLOSED:
-            raise HttpError(409, f"episode {episode.id} is closed; start a new one")
-        try:
-            observation = await episode.observe()
-        except ActionError as exc:
-            raise HttpError(409, f"{exc}; start a new episode") from None
+    async def observe(self, episode_id: str) -> JSONResponse:
+        episode = self._episode(episode_id)
+        async with self._lock(episode_id):
+            if episode.status is EpisodeStatus.CLOSED:
+                raise _error(409, f"episode {episode.id} is closed; start a new one")
+            try:
+                observation = await episode.observe()
+            except ActionError as exc:
+                raise _error(409, f"{exc}; start a new episode") from None
         data = observation.model_dump(mode="json")
         data["status"] = _status(episode)
-        return Response.json(data)
+        return JSONResponse(data)
 
-    async def _act(self, episode: EpisodeLike, request: Request) -> Response:
-        body = _object(request, required={"api"}, optional={"args", "reasoning"})
-        if not isinstance(body["api"], str):
-            raise HttpError(422, "'api' must be a string naming the action, e.g. \"done\"")
-        args = body.get("args", {})
-        if args is not None and not isinstance(args, dict):
-            raise HttpError(422, "'args' must be a JSON object of the action's arguments")
-        reasoning = body.get("reasoning", "")
-        if not isinstance(reasoning, str):
-            raise HttpError(422, "'reasoning' must be a string")
-        if episode.status not in _ENDED_OK:
-            raise HttpError(
-                409,
-                f"episode {episode.id} has ended ({_status(episode)}) and takes no more actions; "
-                "evaluate it, delete it, or start a new episode",
-            )
-        try:
-            record = await episode.step({"api": body["api"], "args": args or {}}, reasoning)
-        except ActionError as exc:
-            raise HttpError(422, f"action refused: {exc}") from None
-        return Response.json(record.model_dump(mode="json"))
+    async def act(self, episode_id: str, body: schemas.ActionRequest) -> JSONResponse:
+        episode = self._episode(episode_id)
+        async with self._lock(episode_id):
+            if episode.status not in _ENDED_OK:
+                raise _error(
+                    409,
+                    f"episode {episode.id} has ended ({_status(episode)}) and takes no more "
+                    "actions; evaluate it, delete it, or start a new episode",
+                )
+            try:
+                record = await episode.step(
+                    {"api": body.api, "args": body.args or {}}, body.reasoning
+                )
+            except ActionError as exc:
+                raise _error(422, f"action refused: {exc}") from None
+        return JSONResponse(record.model_dump(mode="json"))
 
-    async def _evaluate(self, episode: EpisodeLike, request: Request) -> Response:
-        if episode.status is EpisodeStatus.CLOSED:
-            raise HttpError(409, f"episode {episode.id} is closed; start a new one")
-        clock, seed = self._eval_options(episode, request)
-        try:
-            result = await episode.evaluate(clock=clock, seed=seed)
-        except ActionError as exc:
-            raise HttpError(409, f"{exc}; start a new episode") from None
-        return Response.json(result.model_dump(mode="json"))
-
-    def _eval_options(self, episode: EpisodeLike, request: Request) -> tuple[Clock, int]:
-        """Clock and seed from an optional body; by default the task's own clock."""
-        body = _object(request, set(), {"clock", "seed"}) if request.body.strip() else {}
-        name, seed = body.get("clock", "task"), body.get("seed", 0)
-        if name not in ("task", "real", "virtual"):
-            raise HttpError(422, f"'clock' must be 'task', 'real' or 'virtual', not {name!r}")
-        if type(seed) is not int:
-            raise HttpError(422, "'seed' must be an integer")
-        if name == "task":
-            return clock_for(episode.task, False, self.clock_cache), seed
-        return Clock(name), seed
+    async def evaluate(
+        self, episode_id: str, body: schemas.EvaluateRequest | None = None
+    ) -> JSONResponse:
+        episode = self._episode(episode_id)
+        options = body or schemas.EvaluateRequest()
+        async with self._lock(episode_id):
+            if episode.status is EpisodeStatus.CLOSED:
+                raise _error(409, f"episode {episode.id} is closed; start a new one")
+            if options.clock == "task":
+                clock = clock_for(episode.task, False, self.clock_cache)
+            else:
+                clock = Clock(options.clock)
+            try:
+                result = await episode.evaluate(clock=clock, seed=options.seed)
+            except ActionError as exc:
+                raise _error(409, f"{exc}; start a new episode") from None
+        return JSONResponse(result.model_dump(mode="json"))
 
 
 def summary(episode: EpisodeLike) -> dict[str, Any]:
@@ -272,24 +360,73 @@ def _status(episode: EpisodeLike) -> str:
     return EpisodeStatus(episode.status).value
 
 
-def _allow(request: Request, *methods: str) -> None:
-    if request.method in methods or (request.method == "HEAD" and "GET" in methods):
-        return
-    allowed = ", ".join(methods)
-    raise HttpError(
-        405, f"{request.method} is not allowed on {request.path}; use {allowed}", {"Allow": allowed}
-    )
+# ---- errors as {"error": ...} ---------------------------------------------------------------
+async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    headers = dict(exc.headers or {})
+    message = str(exc.detail)
+    if exc.status_code == 404 and message == "Not Found":
+        message = f"no route {short(request.url.path)}; see GET /openapi.json for the routes"
+    elif exc.status_code == 405:
+        allowed = _allowed_methods(request)
+        headers["Allow"] = allowed
+        message = f"{request.method} is not allowed on {short(request.url.path)}; use {allowed}"
+    return JSONResponse({"error": message}, exc.status_code, headers)
 
 
-def _object(request: Request, required: set[str], optional: set[str]) -> dict[str, Any]:
-    body = request.json()
-    if not isinstance(body, dict):
-        raise HttpError(422, f"the body must be a JSON object, not {type(body).__name__}")
-    missing = sorted(required - body.keys())
+def _allowed_methods(request: Request) -> str:
+    """Every method some route takes on this path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        if route.matches(request.scope)[0] is not Match.NONE:  # the path matches
+            methods |= set(getattr(route, "methods", None) or ())
+    order = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    return ", ".join(m for m in order if m in methods)
+
+
+async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    status, message = validation_message(exc.errors(), request.scope.get("route"))
+    return JSONResponse({"error": message}, status)
+
+
+def validation_message(errors: Any, route: Any = None) -> tuple[int, str]:
+    """A 400 or 422 with one message a person can act on, from pydantic's error list."""
+    errors = list(errors)
+    kinds = {e.get("type") for e in errors}
+    body_level = [e for e in errors if tuple(e.get("loc", ())) == ("body",)]
+    if "json_invalid" in kinds:
+        bad = next(e for e in errors if e.get("type") == "json_invalid")
+        detail = (bad.get("ctx") or {}).get("error", "")
+        return 400, f"malformed JSON: {detail}".rstrip(": ")
+    if body_level and body_level[0].get("type") == "missing":
+        return 400, "the request body is empty; send a JSON object"
+    if body_level:
+        given = body_level[0].get("input")
+        return 422, f"the body must be a JSON object, not {_json_type(given)}"
+    missing = [e["loc"][-1] for e in errors if e.get("type") == "missing"]
     if missing:
-        raise HttpError(422, "missing field(s): " + ", ".join(repr(m) for m in missing))
-    unknown = sorted(body.keys() - required - optional)
+        return 422, "missing field(s): " + ", ".join(repr(m) for m in missing)
+    unknown = [e["loc"][-1] for e in errors if e.get("type") == "extra_forbidden"]
     if unknown:
-        known = ", ".join(sorted(required | optional))
-        raise HttpError(422, f"unknown field(s) {', '.join(map(repr, unknown))}; known: {known}")
-    return body
+        known = _known_fields(route)
+        tail = f"; known: {', '.join(known)}" if known else ""
+        return 422, f"unknown field(s) {', '.join(map(repr, unknown))}{tail}"
+    first = errors[0] if errors else {"msg": "invalid request"}
+    text = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+    loc = [str(p) for p in first.get("loc", ()) if p != "body"]
+    if loc and f"'{loc[-1]}'" not in text:
+        text = f"'{loc[-1]}': {text}"
+    return 422, text
+
+
+def _known_fields(route: Any) -> list[str]:
+    body = getattr(getattr(route, "body_field", None), "type_", None)
+    fields = getattr(body, "model_fields", None)
+    if fields is None:  # an optional body: Model | None
+        for arg in getattr(body, "__args__", ()):
+            fields = getattr(arg, "model_fields", None) or fields
+    return sorted(fields or ())
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "list", str: "str", int: "int", float: "float", bool: "bool"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
