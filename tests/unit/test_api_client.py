@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from studio.models.agent import ActionError, Mode, Observation
@@ -105,5 +108,106 @@ def test_remote_errors(server: tuple[ApiServer, FakeEpisodeManager], tmp_path: P
             await episode.step({"api": "done"})
         await remote.delete(episode.id)
         await episode.close()  # already gone: no error
+        await remote.close()
+
+    asyncio.run(go())
+
+
+PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+
+
+class Recorder:
+    """A real HTTP server on 127.0.0.1 that answers every request alike and keeps each one."""
+
+    def __init__(self, status: int = 200, headers: dict[str, str] | None = None) -> None:
+        self.requests: list[tuple[str, str, dict[str, str]]] = []
+        recorder, answer = self, (status, headers or {})
+
+        class Handler(BaseHTTPRequestHandler):
+            def _any(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                recorder.requests.append((self.command, self.path, dict(self.headers.items())))
+                body = b'{"episodes": []}'
+                self.send_response(answer[0])
+                for name, value in {**answer[1], "Content-Length": str(len(body))}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = do_DELETE = _any
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> Recorder:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_is_an_error_and_the_token_stays_home(status: int) -> None:
+    with Recorder() as target:
+        location = target.url + "/episodes"
+        with (
+            Recorder(status, {"Location": location}) as redirecting,
+            pytest.raises(ApiCallError) as caught,
+        ):
+            asyncio.run(RemoteEpisodeManager(redirecting.url, TOKEN).start())
+    message = str(caught.value)
+    assert caught.value.status == status
+    assert f"{redirecting.url}/episodes redirects to {location}" in message
+    assert "not followed" in message
+    assert len(redirecting.requests) == 1  # asked once, with the token ...
+    assert redirecting.requests[0][2]["Authorization"] == f"Bearer {TOKEN}"
+    assert target.requests == []  # ... which never reached the redirect's target
+
+
+def test_no_proxy_from_the_environment_for_the_studio(
+    server: tuple[ApiServer, FakeEpisodeManager], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    srv, _ = server
+    with Recorder(502) as proxy:
+        for name in PROXY_VARS:
+            monkeypatch.setenv(name, proxy.url)
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+        # The environment is in effect: a client that trusts it goes through the proxy.
+        assert httpx.get(srv.url + "/episodes", trust_env=True).status_code == 502
+        assert [r[1] for r in proxy.requests] == [srv.url + "/episodes"]
+
+        async def go() -> Any:
+            async with RemoteEpisodeManager(srv.url, TOKEN) as remote:
+                return await remote.client.call("GET", "/episodes")
+
+        answer = asyncio.run(go())
+    assert "episodes" in answer  # the studio answered, directly ...
+    assert len(proxy.requests) == 1  # ... and the proxy saw only the check above
+
+
+def test_close_releases_the_connections(server: tuple[ApiServer, FakeEpisodeManager]) -> None:
+    srv, _ = server
+
+    async def go() -> RemoteEpisodeManager:
+        async with RemoteEpisodeManager(srv.url, TOKEN) as remote:
+            assert remote.client._http is not None and not remote.client._http.is_closed
+            http = remote.client._http
+        assert remote.client._http is None and http.is_closed
+        await remote.start()  # usable again: a new client is opened
+        remote.client.close()
+        return remote
 
     asyncio.run(go())

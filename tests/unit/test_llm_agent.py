@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from studio.services.agents.llm import (
     LlmError,
     LlmSettings,
     ReplyError,
+    is_loopback_host,
     parse_reply,
 )
 from tests.helpers.fake_llm_server import FakeLlmServer
@@ -203,3 +206,115 @@ def test_llm_agent_solves_a_fake_episode(tmp_path: Any) -> None:
     assert "2. " + json.dumps({"api": "delete_block", "args": {"blockIndex": 9}}) in third_prompt
     assert "-> REFUSED: block index 9 does not exist" in third_prompt
     assert "#1 [top] event_whenflagclicked" in third_prompt
+
+
+PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+DONE_COMPLETION = {"choices": [{"message": {"role": "assistant", "content": '{"api": "done"}'}}]}
+
+
+class Recorder:
+    """A real HTTP server on 127.0.0.1 that answers every request alike and keeps each one."""
+
+    def __init__(self, status: int = 200, headers: dict[str, str] | None = None) -> None:
+        self.requests: list[tuple[str, str, dict[str, str]]] = []
+        recorder, answer = self, (status, headers or {})
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                recorder.requests.append((self.command, self.path, dict(self.headers.items())))
+                body = json.dumps(DONE_COMPLETION).encode()
+                self.send_response(answer[0])
+                for name, value in {**answer[1], "Content-Length": str(len(body))}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> Recorder:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+def _proxy_env(monkeypatch: pytest.MonkeyPatch, proxy_url: str) -> None:
+    for name in PROXY_VARS:
+        monkeypatch.setenv(name, proxy_url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_is_an_error_and_the_key_stays_home(status: int) -> None:
+    with FakeLlmServer() as target:
+        location = target.url + "/chat/completions"
+        with Recorder(status, {"Location": location}) as redirecting:
+            settings = LlmSettings(url=redirecting.url + "/v1", model="m", key="k123", retries=2)
+            with pytest.raises(LlmError) as caught:
+                asyncio.run(LlmAgent(settings, Mode.COMPOSITE, "x").act(COMPOSITE_OBS))
+    assert f"{redirecting.url}/v1/chat/completions answered {status}" in str(caught.value)
+    assert f"redirecting to {location}" in str(caught.value)
+    assert "not followed" in str(caught.value)
+    assert len(redirecting.requests) == 1  # not retried; the key went there only ...
+    assert redirecting.requests[0][2]["Authorization"] == "Bearer k123"
+    assert target.requests == []  # ... and never to the redirect's target
+
+
+def test_no_proxy_from_the_environment_for_a_loopback_endpoint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with Recorder(502) as proxy, FakeLlmServer() as llm:
+        _proxy_env(monkeypatch, proxy.url)
+        action, _ = asyncio.run(_agent(llm).act(COMPOSITE_OBS))
+    assert action["api"] == "done"
+    assert len(llm.requests) == 1  # reached directly ...
+    assert proxy.requests == []  # ... not through the proxy
+
+
+def test_a_remote_endpoint_goes_through_the_environment_proxy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with Recorder() as proxy:
+        _proxy_env(monkeypatch, proxy.url)
+        settings = LlmSettings(url="http://llm.example.invalid/v1", model="m", retries=0)
+        action, _ = asyncio.run(LlmAgent(settings, Mode.COMPOSITE, "x").act(COMPOSITE_OBS))
+    assert action["api"] == "done"
+    assert [r[1] for r in proxy.requests] == ["http://llm.example.invalid/v1/chat/completions"]
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("localhost", True),
+        ("LocalHost.", True),
+        ("studio.localhost", True),
+        ("127.0.0.1", True),
+        ("127.8.9.10", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("::ffff:127.0.0.1", True),
+        ("0.0.0.0", True),
+        ("128.0.0.1", False),
+        ("10.0.0.1", False),
+        ("::2", False),
+        ("localhost.example.com", False),
+        ("api.openai.com", False),
+    ],
+)
+def test_loopback_hosts(host: str, loopback: bool) -> None:
+    assert is_loopback_host(host) is loopback

@@ -8,19 +8,28 @@ the text view in composite mode; the element list and the screenshot (as an imag
 primitive mode. The reply is reasoning followed by one JSON action in a fenced block; extra text
 is tolerated, and a reply without a valid action is asked for once more before the agent gives
 up on the task with `failed`.
+
+Requests go through httpx and never follow a redirect (the key would go along to wherever the
+redirect points): a redirect is an LlmError naming the Location. Proxies from the environment
+(`HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`, ...) are used for remote endpoints, as hosted models
+are often reached through one, but never for an endpoint on loopback (`localhost`,
+127.0.0.0/8, ::1): that traffic stays on this machine.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import ipaddress
 import json
 import os
 import re
+import ssl
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
+
+import httpx
 
 from studio.models.agent import ActionError, Mode, Observation, parse_action
 from studio.services.agents.llm_prompts import COMPOSITE_SYSTEM, PRIMITIVE_SYSTEM, RETRY_PROMPT
@@ -206,33 +215,88 @@ def observation_text(obs: Observation) -> str:
 
 def post_json(settings: LlmSettings, payload: dict[str, Any]) -> dict[str, Any]:
     """POST the chat request (blocking); retry transient failures; LlmError otherwise."""
+    endpoint = settings.endpoint
     body = json.dumps(payload).encode("utf-8")
     headers = {"Content-Type": "application/json"}
     problem = "no attempt made"
     if settings.key:
         headers["Authorization"] = f"Bearer {settings.key}"
-    for attempt in range(settings.retries + 1):
-        request = urllib.request.Request(settings.endpoint, data=body, headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=settings.timeout_s) as resp:
-                data = json.loads(resp.read().decode("utf-8"))
-            if not isinstance(data, dict):
-                raise LlmError(f"{settings.endpoint} answered with JSON that is not an object")
-            return data
-        except urllib.error.HTTPError as exc:
-            detail = exc.read()[:300].decode("utf-8", "replace")
-            problem = f"{settings.endpoint} answered {exc.code}: {detail}"
-            if exc.code not in _TRANSIENT:
-                raise LlmError(problem) from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            problem = f"cannot reach {settings.endpoint}: {getattr(exc, 'reason', exc)}"
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise LlmError(
-                f"{settings.endpoint} answered something that is not JSON: {exc}"
-            ) from None
-        if attempt < settings.retries:
-            time.sleep(min(8.0, 1.0 * 2**attempt))
+    with _http_client(endpoint) as client:
+        for attempt in range(settings.retries + 1):
+            try:
+                resp = client.post(
+                    endpoint, content=body, headers=headers, timeout=settings.timeout_s
+                )
+            except httpx.RequestError as exc:  # connection, timeout, proxy, protocol
+                problem = f"cannot reach {endpoint}: {_reason(exc)}"
+            else:
+                if resp.is_success:
+                    return _json_object(endpoint, resp.content)
+                if 300 <= resp.status_code < 400:  # never followed: the key would go along
+                    location = resp.headers.get("Location", "(no Location)")
+                    raise LlmError(
+                        f"{endpoint} answered {resp.status_code} redirecting to {location}: "
+                        "redirects are not followed (set STUDIO_LLM_URL to the final address)"
+                    )
+                detail = resp.content[:300].decode("utf-8", "replace")
+                problem = f"{endpoint} answered {resp.status_code}: {detail}"
+                if resp.status_code not in _TRANSIENT:
+                    raise LlmError(problem)
+            if attempt < settings.retries:
+                time.sleep(min(8.0, 1.0 * 2**attempt))
     raise LlmError(problem)
+
+
+def _json_object(endpoint: str, raw: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise LlmError(f"{endpoint} answered something that is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise LlmError(f"{endpoint} answered with JSON that is not an object")
+    return data
+
+
+def _http_client(endpoint: str) -> httpx.Client:
+    """A client that follows no redirect; the environment's proxies only for a remote host."""
+    try:
+        host = httpx.URL(endpoint).host
+    except httpx.InvalidURL as exc:
+        raise LlmError(f"cannot reach {endpoint}: {exc}") from None
+    try:
+        return httpx.Client(
+            follow_redirects=False,
+            trust_env=not is_loopback_host(host),
+            verify=_tls_context(),
+        )
+    except (ImportError, ValueError) as exc:  # e.g. ALL_PROXY=socks5://... without socksio
+        raise LlmError(
+            f"cannot use the proxy set in the environment for {endpoint}: {exc}"
+        ) from None
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether a URL's host is this machine: localhost, 127.0.0.0/8, ::1 (or 0.0.0.0, ::)."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback or address.is_unspecified
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The system's trust store, as urllib used (built once: it takes a while to load)."""
+    return ssl.create_default_context()
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__
 
 
 def reply_text(data: dict[str, Any]) -> str:

@@ -5,16 +5,22 @@
 to `studio serve` (or the GUI's server). `run_episode` and batch runs use it unchanged: this is
 how `studio run --api URL` drives episodes through the API. A refused action (422, 409) is an
 `ActionError` with the server's message, as in-process.
+
+The calls go through httpx, which follows no redirect (a redirect is an `ApiCallError` naming
+the Location: the bearer token is never sent on to it) and ignores the environment: the studio
+listens on loopback, so no proxy from `HTTP_PROXY`/`ALL_PROXY` and no netrc are used.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import urllib.error
-import urllib.request
+import ssl
+import threading
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation, StepRecord
 from studio.models.evaluation import Clock, EvalResult
@@ -31,38 +37,69 @@ class ApiCallError(StudioError):
 
 
 class ApiClient:
-    """JSON calls with the bearer token; blocking I/O runs in a worker thread."""
+    """JSON calls with the bearer token; blocking I/O runs in a worker thread.
+
+    One httpx client (a pool of kept-alive connections) serves every call, from any thread;
+    `close()` releases it (a later call opens a new one).
+    """
 
     def __init__(self, url: str, token: str, timeout_s: float = 900.0) -> None:
         self.url = url.rstrip("/")
         self.token = token
         self.timeout_s = timeout_s
+        self._http: httpx.Client | None = None
+        self._lock = threading.Lock()
 
     async def call(self, method: str, path: str, body: Any = None) -> Any:
         return await asyncio.to_thread(self._call, method, path, body)
 
+    def close(self) -> None:
+        with self._lock:
+            http, self._http = self._http, None
+        if http is not None:
+            http.close()
+
+    def _client(self) -> httpx.Client:
+        with self._lock:
+            if self._http is None:
+                self._http = httpx.Client(
+                    follow_redirects=False,  # the token must not travel to another address
+                    trust_env=False,  # loopback: no proxy, no netrc
+                    verify=ssl.create_default_context(),  # the system's store, as urllib's
+                )
+            return self._http
+
     def _call(self, method: str, path: str, body: Any) -> Any:
         data = json.dumps(body).encode("utf-8") if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        request.add_header("Authorization", f"Bearer {self.token}")
+        headers = {"Authorization": f"Bearer {self.token}"}
         if data is not None:
-            request.add_header("Content-Type", "application/json")
+            headers["Content-Type"] = "application/json"
+        url = self.url + path
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout_s) as resp:
-                return json.loads(resp.read())
-        except urllib.error.HTTPError as exc:
-            raise ApiCallError(exc.code, _error_text(exc)) from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            reason = getattr(exc, "reason", exc)
+            resp = self._client().request(
+                method, url, content=data, headers=headers, timeout=self.timeout_s
+            )
+        except (httpx.RequestError, httpx.InvalidURL) as exc:
+            reason = str(exc) or type(exc).__name__
             raise StudioError(f"cannot reach the agent API at {self.url}: {reason}") from None
+        if 300 <= resp.status_code < 400:
+            location = resp.headers.get("Location", "(no Location)")
+            raise ApiCallError(
+                resp.status_code,
+                f"{url} redirects to {location}; redirects are not followed "
+                "(the token is only sent to the address given)",
+            )
+        if resp.status_code >= 400:
+            raise ApiCallError(resp.status_code, _error_text(resp))
+        return json.loads(resp.content)
 
 
-def _error_text(exc: urllib.error.HTTPError) -> str:
-    raw = exc.read()
+def _error_text(resp: httpx.Response) -> str:
+    raw = resp.content
     try:
         return str(json.loads(raw)["error"])
     except (ValueError, KeyError, TypeError):
-        return raw[:300].decode("utf-8", "replace") or exc.reason
+        return raw[:300].decode("utf-8", "replace") or resp.reason_phrase
 
 
 class RemoteEpisode:
@@ -129,12 +166,19 @@ class RemoteEpisodeManager:
         self._episodes: dict[str, RemoteEpisode] = {}
 
     async def start(self) -> None:
-        await self.client.call("GET", "/episodes")  # reachable, and the token is right
+        try:
+            await self.client.call("GET", "/episodes")  # reachable, and the token is right
+        except BaseException:
+            self.client.close()  # no `close()` follows a failed start
+            raise
 
     async def close(self) -> None:
-        for episode in list(self._episodes.values()):
-            await episode.close()
-        self._episodes.clear()
+        try:
+            for episode in list(self._episodes.values()):
+                await episode.close()
+            self._episodes.clear()
+        finally:
+            self.client.close()
 
     async def __aenter__(self) -> RemoteEpisodeManager:
         await self.start()
