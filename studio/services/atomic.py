@@ -1,20 +1,46 @@
-"""Atomic file writes: a reader sees the old file or the new one, never half of one."""
+"""Atomic file writes: a reader sees the old file or the new one, never half of one.
+
+Writing `<name>` creates a temporary file `.<name>.<random>.tmp` beside it, writes and fsyncs
+the data, then renames it over `<name>`; a failed write removes its temporary. The saved file
+keeps the permission bits `<name>` had; a new file gets those of a plain `open()` (0o666 less
+the umask, or what a default ACL of the folder gives).
+
+A process killed mid-save leaves its temporary behind. Each write of `<name>` therefore first
+removes temporaries of `<name>` (the pattern above, also the names the former `mkstemp` gave)
+that are older than `STALE_AGE` seconds; a younger one may belong to a concurrent writer and is
+left alone. Clean-up is best effort: it never makes a save fail.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import tempfile
+import re
+import secrets
+import stat
+import time
 from pathlib import Path
 from typing import Any
+
+# Seconds after which a temporary is taken as left over by a killed save (a live save renames
+# its temporary within moments of writing it).
+STALE_AGE = 600.0
+_TMP_SUFFIX = ".tmp"
+_RANDOM = re.compile(r"[A-Za-z0-9_]{8,32}")  # token_hex(8) now, mkstemp's 8 characters before
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
 def write_bytes(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, flush it to disk, then rename over `path`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    clean_stale(path)
+    mode = _existing_mode(path)
+    fd, tmp = _create_temp(path)
     try:
         with os.fdopen(fd, "wb") as fh:
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -30,3 +56,44 @@ def write_text(path: Path, text: str) -> None:
 
 def write_json(path: Path, value: Any) -> None:
     write_text(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def _is_temp_of(path: Path, candidate: str) -> bool:
+    """True when `candidate` (a file name in `path`'s folder) names a temporary of `path`."""
+    prefix = f".{path.name}."
+    if not (candidate.startswith(prefix) and candidate.endswith(_TMP_SUFFIX)):
+        return False
+    return bool(_RANDOM.fullmatch(candidate[len(prefix) : -len(_TMP_SUFFIX)]))
+
+
+def clean_stale(path: Path, max_age: float = STALE_AGE) -> None:
+    """Remove temporaries of `path` older than `max_age` seconds (left by a killed save)."""
+    cutoff = time.time() - max_age
+    with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
+        for entry in entries:
+            if not _is_temp_of(path, entry.name):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                    os.unlink(entry.path)
+
+
+def _existing_mode(path: Path) -> int | None:
+    """The permission bits of the file at `path`, or None when there is none."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
+
+
+def _create_temp(path: Path) -> tuple[int, str]:
+    """Create `.<name>.<random>.tmp` beside `path` with the mode a plain open() would give."""
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(8)}{_TMP_SUFFIX}")
+        try:
+            return os.open(tmp, _FLAGS, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")

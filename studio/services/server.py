@@ -2,17 +2,26 @@
 
 The server runs in a daemon thread so that it serves both the headless browser pool and the
 QtWebEngine view while the asyncio loop is busy. It binds to 127.0.0.1 on a free port.
+
+Any local process can connect, so no connection may hold the server: each is handled in a
+daemon thread of its own; a request (request line and headers, or the wait for the next request
+on a kept-alive connection) must arrive in full within `REQUEST_TIMEOUT` seconds, however it is
+trickled in, or the connection is closed; sending a response to a client that does not read it
+gives up after the same time. The listen backlog (`LISTEN_BACKLOG`) holds a burst of
+connections, such as a browser opening many at once, while the accept loop catches up.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import mimetypes
 import os
 import secrets
 import socket
 import sys
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -24,6 +33,12 @@ from studio.services import paths
 # A fixed port keeps the page origin stable between runs, so the browser's HTTP and V8 code
 # caches (keyed by URL) stay warm; when it is taken another free port is used.
 PREFERRED_PORT = int(os.environ.get("STUDIO_PORT", "47613"))
+
+# Seconds a connection has to send a whole request (and a client to take a response); a
+# connection that sends nothing, or too little, is closed after that.
+REQUEST_TIMEOUT = 30.0
+# Connections the kernel queues before the server accepts them (capped by net.core.somaxconn).
+LISTEN_BACKLOG = 128
 
 # The evaluation page runs untrusted scripts: it may reach its own origin only (fetch, XHR,
 # WebSocket, workers, images, media), load no frame or plugin, and open no popup (sandbox
@@ -153,6 +168,7 @@ class _Server(ThreadingHTTPServer):
     browser that outlives this server must not keep talking to it."""
 
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -201,9 +217,58 @@ def _safe_join(root: Path, rel: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+class _DeadlineReader(io.RawIOBase):
+    """Reads a socket; while `deadline` (a `time.monotonic()` value) is set, no read may end
+    after it. A socket timeout alone bounds each read, so one byte at a time would never time
+    out."""
+
+    def __init__(self, sock: socket.socket, timeout: float) -> None:
+        self._sock = sock
+        self._timeout = timeout
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def arm(self) -> None:
+        self.deadline = time.monotonic() + self._timeout
+
+    def disarm(self) -> None:
+        self.deadline = None
+        self._sock.settimeout(self._timeout)
+
+    def readinto(self, buffer: Any) -> int:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("request not received in time")
+            self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
+
+
 def _make_handler(server: EditorServer) -> type[BaseHTTPRequestHandler]:
+    request_timeout = REQUEST_TIMEOUT
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        timeout = request_timeout  # the socket timeout, for writes too (set in `setup`)
+
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()  # replaced by one that reads against the request deadline
+            self._reader = _DeadlineReader(self.connection, request_timeout)
+            self.rfile = io.BufferedReader(self._reader)
+
+        def handle_one_request(self) -> None:
+            # The base class closes the connection on TimeoutError while reading a request.
+            self._reader.arm()
+            super().handle_one_request()
+
+        def parse_request(self) -> bool:
+            try:
+                return super().parse_request()  # reads the headers
+            finally:
+                self._reader.disarm()
 
         def log_message(self, format: str, *args: object) -> None:
             return
