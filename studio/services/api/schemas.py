@@ -43,7 +43,7 @@ class EpisodeRequest(BaseModel):
     @field_validator("mode", mode="before")
     @classmethod
     def _mode(cls, value: Any) -> Any:
-        if value not in {m.value for m in Mode}:
+        if not isinstance(value, str) or value not in {m.value for m in Mode}:
             raise ValueError(f"'mode' must be 'composite' or 'primitive', not {value!r}")
         return value
 
@@ -117,7 +117,7 @@ class EvaluateRequest(BaseModel):
     @field_validator("clock", mode="before")
     @classmethod
     def _clock(cls, value: Any) -> Any:
-        if value not in ("task", "real", "virtual"):
+        if not isinstance(value, str) or value not in ("task", "real", "virtual"):
             raise ValueError(f"'clock' must be 'task', 'real' or 'virtual', not {value!r}")
         return value
 
