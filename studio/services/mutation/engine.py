@@ -5,6 +5,8 @@ initial project, then other blocks of the scripts that hold such blocks, then ev
 Within a tier each operator's sites are shuffled with the seed, and operators take turns
 (round-robin, in the order of `OPERATORS`) so a handful of mutants covers many operators.
 Mutants equal to the golden project, to the initial project or to an earlier mutant are dropped.
+`mutant_sb3` packs a mutant with the golden's assets, read within the limits of
+`studio.services.sb3` (a golden past them raises ProjectFileError).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 import re
 import zipfile
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from studio.models.mutation import Mutant, OperatorInfo
 from studio.services.mutation.blocks import Project, find_target, script_top
@@ -27,6 +30,7 @@ from studio.services.mutation.operators import (
     Site,
 )
 from studio.services.mutation.patterns import SCRATCHEVAL_OPERATORS
+from studio.services.sb3 import PROJECT_JSON, open_sb3, read_members
 
 _ORDER = (
     "KRM", "MIR", "ROR", "BAW", "AOR", "RWT", "LOR", "RNM",
@@ -157,16 +161,20 @@ def generate_mutants(
     return mutants
 
 
-def mutant_sb3(golden_sb3: bytes, mutant: Mutant | Project) -> bytes:
-    """The golden .sb3 with its project.json replaced by the mutant's (assets kept as they are)."""
+def mutant_sb3(
+    golden_sb3: bytes, mutant: Mutant | Project, name: str | Path = "golden.sb3"
+) -> bytes:
+    """The golden .sb3 with its project.json replaced by the mutant's (assets kept as they are).
+
+    The golden's members are read within the limits of `studio.services.sb3`; a golden past them
+    raises ProjectFileError naming `name`, the member and the limit.
+    """
     project = mutant.project if isinstance(mutant, Mutant) else mutant
     out = io.BytesIO()
-    with (
-        zipfile.ZipFile(io.BytesIO(golden_sb3)) as src,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst,
-    ):
-        for info in src.infolist():
-            if info.filename != "project.json":
-                dst.writestr(info, src.read(info.filename))
-        dst.writestr("project.json", json.dumps(project, separators=(",", ":")))
+    with open_sb3(golden_sb3, name) as src:
+        members = read_members(src, name, skip=frozenset({PROJECT_JSON}))
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info, data in members:
+            dst.writestr(info, data)
+        dst.writestr(PROJECT_JSON, json.dumps(project, separators=(",", ":")))
     return out.getvalue()

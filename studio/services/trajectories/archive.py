@@ -6,16 +6,36 @@ projects, the evaluation script) so the run can be evaluated or re-run on anothe
 `manifest.json`: format name and version, creation time, a run summary, and every file with its
 size and sha256.
 
+Export packs the task folder given explicitly (`task_folder`, the CLI's `--task DIR`). Without
+one it packs, for a folder that `open_archive` extracted (it holds `archive.json`), only the
+`task/` folder inside it: paths named by anything that came out of an archive are never
+followed, so re-exporting an opened archive that has no task folder exports the run without one
+(the manifest's task note says to pass --task). For any other trajectory folder it packs the
+task folder that run.json names.
+
+Archives are bounded, counted uncompressed: at most `MAX_ARCHIVE_MEMBERS` (50 000) members,
+`MAX_MANIFEST` (16 MB) for manifest.json, `MAX_ARCHIVE_MEMBER` (512 MB) for any other member,
+and `MAX_ARCHIVE_TOTAL` (2 GB) for all members together. `open_archive` and `read_manifest`
+check the sizes the zip's directory declares before reading anything, and members are inflated
+in chunks that stop once the bytes actually read pass the limit (a header that understates a
+size does not get a member read past the limit); members are written to disk as they are
+inflated, never held whole in memory. Export refuses to write an archive past these limits.
+
 `open_archive` refuses what is not such an archive (not a zip, no manifest, members with
-absolute or `..` paths) with a StudioError naming the file; content that does not match the
-manifest (changed or missing files) only becomes a problem line, stored in `archive.json`
-beside the extracted run and shown by `load_view`. An archive opened twice is extracted once:
-the folder name carries the hash of the manifest's file list.
+absolute or `..` paths, members or a total past the limits) with a StudioError naming the file
+(and the member and the limit); content that does not match the manifest (changed, missing or
+unreadable files) only becomes a problem line, stored in `archive.json` beside the extracted run
+and shown by `load_view`. run.json of the extracted run names the extracted `task/` folder, or
+no task folder when the archive has none (the original path is only recorded in
+`archive.json`). An archive opened twice is extracted once: the extraction folder is keyed by
+the sha256 of the archive file's own bytes (never by hashes the archive states about itself),
+so archives that differ in any byte never share an extraction.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -25,7 +45,7 @@ import zipfile
 import zlib
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import IO, Any
 
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import atomic
@@ -37,6 +57,26 @@ VERSION = 1
 MANIFEST = "manifest.json"
 TASK_DIR = "task"
 _SKIPPED_NAMES = {MANIFEST, ARCHIVE_INFO, "__pycache__"}
+MB = 1024 * 1024
+MAX_ARCHIVE_MEMBERS = 50_000
+MAX_MANIFEST = 16 * MB  # bytes of manifest.json, uncompressed
+MAX_ARCHIVE_MEMBER = 512 * MB  # bytes of any other member (an .sb3 at its own limit fits)
+MAX_ARCHIVE_TOTAL = 2048 * MB  # bytes of all members together, uncompressed
+CHUNK = 64 * 1024  # bytes inflated (or copied) at a time
+HASH_CHARS = 32  # hex digits of the archive's sha256 in the extraction folder's name
+NO_TASK_IN_ARCHIVE = (
+    "the run was opened from an archive without a task folder, and a path named inside an "
+    "archive is not followed; pass --task DIR to include one"
+)
+# What inflating a member raises when its data is damaged, encrypted or compressed oddly.
+_READ_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+)
 
 
 # ---- export --------------------------------------------------------------------------------
@@ -44,13 +84,23 @@ def export_archive(folder: Path, out_zip: Path, task_folder: Path | None = None)
     """Write the trajectory in `folder` and its task folder to `out_zip` (atomically)."""
     folder, out_zip = Path(folder), Path(out_zip)
     view = load_view(folder)
-    if task_folder is None and view.run is not None and view.run.task_folder:
-        task_folder = Path(view.run.task_folder)
+    if task_folder is not None:
+        task_note = _task_note(Path(task_folder))
+    elif (folder / ARCHIVE_INFO).is_file():  # extracted by open_archive: only its own task/
+        task_folder = folder / TASK_DIR
+        if task_folder.is_dir() and not task_folder.is_symlink():
+            task_note = _task_note(task_folder)
+        else:
+            task_note = {"included": False, "source": None, "note": NO_TASK_IN_ARCHIVE}
+    else:
+        if view.run is not None and view.run.task_folder:
+            task_folder = Path(view.run.task_folder)
+        task_note = _task_note(task_folder)
     members = _trajectory_files(folder, out_zip)
-    task_note = _task_note(task_folder)
     if task_note["included"]:
         assert task_folder is not None
         members += [(f"{TASK_DIR}/{rel}", path) for rel, path in _tree_files(task_folder)]
+    _check_export_sizes(out_zip, members)
     manifest = {
         "format": FORMAT,
         "version": VERSION,
@@ -98,6 +148,29 @@ def _task_note(task_folder: Path | None) -> dict[str, Any]:
     return {"included": True, "source": str(task_folder), "note": ""}
 
 
+def _check_export_sizes(out_zip: Path, members: list[tuple[str, Path]]) -> None:
+    """Refuse to write an archive that `open_archive` would refuse for its size."""
+    if len(members) + 1 > MAX_ARCHIVE_MEMBERS:
+        raise StudioError(
+            f"{out_zip}: cannot be written: {len(members) + 1} members, more than "
+            f"{MAX_ARCHIVE_MEMBERS} allowed in an archive"
+        )
+    total = 0
+    for _name, path in members:
+        size = path.stat().st_size
+        if size > MAX_ARCHIVE_MEMBER:
+            raise StudioError(
+                f"{out_zip}: cannot be written: {path} is {size} bytes, more than "
+                f"{_limit(MAX_ARCHIVE_MEMBER)} allowed for a member of an archive"
+            )
+        total += size
+        if total > MAX_ARCHIVE_TOTAL:
+            raise StudioError(
+                f"{out_zip}: cannot be written: the files up to {path} are {total} bytes, more "
+                f"than {_limit(MAX_ARCHIVE_TOTAL)} allowed in an archive"
+            )
+
+
 def _run_summary(run: RunInfo | None) -> dict[str, Any] | None:
     if run is None:
         return None
@@ -125,10 +198,16 @@ def _write_zip(out_zip: Path, members: list[tuple[str, Path]], manifest: dict[st
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for name, path in members:
-                data = path.read_bytes()
-                zf.writestr(zipfile.ZipInfo.from_file(path, name), data, zipfile.ZIP_DEFLATED)
-                digest = hashlib.sha256(data).hexdigest()
-                manifest["files"].append({"path": name, "size": len(data), "sha256": digest})
+                info = zipfile.ZipInfo.from_file(path, name)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                digest, size = hashlib.sha256(), 0
+                with path.open("rb") as src, zf.open(info, "w") as dst:
+                    while chunk := src.read(CHUNK):
+                        digest.update(chunk)
+                        dst.write(chunk)
+                        size += len(chunk)
+                entry = {"path": name, "size": size, "sha256": digest.hexdigest()}
+                manifest["files"].append(entry)
             zf.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
         os.replace(tmp, out_zip)
     except BaseException:
@@ -143,8 +222,11 @@ def open_archive(zip_path: Path, dest_root: Path) -> Path:
     if not zip_path.is_file():
         raise StudioError(f"{zip_path}: does not exist")
     try:
-        with zipfile.ZipFile(zip_path) as zf:
-            return _open(zf, zip_path, dest_root)
+        with zip_path.open("rb") as fh:  # hashed and extracted from the very same open file
+            archive_hash = _sha256(fh)
+            fh.seek(0)
+            with zipfile.ZipFile(fh) as zf:
+                return _open(zf, zip_path, dest_root, archive_hash)
     except zipfile.BadZipFile as exc:
         raise StudioError(f"{zip_path}: not a zip archive ({exc})") from None
     except OSError as exc:
@@ -156,37 +238,105 @@ def read_manifest(zip_path: Path) -> dict[str, Any]:
     zip_path = Path(zip_path)
     try:
         with zipfile.ZipFile(zip_path) as zf:
-            return _read_manifest(zf, zip_path)
+            _check_members(zf, zip_path)
+            return _read_manifest(zf, zip_path)[0]
     except (OSError, zipfile.BadZipFile) as exc:
         raise StudioError(f"{zip_path}: not a readable zip archive ({exc})") from None
 
 
-def _open(zf: zipfile.ZipFile, zip_path: Path, dest_root: Path) -> Path:
-    for name in zf.namelist():
-        _check_member(zip_path, name)
-    manifest = _read_manifest(zf, zip_path)
+def _sha256(fh: IO[bytes]) -> str:
+    digest = hashlib.sha256()
+    while chunk := fh.read(1024 * 1024):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _open(zf: zipfile.ZipFile, zip_path: Path, dest_root: Path, archive_hash: str) -> Path:
+    _check_members(zf, zip_path)
+    manifest, raw_manifest = _read_manifest(zf, zip_path)
     files = manifest["files"]
-    content_hash = _content_hash(files)
-    dest = dest_root / f"{_slug(manifest, zip_path)}-{content_hash[:12]}"
-    if _already_extracted(dest, content_hash):
+    dest = dest_root / f"{_slug(manifest, zip_path)}-{archive_hash[:HASH_CHARS]}"
+    if _already_extracted(dest, archive_hash):
         return dest
     dest_root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".extract-", dir=dest_root))
     try:
         problems = _extract(zf, zip_path, files, tmp)
-        (tmp / MANIFEST).write_bytes(zf.read(MANIFEST))
-        source_task = _point_run_at_task(tmp, dest, problems)
+        (tmp / MANIFEST).write_bytes(raw_manifest)
+        source_task = _point_run_at_task(tmp, dest)
         info = {
             "source": str(zip_path),
-            "content_hash": content_hash,
+            "archive_sha256": archive_hash,
             "opened_at": datetime.now(UTC).isoformat(),
             "original_task_folder": source_task,
             "problems": problems,
         }
         atomic.write_json(tmp / ARCHIVE_INFO, info)
-        return _move_into_place(tmp, dest, content_hash)
+        return _move_into_place(tmp, dest, archive_hash)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _check_members(zf: zipfile.ZipFile, zip_path: Path) -> None:
+    """Refuse unsafe member names, then a directory past the limits (on the declared sizes)."""
+    for name in zf.namelist():
+        _check_member(zip_path, name)
+    _check_directory(zf, zip_path)
+
+
+def _check_directory(zf: zipfile.ZipFile, zip_path: Path) -> None:
+    infos = zf.infolist()
+    if len(infos) > MAX_ARCHIVE_MEMBERS:
+        raise StudioError(
+            f"{zip_path}: has {len(infos)} members, more than {MAX_ARCHIVE_MEMBERS} allowed; "
+            "archive refused"
+        )
+    total = 0
+    for info in infos:
+        limit = _member_limit(info.filename)
+        if info.file_size > limit:
+            raise StudioError(
+                f"{zip_path}: member {info.filename!r} is {info.file_size} bytes uncompressed, "
+                f"more than {_limit(limit)} allowed; archive refused"
+            )
+        total += info.file_size
+        if total > MAX_ARCHIVE_TOTAL:
+            raise StudioError(
+                f"{zip_path}: the members up to {info.filename!r} are {total} bytes "
+                f"uncompressed, more than {_limit(MAX_ARCHIVE_TOTAL)} allowed in all; "
+                "archive refused"
+            )
+
+
+def _member_limit(name: str) -> int:
+    return MAX_MANIFEST if name == MANIFEST else MAX_ARCHIVE_MEMBER
+
+
+def _limit(limit: int) -> str:
+    return f"{limit} ({limit / MB:g} MB)" if limit >= MB else str(limit)
+
+
+def _copy_capped(
+    zf: zipfile.ZipFile, info: zipfile.ZipInfo, sink: IO[bytes], cap: int
+) -> tuple[str, int] | None:
+    """Inflate a member into `sink` in chunks: its sha256 and size, or None once it passes `cap`.
+
+    At most `cap` + 1 bytes are inflated, whatever size the member declares; reading errors
+    (`_READ_ERRORS`) pass through.
+    """
+    digest, got = hashlib.sha256(), 0
+    with zf.open(info) as fh:
+        while chunk := fh.read(min(CHUNK, cap + 1 - got)):
+            got += len(chunk)
+            if got > cap:
+                return None
+            digest.update(chunk)
+            sink.write(chunk)
+    return digest.hexdigest(), got
+
+
+def _too_big(zip_path: Path, name: str, allowed: str) -> StudioError:
+    return StudioError(f"{zip_path}: member {name!r} holds more than {allowed}; archive refused")
 
 
 def _check_member(zip_path: Path, name: str) -> None:
@@ -203,13 +353,22 @@ def _check_member(zip_path: Path, name: str) -> None:
         raise StudioError(f"{zip_path}: member {name!r} has an unsafe path; archive refused")
 
 
-def _read_manifest(zf: zipfile.ZipFile, zip_path: Path) -> dict[str, Any]:
+def _read_manifest(zf: zipfile.ZipFile, zip_path: Path) -> tuple[dict[str, Any], bytes]:
+    """The checked manifest, and its bytes as read."""
     try:
-        raw = zf.read(MANIFEST)
+        info = zf.getinfo(MANIFEST)
     except KeyError:
         raise StudioError(
             f"{zip_path}: no {MANIFEST}; not a trajectory archive (use `studio trajectory export`)"
         ) from None
+    buf = io.BytesIO()
+    try:
+        copied = _copy_capped(zf, info, buf, MAX_MANIFEST)
+    except _READ_ERRORS as exc:
+        raise StudioError(f"{zip_path}: {MANIFEST} cannot be read ({exc})") from None
+    if copied is None:
+        raise _too_big(zip_path, MANIFEST, f"the {_limit(MAX_MANIFEST)} bytes allowed")
+    raw = buf.getvalue()
     try:
         manifest: Any = json.loads(raw)
     except ValueError as exc:
@@ -224,7 +383,7 @@ def _read_manifest(zf: zipfile.ZipFile, zip_path: Path) -> dict[str, Any]:
         raise StudioError(f"{zip_path}: {MANIFEST}: field 'files' is not a list of files")
     for entry in files:
         _check_member(zip_path, entry["path"])
-    return manifest
+    return manifest, raw
 
 
 def _file_ok(entry: Any) -> bool:
@@ -236,13 +395,6 @@ def _file_ok(entry: Any) -> bool:
     )
 
 
-def _content_hash(files: list[dict[str, Any]]) -> str:
-    listing = "".join(
-        f"{f['path']}\t{f['sha256']}\n" for f in sorted(files, key=lambda f: f["path"])
-    )
-    return hashlib.sha256(listing.encode("utf-8")).hexdigest()
-
-
 def _slug(manifest: dict[str, Any], zip_path: Path) -> str:
     run = manifest.get("run")
     name = run.get("task_id") if isinstance(run, dict) else None
@@ -250,12 +402,12 @@ def _slug(manifest: dict[str, Any], zip_path: Path) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "trajectory"
 
 
-def _already_extracted(dest: Path, content_hash: str) -> bool:
+def _already_extracted(dest: Path, archive_hash: str) -> bool:
     try:
         info = json.loads((dest / ARCHIVE_INFO).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(info, dict) and info.get("content_hash") == content_hash
+    return isinstance(info, dict) and info.get("archive_sha256") == archive_hash
 
 
 def _extract(
@@ -263,31 +415,47 @@ def _extract(
 ) -> list[str]:
     problems = []
     listed = {f["path"] for f in files}
+    left = MAX_ARCHIVE_TOTAL
     for entry in files:
         name = entry["path"]
         try:
-            data = zf.read(name)
+            info = zf.getinfo(name)
         except KeyError:
             problems.append(f"{zip_path}: {name} is listed in {MANIFEST} but missing")
             continue
-        except (zipfile.BadZipFile, zlib.error, RuntimeError, ValueError) as exc:  # damaged
-            problems.append(f"{zip_path}: {name} cannot be read ({exc}); not extracted")
-            continue
-        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-            problems.append(f"{zip_path}: {name} does not match its sha256 in {MANIFEST}")
+        cap = min(MAX_ARCHIVE_MEMBER, left)
         target = into / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        try:
+            with target.open("wb") as out:
+                copied = _copy_capped(zf, info, out, cap)
+        except _READ_ERRORS as exc:  # damaged
+            target.unlink(missing_ok=True)
+            problems.append(f"{zip_path}: {name} cannot be read ({exc}); not extracted")
+            continue
+        if copied is None:
+            if cap < MAX_ARCHIVE_MEMBER:
+                allowed = f"the {cap} bytes left of the {_limit(MAX_ARCHIVE_TOTAL)} allowed in all"
+            else:
+                allowed = f"the {_limit(cap)} bytes allowed"
+            raise _too_big(zip_path, name, allowed)
+        digest, size = copied
+        left -= size
+        if digest != entry["sha256"]:
+            problems.append(f"{zip_path}: {name} does not match its sha256 in {MANIFEST}")
     for name in zf.namelist():
         if name not in listed and name != MANIFEST and not name.endswith("/"):
             problems.append(f"{zip_path}: {name} is not listed in {MANIFEST}; not extracted")
     return problems
 
 
-def _point_run_at_task(tmp: Path, dest: Path, problems: list[str]) -> str | None:
-    """Make run.json's task_folder the extracted task copy (when there is one)."""
+def _point_run_at_task(tmp: Path, dest: Path) -> str | None:
+    """Make run.json's task_folder the extracted task copy, or none when there is no copy.
+
+    A path run.json names is never kept: it came from the archive. Returns that path.
+    """
     run_file = tmp / RUN_FILE
-    if not (tmp / TASK_DIR).is_dir() or not run_file.is_file():
+    if not run_file.is_file():
         return None
     try:
         data: Any = json.loads(run_file.read_text(encoding="utf-8"))
@@ -296,14 +464,16 @@ def _point_run_at_task(tmp: Path, dest: Path, problems: list[str]) -> str | None
     if not isinstance(data, dict):
         return None
     original = data.get("task_folder")
-    data["task_folder"] = str((dest / TASK_DIR).resolve())
-    atomic.write_json(run_file, data)
+    has_task = (tmp / TASK_DIR).is_dir()
+    if has_task or original is not None:
+        data["task_folder"] = str((dest / TASK_DIR).resolve()) if has_task else None
+        atomic.write_json(run_file, data)
     return original if isinstance(original, str) else None
 
 
-def _move_into_place(tmp: Path, dest: Path, content_hash: str) -> Path:
+def _move_into_place(tmp: Path, dest: Path, archive_hash: str) -> Path:
     if dest.exists():
-        if _already_extracted(dest, content_hash):  # another process was faster
+        if _already_extracted(dest, archive_hash):  # another process was faster
             return dest
         raise StudioError(f"{dest}: exists but is not an extraction of this archive; move it")
     os.replace(tmp, dest)

@@ -78,3 +78,25 @@ def test_bad_input_exits_2_naming_the_file(
     assert "junk.zip: not a zip archive" in capsys.readouterr().err
     assert main(["trajectory", "export", str(tmp_path / "nope"), "-o", str(junk)]) == 2
     assert "nope: is not a trajectory folder" in capsys.readouterr().err
+
+
+def test_export_of_an_opened_archive_without_its_task_says_to_pass_task(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = tmp_path / "secret"
+    folder = _run(tmp_path, task_folder=str(secret))  # gone when exported: no task/ inside
+    out_zip = tmp_path / "out.zip"
+    assert main(["trajectory", "export", str(folder), "-o", str(out_zip)]) == 0
+    capsys.readouterr()
+    secret.mkdir()
+    (secret / "id_rsa").write_text("PRIVATE KEY")
+    dest = tmp_path / "opened"
+    assert main(["trajectory", "show", str(out_zip), "--json", "--dest", str(dest)]) == 0
+    opened = Path(json.loads(capsys.readouterr().out)["folder"])
+    again = tmp_path / "again.zip"
+    assert main(["trajectory", "export", str(opened), "-o", str(again)]) == 0
+    out = capsys.readouterr().out
+    assert "note: task not included: " in out and "pass --task DIR" in out
+    assert "id_rsa" not in again.read_bytes().decode("latin-1")
+    assert main(["trajectory", "export", str(opened), "-o", str(again), "--task", str(secret)]) == 0
+    assert "task not included" not in capsys.readouterr().out
