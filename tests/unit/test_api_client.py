@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, load_task
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.loop_thread import LoopThread
+from tests.helpers.recorder_server import Recorder
 from tests.helpers.tasks import make_task
 
 TOKEN = "tok"
@@ -116,54 +115,12 @@ def test_remote_errors(server: tuple[ApiServer, FakeEpisodeManager], tmp_path: P
 PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 
 
-class Recorder:
-    """A real HTTP server on 127.0.0.1 that answers every request alike and keeps each one."""
-
-    def __init__(self, status: int = 200, headers: dict[str, str] | None = None) -> None:
-        self.requests: list[tuple[str, str, dict[str, str]]] = []
-        recorder, answer = self, (status, headers or {})
-
-        class Handler(BaseHTTPRequestHandler):
-            def _any(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                recorder.requests.append((self.command, self.path, dict(self.headers.items())))
-                body = b'{"episodes": []}'
-                self.send_response(answer[0])
-                for name, value in {**answer[1], "Content-Length": str(len(body))}.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = do_POST = do_DELETE = _any
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def __enter__(self) -> Recorder:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
 def test_a_redirect_is_an_error_and_the_token_stays_home(status: int) -> None:
-    with Recorder() as target:
+    with Recorder(body=b'{"episodes": []}') as target:
         location = target.url + "/episodes"
         with (
-            Recorder(status, {"Location": location}) as redirecting,
+            Recorder(status, {"Location": location}, body=b'{"episodes": []}') as redirecting,
             pytest.raises(ApiCallError) as caught,
         ):
             asyncio.run(RemoteEpisodeManager(redirecting.url, TOKEN).start())
@@ -180,7 +137,7 @@ def test_no_proxy_from_the_environment_for_the_studio(
     server: tuple[ApiServer, FakeEpisodeManager], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     srv, _ = server
-    with Recorder(502) as proxy:
+    with Recorder(502, body=b'{"episodes": []}') as proxy:
         for name in PROXY_VARS:
             monkeypatch.setenv(name, proxy.url)
         monkeypatch.delenv("NO_PROXY", raising=False)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -20,6 +18,7 @@ from studio.services.agents.llm import (
     parse_reply,
 )
 from tests.helpers.fake_llm_server import FakeLlmServer
+from tests.helpers.recorder_server import Recorder
 
 INSTRUCTION = "Make the Cat say Hello when the green flag is clicked."
 COMPOSITE_OBS = Observation(
@@ -212,46 +211,6 @@ PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_pro
 DONE_COMPLETION = {"choices": [{"message": {"role": "assistant", "content": '{"api": "done"}'}}]}
 
 
-class Recorder:
-    """A real HTTP server on 127.0.0.1 that answers every request alike and keeps each one."""
-
-    def __init__(self, status: int = 200, headers: dict[str, str] | None = None) -> None:
-        self.requests: list[tuple[str, str, dict[str, str]]] = []
-        recorder, answer = self, (status, headers or {})
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                recorder.requests.append((self.command, self.path, dict(self.headers.items())))
-                body = json.dumps(DONE_COMPLETION).encode()
-                self.send_response(answer[0])
-                for name, value in {**answer[1], "Content-Length": str(len(body))}.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def __enter__(self) -> Recorder:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-
 def _proxy_env(monkeypatch: pytest.MonkeyPatch, proxy_url: str) -> None:
     for name in PROXY_VARS:
         monkeypatch.setenv(name, proxy_url)
@@ -263,7 +222,9 @@ def _proxy_env(monkeypatch: pytest.MonkeyPatch, proxy_url: str) -> None:
 def test_a_redirect_is_an_error_and_the_key_stays_home(status: int) -> None:
     with FakeLlmServer() as target:
         location = target.url + "/chat/completions"
-        with Recorder(status, {"Location": location}) as redirecting:
+        with Recorder(
+            status, {"Location": location}, body=json.dumps(DONE_COMPLETION).encode()
+        ) as redirecting:
             settings = LlmSettings(url=redirecting.url + "/v1", model="m", key="k123", retries=2)
             with pytest.raises(LlmError) as caught:
                 asyncio.run(LlmAgent(settings, Mode.COMPOSITE, "x").act(COMPOSITE_OBS))
@@ -278,7 +239,7 @@ def test_a_redirect_is_an_error_and_the_key_stays_home(status: int) -> None:
 def test_no_proxy_from_the_environment_for_a_loopback_endpoint(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    with Recorder(502) as proxy, FakeLlmServer() as llm:
+    with Recorder(502, body=json.dumps(DONE_COMPLETION).encode()) as proxy, FakeLlmServer() as llm:
         _proxy_env(monkeypatch, proxy.url)
         action, _ = asyncio.run(_agent(llm).act(COMPOSITE_OBS))
     assert action["api"] == "done"
@@ -289,7 +250,7 @@ def test_no_proxy_from_the_environment_for_a_loopback_endpoint(
 def test_a_remote_endpoint_goes_through_the_environment_proxy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    with Recorder() as proxy:
+    with Recorder(body=json.dumps(DONE_COMPLETION).encode()) as proxy:
         _proxy_env(monkeypatch, proxy.url)
         settings = LlmSettings(url="http://llm.example.invalid/v1", model="m", retries=0)
         action, _ = asyncio.run(LlmAgent(settings, Mode.COMPOSITE, "x").act(COMPOSITE_OBS))
