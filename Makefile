@@ -27,7 +27,7 @@ GUI_TESTS := tests/unit/views tests/e2e/test_gui_window.py tests/e2e/test_gui_au
 	tests/e2e/test_gui_live.py tests/e2e/test_gui_human.py tests/e2e/test_gui_labeling.py
 
 test: setup
-	$(PY) -m pytest -q -n 2 --dist loadfile --durations=15 $(addprefix --ignore=,$(GUI_TESTS))
+	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(addprefix --ignore=,$(GUI_TESTS))
 	$(PY) -m pytest -q --durations=5 $(GUI_TESTS)
 
 lint: venv

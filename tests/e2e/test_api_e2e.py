@@ -49,10 +49,11 @@ def studio(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]
 
 
 class Api:
-    """A JSON client with the bearer token."""
+    """A JSON client with the bearer token, and the server's recording folder."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, runs: Path) -> None:
         self.url = url
+        self.runs = runs  # where the server records its episodes
 
     def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = json.dumps(body).encode() if body is not None else None
@@ -65,11 +66,13 @@ class Api:
             return exc.code, json.loads(exc.read())
 
 
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[Api]:
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """One `studio serve` (one browser) for the module; it records under `api.runs`."""
+    runs = tmp_path_factory.mktemp("serve") / "runs"
     env = {**os.environ, "STUDIO_TOKEN": TOKEN}
     proc = subprocess.Popen(
-        [*studio_cmd(), "serve", "--port", "0", "--out", str(tmp_path / "runs")],
+        [*studio_cmd(), "serve", "--port", "0", "--out", str(runs)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -89,13 +92,13 @@ def api(tmp_path: Path) -> Iterator[Api]:
     assert first.startswith("serving the agent API on http://127.0.0.1:"), first
     url = first.split(" on ")[1].split()[0]
     try:
-        yield Api(url)
+        yield Api(url, runs)
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
 
 
-def test_composite_episode_over_http(api: Api, tmp_path: Path) -> None:
+def test_composite_episode_over_http(api: Api) -> None:
     status, listing = api("GET", "/episodes")
     assert status == 200 and listing == {"episodes": []}
     status, created = api("POST", "/episodes", {"task": "create_cat_walk", "mode": "composite"})
@@ -127,26 +130,39 @@ def test_composite_episode_over_http(api: Api, tmp_path: Path) -> None:
     assert listing["episodes"][0]["status"] == "done" and listing["episodes"][0]["steps"] == 6
     assert api("DELETE", ep) == (200, {"id": created["id"], "deleted": True})
     assert api("GET", f"{ep}/observation")[0] == 404
-    (run_json,) = (tmp_path / "runs").rglob("run.json")
+    (run_json,) = _runs(api, "api")
     run = json.loads(run_json.read_text())
-    assert run["agent"] == "api" and run["eval"]["total_tests"] == result["total_tests"]
+    assert run["eval"]["total_tests"] == result["total_tests"]
     assert len((run_json.parent / "steps.jsonl").read_text().splitlines()) == 6
+
+
+def _runs(api: Api, agent: str) -> list[Path]:
+    """The server's recorded runs of `agent` (the module's tests share one server)."""
+    found = api.runs.rglob("run.json")
+    return [p for p in found if json.loads(p.read_text())["agent"] == agent]
 
 
 # One task per category, other than the four tests/e2e/test_oracle.py solves in process: between
 # them, the oracle solves eight of the twelve bundled tasks in composite mode (and the create
 # tasks with real drags in tests/e2e/test_oracle_primitive.py), each task once.
 API_TASKS = ["create_arrow_keys", "debug_score_reset", "extend_frog_jump", "compute_larger_number"]
+# The idle agent runs `studio run` without --api (the command's own browser) on one task, a debug
+# task whose untouched program runs its scripts and fails. That the untouched initial program
+# fails every bundled task is shown in tests/e2e/test_bundled_clock_agreement.py.
+IDLE_TASK = "debug_score_reset"
 
 
 def test_oracle_solves_a_task_of_each_category_through_the_api_and_idle_fails(
     api: Api, tmp_path: Path
 ) -> None:
     local = tmp_path / "local"
-    tasks = [str(ROOT / "tasks" / t) for t in API_TASKS]
     common = ["--mode", "composite", "--workers", "2", "--out", str(local)]
+    oracle = [str(ROOT / "tasks" / t) for t in API_TASKS]
     env = ["--api", api.url, "--token", TOKEN]
-    for agent, extra in (("oracle", env), ("idle", [])):
+    for agent, tasks, extra in (
+        ("oracle", oracle, env),
+        ("idle", [str(ROOT / "tasks" / IDLE_TASK)], []),
+    ):
         out = studio("run", *tasks, "--agent", agent, *common, *extra)
         assert out.returncode == 0, out.stdout + out.stderr
         assert "SR " in out.stdout and "PSR " in out.stdout
@@ -156,12 +172,11 @@ def test_oracle_solves_a_task_of_each_category_through_the_api_and_idle_fails(
     assert rows["oracle"]["overall"]["sr"] == 1.0, rows["oracle"]["tasks"]
     assert rows["oracle"]["overall"]["tasks"] == len(API_TASKS)
     assert rows["idle"]["overall"]["sr"] == 0.0
-    assert rows["idle"]["overall"]["tasks"] == len(API_TASKS)
+    assert rows["idle"]["overall"]["tasks"] == 1
     assert (tmp_path / "report.html").read_text().count("<svg") == 1
-    # the server recorded the oracle's episodes with their steps
-    server_runs = list((tmp_path / "runs").rglob("run.json"))
-    assert len(server_runs) == len(API_TASKS)
-    assert all(json.loads(p.read_text())["agent"] == "oracle" for p in server_runs)
-    out = studio("report", str(tmp_path / "runs"), "--json")
-    (row,) = json.loads(out.stdout)["rows"]
-    assert row["agent"] == "oracle" and row["overall"]["sr"] == 1.0
+    # the server recorded the oracle's episodes with their steps, and none of the idle run's
+    assert len(_runs(api, "oracle")) == len(API_TASKS) and _runs(api, "idle") == []
+    out = studio("report", str(api.runs), "--json")
+    rows = {r["agent"]: r for r in json.loads(out.stdout)["rows"]}
+    assert rows["oracle"]["overall"]["sr"] == 1.0
+    assert rows["oracle"]["overall"]["tasks"] == len(API_TASKS)

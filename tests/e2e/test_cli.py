@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,25 +51,35 @@ def test_eval_broken_project_exits_non_zero(tmp_path: Path) -> None:
     assert "bad.sb3" in out.stdout and "not a zip" in out.stdout
 
 
-def test_check_json_reports_each_task(tmp_path: Path) -> None:
-    make_task(tmp_path / "lib" / "good", task_id="good")
-    make_task(tmp_path / "lib" / "debug_ok", task_id="debug_ok", category="debug")
-    broken = make_task(tmp_path / "lib" / "broken", task_id="broken")
+@pytest.fixture(scope="module")
+def checked_library(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, Any]]:
+    """One `studio check --json` (one browser) of a library holding a good task, a sound debug
+    task, a debug task whose initial project passes, and a folder with a broken task.json."""
+    lib = tmp_path_factory.mktemp("check") / "lib"
+    make_task(lib / "good", task_id="good")
+    make_task(lib / "debug_ok", task_id="debug_ok", category="debug")
+    weak = make_task(lib / "weak", task_id="weak", category="debug")
+    (weak / "initial.sb3").write_bytes((weak / "golden.sb3").read_bytes())
+    broken = make_task(lib / "broken", task_id="broken")
     (broken / "task.json").write_text("{")
-    out = studio("check", str(tmp_path / "lib"), "--json", "--mutants", "0", "--reruns", "1")
-    assert out.returncode == 1  # the broken folder makes the library invalid
-    data = json.loads(out.stdout)
+    out = studio("check", str(lib), "--json", "--mutants", "0", "--reruns", "1")
+    return out.returncode, json.loads(out.stdout)
+
+
+def test_check_json_reports_each_task(checked_library: tuple[int, dict[str, Any]]) -> None:
+    code, data = checked_library
+    assert code == 1  # the broken folder (and the weak task) make the library invalid
     by_id = {t["id"]: t for t in data["tasks"]}
     assert by_id["good"]["ok"] and by_id["good"]["golden_passed"]
     assert by_id["debug_ok"]["ok"] and by_id["debug_ok"]["initial_failed"]
     assert not by_id["broken"]["ok"] and "invalid JSON" in by_id["broken"]["errors"][0]
-    assert data["summary"]["tasks"] == 3 and data["summary"]["ok"] == 2
+    assert data["summary"]["tasks"] == 4 and data["summary"]["ok"] == 2
 
 
-def test_check_debug_task_whose_initial_passes_is_invalid(tmp_path: Path) -> None:
-    folder = make_task(tmp_path / "t", task_id="weak", category="debug")
-    (folder / "initial.sb3").write_bytes((folder / "golden.sb3").read_bytes())
-    out = studio("check", str(folder), "--json", "--mutants", "0", "--reruns", "1")
-    assert out.returncode == 1
-    task = json.loads(out.stdout)["tasks"][0]
+def test_check_debug_task_whose_initial_passes_is_invalid(
+    checked_library: tuple[int, dict[str, Any]],
+) -> None:
+    code, data = checked_library
+    task = next(t for t in data["tasks"] if t["id"] == "weak")
+    assert code == 1 and not task["ok"] and task["verdict"] == "invalid"
     assert task["initial_failed"] is False and "bug is not caught" in task["errors"][0]

@@ -1,6 +1,7 @@
 """Composite-mode episodes on the real editor: observe, act through Blockly, the VM follows.
 
-One EpisodeManager (one browser) serves the whole module; each test opens its own episodes.
+One EpisodeManager, on the session's shared browser, serves the whole module; each test opens
+its own episodes.
 """
 
 from __future__ import annotations
@@ -60,11 +61,8 @@ class Env:
 
 
 @pytest.fixture(scope="module")
-def manager(loop_thread: LoopThread, session_cache: Path) -> Iterator[EpisodeManager]:
-    import os
-
-    os.environ["XDG_CACHE_HOME"] = str(session_cache)
-    m = EpisodeManager(eval_spares=1)
+def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManager]:
+    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
     loop_thread.run(m.start())
     yield m
     loop_thread.run(m.close())

@@ -288,7 +288,7 @@ def test_ocr_adds_text_boxes_not_covered_by_the_dom(env: Env) -> None:
 
 
 def test_episode_in_primitive_mode(
-    tmp_path: Path, loop_thread: LoopThread, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, loop_thread: LoopThread, browser_pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from studio.services.env.episode import EpisodeManager
     from studio.services.store import load_task
@@ -297,7 +297,10 @@ def test_episode_in_primitive_mode(
     task = load_task(EMPTY_TASK)
 
     async def run() -> tuple[Observation, Any, Observation]:
-        async with EpisodeManager(server=None, out_dir=tmp_path) as manager:
+        # the session's browser, which the module's editor page comes from too
+        async with EpisodeManager(
+            browser_pool.server, out_dir=tmp_path, pool=browser_pool
+        ) as manager:
             episode = await manager.create(task, Mode.PRIMITIVE, agent_name="test")
             obs = await episode.observe()
             move = next(e for e in obs.elements if e.text == "motion_movesteps")

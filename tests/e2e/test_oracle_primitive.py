@@ -8,6 +8,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,10 +30,10 @@ TASK_IDS = ["create_cat_walk", "create_arrow_keys", "create_button_click", "comp
 
 
 @pytest.fixture(scope="module")
-def manager(loop_thread: LoopThread, session_cache: Path) -> Iterator[EpisodeManager]:
-    os.environ["XDG_CACHE_HOME"] = str(session_cache)
+def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManager]:
+    """Episodes in the session's shared browser."""
     os.environ["STUDIO_OCR"] = "off"  # the oracle reads the DOM elements; OCR only costs time
-    m = EpisodeManager(eval_spares=1)
+    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
     loop_thread.run(m.start())
     yield m
     loop_thread.run(m.close())

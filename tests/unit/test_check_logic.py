@@ -154,6 +154,40 @@ def test_clocks_are_compared_only_when_asked_and_once(tmp_path: Path) -> None:
     assert again.clocks == [Clock.VIRTUAL] * 2
 
 
+def test_an_equivalence_mark_made_with_the_command_is_honoured_by_the_next_check(
+    tmp_path: Path,
+) -> None:
+    """`studio equivalent` (run in tests/e2e/test_check_mutants.py on a real check's survivor)
+    marks a survivor; the next check of the task lists it as equivalent, with the reason, and
+    counts it, while the other survivors stay unmarked."""
+    from studio import cli
+    from studio.services.checker import TaskChecker
+
+    class AllPass(_ClockFake):  # a script no mutant can fail
+        async def evaluate(self, entry, project, project_name=None, clock=Clock.REAL, seed=0):  # type: ignore[no-untyped-def]
+            result = _result(True)
+            result.clock = clock
+            return result
+
+    folder = make_task(tmp_path / "weak", task_id="weak")
+
+    def check() -> TaskCheck:
+        options = CheckOptions(mutants=3, reruns=1)
+        checker = TaskChecker(AllPass(), options, AgreementCache(tmp_path / "c.json"))  # type: ignore[arg-type]
+        return asyncio.run(checker.check(load_task(folder)))
+
+    first = check()
+    assert first.verdict.value == "weak" and first.mutants_equivalent == 0
+    assert len(first.survivors) == 3 and all(s.equivalent_reason is None for s in first.survivors)
+    marked = first.survivors[1].id
+    argv = ["equivalent", str(folder), marked, "--reason", "only position differs", "--by", "me"]
+    assert cli.main(argv) == 0
+    again = check()
+    reasons = {s.id: s.equivalent_reason for s in again.survivors}
+    assert reasons == {s.id: None for s in first.survivors} | {marked: "only position differs"}
+    assert again.mutants_equivalent == 1 and again.verdict.value == "weak"
+
+
 def test_weakest_scripts_lowest_kill_rate_first() -> None:
     from studio.services.checker import weakest_scripts
 
