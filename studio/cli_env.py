@@ -51,6 +51,13 @@ def add_parsers(subparsers: Any) -> None:
     sv.add_argument(
         "--allow-remote", action="store_true", help="allow a host other machines can reach"
     )
+    sv.add_argument(
+        "--scratchworld",
+        type=Path,
+        metavar="ROOT",
+        help="also serve the published ScratchWorld server's routes (/sessions/...), with "
+        "projects and task scripts of the checkout ROOT (loopback only, no token)",
+    )
 
     rn = subparsers.add_parser(
         "run",
@@ -118,7 +125,15 @@ async def _serve(args: argparse.Namespace) -> int:
     library = args.serve_library or getattr(args, "library", None) or paths.BUNDLED_TASKS
     out = None if args.no_record else args.out / f"api-{_stamp()}"
     manager = EpisodeManager(out_dir=out, **({"step_limit": args.steps} if args.steps else {}))
-    server = ApiServer(manager, token, host=args.host, port=args.port, library=library)
+    checkout, sessions = _scratchworld(args, manager, library, out)
+    try:
+        server = ApiServer(
+            manager, token, host=args.host, port=args.port, library=library, scratchworld=sessions
+        )
+    except StudioError:
+        if checkout is not None:
+            checkout.close()
+        raise
     await manager.start()  # the browser, before the first request needs it
     try:
         await server.start()
@@ -129,6 +144,11 @@ async def _serve(args: argparse.Namespace) -> int:
     if generated:
         print(f"token: {token}  (send 'Authorization: Bearer <token>'; set STUDIO_TOKEN to fix it)")
     print(f"tasks: folders, or ids in {library}")
+    if checkout is not None:
+        print(
+            f"ScratchWorld routes: {server.url}/sessions (no token), projects of "
+            f"{checkout.static}, {checkout.task_count} task(s) by name"
+        )
     print(f"recording to {out}" if out else "not recording trajectories")
     sys.stdout.flush()
     stop = asyncio.Event()
@@ -140,9 +160,31 @@ async def _serve(args: argparse.Namespace) -> int:
         await stop.wait()
     finally:
         await server.close()
+        if sessions is not None:
+            await sessions.close_all()
         await manager.close()
+        if checkout is not None:
+            checkout.close()
     print("stopped")
     return EXIT_OK
+
+
+def _scratchworld(
+    args: argparse.Namespace, manager: Any, library: Path, out: Path | None
+) -> tuple[Any, Any]:
+    """The checkout and the session keeper of `--scratchworld ROOT` (None, None without)."""
+    if args.scratchworld is None:
+        return None, None
+    from studio.services.api import is_loopback
+    from studio.services.api.scratchworld.checkout import SwCheckout
+    from studio.services.api.scratchworld.sessions import SwSessions
+
+    if not is_loopback(args.host):
+        raise StudioError(
+            f"--scratchworld serves routes without a token: listen on 127.0.0.1, not {args.host}"
+        )
+    checkout = SwCheckout(args.scratchworld, library=library)
+    return checkout, SwSessions(manager, checkout, out_dir=out)
 
 
 # ---- run -----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from pathlib import Path
 import uvicorn
 
 from studio.services.api.app import ApiApp, EpisodeManagerLike
+from studio.services.api.scratchworld.sessions import SwSessions
 from studio.services.errors import StudioError
 
 IDLE_TIMEOUT_S = 120  # a kept-alive connection with no request is closed after this
@@ -106,10 +107,18 @@ class ApiServer:
         host: str = "127.0.0.1",
         port: int = 0,
         library: Path | None = None,
+        scratchworld: SwSessions | None = None,
     ) -> None:
         if not token:
             raise StudioError("the API needs a non-empty token")
-        self.app = ApiApp(manager, token, library=library, listen_host=host)
+        if scratchworld is not None and not is_loopback(host):
+            raise StudioError(
+                f"refusing to serve the ScratchWorld routes on {host}: they take no token, so "
+                "they are served on a loopback address only"
+            )
+        self.app = ApiApp(
+            manager, token, library=library, listen_host=host, scratchworld=scratchworld
+        )
         self.host = host
         self.port = port
         self._server: uvicorn.Server | None = None

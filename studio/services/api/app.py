@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
@@ -31,6 +32,8 @@ from studio.models.agent import ActionError, EpisodeStatus, Mode, StepRecord
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.api import schemas
 from studio.services.api.guard import Guard, short
+from studio.services.api.scratchworld.routes import install_routes, is_open_path
+from studio.services.api.scratchworld.sessions import SwSessions
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, is_task_folder, load_task, scan_library
@@ -142,13 +145,20 @@ class ApiApp:
         token: str,
         library: Path | None = None,
         listen_host: str = "127.0.0.1",
+        scratchworld: SwSessions | None = None,
     ) -> None:
+        """`scratchworld` adds the published server's session routes (served without token)."""
         self.manager = manager
         self.tasks = TaskResolver(library)
         self.clock_cache = AgreementCache()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.scratchworld = scratchworld
         self.fastapi = self._build()
-        self.asgi = Guard(self.fastapi, token, listen_host)
+        if scratchworld is not None:
+            install_routes(self.fastapi, scratchworld)
+            self.fastapi.state.published_paths = True
+        open_path = is_open_path if scratchworld is not None else None
+        self.asgi = Guard(self.fastapi, token, listen_host, open_path=open_path)
 
     def _build(self) -> FastAPI:
         api = FastAPI(
@@ -384,6 +394,9 @@ def _allowed_methods(request: Request) -> str:
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    if getattr(request.app.state, "published_paths", False) and is_open_path(request.url.path):
+        # the published server answers FastAPI's own 422 for every body or query it cannot use
+        return JSONResponse({"detail": jsonable_encoder(exc.errors())}, 422)
     status, message = validation_message(exc.errors(), request.scope.get("route"))
     return JSONResponse({"error": message}, status)
 

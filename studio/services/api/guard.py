@@ -10,7 +10,8 @@ In this order, each refusal a JSON `{"error": ...}` that says what to do:
 2. **Origin** (403): browsers send `Origin` on cross-site requests; when present it must be a
    loopback origin or this server's host. Agents (curl, Python clients) send none.
 3. **Token** (401): `Authorization: Bearer <token>`, compared in constant time, before a byte
-   of the body is read.
+   of the body is read; not asked on the paths `open_path` names (the ScratchWorld-compatible
+   routes, whose published clients send none, served on loopback only).
 4. **Body** (413, 408): a declared `Content-Length` over `MAX_BODY_BYTES` is refused unread;
    the body is read whole here, counted as it arrives (a chunked body too) and within
    `BODY_TIMEOUT_S`, then handed to the app as JSON (whatever its Content-Type says: the API
@@ -26,7 +27,7 @@ import hmac
 import ipaddress
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -62,8 +63,17 @@ def _is_wildcard(host: str) -> bool:
 class Guard:
     """Host, Origin, token and body checks in front of `app` (see the module doc)."""
 
-    def __init__(self, app: ASGIApp, token: str, listen_host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: str,
+        listen_host: str = "127.0.0.1",
+        open_path: Callable[[str], bool] | None = None,
+    ) -> None:
+        """`open_path(path)` True: the path is served without a token (Host, Origin and body
+        checks still apply)."""
         self.app = app
+        self.open_path = open_path
         self.token = token.encode()
         self.any_host = _is_wildcard(listen_host)
         self.hosts = LOOPBACK_NAMES | {_hostname(listen_host)}
@@ -75,7 +85,7 @@ class Guard:
         headers = _headers(scope["headers"])
         method, path = scope["method"], scope.get("path", "")
         log.debug("%s %s", method, short(path))
-        problem = self._refusal(headers)
+        problem = self._refusal(headers, self.open_path is not None and self.open_path(path))
         if problem is not None:
             status, message, extra = problem
             await _answer(send, status, message, extra)
@@ -96,7 +106,9 @@ class Guard:
             return
         await self.app(_as_json(scope), _replay(body, receive), send)
 
-    def _refusal(self, headers: dict[str, list[str]]) -> tuple[int, str, dict[str, str]] | None:
+    def _refusal(
+        self, headers: dict[str, list[str]], open_path: bool = False
+    ) -> tuple[int, str, dict[str, str]] | None:
         host = (headers.get("host") or [""])[0]
         if not self.any_host and _hostname(host) not in self.hosts:
             return (
@@ -113,6 +125,8 @@ class Guard:
                 return 403, f"requests from the web page {short(origin, 80)!r} are refused", {}
         elif origin == "null":
             return 403, "requests from an opaque origin are refused", {}
+        if open_path:
+            return None
         challenge = {"WWW-Authenticate": 'Bearer realm="studio"'}
         scheme, _, given = (headers.get("authorization") or [""])[0].partition(" ")
         if scheme.lower() != "bearer" or not given.strip():

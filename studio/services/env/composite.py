@@ -98,6 +98,7 @@ class CompositeMode:
 
     def __init__(self) -> None:
         self.indexes = IndexMap()
+        self.last_snapshot: dict[str, Any] = {}  # the page's snapshot behind the last observation
 
     async def setup(self, page: Any) -> None:
         await install(page)
@@ -105,6 +106,7 @@ class CompositeMode:
     async def observe(self, page: Any, step: int) -> Observation:
         snapshot = await page.evaluate("() => window.studioComposite.snapshot()")
         text, blocks = render_observation(snapshot)
+        self.last_snapshot = snapshot
         self.indexes.update(int(snapshot["version"]), blocks)
         return Observation(
             mode=Mode.COMPOSITE,

@@ -137,6 +137,23 @@ class Episode:
     def running(self) -> bool:
         return self.status is EpisodeStatus.RUNNING
 
+    def relabel(self, mode: Mode | None = None, task: TaskFolder | None = None) -> None:
+        """Record the episode under another mode or task (a ScratchWorld session shows its
+        mode with its first calls and its task when it loads the task's project)."""
+        if mode is not None:
+            self.mode = mode
+        if task is not None:
+            self.task = task
+        if self.recorder is not None:
+            self.recorder.run.mode = self.mode
+            self.recorder.run.task_id = self.task.task.id
+            self.recorder.run.task_folder = str(self.task.folder)
+            self.recorder.write_run()
+
+    def forget_program(self) -> None:
+        """The program was replaced outside a step (a project loaded): read it afresh."""
+        self._program = None
+
     # ---- observing and acting ----------------------------------------------------------
     async def observe(self) -> Observation:
         """The observation for the next step (also allowed after the end)."""
@@ -177,7 +194,8 @@ class Episode:
                 self.recorder.write_observation(index, self.last_observation)
         error: ActionError | None = None
         try:
-            action = parse_action(raw, self.mode)
+            parse = getattr(self.handler, "parse", None)  # a handler of both modes parses
+            action = parse(raw) if parse is not None else parse_action(raw, self.mode)
             if action.api == "done":
                 self.status = EpisodeStatus.DONE
             elif action.api == "failed":
@@ -209,8 +227,11 @@ class Episode:
         return record
 
     # ---- end of the episode ------------------------------------------------------------
-    async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> EvalResult:
-        """Export the program and run the task's tests on it in a fresh evaluation page."""
+    async def evaluate(
+        self, clock: Clock = Clock.REAL, seed: int = 0, task: TaskFolder | None = None
+    ) -> EvalResult:
+        """Export the program and run the tests of the episode's task (or of `task`, for a
+        session that names its task only when it evaluates) on it in a fresh evaluation page."""
         self._check_open()
         async with self._lock:
             self._check_open()  # closed while waiting for the lock
@@ -219,7 +240,7 @@ class Episode:
                 self.recorder.write_final(sb3=sb3)
             evaluator = Evaluator(self.manager.pool)
             result = await evaluator.evaluate(
-                self.task, sb3, project_name="final.sb3", clock=clock, seed=seed
+                task or self.task, sb3, project_name="final.sb3", clock=clock, seed=seed
             )
             self.result = result
             if self.recorder is not None:
@@ -381,10 +402,15 @@ class EpisodeManager:
         record_to: Path | None = None,
         agent_name: str = "unknown",
         step_limit: int | None = None,
+        handler: ModeHandler | None = None,
+        load_initial: bool = True,
     ) -> Episode:
-        """A new episode: fresh page, editor ready, initial project loaded, known layout."""
+        """A new episode: fresh page, editor ready, initial project loaded, known layout.
+
+        `handler` replaces the mode's own (a ScratchWorld session takes both modes' actions);
+        without `load_initial` the page keeps the editor's default project."""
         mode = Mode(mode)
-        handler = make_handler(mode)
+        handler = handler or make_handler(mode)
         await self.start()
         episode_id = uuid.uuid4().hex[:12]
         folder = Path(record_to) if record_to else None
@@ -397,7 +423,8 @@ class EpisodeManager:
         else:
             page = await self._pages.acquire()
         try:
-            await self._pages.load_task(page, task)
+            if load_initial:
+                await self._pages.load_task(page, task)
             await handler.setup(page)
         except BaseException:
             if owns_page:

@@ -56,6 +56,7 @@ _KEY_ALIASES = {
     "enter": "Enter",
     "return": "Enter",
     "backspace": "Backspace",
+    "bksp": "Backspace",
     "tab": "Tab",
     "esc": "Escape",
     "escape": "Escape",
@@ -100,9 +101,23 @@ def normalize_key(name: str) -> str:
     alias = _KEY_ALIASES.get(name.lower()) or _KEY_ALIASES.get(name.strip().lower())
     if alias:
         return alias
-    if re.fullmatch(r"[fF]([1-9]|1[0-2])", name):
+    if re.fullmatch(r"[fF]([1-9]|1[0-9]|2[0-4])", name):
         return name.upper()
     return name
+
+
+async def inject_elements(page: Any) -> None:
+    """Add resources/js/elements.js to the page (window.StudioElements)."""
+    await page.add_script_tag(content=ELEMENTS_JS.read_text(encoding="utf-8"))
+
+
+async def elements_call(page: Any, name: str, *args: Any) -> Any:
+    """Call window.StudioElements[name](*args), injecting the script when it is missing."""
+    result = await page.evaluate(_CALL_JS, [name, list(args)])
+    if isinstance(result, str) and result == _MISSING:
+        await inject_elements(page)
+        result = await page.evaluate(_CALL_JS, [name, list(args)])
+    return result
 
 
 def ocr_enabled_by_default() -> bool:
@@ -160,15 +175,10 @@ class PrimitiveMode:
 
     # ---- page helpers -----------------------------------------------------------------------
     async def _inject(self, page: Any) -> None:
-        await page.add_script_tag(content=ELEMENTS_JS.read_text(encoding="utf-8"))
+        await inject_elements(page)
 
     async def _js(self, page: Any, name: str, *args: Any) -> Any:
-        """Call window.StudioElements[name](*args), injecting the script when it is missing."""
-        result = await page.evaluate(_CALL_JS, [name, list(args)])
-        if isinstance(result, str) and result == _MISSING:
-            await self._inject(page)
-            result = await page.evaluate(_CALL_JS, [name, list(args)])
-        return result
+        return await elements_call(page, name, *args)
 
     def _ocr_engine(self) -> CachedOcr:
         if self._ocr is None:

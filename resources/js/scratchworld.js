@@ -1,0 +1,234 @@
+/*
+ * The published ScratchWorld server's page-side views, in an editor page of the studio
+ * (SCRATCHWORLD_API.md sections 4, 5 and 8). Injected by studio/services/api/scratchworld/page.py
+ * after window.studioEditorReady (composite.js is already there).
+ *
+ *   window.StudioScratchWorld.elementsBatch([[name, css], ...])
+ *       -> {elements: [{index, position: {x, y, width, height}, text, type, block_name?}],
+ *           unmatched: [css...]}
+ *     Elements of each selector in document order, kept when they intersect the viewport and
+ *     the topmost element at their centre is themselves or inside them. A `.blocklyDraggable`
+ *     takes its box from its first `path.blocklyBlockBackground`. A selector the published GUI
+ *     knows but this bundle spells differently is matched through ALIASES.
+ *   window.StudioScratchWorld.structure()
+ *       -> {blocks: [...], idToBlock: {id: {id, opcode, position, boundingBox,
+ *           screenBoundingBox, parent, next, inputs, fields}}, targetName, targetId, isStage}
+ *     The editing target's non-shadow blocks, as the VM holds them.
+ *   window.StudioScratchWorld.placements(ids) -> {id: {position, boundingBox}}
+ *   window.StudioScratchWorld.customJs(code, payload)
+ *       -> {ok: true, value} | {ok: false, code: INVALID_JS_FN | CUSTOM_JS_ERROR, message}
+ *     `code` is the source of a function; it is awaited as
+ *     fn({vm, SB, ws, payload, getVM, getWorkspace, getScratchBlocks}).
+ */
+(function () {
+  'use strict';
+  if (window.StudioScratchWorld) return;
+  const ws = () => window.workspace;
+  const SB = window.ScratchBlocks;
+  // The published GUI's class names that this bundle's scratch-blocks spells otherwise.
+  const ALIASES = {
+    '.scratchCategoryMenuItem': '.blocklyToolboxCategory',
+    "[data-testid='stage']": '[class^="stage_stage_"]',
+    '[data-testid="stage"]': '[class^="stage_stage_"]',
+  };
+  const FLYOUT_OPCODE = /^[A-Za-z_]+$/;
+
+  function textOf(el) {
+    if (el.tagName === 'INPUT') {
+      const name = el.getAttribute('name') || '';
+      let text = `${name} value: ${el.value} placeholder: ${el.getAttribute('placeholder') || ''}`;
+      if (el.type === 'checkbox' || el.type === 'radio') {
+        text += el.checked ? ' checked' : ' unchecked';
+      }
+      return text.trim();
+    }
+    const raw = el.getAttribute('aria-label') || el.getAttribute('title') ||
+      (typeof el.innerText === 'string' ? el.innerText : '') || el.textContent || '';
+    return raw.replace(/\n/g, ' ').trim();
+  }
+
+  function boxElement(el) {
+    if (el.classList && el.classList.contains('blocklyDraggable')) {
+      return el.querySelector('path.blocklyBlockBackground') || el;
+    }
+    return el;
+  }
+
+  function shown(el, r) {
+    if (r.width <= 0 || r.height <= 0) return false;
+    if (r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight) return false;
+    const cx = r.left + r.width / 2;
+    const cy = r.top + r.height / 2;
+    const top = document.elementFromPoint(cx, cy);
+    return Boolean(top) && (top === el || el.contains(top));
+  }
+
+  /** A palette block is named by its opcode (the published GUI gives palette blocks their
+   * opcode as id; this bundle gives them generated ids, so the opcode is read instead). */
+  function blockName(el, text) {
+    const id = el.getAttribute('data-id');
+    if (!id) return text;
+    if (FLYOUT_OPCODE.test(id)) return id;
+    if (el.closest('.blocklyFlyout')) {
+      const flyout = ws() && ws().getFlyout && ws().getFlyout();
+      const shown = flyout && flyout.getWorkspace().getBlockById(id);
+      return (shown && shown.type) || (el.getAttribute('class') || '').split(/\s+/)[0] || id;
+    }
+    const block = ws() && ws().getBlockById(id);
+    return `${(block && block.type) || id} on canvas`;
+  }
+
+  function elementsBatch(specs) {
+    const elements = [];
+    const unmatched = [];
+    for (const [name, css] of specs) {
+      let found;
+      try {
+        found = [...document.querySelectorAll(css)];
+        if (!found.length && ALIASES[css]) found = [...document.querySelectorAll(ALIASES[css])];
+      } catch (err) {
+        unmatched.push(css);
+        continue;
+      }
+      for (const el of found) {
+        const r = boxElement(el).getBoundingClientRect();
+        if (!shown(el, r)) continue;
+        const text = textOf(el);
+        const entry = {
+          index: elements.length,
+          position: { x: Math.round(r.left), y: Math.round(r.top),
+            width: Math.round(r.width), height: Math.round(r.height) },
+          text,
+          type: name,
+        };
+        if (el.classList && el.classList.contains('blocklyDraggable')) {
+          entry.block_name = blockName(el, text);
+        }
+        elements.push(entry);
+      }
+    }
+    return { elements, unmatched };
+  }
+
+  function placement(block) {
+    const xy = block.getRelativeToSurfaceXY();
+    const rect = block.getBoundingRectangle();
+    const svg = block.getSvgRoot && block.getSvgRoot();
+    const path = svg && (svg.querySelector('path.blocklyBlockBackground') || svg);
+    const screen = path ? path.getBoundingClientRect() : null;
+    return {
+      position: { x: xy.x, y: xy.y },
+      boundingBox: { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom,
+        width: rect.right - rect.left, height: rect.bottom - rect.top },
+      screenBoundingBox: screen && { x: screen.left, y: screen.top, width: screen.width,
+        height: screen.height },
+    };
+  }
+
+  function placements(ids) {
+    const out = {};
+    for (const id of ids) {
+      const block = ws().getBlockById(id);
+      if (block) out[id] = placement(block);
+    }
+    return out;
+  }
+
+  function structure() {
+    const target = window.vm.editingTarget;
+    const idToBlock = {};
+    const blocks = [];
+    if (target) {
+      for (const [id, b] of Object.entries(target.blocks._blocks)) {
+        if (b.shadow) continue;
+        const shown = ws().getBlockById(id);
+        const entry = {
+          id,
+          opcode: b.opcode,
+          parent: b.parent || null,
+          next: b.next || null,
+          topLevel: Boolean(b.topLevel),
+          inputs: Object.fromEntries(Object.entries(b.inputs || {}).map(([k, v]) =>
+            [k, { name: v.name, block: v.block || null, shadow: v.shadow || null }])),
+          fields: Object.fromEntries(Object.entries(b.fields || {}).map(([k, v]) =>
+            [k, { name: v.name, value: v.value, ...(v.id ? { id: v.id } : {}) }])),
+          ...(shown ? placement(shown) : { position: { x: b.x || 0, y: b.y || 0 },
+            boundingBox: null, screenBoundingBox: null }),
+        };
+        idToBlock[id] = entry;
+        blocks.push(entry);
+      }
+    }
+    return {
+      blocks,
+      idToBlock,
+      targetName: target ? target.getName() : null,
+      targetId: target ? target.id : null,
+      isStage: Boolean(target && target.isStage),
+    };
+  }
+
+  async function customJs(code, payload) {
+    let fn;
+    try {
+      fn = (0, eval)(`(${code})`);
+    } catch (err) {
+      return { ok: false, code: 'INVALID_JS_FN', message: `not a function: ${err && err.message}` };
+    }
+    if (typeof fn !== 'function') {
+      return { ok: false, code: 'INVALID_JS_FN', message: `not a function but ${typeof fn}` };
+    }
+    try {
+      const value = await fn({
+        vm: window.vm, SB, ws: ws(), payload,
+        getVM: () => window.vm, getWorkspace: ws, getScratchBlocks: () => SB,
+      });
+      const json = value === undefined ? undefined : JSON.stringify(value);
+      return { ok: true, value: json === undefined ? null : JSON.parse(json) };
+    } catch (err) {
+      return { ok: false, code: 'CUSTOM_JS_ERROR', message: String((err && err.message) || err) };
+    }
+  }
+
+  /** The targets, and the ids of the variables, lists and messages in the editing target's
+   * scope by name (what set_block_field's names map to). */
+  function context() {
+    const vm = window.vm;
+    const target = vm.editingTarget;
+    const stage = vm.runtime.getTargetForStage();
+    const valueToIdMappings = {};
+    for (const t of [stage, target]) {
+      if (!t) continue;
+      for (const v of Object.values(t.variables)) valueToIdMappings[v.name] = v.id;
+    }
+    const targets = vm.runtime.targets.filter((t) => t.isOriginal);
+    return {
+      targetId: target ? target.id : null,
+      availableTargets: [...targets.filter((t) => t.isStage), ...targets.filter((t) => !t.isStage)]
+        .map((t) => ({ id: t.id, name: t.getName(), isStage: t.isStage })),
+      valueToIdMappings,
+    };
+  }
+
+  /** The published composite APIs composite.js does not have. */
+  function control(api, args) {
+    const vm = window.vm;
+    if (api === 'run_project') { vm.greenFlag(); return { started: true }; }
+    if (api === 'stop_project') { vm.stopAll(); return { stopped: true }; }
+    const wanted = String(args.category || args.category_name || '').toLowerCase();
+    const toolbox = ws().getToolbox();
+    const items = (toolbox && toolbox.categoryMenu_ && toolbox.categoryMenu_.categories_) || [];
+    const item = items.find((c) => String(c.id_ || '').toLowerCase() === wanted ||
+      String(c.name_ || '').toLowerCase() === wanted);
+    if (!item) {
+      return { error: `no category ${JSON.stringify(wanted)}; categories: ` +
+        items.map((c) => c.name_).join(', ') };
+    }
+    toolbox.setSelectedItem(item);
+    return { category: item.name_ };
+  }
+
+  window.StudioScratchWorld = {
+    elementsBatch, structure, placements, customJs, context, control,
+  };
+}());

@@ -1,0 +1,112 @@
+"""What a ScratchWorld session finds by name: projects in the checkout, tasks by task name.
+
+`SwCheckout(root, library)` serves `studio serve --scratchworld ROOT`:
+
+- `project(name)`: the bytes of `ROOT/scratch-gui/static/<name>` (what the published page
+  fetches from `/static/<name>`). The name must be a plain file name (no folder, no `..`);
+  the file is read only up to the .sb3 size bound.
+- `task(name)`: the task a `task_name` means. The checkout's tasks are imported (the studio's
+  importer, into a private folder, at start) and found by task id or by script name (the
+  published server runs `evaluation_scripts/<task_name>.js`); then the studio library's
+  tasks by id.
+- `session_task()`: the stand-in task of a session that names none (a drag run), recorded
+  under the name of the project it loads.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from pathlib import Path
+
+from studio.models.task import Category, Task
+from studio.services.errors import StudioError
+from studio.services.scratchworld.importer import import_scratchworld
+from studio.services.scratchworld.layout import PROJECTS_DIR, TASKS_DIR
+from studio.services.scratchworld.reports import ImportReport
+from studio.services.store import TaskFolder, scan_library
+
+log = logging.getLogger(__name__)
+
+MAX_PROJECT_BYTES = 100 * 1024 * 1024
+SESSION_TASK_ID = "scratchworld-session"
+
+
+def plain_name(name: str) -> str:
+    """`name` when it is a plain file name; StudioError otherwise."""
+    if (
+        not name
+        or len(name) > 255
+        or name in (".", "..")
+        or any(c in name for c in "/\\\0")
+        or Path(name).name != name
+    ):
+        raise StudioError(f"{name[:80]!r} is not a plain file name")
+    return name
+
+
+class SwCheckout:
+    """Projects and tasks of one checkout (see the module doc); `close()` removes the import."""
+
+    def __init__(self, root: Path | str, library: Path | None = None) -> None:
+        self.root = Path(root).expanduser().resolve()
+        self.static = self.root / PROJECTS_DIR
+        if not self.static.is_dir():
+            raise StudioError(f"{self.static}: not found; is {self.root} a ScratchWorld checkout?")
+        self.library = library
+        self._imported: Path | None = None
+        self._by_name: dict[str, TaskFolder] = {}
+        self.import_report: ImportReport | None = None
+        if any((self.root / TASKS_DIR).glob("*/*.json")):
+            self._import()
+        if library is not None and library.is_dir():
+            for entry in scan_library(library).tasks:
+                self._by_name.setdefault(entry.task.id, entry)
+
+    def _import(self) -> None:
+        self._imported = Path(tempfile.mkdtemp(prefix="studio-sw-tasks-"))
+        report = import_scratchworld(self.root, self._imported)
+        self.import_report = report
+        for problem in report.skipped:
+            log.warning("%s", problem)
+        for entry in scan_library(self._imported).tasks:
+            self._by_name[entry.task.id] = entry
+            self._by_name.setdefault(Path(entry.task.evaluation.script).stem, entry)
+
+    @property
+    def task_count(self) -> int:
+        return len({id(t) for t in self._by_name.values()})
+
+    def task(self, name: str) -> TaskFolder | None:
+        return self._by_name.get(name) or self._by_name.get(Path(name).stem)
+
+    def project(self, name: str) -> bytes:
+        path = self.static / plain_name(name)
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_PROJECT_BYTES + 1)
+        except OSError as exc:
+            raise StudioError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        if len(data) > MAX_PROJECT_BYTES:
+            raise StudioError(f"{path}: over {MAX_PROJECT_BYTES // 1024 // 1024} MB")
+        return data
+
+    def session_task(self, project: str | None = None) -> TaskFolder:
+        """A task that stands for a session naming none: its id is the loaded project's stem."""
+        ident = Path(project).stem if project else SESSION_TASK_ID
+        task = Task(
+            id=ident
+            if ident.replace("-", "").replace("_", "").replace(".", "").isalnum()
+            else SESSION_TASK_ID,
+            category=Category.CREATE,
+            instruction="a ScratchWorld session that named no task",
+            initial_project=project or "initial.sb3",
+            golden_project=None,
+        )
+        return TaskFolder(task, self.static)
+
+    def close(self) -> None:
+        if self._imported is not None:
+            shutil.rmtree(self._imported, ignore_errors=True)
+            self._imported = None

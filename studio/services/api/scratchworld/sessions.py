@@ -1,0 +1,506 @@
+"""ScratchWorld sessions: the published server's session calls, each session a studio episode.
+
+A session (SCRATCHWORLD_API.md section 2) is an `Episode` of the studio's `EpisodeManager`
+with a `SessionHandler`: it starts on the editor's default project in a page of its own at
+1280x720 (854x480 or 1920x1080 when a recording is asked for in low or high quality, as the
+published server sizes its page to the video); its actions are recorded as steps, so it shows
+in the live viewer and, once evaluated, in `studio report`. It is recorded under the task it
+names, else under the project it loads (a drag run), and under the mode its calls show.
+
+Capacity and expiry as published: at `max_sessions` the least recently used session is
+closed; a session idle for `ttl_s` (SESSION_TTL_SECONDS, default 900) is dropped. Each call
+on a session resets its clock. Calls on one session run one at a time.
+
+The published server's video recording is not made: DELETE answers `recording: null` (the
+clients then save no video) and names the studio's trajectory folder instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+import os
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import ActionError, Element, Mode, Observation
+from studio.models.evaluation import EvalResult
+from studio.services.api.scratchworld.checkout import SwCheckout, plain_name
+from studio.services.api.scratchworld.handler import (
+    OBSERVATIONS,
+    PRIMITIVE_BODIES,
+    SessionHandler,
+    SwActionError,
+    page_call,
+)
+from studio.services.clock_agreement import AgreementCache, clock_for
+from studio.services.errors import StudioError
+from studio.services.published_protocol import SMALL_STAGE_JS
+from studio.services.store import TaskFolder
+
+log = logging.getLogger(__name__)
+
+MAX_SESSIONS = 100
+DEFAULT_TTL_S = 900.0
+FALLBACK_PROJECT = "party.sb3"
+MAX_SELECTORS = 64
+VIDEO_SIZES = {"low": (854, 480), "medium": (1280, 720), "high": (1920, 1080)}
+_SMALL = "() => { const c = document.querySelector('canvas'); return Boolean(c) && c.getBoundingClientRect().width < 300; }"  # noqa: E501
+_FRAMES = "async (n) => { for (let i = 0; i < n; i += 1) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); }"  # noqa: E501
+
+
+class SessionNotFound(LookupError):
+    """No session with that id (never made, deleted or expired)."""
+
+
+class SwCallError(StudioError):
+    """A call that the published server answers with a 500 (the message says why)."""
+
+
+@dataclass
+class SwSession:
+    id: str
+    episode: Any  # studio.services.env.episode.Episode
+    handler: SessionHandler
+    created_at: float
+    is_recording: bool
+    quality: str
+    task_name: str | None
+    last_used: float = field(default_factory=time.monotonic)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def page(self) -> Any:
+        return self.episode.page
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "session_id": self.id,
+            "created_at": self.created_at,
+            "is_recording": self.is_recording,
+            "task_name": self.task_name,
+            "episode_id": self.episode.id,
+            "steps": self.episode.step_count,
+        }
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def envelope(
+    session_id: str,
+    api: str,
+    requested: dict[str, Any],
+    executed: dict[str, Any] | None,
+    data: dict[str, Any] | None,
+    error: tuple[str, str] | None,
+    t0: float,
+) -> dict[str, Any]:
+    """The reply of an action or composite call (section 3)."""
+    return {
+        "success": error is None,
+        "requested_action": {"api": api, "args": requested},
+        "executed_action": {"api": api, "args": executed if executed is not None else requested},
+        "data": data or {},
+        "error": None if error is None else {"code": error[0], "message": error[1]},
+        "meta": {
+            "session_id": session_id,
+            "timestamp": _now_iso(),
+            "duration_ms": round((time.perf_counter() - t0) * 1000, 3),
+        },
+    }
+
+
+def parse_selectors(text: str) -> list[tuple[str, str]]:
+    """`name::css,...` (a bare selector names itself) as (name, css) pairs."""
+    specs = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, css = part.partition("::")
+        specs.append((name.strip(), css.strip()) if sep else (part, part))
+    if len(specs) > MAX_SELECTORS:
+        raise SwCallError(f"at most {MAX_SELECTORS} selectors")
+    return specs
+
+
+class SwSessions:
+    """The sessions of one server over an episode manager and a checkout."""
+
+    def __init__(
+        self,
+        manager: Any,
+        checkout: SwCheckout,
+        out_dir: Path | None = None,
+        agent_name: str = "scratchworld",
+        max_sessions: int = MAX_SESSIONS,
+        ttl_s: float | None = None,
+        clock_cache: AgreementCache | None = None,
+    ) -> None:
+        self.manager = manager
+        self.checkout = checkout
+        self.out_dir = out_dir
+        self.agent_name = agent_name
+        self.max_sessions = max_sessions
+        self.ttl_s = ttl_s if ttl_s is not None else _env_ttl()
+        self.clock_cache = clock_cache or AgreementCache()
+        self._sessions: dict[str, SwSession] = {}
+        self.on_closed: list[Callable[[SwSession], None]] = []
+
+    # ---- lifecycle -----------------------------------------------------------------------
+    async def create(
+        self,
+        record: bool = False,
+        quality: str = "medium",
+        task_name: str | None = None,
+        agent: str | None = None,
+    ) -> SwSession:
+        await self.expire()
+        while len(self._sessions) >= self.max_sessions:
+            oldest = min(self._sessions.values(), key=lambda s: s.last_used)
+            log.info("session %s closed: %d sessions is the limit", oldest.id, self.max_sessions)
+            await self.delete(oldest.id)
+        sid = uuid.uuid4().hex
+        task = self.checkout.task(task_name) if task_name else None
+        handler = SessionHandler()
+        folder = None
+        if self.out_dir is not None:
+            folder = self.out_dir / f"{(task.task.id if task else 'session')}-sw-{sid[:12]}"
+        episode = await self.manager.create(
+            task or self.checkout.session_task(),
+            Mode.PRIMITIVE,
+            record_to=folder,
+            agent_name=agent or self.agent_name,
+            handler=handler,
+            load_initial=False,
+        )
+        if record and quality in VIDEO_SIZES and quality != "medium":
+            width, height = VIDEO_SIZES[quality]
+            await episode.page.set_viewport_size({"width": width, "height": height})
+        session = SwSession(sid, episode, handler, time.time(), bool(record), quality, task_name)
+        self._sessions[sid] = session
+        return session
+
+    def get(self, session_id: str) -> SwSession:
+        session = self._sessions.get(session_id)
+        if session is None or self._expired(session):
+            raise SessionNotFound(f"Session not found: {session_id[:80]}")
+        session.last_used = time.monotonic()
+        return session
+
+    def list(self) -> list[SwSession]:
+        return [s for s in self._sessions.values() if not self._expired(s)]
+
+    async def delete(self, session_id: str) -> dict[str, Any]:
+        session = self._sessions.pop(session_id, None)
+        if session is None:
+            raise SessionNotFound(f"Session not found: {session_id[:80]}")
+        folder = session.episode.trajectory_dir
+        with contextlib.suppress(KeyError):
+            await self.manager.delete(session.episode.id)
+        for hook in list(self.on_closed):
+            hook(session)
+        return {
+            "status": "closed",
+            "recording": None,
+            "trajectory": str(folder) if folder else None,
+        }
+
+    async def close_all(self) -> int:
+        ids = list(self._sessions)
+        for sid in ids:
+            with contextlib.suppress(SessionNotFound):
+                await self.delete(sid)
+        return len(ids)
+
+    def _expired(self, session: SwSession) -> bool:
+        return time.monotonic() - session.last_used > self.ttl_s
+
+    async def expire(self) -> None:
+        for session in [s for s in self._sessions.values() if self._expired(s)]:
+            log.info("session %s expired after %.0f s idle", session.id, self.ttl_s)
+            with contextlib.suppress(SessionNotFound):
+                await self.delete(session.id)
+
+    # ---- actions -------------------------------------------------------------------------
+    async def act(self, session: SwSession, api: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A primitive action or a composite call as a recorded step; the envelope."""
+        t0 = time.perf_counter()
+        async with session.lock:
+            if api in PRIMITIVE_BODIES:
+                self._show_mode(session, Mode.PRIMITIVE)
+            elif api not in ("custom_js", "run_project", "stop_project", "select_category"):
+                self._show_mode(session, Mode.COMPOSITE)
+            try:
+                await session.episode.step({"api": api, "args": args})
+            except SwActionError as exc:
+                return envelope(session.id, api, args, None, None, (exc.code, str(exc)), t0)
+            except ActionError as exc:
+                return envelope(
+                    session.id, api, args, None, None, ("ACTION_EXECUTION_ERROR", str(exc)), t0
+                )
+            except Exception as exc:  # the page died, the browser went away
+                log.exception("session %s: %s failed", session.id, api)
+                return envelope(
+                    session.id, api, args, None, None, ("RUNTIME_ERROR", _brief(exc)), t0
+                )
+            reply = session.handler.last_reply
+            return envelope(session.id, api, args, reply.executed, reply.data, None, t0)
+
+    async def composite(
+        self, session: SwSession, api: str, args: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        args = dict(args or {})
+        if api not in OBSERVATIONS:
+            return await self.act(session, api, args)
+        t0 = time.perf_counter()
+        async with session.lock:
+            if api == "get_blocks_pseudocode":
+                self._show_mode(session, Mode.COMPOSITE)
+            try:
+                data = await self._blocks(session, api)
+            except (ActionError, StudioError) as exc:
+                return envelope(session.id, api, args, None, None, ("RUNTIME_ERROR", str(exc)), t0)
+            except Exception as exc:
+                log.exception("session %s: %s failed", session.id, api)
+                return envelope(
+                    session.id, api, args, None, None, ("JAVASCRIPT_ERROR", _brief(exc)), t0
+                )
+            return envelope(session.id, api, args, args, data, None, t0)
+
+    async def _blocks(self, session: SwSession, api: str) -> dict[str, Any]:
+        obs = await session.episode.observe()  # the composite view; block indexes renewed
+        snapshot = session.handler.composite.last_snapshot
+        page = session.page
+        if api == "get_blocks_structure":
+            structure = await page_call(page, "structure")
+            return {"pseudocode": obs.text or "", **structure}
+        context = await page_call(page, "context")
+        places = await page_call(page, "placements", [b.id for b in obs.blocks])
+        idx = {
+            str(b.index): {
+                "id": b.id,
+                "opcode": b.opcode,
+                "position": (places.get(b.id) or {}).get("position"),
+                "boundingBox": (places.get(b.id) or {}).get("boundingBox"),
+            }
+            for b in obs.blocks
+        }
+        choices: dict[str, dict[str, list[str]]] = {}
+        for b in obs.blocks:
+            block = (snapshot.get("blocks") or {}).get(b.id) or {}
+            named = {
+                f["name"]: [str(c) for c in f["choices"]]
+                for f in block.get("fields") or []
+                if f.get("choices")
+            }
+            if named:
+                choices[str(b.index)] = named
+        return {
+            "pseudocode": obs.text or "",
+            "idxToBlock": idx,
+            "targetName": obs.editing_target,
+            "targetId": context.get("targetId"),
+            "availableChoices": choices,
+            "availableTargets": context.get("availableTargets", []),
+            "valueToIdMappings": context.get("valueToIdMappings", {}),
+            "targetVariables": snapshot.get("variables", []),
+            "targetLists": snapshot.get("lists", []),
+        }
+
+    def _show_mode(self, session: SwSession, mode: Mode) -> None:
+        if session.handler.mode is None:
+            session.handler.mode = mode
+            session.episode.relabel(mode=mode)
+
+    # ---- observation ---------------------------------------------------------------------
+    async def screenshot(self, session: SwSession, full_page: bool = True) -> dict[str, Any]:
+        async with session.lock:
+            png = await session.page.screenshot(type="png", full_page=full_page)
+        return {"screenshot": base64.b64encode(png).decode("ascii"), "format": "base64"}
+
+    async def elements_batch(self, session: SwSession, selectors: str) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        specs = parse_selectors(selectors)
+        async with session.lock:
+            self._show_mode(session, Mode.PRIMITIVE)
+            found = await page_call(session.page, "elementsBatch", [list(s) for s in specs])
+            elements = found["elements"]
+            session.episode.last_observation = Observation(
+                mode=Mode.PRIMITIVE,
+                step=session.episode.step_count,
+                elements=[_element(e) for e in elements],
+            )
+        return {
+            "elements": elements,
+            "total_selectors": len(specs),
+            "elapsed_time": time.perf_counter() - t0,
+        }
+
+    # ---- projects ------------------------------------------------------------------------
+    async def load_project(self, session: SwSession, name: str) -> dict[str, Any]:
+        """Load `scratch-gui/static/<name>`, else the fallback project (section 6)."""
+        async with session.lock:
+            try:
+                url = await self._load(session, name)
+                return {
+                    "status": "success",
+                    "message": f"loaded {name}",
+                    "details": {"ok": True, "url": url},
+                }
+            except StudioError as first:
+                try:
+                    url = await self._load(session, FALLBACK_PROJECT)
+                except StudioError as second:
+                    raise SwCallError(f"{first}; the fallback failed too: {second}") from None
+                log.warning("session %s: %s; loaded %s instead", session.id, first, url)
+                return {
+                    "status": "success",
+                    "message": f"loaded {FALLBACK_PROJECT} instead of {name}",
+                    "details": {
+                        "ok": True,
+                        "url": url,
+                        "fallback": True,
+                        "primary": {"ok": False, "url": f"/static/{name}", "error": str(first)},
+                    },
+                }
+
+    async def _load(self, session: SwSession, name: str) -> str:
+        plain_name(name)
+        data = self.checkout.project(name)
+        page = session.page
+        with contextlib.suppress(Exception):
+            await page.bring_to_front()
+        try:
+            await page.evaluate(
+                "([b, n]) => window.studioBridge.loadProjectBase64(b, n, n)",
+                [base64.b64encode(data).decode("ascii"), name],
+            )
+        except Exception as exc:
+            raise StudioError(f"{name}: the editor did not load it ({_brief(exc)})") from None
+        session.episode.forget_program()
+        if session.task_name is None and session.episode.step_count == 0:
+            session.episode.relabel(task=self.checkout.session_task(name))
+        return f"/static/{name}"
+
+    async def export_project(self, session: SwSession, output_name: str | None) -> dict[str, Any]:
+        async with session.lock:
+            try:
+                sb3 = await session.episode.export_sb3()
+            except Exception as exc:
+                raise SwCallError(f"export failed: {_brief(exc)}") from None
+        return {
+            "status": "success",
+            "filename": output_name or "project.sb3",
+            "size": len(sb3),
+            "data_base64": base64.b64encode(sb3).decode("ascii"),
+        }
+
+    async def toggle_stage(self, session: SwSession) -> dict[str, Any]:
+        async with session.lock:
+            page = session.page
+            clicked = await page.evaluate(SMALL_STAGE_JS)
+            await page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+            await page.evaluate(_FRAMES, 5)
+            small = await page.evaluate(_SMALL)
+        if not clicked:
+            return {"success": False, "message": "no small-stage button on the page"}
+        return {
+            "success": True,
+            "message": "switched to the small stage",
+            "selector_used": '[title="Switch to small stage"]',
+            "current_state": "small" if small else "normal",
+        }
+
+    # ---- evaluation ----------------------------------------------------------------------
+    async def evaluate(self, session: SwSession, task_name: str, method: str) -> dict[str, Any]:
+        """The task's script on the session's program, by the task's usual clock (section 7)."""
+        if method != "browser":
+            raise SwCallError(f'evaluation_method {method[:40]!r} is not available; send "browser"')
+        task = self.checkout.task(task_name)
+        if task is None:
+            raise SwCallError(f"no evaluation script for task {task_name[:120]!r}")
+        async with session.lock:
+            session.episode.relabel(task=task)
+            clock = clock_for(task, False, self.clock_cache)
+            try:
+                result = await session.episode.evaluate(clock=clock, seed=0, task=task)
+            except ActionError as exc:
+                return _failed(str(exc), [])
+        return published_result(result)
+
+
+def published_result(result: EvalResult) -> dict[str, Any]:
+    """An evaluation as the published server answers it."""
+    stdout = "\n".join(result.console)
+    if result.error is not None:
+        return _failed(f"{result.error.kind.value}: {result.error.message}", result.console)
+    return {
+        "status": "success",
+        "result": {
+            "success": result.success,
+            "passed_tests": result.passed_tests,
+            "total_tests": result.total_tests,
+            "partial_success_rate": result.partial_success_rate,
+            "details": [d.model_dump(mode="json") for d in result.details],
+        },
+        "message": "",
+        "evaluation_method": "browser",
+        "stdout": stdout,
+    }
+
+
+def _failed(error: str, console: list[str]) -> dict[str, Any]:
+    return {
+        "status": "failed",
+        "error": error,
+        "result": {},
+        "evaluation_method": "browser",
+        "stdout": "\n".join(console),
+    }
+
+
+def _element(raw: dict[str, Any]) -> Element:
+    pos = raw.get("position") or {}
+    return Element(
+        index=int(raw.get("index", 0)),
+        type=str(raw.get("type", "")),
+        text=str(raw.get("block_name") or raw.get("text") or "")[:200],
+        x=float(pos.get("x", 0)),
+        y=float(pos.get("y", 0)),
+        w=float(pos.get("width", 0)),
+        h=float(pos.get("height", 0)),
+    )
+
+
+def _env_ttl() -> float:
+    try:
+        return float(os.environ.get("SESSION_TTL_SECONDS", DEFAULT_TTL_S))
+    except ValueError:
+        return DEFAULT_TTL_S
+
+
+def _brief(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else type(exc).__name__
+
+
+__all__ = [
+    "SessionNotFound",
+    "SwCallError",
+    "SwSession",
+    "SwSessions",
+    "TaskFolder",
+    "envelope",
+    "parse_selectors",
+    "published_result",
+]
