@@ -2,11 +2,17 @@
 
 1. HTTP round-trip overhead per call: `GET /episodes` (no editor work) over one keep-alive
    connection, and a composite observation over HTTP against the same call made in-process.
+   The same for the ScratchWorld-compatible routes (`--scratchworld`): get_blocks_pseudocode
+   and a screenshot of a session over HTTP against the same session call in-process.
 2. Episodes per hour: a scripted agent (add the green-flag hat, then `done`) on every bundled task
    in composite mode through the API, 2 client workers side by side, each episode created,
    stepped, evaluated and deleted over HTTP.
+3. Concurrency (`--concurrent N`, default 20): N episodes open at once in one browser, each
+   driven by its own client thread (observe, act, repeated `--rounds` times): per-call latency,
+   per-episode wall time and the slowest episode against the median (1.0 = no starvation).
 
 Usage: .venv/bin/python bench/bench_api.py [--calls N] [--workers W] [--tasks DIR]
+       [--concurrent N] [--rounds R] [--skip-episodes]
 """
 
 from __future__ import annotations
@@ -27,9 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.services.api import ApiServer  # noqa: E402
+from studio.services.api.scratchworld.checkout import SwCheckout  # noqa: E402
+from studio.services.api.scratchworld.sessions import SwSessions  # noqa: E402
 from studio.services.env.episode import EpisodeManager  # noqa: E402
 
 TOKEN = "bench"
+CHECKOUT = ROOT / "tests" / "fixtures" / "scratchworld_diag"
 SCRIPT = [{"api": "add_block", "args": {"blockType": "event_whenflagclicked"}}, {"api": "done"}]
 
 
@@ -94,6 +103,101 @@ def overhead(loop: Loop, manager: EpisodeManager, port: int, calls: int) -> None
     client("DELETE", f"/episodes/{ep.id}")
 
 
+def sw_overhead(loop: Loop, sessions: SwSessions, port: int, calls: int) -> None:
+    """The published routes' observations over HTTP against the same calls in-process."""
+    client = Client(port)
+    status, created = client("POST", "/sessions?record=True&quality=medium")
+    assert status == 200, created
+    sid = created["session_id"]
+    client("POST", f"/sessions/{sid}/load_project?project_name=T1_003.sb3")
+    session = sessions.get(sid)
+    n = max(10, calls // 10)
+    body = {"api": "get_blocks_pseudocode"}
+    for name, direct_call, http_call in (
+        (
+            "get_blocks_pseudocode",
+            lambda: loop.run(sessions.composite(session, "get_blocks_pseudocode", {})),
+            lambda: client("POST", f"/sessions/{sid}/composite/execute", body),
+        ),
+        (
+            "screenshot",
+            lambda: loop.run(sessions.screenshot(session)),
+            lambda: client("GET", f"/sessions/{sid}/screenshot?format=base64"),
+        ),
+    ):
+        timed(lambda d=direct_call, h=http_call: (d(), h()), 3)  # warm up
+        direct: list[float] = []
+        over_http: list[float] = []
+        for _ in range(n):
+            direct += timed(direct_call, 1)
+            over_http += timed(http_call, 1)
+        extra = statistics.median(over_http) - statistics.median(direct)
+        print(f"ScratchWorld {name:<22} in-process: {ms(direct)}")
+        print(f"ScratchWorld {name:<22} over HTTP:  {ms(over_http)}")
+        print(f"ScratchWorld {name:<22} HTTP overhead {1000 * extra:6.2f} ms (median difference)")
+    client("DELETE", f"/sessions/{sid}")
+
+
+def concurrent(port: int, tasks: list[str], n: int, rounds: int) -> None:
+    """n episodes at once, each observed and acted on `rounds` times by its own client."""
+    start = threading.Barrier(n)
+    started: list[float] = []
+    calls: list[float] = []
+    lock = threading.Lock()
+
+    def drive(i: int) -> float:
+        client = Client(port)
+        task = tasks[i % len(tasks)]
+        try:
+            status, created = client("POST", "/episodes", {"task": task, "mode": "composite"})
+        finally:
+            started.append(time.perf_counter() - t_create)
+        if status != 201:
+            start.abort()  # the others stop waiting
+            raise RuntimeError(f"episode {i} was not created: {created}")
+        ep = f"/episodes/{created['id']}"
+        start.wait(timeout=600)
+        t0 = time.perf_counter()
+        mine = []
+        for r in range(rounds):
+            for method, path, body in (
+                ("GET", f"{ep}/observation", None),
+                (
+                    "POST",
+                    f"{ep}/actions",
+                    {"api": "add_block", "args": {"blockType": "motion_movesteps"}},
+                ),
+            ):
+                c0 = time.perf_counter()
+                status, answer = client(method, path, body)
+                assert status == 200, (r, answer)
+                mine.append(time.perf_counter() - c0)
+        wall = time.perf_counter() - t0
+        with lock:
+            calls.extend(mine)
+        client("DELETE", ep)
+        return wall
+
+    t_create = time.perf_counter()
+    with ThreadPoolExecutor(n) as pool:
+        walls = sorted(pool.map(drive, range(n)))
+    total = time.perf_counter() - t_create - max(started)
+    print(
+        f"{n} episodes created at once: all open after {max(started):.1f} s "
+        f"(first {min(started):.1f} s)"
+    )
+    median = statistics.median(walls)
+    print(
+        f"{n} concurrent episodes x {rounds} rounds (observe + add_block): "
+        f"{len(calls)} calls in {total:.1f} s ({len(calls) / total:.1f} calls/s)"
+    )
+    print(f"  per call: {ms(calls)}, max {1000 * max(calls):.0f} ms")
+    print(
+        f"  per episode: fastest {walls[0]:.1f} s, median {median:.1f} s, slowest {walls[-1]:.1f} s"
+        f" -> slowest/median {walls[-1] / median:.2f} (1.0: no episode starved)"
+    )
+
+
 def one_episode(port: int, task: str) -> tuple[str, bool, float]:
     client = Client(port)
     t0 = time.perf_counter()
@@ -128,21 +232,32 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--tasks", type=Path, default=ROOT / "tasks")
+    parser.add_argument("--concurrent", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--skip-episodes", action="store_true", help="skip episodes per hour")
     args = parser.parse_args()
     tasks = sorted(p.parent.name for p in args.tasks.rglob("task.json"))
     loop = Loop()
     manager = EpisodeManager(eval_spares=1)
-    server = ApiServer(manager, TOKEN, port=0, library=args.tasks)
+    checkout = SwCheckout(CHECKOUT)
+    sessions = SwSessions(manager, checkout)
+    server = ApiServer(manager, TOKEN, port=0, library=args.tasks, scratchworld=sessions)
     t0 = time.perf_counter()
     loop.run(manager.start())
     loop.run(server.start())
     print(f"browser and server up in {time.perf_counter() - t0:.1f} s on {server.url}")
     try:
         overhead(loop, manager, server.port, args.calls)
-        episodes_per_hour(server.port, tasks, args.workers)
+        sw_overhead(loop, sessions, server.port, args.calls)
+        if args.concurrent:
+            concurrent(server.port, tasks, args.concurrent, args.rounds)
+        if not args.skip_episodes:
+            episodes_per_hour(server.port, tasks, args.workers)
     finally:
         loop.run(server.close())
+        loop.run(sessions.close_all())
         loop.run(manager.close())
+        checkout.close()
 
 
 if __name__ == "__main__":

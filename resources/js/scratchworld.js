@@ -14,7 +14,9 @@
  *       -> {blocks: [...], idToBlock: {id: {id, opcode, position, boundingBox,
  *           screenBoundingBox, parent, next, inputs, fields}}, targetName, targetId, isStage}
  *     The editing target's non-shadow blocks, as the VM holds them.
- *   window.StudioScratchWorld.placements(ids) -> {id: {position, boundingBox}}
+ *   window.StudioScratchWorld.pseudocodeExtras(ids)
+ *       -> {targetId, availableTargets, valueToIdMappings, placements: {id: {position, ...}}}
+ *   window.StudioScratchWorld.control(api, args)  run_project, stop_project, select_category
  *   window.StudioScratchWorld.customJs(code, payload)
  *       -> {ok: true, value} | {ok: false, code: INVALID_JS_FN | CUSTOM_JS_ERROR, message}
  *     `code` is the source of a function; it is awaited as
@@ -229,6 +231,8 @@
   }
 
   window.StudioScratchWorld = {
-    elementsBatch, structure, placements, customJs, context, control,
+    elementsBatch, structure, customJs, control,
+    /** context() with the placements of the blocks `ids` (one call per observation). */
+    pseudocodeExtras: (ids) => ({ ...context(), placements: placements(ids) }),
   };
 }());

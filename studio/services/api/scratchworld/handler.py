@@ -57,7 +57,9 @@ PAGE_CONTROL = {"run_project", "stop_project", "select_category"}
 OBSERVATIONS = {"get_blocks_pseudocode", "get_blocks_structure"}
 COMPOSITE_APIS = STUDIO_COMPOSITE | PAGE_CONTROL | OBSERVATIONS | {"custom_js"}
 WHEEL = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-_CALL = "([name, args]) => window.StudioScratchWorld[name](...args)"
+_MISSING = "__studio_scratchworld_missing__"
+_CALL = f"""([name, args]) => window.StudioScratchWorld
+    ? window.StudioScratchWorld[name](...args) : '{_MISSING}'"""
 
 
 class SwActionError(ActionError):
@@ -93,9 +95,11 @@ async def install(page: Any) -> None:
 
 async def page_call(page: Any, name: str, *args: Any) -> Any:
     """window.StudioScratchWorld[name](*args), injecting the script when the page lost it."""
-    if not await page.evaluate("() => Boolean(window.StudioScratchWorld)"):
+    result = await page.evaluate(_CALL, [name, list(args)])
+    if isinstance(result, str) and result == _MISSING:
         await install(page)
-    return await page.evaluate(_CALL, [name, list(args)])
+        result = await page.evaluate(_CALL, [name, list(args)])
+    return result
 
 
 def requested_args(body: BaseModel) -> dict[str, Any]:

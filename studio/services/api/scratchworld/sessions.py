@@ -284,8 +284,8 @@ class SwSessions:
         if api == "get_blocks_structure":
             structure = await page_call(page, "structure")
             return {"pseudocode": obs.text or "", **structure}
-        context = await page_call(page, "context")
-        places = await page_call(page, "placements", [b.id for b in obs.blocks])
+        context = await page_call(page, "pseudocodeExtras", [b.id for b in obs.blocks])
+        places = context["placements"]
         idx = {
             str(b.index): {
                 "id": b.id,
