@@ -62,8 +62,14 @@ class Client:
     def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = json.dumps(body) if body is not None else None
         headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
-        self.conn.request(method, path, body=data, headers=headers)
-        resp = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            resp = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # the server closed a connection idle for longer than its keep-alive limit
+            self.conn.close()
+            self.conn.request(method, path, body=data, headers=headers)
+            resp = self.conn.getresponse()
         return resp.status, json.loads(resp.read())
 
 

@@ -219,15 +219,17 @@
     if (api === 'stop_project') { vm.stopAll(); return { stopped: true }; }
     const wanted = String(args.category || args.category_name || '').toLowerCase();
     const toolbox = ws().getToolbox();
-    const items = (toolbox && toolbox.categoryMenu_ && toolbox.categoryMenu_.categories_) || [];
-    const item = items.find((c) => String(c.id_ || '').toLowerCase() === wanted ||
-      String(c.name_ || '').toLowerCase() === wanted);
-    if (!item) {
+    const items = (toolbox && toolbox.getToolboxItems && toolbox.getToolboxItems()) || [];
+    const named = (c) => String((c.getName && c.getName()) || '');
+    const ident = (c) => String((c.getId && c.getId()) || '');
+    const item = items.find((c) => ident(c).toLowerCase() === wanted ||
+      named(c).toLowerCase() === wanted);
+    if (!item || !wanted) {
       return { error: `no category ${JSON.stringify(wanted)}; categories: ` +
-        items.map((c) => c.name_).join(', ') };
+        items.map(named).filter(Boolean).join(', ') };
     }
     toolbox.setSelectedItem(item);
-    return { category: item.name_ };
+    return { category: named(item) };
   }
 
   window.StudioScratchWorld = {

@@ -8,7 +8,8 @@
 - `task(name)`: the task a `task_name` means. The checkout's tasks are imported (the studio's
   importer, into a private folder, at start) and found by task id or by script name (the
   published server runs `evaluation_scripts/<task_name>.js`); then the studio library's
-  tasks by id.
+  tasks by id; then a script of the checkout that no task file names (also one added after
+  the start), judged under the published convention with the checkout's helper library.
 - `session_task()`: the stand-in task of a session that names none (a drag run), recorded
   under the name of the project it loads.
 """
@@ -20,10 +21,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from studio.models.task import Category, Task
+from studio.models.task import Category, Convention, Evaluation, Task
 from studio.services.errors import StudioError
 from studio.services.scratchworld.importer import import_scratchworld
-from studio.services.scratchworld.layout import PROJECTS_DIR, TASKS_DIR
+from studio.services.scratchworld.layout import HELPER_NAME, PROJECTS_DIR, SCRIPTS_DIR, TASKS_DIR
 from studio.services.scratchworld.reports import ImportReport
 from studio.services.store import TaskFolder, scan_library
 
@@ -52,6 +53,7 @@ class SwCheckout:
     def __init__(self, root: Path | str, library: Path | None = None) -> None:
         self.root = Path(root).expanduser().resolve()
         self.static = self.root / PROJECTS_DIR
+        self.scripts = self.root / SCRIPTS_DIR
         if not self.static.is_dir():
             raise StudioError(f"{self.static}: not found; is {self.root} a ScratchWorld checkout?")
         self.library = library
@@ -79,7 +81,36 @@ class SwCheckout:
         return len({id(t) for t in self._by_name.values()})
 
     def task(self, name: str) -> TaskFolder | None:
-        return self._by_name.get(name) or self._by_name.get(Path(name).stem)
+        """The task `name` means: an imported or library task, else a bare script
+        `evaluation_scripts/<name>.js` of the checkout (as the published server runs it)."""
+        return (
+            self._by_name.get(name) or self._by_name.get(Path(name).stem) or self._script_task(name)
+        )
+
+    def _script_task(self, name: str) -> TaskFolder | None:
+        """A task made of the checkout's script `<name>.js` alone, under the published
+        convention and with the checkout's helper library; None without such a script."""
+        stem = name[:-3] if name.endswith(".js") else name
+        try:
+            script = plain_name(f"{stem}.js")
+        except StudioError:
+            return None
+        if stem == Path(HELPER_NAME).stem or not (self.scripts / script).is_file():
+            return None
+        helper = HELPER_NAME if (self.scripts / HELPER_NAME).is_file() else None
+        try:
+            task = Task(
+                id=stem,
+                category=Category.CREATE,
+                instruction=f"the checkout's evaluation script {script}",
+                golden_project=None,
+                evaluation=Evaluation(
+                    script=script, helper_library=helper, convention=Convention.SCRATCHWORLD
+                ),
+            )
+        except ValueError:  # an id the studio cannot take
+            return None
+        return TaskFolder(task, self.scripts)
 
     def project(self, name: str) -> bytes:
         path = self.static / plain_name(name)

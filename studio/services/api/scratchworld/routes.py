@@ -26,6 +26,18 @@ from studio.services.api.scratchworld.sessions import (
 from studio.services.errors import StudioError
 
 PREFIX = "/sessions"
+# The published agent client's selectors (SCRATCHWORLD_API.md section 4)
+DEFAULT_SELECTORS = ",".join(
+    [
+        "stage::[data-testid='stage']",
+        "canvas::.blocklyMainBackground",
+        "inputs::input",
+        "sprites::.sprite-selector_sprite-wrapper_df7cJ",
+        "blocks::.blocklyDraggable",
+        "flyout_buttons::.blocklyFlyoutButton",
+        "category_menu_item::.scratchCategoryMenuItem",
+    ]
+)
 TAG = "ScratchWorld-compatible"
 
 
@@ -138,6 +150,17 @@ def _router(sessions: SwSessions) -> APIRouter:
         session_id: str, selectors: str = Query(..., max_length=8192)
     ) -> dict[str, Any]:
         return await _call(sessions.elements_batch(_session(sessions, session_id), selectors))
+
+    @router.get(PREFIX + "/{session_id}/elements", summary="Elements of one selector")
+    async def elements(
+        session_id: str, selector: str = Query(DEFAULT_SELECTORS, max_length=8192)
+    ) -> dict[str, Any]:
+        found = await _call(sessions.elements_batch(_session(sessions, session_id), selector))
+        return {"count": len(found["elements"]), "elements": found["elements"]}
+
+    @router.get(PREFIX + "/{session_id}/html", summary="The page's HTML")
+    async def html(session_id: str) -> dict[str, Any]:
+        return {"html": await _call(sessions.html(_session(sessions, session_id)))}
 
     @router.get(PREFIX + "/{session_id}/viewport_size", summary="The page size")
     async def viewport_size(session_id: str) -> dict[str, Any]:

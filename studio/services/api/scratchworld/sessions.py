@@ -346,6 +346,11 @@ class SwSessions:
             "elapsed_time": time.perf_counter() - t0,
         }
 
+    async def html(self, session: SwSession) -> str:
+        async with session.lock:
+            content: str = await session.page.content()
+        return content
+
     # ---- projects ------------------------------------------------------------------------
     async def load_project(self, session: SwSession, name: str) -> dict[str, Any]:
         """Load `scratch-gui/static/<name>`, else the fallback project (section 6)."""
