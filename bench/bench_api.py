@@ -1,9 +1,11 @@
 """Speed of the agent HTTP API, measured in one run.
 
 1. HTTP round-trip overhead per call: `GET /episodes` (no editor work) over one keep-alive
-   connection, and a composite observation over HTTP against the same call made in-process.
-   The same for the ScratchWorld-compatible routes (`--scratchworld`): get_blocks_pseudocode
-   and a screenshot of a session over HTTP against the same session call in-process.
+   connection, and per composite observation: its round trip minus the editor work the server
+   reports for that same request (`Server-Timing: work;dur=...`), so the figure is the HTTP
+   part (parsing, guard, routing, JSON, transfer) whatever the page's own time does.
+   The same for the ScratchWorld-compatible routes: get_blocks_pseudocode (the envelope's
+   `meta.duration_ms` is the work) and a screenshot (Server-Timing) of a session.
 2. Episodes per hour: a scripted agent (add the green-flag hat, then `done`) on every bundled task
    in composite mode through the API, 2 client workers side by side, each episode created,
    stepped, evaluated and deleted over HTTP.
@@ -70,7 +72,27 @@ class Client:
             self.conn.close()
             self.conn.request(method, path, body=data, headers=headers)
             resp = self.conn.getresponse()
+        self.last_work_s = _work_s(resp.getheader("Server-Timing"))
         return resp.status, json.loads(resp.read())
+
+
+def _work_s(header: str | None) -> float | None:
+    """The server's own work time of a request, from its `Server-Timing: work;dur=MS`."""
+    if not header or "dur=" not in header:
+        return None
+    return float(header.split("dur=", 1)[1].split(",")[0]) / 1000
+
+
+def overhead_of(call: Any, n: int, work_of: Any) -> tuple[list[float], list[float]]:
+    """Round trips of `call` and, per request, the round trip minus the server's work."""
+    trips, extra = [], []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        answer = call()
+        trip = time.perf_counter() - t0
+        trips.append(trip)
+        extra.append(trip - work_of(answer))
+    return trips, extra
 
 
 def ms(samples: list[float]) -> str:
@@ -96,51 +118,38 @@ def overhead(loop: Loop, manager: EpisodeManager, port: int, calls: int) -> None
     ep = manager.get(created["id"])
     n = max(10, calls // 10)
     path = f"/episodes/{ep.id}/observation"
-    timed(lambda: (loop.run(ep.observe()), client("GET", path)), 5)  # warm up
-    direct: list[float] = []
-    over_http: list[float] = []
-    for _ in range(n):  # interleaved, so both see the same machine load
-        direct += timed(lambda: loop.run(ep.observe()), 1)
-        over_http += timed(lambda: client("GET", path), 1)
-    extra = statistics.median(over_http) - statistics.median(direct)
-    print(f"composite observation in-process:        {ms(direct)}")
-    print(f"composite observation over HTTP:         {ms(over_http)}")
-    print(f"HTTP overhead per observation:           {1000 * extra:6.2f} ms (median difference)")
+    timed(lambda: client("GET", path), 5)  # warm up
+    trips, extra = overhead_of(lambda: client("GET", path), n, lambda _: client.last_work_s)
+    print(f"composite observation over HTTP:         {ms(trips)}")
+    print(f"HTTP overhead per observation:           {ms(extra)} (round trip - server work)")
     client("DELETE", f"/episodes/{ep.id}")
 
 
-def sw_overhead(loop: Loop, sessions: SwSessions, port: int, calls: int) -> None:
-    """The published routes' observations over HTTP against the same calls in-process."""
+def sw_overhead(port: int, calls: int) -> None:
+    """The published routes' observations: round trip, and round trip minus server work."""
     client = Client(port)
     status, created = client("POST", "/sessions?record=True&quality=medium")
     assert status == 200, created
     sid = created["session_id"]
     client("POST", f"/sessions/{sid}/load_project?project_name=T1_003.sb3")
-    session = sessions.get(sid)
     n = max(10, calls // 10)
     body = {"api": "get_blocks_pseudocode"}
-    for name, direct_call, http_call in (
+    for name, call, work_of in (
         (
             "get_blocks_pseudocode",
-            lambda: loop.run(sessions.composite(session, "get_blocks_pseudocode", {})),
-            lambda: client("POST", f"/sessions/{sid}/composite/execute", body),
+            lambda: client("POST", f"/sessions/{sid}/composite/execute", body)[1],
+            lambda answer: answer["meta"]["duration_ms"] / 1000,
         ),
         (
             "screenshot",
-            lambda: loop.run(sessions.screenshot(session)),
             lambda: client("GET", f"/sessions/{sid}/screenshot?format=base64"),
+            lambda _: client.last_work_s,
         ),
     ):
-        timed(lambda d=direct_call, h=http_call: (d(), h()), 3)  # warm up
-        direct: list[float] = []
-        over_http: list[float] = []
-        for _ in range(n):
-            direct += timed(direct_call, 1)
-            over_http += timed(http_call, 1)
-        extra = statistics.median(over_http) - statistics.median(direct)
-        print(f"ScratchWorld {name:<22} in-process: {ms(direct)}")
-        print(f"ScratchWorld {name:<22} over HTTP:  {ms(over_http)}")
-        print(f"ScratchWorld {name:<22} HTTP overhead {1000 * extra:6.2f} ms (median difference)")
+        timed(call, 3)  # warm up
+        trips, extra = overhead_of(call, n, work_of)
+        print(f"ScratchWorld {name:<22} over HTTP: {ms(trips)}")
+        print(f"ScratchWorld {name:<22} overhead:  {ms(extra)} (round trip - server work)")
     client("DELETE", f"/sessions/{sid}")
 
 
@@ -254,7 +263,7 @@ def main() -> None:
     print(f"browser and server up in {time.perf_counter() - t0:.1f} s on {server.url}")
     try:
         overhead(loop, manager, server.port, args.calls)
-        sw_overhead(loop, sessions, server.port, args.calls)
+        sw_overhead(server.port, args.calls)
         if args.concurrent:
             concurrent(server.port, tasks, args.concurrent, args.rounds)
         if not args.skip_episodes:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
@@ -34,6 +35,7 @@ from studio.services.api import schemas
 from studio.services.api.guard import Guard, short
 from studio.services.api.scratchworld.routes import install_routes, is_open_path
 from studio.services.api.scratchworld.sessions import SwSessions
+from studio.services.api.timing import server_timing
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, is_task_folder, load_task, scan_library
@@ -311,13 +313,15 @@ class ApiApp:
         async with self._lock(episode_id):
             if episode.status is EpisodeStatus.CLOSED:
                 raise _error(409, f"episode {episode.id} is closed; start a new one")
+            t0 = time.perf_counter()
             try:
                 observation = await episode.observe()
             except ActionError as exc:
                 raise _error(409, f"{exc}; start a new episode") from None
+            work_s = time.perf_counter() - t0
         data = observation.model_dump(mode="json")
         data["status"] = _status(episode)
-        return JSONResponse(data)
+        return JSONResponse(data, headers=server_timing(work_s))
 
     async def act(self, episode_id: str, body: schemas.ActionRequest) -> JSONResponse:
         episode = self._episode(episode_id)

@@ -11,6 +11,7 @@ unknown or expired session is a 404 `'Session not found: <id>'`, a call that can
 
 from __future__ import annotations
 
+import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -23,6 +24,7 @@ from studio.services.api.scratchworld.sessions import (
     SwSession,
     SwSessions,
 )
+from studio.services.api.timing import server_timing
 from studio.services.errors import StudioError
 
 PREFIX = "/sessions"
@@ -134,16 +136,20 @@ def _router(sessions: SwSessions) -> APIRouter:
         summary="A composite API call",
         response_model=schemas.Envelope,
     )
-    async def composite(session_id: str, body: schemas.CompositeBody) -> dict[str, Any]:
-        return await sessions.composite(_session(sessions, session_id), body.api, body.args)
+    async def composite(session_id: str, body: schemas.CompositeBody) -> JSONResponse:
+        # a Response goes out as it is: the envelope is built to shape, not validated again
+        answer = await sessions.composite(_session(sessions, session_id), body.api, body.args)
+        return JSONResponse(answer)
 
     @router.get(PREFIX + "/{session_id}/screenshot", summary="A PNG of the page, base64")
     async def screenshot(
         session_id: str, format: str = "base64", full_page: bool = True
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         if format != "base64":
             raise _PlainError(400, f"format {format[:20]!r}: only base64 is served")
-        return await _call(sessions.screenshot(_session(sessions, session_id), full_page))
+        t0 = time.perf_counter()
+        shot = await _call(sessions.screenshot(_session(sessions, session_id), full_page))
+        return JSONResponse(shot, headers=server_timing(time.perf_counter() - t0))
 
     @router.get(PREFIX + "/{session_id}/elements_batch", summary="Elements of named selectors")
     async def elements_batch(
@@ -202,10 +208,12 @@ async def _call(work: Any) -> dict[str, Any]:
 
 
 def _action_route(sessions: SwSessions, api_name: str, model: type[Any]) -> Any:
-    async def action(session_id: str, body: Any) -> dict[str, Any]:
+    async def action(session_id: str, body: Any) -> JSONResponse:
         session = _session(sessions, session_id)
-        return await sessions.act(session, api_name, body.model_dump(exclude_none=True))
+        return JSONResponse(
+            await sessions.act(session, api_name, body.model_dump(exclude_none=True))
+        )
 
-    action.__annotations__ = {"session_id": str, "body": model, "return": dict[str, Any]}
+    action.__annotations__ = {"session_id": str, "body": model, "return": JSONResponse}
     action.__name__ = f"sw_{api_name}"
     return action

@@ -52,8 +52,16 @@ DEFAULT_TTL_S = 900.0
 FALLBACK_PROJECT = "party.sb3"
 MAX_SELECTORS = 64
 VIDEO_SIZES = {"low": (854, 480), "medium": (1280, 720), "high": (1920, 1080)}
-_SMALL = "() => { const c = document.querySelector('canvas'); return Boolean(c) && c.getBoundingClientRect().width < 300; }"  # noqa: E501
-_FRAMES = "async (n) => { for (let i = 0; i < n; i += 1) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); }"  # noqa: E501
+# Resolves once the stage is small (or after 5 s) and the editor has laid itself out again.
+_SMALL_DONE = """async () => {
+  const small = () => { const c = document.querySelector('canvas');
+    return Boolean(c) && c.getBoundingClientRect().width < 300; };
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  for (let i = 0; i < 250 && !small(); i += 1) await new Promise((r) => setTimeout(r, 20));
+  window.dispatchEvent(new Event('resize'));
+  for (let i = 0; i < 5; i += 1) await frame();
+  return small();
+}"""
 
 
 class SessionNotFound(LookupError):
@@ -414,9 +422,7 @@ class SwSessions:
         async with session.lock:
             page = session.page
             clicked = await page.evaluate(SMALL_STAGE_JS)
-            await page.evaluate("() => window.dispatchEvent(new Event('resize'))")
-            await page.evaluate(_FRAMES, 5)
-            small = await page.evaluate(_SMALL)
+            small = await page.evaluate(_SMALL_DONE) if clicked else False
         if not clicked:
             return {"success": False, "message": "no small-stage button on the page"}
         return {
