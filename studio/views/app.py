@@ -50,6 +50,8 @@ DEFAULT_CHROMIUM_FLAGS = (
 # (STUDIO_JS_LOG=1 shows everything).
 JS_LOG_RULES = "js.debug=false\njs.info=false\njs.warning=false"
 SETTLE_BEFORE_GRAB_S = 1.0
+REMOTE_DEBUGGING_ENV = "QTWEBENGINE_REMOTE_DEBUGGING"
+REMOTE_DEBUGGING_FLAG = "--remote-debugging"  # -port, -pipe, -address
 log = logging.getLogger(__name__)
 _T0 = time.perf_counter()
 
@@ -166,15 +168,27 @@ def _resolve(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
+def close_remote_debugging() -> None:
+    """Keep QtWebEngine's remote debugging off, even when the environment asks for it: its
+    endpoint lets any local process run scripts in the editor and read local files. Live runs
+    drive the editor through Qt (studio.views.live_page) and need no endpoint."""
+    if os.environ.pop(REMOTE_DEBUGGING_ENV, None) is not None:
+        log.warning("%s is ignored: the studio opens no debugging endpoint", REMOTE_DEBUGGING_ENV)
+    flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS")
+    if flags:
+        kept = [f for f in flags.split() if not f.startswith(REMOTE_DEBUGGING_FLAG)]
+        if len(kept) != len(flags.split()):
+            log.warning("remote debugging flags in QTWEBENGINE_CHROMIUM_FLAGS are ignored")
+            os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = " ".join(kept)
+
+
 def make_application() -> QApplication:
     """The QApplication, created with what QtWebEngine needs (call before any widget)."""
     from PySide6.QtCore import QCoreApplication, QLoggingCategory, Qt
     from PySide6.QtWebEngineWidgets import QWebEngineView  # noqa: F401  (must precede the app)
     from PySide6.QtWidgets import QApplication
 
-    from studio.services.live.attach import enable_remote_debugging
-
-    enable_remote_debugging()  # live runs drive the embedded editor through it
+    close_remote_debugging()
     if not os.environ.get("STUDIO_JS_LOG"):
         QLoggingCategory.setFilterRules(JS_LOG_RULES)
     app = QApplication.instance()

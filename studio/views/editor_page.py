@@ -17,6 +17,15 @@ from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineScript
 
 CHANNEL_SCRIPT = ":/qtwebchannel/qwebchannel.js"
+# studioBridge.studioEvaluate(source, arg, passArg): Playwright's evaluation rules - a source
+# starting with `function` is parenthesized, the source is evaluated in the global scope, and a
+# function value is called; the bridge's `call` awaits the result and settles it.
+_DEFINE_EVALUATE = """Object.defineProperty(b, 'studioEvaluate', { configurable: true,
+  value: function (source, arg, passArg) {
+    const text = /^(async)?\\s*function(\\s|\\()/.test(source.trim()) ? `(${source})` : source;
+    const value = (0, eval)(text);
+    return typeof value === 'function' ? (passArg ? value(arg) : value()) : value;
+  } });"""
 
 
 class EditorError(Exception):
@@ -63,6 +72,27 @@ class EditorPage(QWebEnginePage):
         script = (
             f"window.studioBridge ? (studioBridge.call({call_id}, {json.dumps(method)}, "
             f"{json.dumps(list(args))}), 'sent') : 'no-bridge'"
+        )
+        self.runJavaScript(script, 0, lambda sent: self._on_dispatched(call_id, sent))
+        return future
+
+    def evaluate_function(
+        self, source: str, arg: Any = None, pass_arg: bool = False
+    ) -> asyncio.Future[Any]:
+        """Evaluate `source` in the page the way Playwright's `page.evaluate` does: a function
+        is called (with `arg` when `pass_arg`), another expression or script is evaluated, and
+        a promise is awaited. The future gets the JSON value; a throw becomes EditorError.
+
+        The value comes back through the bridge's channel like a `call`: the function is run by
+        `studioBridge.studioEvaluate`, defined here once per page load."""
+        call_id = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = future
+        args = json.dumps([source, arg, pass_arg])
+        script = (
+            "(function () { const b = window.studioBridge; if (!b) return 'no-bridge';"
+            f" if (typeof b.studioEvaluate !== 'function') {_DEFINE_EVALUATE}"
+            f" b.call({call_id}, 'studioEvaluate', {args}); return 'sent'; }})()"
         )
         self.runJavaScript(script, 0, lambda sent: self._on_dispatched(call_id, sent))
         return future

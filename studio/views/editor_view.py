@@ -83,19 +83,57 @@ class EditorView(QWidget):
         self._started_at = 0.0
         self._project_name = ""
         self._waiter: asyncio.Future[None] | None = None
+        self._lent: tuple[int, int] | None = None  # the page's size while an episode has it
+        self._zoom = 1.0
         self.page.loadProgress.connect(self._on_load_progress)
         self.page.loadFinished.connect(self._on_load_finished)
         self.page.renderProcessTerminated.connect(self._on_render_process_terminated)
 
     def hold_size(self, hold: bool) -> None:
-        """Keep the page view at its present size (while an episode shows it at the
-        benchmark's screen size: a layout change would reset that mid-action) or let the
-        layout size it again."""
+        """Keep the page view at its present size or let the layout size it again (a view
+        shown at a screen size, see `show_at`, keeps that size until `fit_view` anyway)."""
+        if self._lent is not None:
+            return
         if hold:
             self.view.setFixedSize(self.view.size())
         else:
             self.view.setMinimumSize(0, 0)
             self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
+
+    @property
+    def shown_size(self) -> tuple[int, int] | None:
+        """The page's size set by `show_at` (None while the layout sizes the view)."""
+        return self._lent
+
+    def show_at(self, width: int, height: int) -> None:
+        """Give the page exactly `width` x `height` CSS pixels (an episode's screen): the view
+        leaves the layout, so resizing the window cannot change it mid-action, and whatever
+        does not fit in the editor's area is cut off on screen (not in the page's pictures)."""
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        if self._lent is None:
+            layout.removeWidget(self.view)
+            self._zoom = self.view.zoomFactor()
+        self._lent = (width, height)
+        self.view.setZoomFactor(1.0)
+        self.view.setMinimumSize(0, 0)
+        self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
+        top = self.banner.geometry().bottom() + 1 if self.banner.isVisible() else 0
+        self.view.setGeometry(0, top, width, height)
+        self.view.raise_()
+
+    def fit_view(self) -> None:
+        """Undo `show_at`: the layout sizes the view again, at the zoom it had."""
+        if self._lent is None:
+            return
+        self._lent = None
+        self.view.setMinimumSize(0, 0)
+        self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
+        self.view.setZoomFactor(self._zoom)
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.addWidget(self.view, 1)
+        layout.activate()
 
     @property
     def is_ready(self) -> bool:

@@ -1,8 +1,9 @@
 """Live runs in the window's own editor: built-in agents, and episodes external agents drive
 through the HTTP API served from the window. Each step appears in the Run tab as it finishes.
 
-One `EpisodeManager` lends the embedded page to one episode at a time (WindowPageSource);
-evaluations use the window's headless browser. Episodes are recorded under
+One `EpisodeManager` lends the embedded page to one episode at a time (WindowPageSource,
+with the page driven through Qt: studio.views.live_page); evaluations use the window's
+headless browser. Episodes are recorded under
 `<data dir>/runs/<task>-<mode>-<id>/`, like `studio run` does, so they open again later.
 """
 
@@ -26,15 +27,16 @@ from studio.services.live.controls import RunControls
 from studio.services.live.runner import LiveRun, watch
 from studio.services.live.window_pages import WindowPageSource
 from studio.services.store import TaskFolder
+from studio.views.live_page import window_lender
 from studio.views.ocr_preload import preload_ocr
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.steps import ViewerStep, flag_live
 
 if TYPE_CHECKING:
     from studio.services.api import ApiServer
+    from studio.views.editor_view import EditorView
 
 log = logging.getLogger(__name__)
-EDITOR_PAGE_PART = "editor.html"
 
 
 def runs_dir() -> Path:
@@ -62,7 +64,7 @@ class LiveController(QObject):
         self._ensure_pool = ensure_pool
         self._lend_editor = lend_editor
         self.start_paused = False
-        self.pages = WindowPageSource(EDITOR_PAGE_PART)
+        self.pages = WindowPageSource()  # lends nothing until `show_in` names the editor
         self.pages.on_release.append(self._on_page_released)
         self._manager: EpisodeManager | None = None
         self.episode: Episode | None = None
@@ -73,9 +75,11 @@ class LiveController(QObject):
         self.last_folder: Path | None = None  # trajectory of the last episode shown
         self._builtin: set[str] = set()  # episodes run by our own loop (not over the API)
         self._closing: set[asyncio.Task[None]] = set()
-        # keeps the editor's size while an episode shows it (see EditorView.hold_size)
-        self.hold_editor: Callable[[bool], None] = lambda _hold: None
         panel.stopped.connect(self._on_panel_stop)
+
+    def show_in(self, editor: EditorView) -> None:
+        """Episodes (and labelers) get `editor`'s page, driven through Qt."""
+        self.pages.open_page = window_lender(editor)
 
     @property
     def busy(self) -> bool:
@@ -163,7 +167,6 @@ class LiveController(QObject):
         await self._lend_editor("a live episode")
 
     def _on_created(self, episode: Episode) -> None:
-        self.hold_editor(True)
         controls = RunControls(paused=self.start_paused)
         watch(episode, controls)
         self.episode, self.controls = episode, controls
@@ -195,7 +198,6 @@ class LiveController(QObject):
             )
 
     def _on_page_released(self) -> None:
-        self.hold_editor(False)
         episode = self.episode
         if episode is None:
             return

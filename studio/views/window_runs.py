@@ -47,7 +47,7 @@ class RunWiring:
         self.live = LiveController(
             self.panel, window.server, self._pool, window.authoring.lend_editor, window
         )
-        self.live.hold_editor = window.editor.hold_size
+        self.live.show_in(window.editor)
         c, spawn = window.commands, window.background.spawn
         c.start_run.triggered.connect(lambda: spawn(self.ask_and_run()))
         c.pause_run.triggered.connect(self.panel.toggle_pause)

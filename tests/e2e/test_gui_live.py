@@ -1,18 +1,27 @@
-"""Live runs in the window's own editor: a scripted agent paused, stepped and resumed, and an
-episode an external client drives through the API served from the window."""
+"""Live runs in the window's own editor: a scripted agent paused, stepped and resumed, an
+episode an external client drives through the API served from the window, and the page they
+get: Playwright's page API built on Qt, real input, and no debugging endpoint anywhere (nothing
+another local process could use to reach the page)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
+from PySide6.QtGui import QImage
 
 from studio.models.agent import Mode
 from studio.services import paths
 from studio.services.agents import ScriptedAgent
+from studio.services.env.editor_pages import EditorPages
+from studio.services.env.modes import VIEWPORT
 from studio.services.env.recorder import read_trajectory
 from studio.services.live.controls import RunState
 from studio.views.viewer.marks import mark_for
@@ -179,3 +188,188 @@ def test_an_external_agent_drives_the_window_editor_over_the_api(
         raise AssertionError("the deleted episode still answers")
     except ApiCallError as exc:
         assert exc.status == 404
+
+
+# ---- the page live runs get -------------------------------------------------------------------
+MOVE_FILTER = (
+    "() => Object.values(vm.editingTarget.blocks._blocks)"
+    ".filter(b => b.opcode === 'motion_movesteps')"
+)
+NUMBERS = (
+    "() => Object.values(vm.editingTarget.blocks._blocks)"
+    ".filter(b => b.opcode === 'math_number').map(b => String(b.fields.NUM.value))"
+)
+# the number slot of the newest "move (10) steps" on the canvas, in page coordinates
+STEPS_SLOT = """() => {
+  const moves = workspace.getTopBlocks(true).filter((b) => b.type === 'motion_movesteps');
+  const slot = moves[moves.length - 1].getInput('STEPS').connection.targetBlock();
+  const r = slot.getSvgRoot().getBoundingClientRect();
+  return [r.x + r.width / 2, r.y + r.height / 2];
+}"""
+RECORD_INPUT = """() => {
+  window.seen = [];
+  const keep = (e) => window.seen.push({ type: e.type, detail: e.detail, dy: e.deltaY,
+    dx: e.deltaX, key: e.key, code: e.code, x: e.clientX, y: e.clientY, trusted: e.isTrusted });
+  for (const t of ['pointerdown', 'mousedown', 'click', 'dblclick', 'wheel', 'keydown'])
+    window.addEventListener(t, keep, true);
+  return true;
+}"""
+
+
+def listening_ports() -> set[int]:
+    """TCP ports this process listens on (its own sockets in /proc/self/net/tcp{,6})."""
+    inodes = set()
+    for fd in Path("/proc/self/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        match = re.fullmatch(r"socket:\[(\d+)\]", target)
+        if match:
+            inodes.add(match.group(1))
+    ports = set()
+    for table in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # LISTEN, one of ours
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def answers_as_devtools(port: int) -> bool:
+    """Whether the port answers as a DevTools (remote debugging) endpoint. Call it off the
+    GUI thread: QtWebEngine answers such requests on that thread."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(f"http://127.0.0.1:{port}/json/version", timeout=10) as reply:
+            body = reply.read(65536).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return False  # not HTTP, or an error status: not DevTools
+    return "webSocketDebuggerUrl" in body
+
+
+async def devtools_ports(ports: set[int]) -> set[int]:
+    """The ports among `ports` that answer as a DevTools endpoint."""
+    answers = [await asyncio.to_thread(answers_as_devtools, port) for port in sorted(ports)]
+    return {port for port, devtools in zip(sorted(ports), answers, strict=True) if devtools}
+
+
+def test_the_window_opens_no_debugging_endpoint(
+    boot_window: Callable[..., Any], gui_server: Any, run_async: Any
+) -> None:
+    assert "QTWEBENGINE_REMOTE_DEBUGGING" not in os.environ
+    assert "--remote-debugging" not in os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+    before = listening_ports()
+    window = boot_window(paths.BUNDLED_TASKS)
+    assert window.editor.is_ready
+    # The window listens on nothing of its own (the editor server is the session's), and
+    # nothing this process listens on is a DevTools endpoint, also while a live run has the
+    # page.
+    assert listening_ports() <= before | {gui_server.port}
+    assert not run_async(devtools_ports(listening_ports()))
+    pages = window.runs.live.pages
+    page, _owned = run_async(pages.acquire(lend=False))
+    try:
+        assert run_async(page.evaluate("() => innerWidth")) == VIEWPORT["width"]
+        assert listening_ports() <= before | {gui_server.port}
+        assert not run_async(devtools_ports(listening_ports()))
+    finally:
+        pages.release(page)
+        run_async(pages.settled())
+
+
+def test_live_runs_drive_the_window_page_with_real_input_through_qt(
+    qtbot: Any, boot_window: Callable[..., Any], run_async: Any
+) -> None:
+    window = boot_window(paths.BUNDLED_TASKS)
+    run_async(window.wait_library())
+    assert window.library.select_task("create_cat_walk")
+    entry = window.library.current_entry()
+    pages, view = window.runs.live.pages, window.editor.view
+    assert view.width() < 1280  # the window gives the editor less room than the screen needs
+    page, owned = run_async(pages.acquire(lend=False))
+    try:
+        assert not owned and pages.busy
+        run_async(EditorPages(window.server, None, 0).load_task(page, entry))
+
+        # The benchmark's screen, whatever room the window gives the editor.
+        assert page.viewport_size == VIEWPORT
+        assert run_async(page.evaluate("() => [innerWidth, innerHeight]")) == [1280, 720]
+        assert (view.width(), view.height()) == (1280, 720)
+
+        # Scripts: functions get their argument, promises are awaited, throws raise.
+        assert run_async(page.evaluate("(a) => a.x * 2", {"x": 21})) == 42
+        assert run_async(page.evaluate("() => new Promise((r) => setTimeout(() => r('ok'), 50))"))
+        assert run_async(page.evaluate("1 + 2")) == 3
+        assert run_async(page.evaluate("async function () { return [1, {a: null}]; }")) == [
+            1,
+            {"a": None},
+        ]
+        with pytest.raises(PlaywrightError, match="nope"):
+            run_async(page.evaluate("() => { throw new Error('nope'); }"))
+        run_async(page.add_script_tag(content="window.tagged = 7;"))
+        assert run_async(page.evaluate("() => window.tagged")) == 7
+        assert run_async(page.content()).startswith("<!DOCTYPE html><html")
+        run_async(page.evaluate(RECORD_INPUT))
+
+        # A drag from the palette to the code area, with intermediate moves: a new block.
+        before = len(run_async(page.evaluate(MOVE_FILTER)))
+        run_async(page.mouse.move(84, 136))
+        run_async(page.mouse.down())
+        run_async(page.mouse.move(520, 300, steps=10))
+        run_async(page.mouse.up())
+        qtbot.waitUntil(
+            lambda: len(run_async(page.evaluate(MOVE_FILTER))) == before + 1, timeout=10_000
+        )
+        seen = run_async(page.evaluate("() => window.seen"))
+        down = next(e for e in seen if e["type"] == "pointerdown")
+        assert (down["x"], down["y"], down["trusted"]) == (84, 136, True)  # real input
+
+        # Typing into the new block's number slot, then Enter.
+        x, y = run_async(page.evaluate(STEPS_SLOT))
+        run_async(page.mouse.click(x, y))
+        qtbot.waitUntil(
+            lambda: run_async(page.evaluate("() => document.activeElement.tagName")) == "INPUT",
+            timeout=10_000,
+        )
+        run_async(page.keyboard.press("Control+a"))
+        run_async(page.keyboard.type("25"))
+        run_async(page.keyboard.press("Enter"))
+        qtbot.waitUntil(lambda: "25" in run_async(page.evaluate(NUMBERS)), timeout=10_000)
+        keys = [e for e in run_async(page.evaluate("() => window.seen")) if e["type"] == "keydown"]
+        assert [k["key"] for k in keys][-3:] == ["2", "5", "Enter"]
+        assert keys[-1]["code"] == "Enter"
+        with pytest.raises(PlaywrightError, match="Unknown key"):
+            run_async(page.keyboard.press("NoSuchKey"))
+
+        # The wheel scrolls as many pixels as asked; two presses at once make a double click.
+        run_async(page.evaluate("() => { window.seen.length = 0; }"))
+        run_async(page.mouse.move(900, 400))
+        run_async(page.mouse.wheel(0, 100))
+        run_async(page.mouse.dblclick(900, 400))
+        seen = run_async(page.evaluate("() => window.seen"))
+        wheel = [e for e in seen if e["type"] == "wheel"]
+        assert wheel and wheel[0]["dy"] == 100
+        assert [e["detail"] for e in seen if e["type"] == "click"] == [1, 2]
+        assert [e["type"] for e in seen].count("dblclick") == 1
+
+        # The screenshot is the benchmark's screen, as the page shows it.
+        png = run_async(page.screenshot(type="png"))
+        image = QImage.fromData(png, "PNG")
+        assert (image.width(), image.height()) == (1280, 720)
+        assert len({image.pixel(x, 40) for x in range(0, 1280, 40)}) > 2  # not blank
+        clip = run_async(page.screenshot(clip={"x": 10, "y": 20, "width": 300, "height": 200}))
+        assert QImage.fromData(clip, "PNG").size().toTuple() == (300, 200)
+    finally:
+        pages.release(page)
+        run_async(pages.settled())
+
+    # Given back: the layout sizes the view again and the page follows it.
+    assert not pages.busy and window.editor.shown_size is None
+    qtbot.waitUntil(
+        lambda: (
+            run_async(window.editor.run_js("[innerWidth, innerHeight]"))
+            == [view.width(), view.height()]
+        ),
+        timeout=10_000,
+    )

@@ -1,9 +1,12 @@
 """Lends the studio window's embedded editor page to one episode at a time.
 
-`WindowPageSource` is an episode manager's page source (env.episode.PageSource): it attaches
-to the embedded page through the debugging endpoint, sets the benchmark's 1280x720 screen,
-and refuses a second episode while one is showing. Releasing restores the page's own size,
-disconnects, and tells the window (`on_release`), which then knows the editor is its own again.
+`WindowPageSource` is an episode manager's page source (env.episode.PageSource). The window
+gives it `open_page`, which shows its editor page at the benchmark's 1280x720 screen and
+returns it as a `LentPage` whose `page` has the Playwright page API episodes use (built on Qt
+in the window, studio.views.live_page: no debugging endpoint, nothing another process can
+reach). The source refuses a second episode while one is showing. Releasing gives the page
+its own size back and tells the window (`on_release`), which then knows the editor is its
+own again.
 """
 
 from __future__ import annotations
@@ -11,23 +14,45 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from studio.services.env.composite import install as install_helpers
 from studio.services.env.editor_pages import EnvError
-from studio.services.live.attach import AttachedPage, attach
+
+
+class LentPage(Protocol):
+    """The window's editor page while an episode has it."""
+
+    @property
+    def page(self) -> Any:
+        """The page, with the Playwright page API that episodes and mode handlers call."""
+        ...
+
+    async def ensure_screen(self) -> None:
+        """Show the page at its episode's screen size again if something changed it."""
+        ...
+
+    async def release(self) -> None:
+        """Give the page its own size back (it keeps running)."""
+        ...
+
+
+OpenPage = Callable[[], Awaitable[LentPage]]
+
+
+async def _no_window() -> LentPage:
+    raise EnvError("live runs need the studio window's editor, and none is attached")
 
 
 class WindowPageSource:
     """One embedded page, one episode at a time."""
 
-    def __init__(self, url_part: str, endpoint_url: str | None = None) -> None:
-        self.url_part = url_part
-        self.endpoint_url = endpoint_url
+    def __init__(self, open_page: OpenPage = _no_window) -> None:
+        self.open_page = open_page
         # awaited before the page is lent (e.g. the window stashes unsaved work)
         self.prepare: Callable[[], Awaitable[None]] | None = None
         self.on_release: list[Callable[[], None]] = []
-        self._attached: AttachedPage | None = None
+        self._lent: LentPage | None = None
         self._busy = False
         self._releases: set[asyncio.Task[None]] = set()
 
@@ -37,47 +62,50 @@ class WindowPageSource:
 
     @property
     def page(self) -> Any:
-        """The lent page as Playwright sees it (None when not lent)."""
-        return self._attached.page if self._attached is not None else None
+        """The lent page (None when not lent)."""
+        return self._lent.page if self._lent is not None else None
 
     async def acquire(self, lend: bool = True) -> tuple[Any, bool]:
-        """Attach to the page at the benchmark's screen size. `lend=False` when the page
-        keeps showing what it shows (a labeler capturing it): no `prepare` then."""
+        """The page at the benchmark's screen size. `lend=False` when the page keeps
+        showing what it shows (a labeler capturing it): no `prepare` then."""
         if self._busy:
             raise EnvError(
                 "the studio's editor is already showing an episode; stop it (or let it end) "
                 "before starting another"
             )
         self._busy = True
+        lent: LentPage | None = None
         try:
             if lend and self.prepare is not None:
                 await self.prepare()
             await self._wait_releases()
-            self._attached = await attach(self.url_part, self.endpoint_url)
-            await self._attached.emulate_screen()
-            await install_helpers(self._attached.page)
+            lent = await self.open_page()
+            await install_helpers(lent.page)
         except BaseException:
             self._busy = False
+            if lent is not None:
+                with contextlib.suppress(Exception):
+                    await lent.release()
             raise
-        return self._attached.page, False
+        self._lent = lent
+        return lent.page, False
 
     async def refresh(self, page: Any) -> None:
-        if self._attached is not None and self._attached.page is page:
-            await self._attached.ensure_screen()
+        if self._lent is not None and self._lent.page is page:
+            await self._lent.ensure_screen()
 
     def release(self, page: Any) -> None:
-        """Give the page back. The window is told once the page has its own size again: a
-        layout change made while the 1280x720 override is still on leaves the page at a
-        stale size when the override is cleared."""
-        attached, self._attached = self._attached, None
+        """Give the page back. The window is told once the page has its own size again."""
+        lent, self._lent = self._lent, None
         self._busy = False
-        task = asyncio.ensure_future(self._release(attached))
+        task = asyncio.ensure_future(self._release(lent))
         self._releases.add(task)
         task.add_done_callback(self._releases.discard)
 
-    async def _release(self, attached: AttachedPage | None) -> None:
-        if attached is not None:
-            await attached.release()
+    async def _release(self, lent: LentPage | None) -> None:
+        if lent is not None:
+            with contextlib.suppress(Exception):
+                await lent.release()
         for callback in list(self.on_release):
             callback()
 
@@ -91,7 +119,8 @@ class WindowPageSource:
                 await task
 
     async def close(self) -> None:
-        if self._attached is not None:
-            attached, self._attached = self._attached, None
-            await attached.release()
+        if self._lent is not None:
+            lent, self._lent = self._lent, None
+            with contextlib.suppress(Exception):
+                await lent.release()
         await self._wait_releases()

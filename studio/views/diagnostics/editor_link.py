@@ -1,8 +1,8 @@
 """Borrowing the studio's embedded editor for labeling work.
 
 A labeler sets the editor up (a project, a sprite, a palette category, blocks where they
-want them) and then captures it: `EditorLink.borrow()` attaches to that very page through the
-debugging endpoint at the benchmark's 1280x720 screen, installs the drag and perception
+want them) and then captures it: `EditorLink.borrow()` gets that very page (driven through Qt,
+studio.views.live_page) at the benchmark's 1280x720 screen, installs the drag and perception
 helpers, and keeps the view's size until it is given back. Nothing is loaded into the editor:
 it keeps showing what the labeler made.
 """
@@ -39,9 +39,9 @@ class EditorLink:
 
     @contextlib.asynccontextmanager
     async def borrow(self) -> AsyncIterator[Any]:
-        """The editor page as a Playwright page at 1280x720, helpers installed.
+        """The editor page (Playwright's page API) at 1280x720, helpers installed.
 
-        Raises (EnvError, AttachError) with a message when the editor is busy or cannot be
+        Raises (EnvError, PageError) with a message when the editor is busy or cannot be
         reached; the page is given back however the block ends."""
         await self.window.editor.wait_ready()
         pages = self.window.runs.live.pages
