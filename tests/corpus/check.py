@@ -30,7 +30,8 @@ def describe(result: EvalResult) -> str:
 
 def check_case(case: Case, variant: Variant, folder: Path, evaluate: Callable[..., Any]) -> None:
     """Evaluate `variant` with the case's script on the virtual and the real clock; the two
-    verdict lists must be equal, and equal to the variant's expected verdicts."""
+    verdict lists must be equal (a real-clock disagreement confirmed by a second real run),
+    and equal to the variant's expected verdicts."""
     entry = case.write_task(folder)
     project = variant.build().build()
     results = [evaluate(entry, project, clock=clock) for clock in CLOCKS]
@@ -38,5 +39,12 @@ def check_case(case: Case, variant: Variant, folder: Path, evaluate: Callable[..
     report = "\n".join([f"{case.id} / {variant.name}", *map(describe, results)])
     report += f"\n  expected:\n{expected}"
     virtual, real = (verdicts(r) for r in results)
+    if virtual != real:
+        # The real clock is the noisy reference: a page starved of frames by other work on the
+        # machine (other test workers, two cores) misses a timing window that it meets when it
+        # gets them. A disagreement counts when a second real run confirms it.
+        again = evaluate(entry, project, clock=Clock.REAL)
+        report += "\n  real clock, run again:\n" + describe(again).split("\n", 1)[1]
+        real = verdicts(again)
     assert virtual == real, "the clocks disagree\n" + report
     assert virtual == variant.expected, "unexpected verdicts\n" + report
