@@ -40,6 +40,7 @@ SCRIPT_PATH = paths.JS_DIR / "scratchworld.js"
 MIN_DRAG_STEPS = 10
 DRAG_STEPS_PER_S = 30
 ACTION_SETTLE_MS = 600
+CATEGORY_SETTLE_MS = 3000  # the palette's scroll animation, on a busy machine
 CUSTOM_JS_TIMEOUT_S = 20.0
 MAX_CODE = 100_000  # characters of a custom_js function
 STUDIO_COMPOSITE = {
@@ -154,6 +155,8 @@ class SessionHandler:
             if "error" in reply:
                 raise SwActionError("NOT_FOUND", str(reply["error"]))
             self.last_reply = Reply(action.args, reply)
+            if action.api == "select_category":  # answer once the palette has scrolled there
+                await elements_call(page, "settle", CATEGORY_SETTLE_MS, 4)
             return ActionOutcome(target=str(reply.get("category") or action.api))
         return await self._composite(page, action)
 
