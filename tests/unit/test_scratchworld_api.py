@@ -21,12 +21,8 @@ from studio.services.api.scratchworld.handler import (
     custom_js_data,
     parse_primitive,
 )
-from studio.services.api.scratchworld.sessions import (
-    SwSessions,
-    envelope,
-    parse_selectors,
-    published_result,
-)
+from studio.services.api.scratchworld.replies import envelope, published_result
+from studio.services.api.scratchworld.sessions import SwSessions, parse_selectors
 from studio.services.errors import StudioError
 from tests.helpers.fake_env import FakeEpisodeManager
 

@@ -29,6 +29,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, ValidationError
 
+from studio.models.agent import COMPOSITE_APIS as STUDIO_COMPOSITE_APIS
 from studio.models.agent import ActionError, Mode, Observation, parse_action
 from studio.services import paths
 from studio.services.api.scratchworld.schemas import PRIMITIVE_BODIES
@@ -43,17 +44,8 @@ ACTION_SETTLE_MS = 600
 CATEGORY_SETTLE_MS = 3000  # the palette's scroll animation, on a busy machine
 CUSTOM_JS_TIMEOUT_S = 20.0
 MAX_CODE = 100_000  # characters of a custom_js function
-STUDIO_COMPOSITE = {
-    "select_sprite",
-    "select_stage",
-    "add_variable",
-    "add_list",
-    "add_block",
-    "connect_blocks",
-    "detach_blocks",
-    "set_block_field",
-    "delete_block",
-}
+# the studio composite mode's APIs; done and failed stay with the client, as published
+STUDIO_COMPOSITE = set(STUDIO_COMPOSITE_APIS) - {"done", "failed"}
 PAGE_CONTROL = {"run_project", "stop_project", "select_category"}
 OBSERVATIONS = {"get_blocks_pseudocode", "get_blocks_structure"}
 COMPOSITE_APIS = STUDIO_COMPOSITE | PAGE_CONTROL | OBSERVATIONS | {"custom_js"}

@@ -26,12 +26,10 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.models.agent import ActionError, Element, Mode, Observation
-from studio.models.evaluation import EvalResult
+from studio.models.agent import ActionError, Mode, Observation
 from studio.services.api.scratchworld.checkout import SwCheckout, plain_name
 from studio.services.api.scratchworld.handler import (
     OBSERVATIONS,
@@ -39,6 +37,12 @@ from studio.services.api.scratchworld.handler import (
     SessionHandler,
     SwActionError,
     page_call,
+)
+from studio.services.api.scratchworld.replies import (
+    envelope,
+    failed_result,
+    published_result,
+    recorded_element,
 )
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError
@@ -97,34 +101,6 @@ class SwSession:
             "episode_id": self.episode.id,
             "steps": self.episode.step_count,
         }
-
-
-def _now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-def envelope(
-    session_id: str,
-    api: str,
-    requested: dict[str, Any],
-    executed: dict[str, Any] | None,
-    data: dict[str, Any] | None,
-    error: tuple[str, str] | None,
-    t0: float,
-) -> dict[str, Any]:
-    """The reply of an action or composite call (section 3)."""
-    return {
-        "success": error is None,
-        "requested_action": {"api": api, "args": requested},
-        "executed_action": {"api": api, "args": executed if executed is not None else requested},
-        "data": data or {},
-        "error": None if error is None else {"code": error[0], "message": error[1]},
-        "meta": {
-            "session_id": session_id,
-            "timestamp": _now_iso(),
-            "duration_ms": round((time.perf_counter() - t0) * 1000, 3),
-        },
-    }
 
 
 def parse_selectors(text: str) -> list[tuple[str, str]]:
@@ -346,7 +322,7 @@ class SwSessions:
             session.episode.last_observation = Observation(
                 mode=Mode.PRIMITIVE,
                 step=session.episode.step_count,
-                elements=[_element(e) for e in elements],
+                elements=[recorded_element(e) for e in elements],
             )
         return {
             "elements": elements,
@@ -446,51 +422,8 @@ class SwSessions:
             try:
                 result = await session.episode.evaluate(clock=clock, seed=0, task=task)
             except ActionError as exc:
-                return _failed(str(exc), [])
+                return failed_result(str(exc), [])
         return published_result(result)
-
-
-def published_result(result: EvalResult) -> dict[str, Any]:
-    """An evaluation as the published server answers it."""
-    stdout = "\n".join(result.console)
-    if result.error is not None:
-        return _failed(f"{result.error.kind.value}: {result.error.message}", result.console)
-    return {
-        "status": "success",
-        "result": {
-            "success": result.success,
-            "passed_tests": result.passed_tests,
-            "total_tests": result.total_tests,
-            "partial_success_rate": result.partial_success_rate,
-            "details": [d.model_dump(mode="json") for d in result.details],
-        },
-        "message": "",
-        "evaluation_method": "browser",
-        "stdout": stdout,
-    }
-
-
-def _failed(error: str, console: list[str]) -> dict[str, Any]:
-    return {
-        "status": "failed",
-        "error": error,
-        "result": {},
-        "evaluation_method": "browser",
-        "stdout": "\n".join(console),
-    }
-
-
-def _element(raw: dict[str, Any]) -> Element:
-    pos = raw.get("position") or {}
-    return Element(
-        index=int(raw.get("index", 0)),
-        type=str(raw.get("type", "")),
-        text=str(raw.get("block_name") or raw.get("text") or "")[:200],
-        x=float(pos.get("x", 0)),
-        y=float(pos.get("y", 0)),
-        w=float(pos.get("width", 0)),
-        h=float(pos.get("height", 0)),
-    )
 
 
 def _env_ttl() -> float:
