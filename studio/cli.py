@@ -105,7 +105,7 @@ def _add_plugins(sub: argparse._SubParsersAction) -> None:
     cli_scratchworld.add_parsers(sub)
     cli_env.add_parsers(sub)
     cli_trajectory.add_parsers(sub)
-    __import__("studio.cli_diagnostics").cli_diagnostics.add_parsers(sub)
+    __import__("studio.cli_labeling").cli_labeling.add_parsers(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     try:
-        if getattr(args, "diagnostics_run", None):
-            return __import__("studio.cli_diagnostics").cli_diagnostics.run(args)
+        if getattr(args, "labeling_run", None):
+            return __import__("studio.cli_labeling").cli_labeling.run(args)
         if args.command == "eval":
             return asyncio.run(_eval(args))
         if args.command == "check":

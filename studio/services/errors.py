@@ -27,3 +27,9 @@ class ProjectFileError(StudioError):
         self.path = Path(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
+
+
+class ReviewError(StudioError):
+    """A review step that is not allowed (tasks and labeling items alike): the current state
+    forbids it, or what the step needs first is missing (who reviews, a comment, an item's
+    regions or answer, a task without lint errors). The message says which and what to do."""

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from studio.cli import main
-from studio.services.drag.agreement import approve, record_label
 from studio.services.drag.item import (
     Box,
     ConnectionType,
@@ -19,9 +18,11 @@ from studio.services.drag.item import (
     load_item,
     write_item,
 )
-from studio.services.drag.review import ReviewState
+from studio.services.drag.review import approve, record_label
 from studio.services.errors import StudioError
-from studio.services.qa.item import QaItem, QaSet, QaType, Subject, confirm
+from studio.services.labeling.review import ReviewState
+from studio.services.qa.item import QaItem, QaSet, QaType, Subject
+from studio.services.qa.review import confirm
 from studio.services.qa.scoring import record_answer
 from studio.services.scratchworld import (
     diagnostics_common,

@@ -1,4 +1,8 @@
-"""Errors of the authoring services; each message says what is wrong and what to do."""
+"""Errors of the authoring services; each message says what is wrong and what to do.
+
+A review step a task's state does not allow raises `studio.services.errors.ReviewError`, the
+one review error of the studio (labeling items raise it too).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,6 @@ from studio.services.errors import StudioError
 
 class LibraryError(StudioError):
     """A library operation that cannot be done: bad or taken id, missing project, trash."""
-
-
-class ReviewError(StudioError):
-    """A review transition that the task's current state does not allow."""
 
 
 class RecoveryError(StudioError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from studio.models.task import Review, ReviewEvent, ReviewState, Task
-from studio.services.authoring.errors import ReviewError
+from studio.services.errors import ReviewError
 
 _ALLOWED: dict[str, tuple[frozenset[ReviewState], ReviewState]] = {
     "submit": (frozenset({ReviewState.DRAFT, ReviewState.REJECTED}), ReviewState.IN_REVIEW),

@@ -2,18 +2,16 @@
 
 A labeler works on `blind_copy(item, name)`: the item without the other labelers' regions
 (and without the computed regions when `hide_computed`), so a second labeler does not see the
-first's labels. `record_label` keeps each labeler's regions apart; `region_agreement` reports
-the IoU of the start regions and of the end regions of two labelers.
+first's labels. Each labeler's regions are kept apart (`studio.services.drag.review.record_label`);
+`region_agreement` reports the IoU of the start regions and of the end regions of two labelers.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from studio.services.drag.grid import iou
 from studio.services.drag.item import DragItem, RegionLabel
-from studio.services.drag.review import ReviewState
 from studio.services.errors import StudioError
 
 
@@ -25,21 +23,6 @@ def blind_copy(item: DragItem, labeler: str, hide_computed: bool = False) -> Dra
         copy.evaluation_config.feasible_start_points = []
         copy.evaluation_config.feasible_points = []
     return copy
-
-
-def record_label(
-    item: DragItem, labeler: str, start: list[list[int]], end: list[list[int]]
-) -> DragItem:
-    """Store `labeler`'s regions (replacing their earlier ones); the item becomes labeled."""
-    if not labeler:
-        raise StudioError("a label needs the labeler's name")
-    at = datetime.now(UTC).isoformat(timespec="seconds")
-    label = RegionLabel(labeler=labeler, start_points=start, end_points=end, at=at)
-    labels = [lab for lab in item.labels if lab.labeler != labeler] + [label]
-    review = item.review
-    if review.state in (ReviewState.DRAFT, ReviewState.REJECTED):
-        review = review.move(ReviewState.LABELED, labeler)
-    return item.model_copy(update={"labels": labels, "review": review})
 
 
 def label_of(item: DragItem, labeler: str) -> RegionLabel:
@@ -65,19 +48,3 @@ def region_agreement(item: DragItem, first: str, second: str) -> dict[str, Any]:
         "end_iou": round(end, 4),
         "mean_iou": round((start + end) / 2, 4),
     }
-
-
-def approve(
-    item: DragItem, reviewer: str, labeler: str | None = None, comment: str = ""
-) -> DragItem:
-    """Approve the item; with `labeler`, that labeler's regions become the item's regions."""
-    cfg = item.evaluation_config.model_copy()
-    if labeler:
-        lab = label_of(item, labeler)
-        cfg.feasible_start_points = lab.start_points
-        cfg.feasible_points = lab.end_points
-    review = item.review
-    if review.state in (ReviewState.DRAFT, ReviewState.REJECTED):
-        review = review.move(ReviewState.LABELED, labeler or reviewer)
-    review = review.move(ReviewState.APPROVED, reviewer, comment)
-    return item.model_copy(update={"evaluation_config": cfg, "review": review})

@@ -17,8 +17,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from studio.services.atomic import write_bytes, write_text
-from studio.services.drag.review import Review
 from studio.services.errors import StudioError, TaskFileError
+from studio.services.labeling.review import Review
+from studio.services.labeling.source import SwSource
 
 ITEM_FILE = "item.json"
 PROJECT_FILE = "project.sb3"
@@ -118,20 +119,6 @@ class RegionStats(BaseModel):
     end_points: int = 0
     implied_points: int = 0
     method: str = ""
-
-
-class SwSource(BaseModel):
-    """The published ScratchWorld record an imported item (or QA item) came from: its file name,
-    the record as read and how the file was written (the fields of
-    `scratchworld.layout.JsonStyle`; `text` holds the file itself when that style does not
-    give back its bytes). Export starts from it, so an unchanged item is written back exactly."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    file: str
-    record: dict[str, Any]
-    style: dict[str, Any] = Field(default_factory=dict)
-    text: str | None = None
 
 
 class DragItem(BaseModel):

@@ -41,7 +41,7 @@ from studio.services.drag.grid import snap as snap_to
 from studio.services.drag.item import DragItemError, ItemFolder, RegionLabel, RegionStats
 from studio.services.drag.page import SCRIPT, Job, TrialPages
 from studio.services.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
-from studio.services.drag.review import ReviewState
+from studio.services.drag.review import regions_replaced
 from studio.services.drag.setup import ACTION_KEYS
 from studio.services.server import EditorServer
 
@@ -437,9 +437,7 @@ def apply_result(entry: ItemFolder, result: RegionResult, grid: int, pages: int)
         implied_points=implied,
         method="predicted regions, boundary verified by real drags",
     )
-    review = entry.item.review
-    if review.state is not ReviewState.DRAFT:  # new regions need a new look
-        entry.item.review = review.move(ReviewState.DRAFT, "studio", "regions recomputed")
+    entry.item = regions_replaced(entry.item, "studio", "regions recomputed")
     entry.save()
 
 

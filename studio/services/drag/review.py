@@ -1,67 +1,91 @@
-"""Review states shared by drag items and QA items: draft, labeled, approved, rejected.
+"""The review rules of a drag item, on top of the shared steps of `studio.services.labeling`.
 
-A labeler's work moves an item from draft to labeled; a reviewer approves or rejects it (a
-rejected item goes back to labeling); an approved item can be reopened. Every change is kept in
-the history with who, when and an optional comment.
+- A label is a labeler's start region and end region, both non-empty; recording it makes a
+  draft or rejected item labeled (an approved item stays approved: a label is kept apart).
+- An item is labeled or approved only with both regions: its stored ones, or, when a labeler
+  is named, that labeler's label (approving with a labeler makes the label the item's regions).
+- Approving with `again` re-approves an approved item (reopened first, as the labeling window
+  does when the labeler approves what the canvas shows); without, that is a ReviewError.
+
+Every refusal is a `studio.services.errors.ReviewError` that names the item.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from studio.services.drag.agreement import label_of
+from studio.services.drag.item import DragItem, RegionLabel
+from studio.services.errors import ReviewError
+from studio.services.labeling.review import ReviewState, about, after_labeling, approval
 
-from studio.services.errors import StudioError
-
-
-class ReviewState(StrEnum):
-    DRAFT = "draft"
-    LABELED = "labeled"
-    APPROVED = "approved"
-    REJECTED = "rejected"
+Points = list[list[int]]
 
 
-ALLOWED = {
-    ReviewState.DRAFT: {ReviewState.LABELED},
-    ReviewState.LABELED: {ReviewState.APPROVED, ReviewState.REJECTED, ReviewState.DRAFT},
-    ReviewState.REJECTED: {ReviewState.LABELED, ReviewState.DRAFT},
-    ReviewState.APPROVED: {ReviewState.DRAFT},
-}
+def _name(item: DragItem) -> str:
+    return f"drag item {item.id}"
 
 
-class ReviewError(StudioError):
-    """A review step that the item's state does not allow."""
-
-
-class ReviewEvent(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    state: ReviewState
-    by: str = ""
-    at: str = ""
-    comment: str = ""
-
-
-class Review(BaseModel):
-    """Where an item stands, and how it got there."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    state: ReviewState = ReviewState.DRAFT
-    reviewer: str = ""
-    comment: str = ""
-    history: list[ReviewEvent] = Field(default_factory=list)
-
-    def move(self, state: ReviewState, by: str, comment: str = "") -> Review:
-        """A new Review in `state`; ReviewError when the step is not allowed from here."""
-        if state not in ALLOWED[self.state]:
-            raise ReviewError(f"cannot go from {self.state.value} to {state.value}")
-        if state in (ReviewState.APPROVED, ReviewState.REJECTED) and not by:
-            raise ReviewError(f"{state.value}: say who reviews")
-        at = datetime.now(UTC).isoformat(timespec="seconds")
-        event = ReviewEvent(state=state, by=by, at=at, comment=comment)
-        reviewer = by if state in (ReviewState.APPROVED, ReviewState.REJECTED) else self.reviewer
-        return Review(
-            state=state, reviewer=reviewer, comment=comment, history=[*self.history, event]
+def _require_regions(start: Points, end: Points, what: str) -> None:
+    missing = [name for name, points in (("start", start), ("end", end)) if not points]
+    if missing:
+        raise ReviewError(
+            f"{what} needs a {' and an '.join(missing)} region "
+            "(compute the regions or brush them first)"
         )
+
+
+def record_label(item: DragItem, labeler: str, start: Points, end: Points) -> DragItem:
+    """Store `labeler`'s regions (replacing their earlier ones); the item becomes labeled."""
+    with about(_name(item)):
+        if not labeler:
+            raise ReviewError("a label needs the labeler's name")
+        _require_regions(start, end, "a label")
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        label = RegionLabel(labeler=labeler, start_points=start, end_points=end, at=at)
+        labels = [lab for lab in item.labels if lab.labeler != labeler] + [label]
+        review = after_labeling(item.review, labeler)
+    return item.model_copy(update={"labels": labels, "review": review})
+
+
+def approve(
+    item: DragItem,
+    reviewer: str,
+    labeler: str | None = None,
+    comment: str = "",
+    again: bool = False,
+) -> DragItem:
+    """Approve the item; with `labeler`, that labeler's regions become the item's regions."""
+    cfg = item.evaluation_config.model_copy()
+    if labeler:
+        lab = label_of(item, labeler)
+        cfg.feasible_start_points = lab.start_points
+        cfg.feasible_points = lab.end_points
+    with about(_name(item)):
+        _require_regions(cfg.feasible_start_points, cfg.feasible_points, "approving")
+        review = approval(item.review, reviewer, labeler or "", comment, again)
+    return item.model_copy(update={"evaluation_config": cfg, "review": review})
+
+
+def move(item: DragItem, state: ReviewState, by: str, comment: str = "") -> DragItem:
+    """One step of the item's review (reject, reopen, labeled by `by`); approving goes
+    through `approve` (the item's stored regions)."""
+    if state is ReviewState.APPROVED:
+        return approve(item, by, comment=comment)
+    with about(_name(item)):
+        if state is ReviewState.LABELED:
+            own = [lab for lab in item.labels if lab.labeler == by]
+            cfg = item.evaluation_config
+            if own:
+                _require_regions(own[0].start_points, own[0].end_points, "labeled")
+            else:
+                _require_regions(cfg.feasible_start_points, cfg.feasible_points, "labeled")
+        review = item.review.move(state, by, comment)
+    return item.model_copy(update={"review": review})
+
+
+def regions_replaced(item: DragItem, by: str, comment: str) -> DragItem:
+    """New regions need a new look: a labeled, approved or rejected item goes back to draft."""
+    if item.review.state is ReviewState.DRAFT:
+        return item
+    return item.model_copy(update={"review": item.review.move(ReviewState.DRAFT, by, comment)})

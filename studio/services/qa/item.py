@@ -17,9 +17,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from studio.services.atomic import write_bytes, write_text
-from studio.services.drag.item import SwSource
-from studio.services.drag.review import Review, ReviewState
-from studio.services.errors import StudioError, TaskFileError
+from studio.services.errors import TaskFileError
+from studio.services.labeling.review import Review
+from studio.services.labeling.source import SwSource
 
 ITEMS_DIR = "items"
 SCREENSHOTS_DIR = "screenshots"
@@ -115,18 +115,3 @@ def read_item(path: Path) -> QaItem:
     except ValidationError as exc:
         err = exc.errors()[0]
         raise TaskFileError(path, err["msg"], ".".join(str(p) for p in err["loc"])) from None
-
-
-def confirm(item: QaItem, labeler: str, answer: str | None = None) -> QaItem:
-    """The labeler confirms the suggested answer, or corrects it with `answer`."""
-    if not labeler:
-        raise StudioError("say who labels")
-    value = answer if answer is not None else item.ground_truth
-    if item.task_type is not QaType.FIELD:
-        value = value.strip().upper()
-        if value not in ("YES", "NO"):
-            raise StudioError(f"{item.task_id}: a {item.task_type.value} answer is YES or NO")
-    review = item.review
-    if review.state in (ReviewState.DRAFT, ReviewState.REJECTED):
-        review = review.move(ReviewState.LABELED, labeler)
-    return item.model_copy(update={"ground_truth": value, "review": review})

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.services.errors import TaskFileError
+from studio.services.errors import ReviewError, TaskFileError
 from studio.services.jsonl import json_lines
-from studio.services.qa.item import QaItem, QaType
+from studio.services.qa.item import QaAnswer, QaItem, QaType
+from studio.services.qa.review import checked_answer
 
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 
@@ -142,10 +144,11 @@ def blind_copy(item: QaItem, labeler: str) -> QaItem:
 
 
 def record_answer(item: QaItem, labeler: str, answer: str) -> QaItem:
-    from datetime import UTC, datetime
-
-    from studio.services.qa.item import QaAnswer
-
+    """Keep `labeler`'s answer (replacing their earlier one) apart from the ground truth;
+    ReviewError when it is no answer to the item's question (`qa.review.checked_answer`)."""
+    if not labeler:
+        raise ReviewError(f"QA item {item.task_id}: an answer needs the labeler's name")
+    answer = checked_answer(item, answer)
     at = datetime.now(UTC).isoformat(timespec="seconds")
     answers = [a for a in item.answers if a.labeler != labeler]
     answers.append(QaAnswer(labeler=labeler, answer=answer, at=at))

@@ -34,8 +34,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from studio.services.atomic import write_bytes
-from studio.services.drag.item import DragItemError, SwSource, png_size
+from studio.services.drag.item import DragItemError, png_size
 from studio.services.errors import StudioError
+from studio.services.labeling.source import SwSource
 from studio.services.scratchworld.layout import JsonStyle
 from studio.services.scratchworld.reports import ExportReport, ImportReport, Problem
 

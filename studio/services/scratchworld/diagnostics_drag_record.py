@@ -29,7 +29,7 @@ import copy
 from typing import Any
 
 from studio.services.drag.item import PROJECT_FILE, DragItem
-from studio.services.drag.review import ReviewState
+from studio.services.labeling.review import ReviewState
 from studio.services.scratchworld.diagnostics_common import (
     STUDIO_KEY,
     _Overlay,

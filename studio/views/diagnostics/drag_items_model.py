@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.drag.item import ItemFolder, load_item
-from studio.services.drag.review import ReviewState
 from studio.services.errors import StudioError
+from studio.services.labeling.review import ReviewState
 from studio.views.diagnostics.items_model import ItemsModel
 
 

@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.services.drag.agreement import approve, blind_copy, record_label, region_agreement
+from studio.services.drag import review as drag_review
+from studio.services.drag.agreement import blind_copy, region_agreement
 from studio.services.drag.grid import Point, iou
 from studio.services.drag.item import DragItem, ItemFolder, check_screenshot
 from studio.services.drag.regions import (
@@ -42,8 +43,8 @@ from studio.services.drag.regions import (
     RegionInterrupted,
     apply_result,
 )
-from studio.services.drag.review import ReviewError, ReviewState
 from studio.services.errors import StudioError
+from studio.services.labeling.review import ReviewState
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.drag_author import AuthorBar, DragAuthoring, item_boxes
 from studio.views.diagnostics.drag_items_model import DragItemsModel, read_folder
@@ -222,8 +223,8 @@ class DragPanel(LabelingPanel):
     def current(self) -> DragItem | None:
         return self.entry.item if self.entry is not None else None
 
-    def item_id(self, item: DragItem) -> str:
-        return item.id
+    def step(self, item: DragItem, state: ReviewState, by: str) -> DragItem:
+        return drag_review.move(item, state, by)
 
     def made_key(self, made: ItemFolder) -> str:
         return made.item.id
@@ -334,7 +335,9 @@ class DragPanel(LabelingPanel):
             update={"instruction": self.instruction.toPlainText().strip()}
         )
         try:
-            item = record_label(item, name, _sorted(self.canvas.start), _sorted(self.canvas.end))
+            item = drag_review.record_label(
+                item, name, _sorted(self.canvas.start), _sorted(self.canvas.end)
+            )
         except StudioError as exc:
             self.context.message(str(exc))
             return False
@@ -347,14 +350,10 @@ class DragPanel(LabelingPanel):
         name = self.labeler_or_say()
         if self.entry is None or not name or not self.save_label():
             return False
-        item = self.entry.item
-        try:
-            if item.review.state is ReviewState.APPROVED:  # approved again, with these regions
-                review = item.review.move(ReviewState.DRAFT, name, "reopened to approve again")
-                item = item.model_copy(update={"review": review})
-            item = approve(item, name, labeler=name)
-        except ReviewError as exc:
-            self.context.message(f"{self.entry.item.id}: {exc}")
+        try:  # approved again if it was, with these regions
+            item = drag_review.approve(self.entry.item, name, labeler=name, again=True)
+        except StudioError as exc:
+            self.context.message(str(exc))
             return False
         self.store(item)
         self.context.message(f"{item.id}: approved by {name}")

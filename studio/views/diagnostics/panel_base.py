@@ -1,5 +1,8 @@
 """What the drag tab and the QA tab share: the item list, the review box, the layout, the
-review steps and making an item from the editor."""
+review steps and making an item from the editor.
+
+The review rules are the services' (`studio.services.drag.review`, `studio.services.qa.review`):
+a tab asks for a step and shows the refusal's message."""
 
 from __future__ import annotations
 
@@ -24,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.services.drag.review import Review, ReviewError, ReviewState
 from studio.services.errors import StudioError
+from studio.services.labeling.review import Review, ReviewState
 from studio.views.diagnostics.click_session import ClickSession
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.items_model import ItemsModel
@@ -56,8 +59,8 @@ class ReviewBox(QGroupBox):
             for e in review.history[-4:]
         ]
         self.text.setText(f"<b>{review.state.value}</b><br>" + "<br>".join(history))
-        self.reopen_button.setEnabled(review.state is not ReviewState.DRAFT)
-        self.reject_button.setEnabled(review.state is ReviewState.LABELED)
+        self.reopen_button.setEnabled(review.allows(ReviewState.DRAFT))
+        self.reject_button.setEnabled(review.allows(ReviewState.REJECTED))
 
 
 class AgreementBox(QGroupBox):
@@ -182,7 +185,8 @@ class LabelingPanel(QWidget):
     def approve(self) -> bool:
         raise NotImplementedError
 
-    def item_id(self, item: Any) -> str:
+    def step(self, item: Any, state: ReviewState, by: str) -> Any:
+        """`item` moved to `state` by `by`, as its package's review rules allow."""
         raise NotImplementedError
 
     def made_key(self, made: Any) -> str:
@@ -240,11 +244,11 @@ class LabelingPanel(QWidget):
         if item is None or not name:
             return False
         try:
-            review = item.review.move(state, name)
-        except ReviewError as exc:
-            self.context.message(f"{self.item_id(item)}: {exc}")
+            moved = self.step(item, state, name)
+        except StudioError as exc:
+            self.context.message(str(exc))
             return False
-        self.store(item.model_copy(update={"review": review}))
+        self.store(moved)
         return True
 
     async def new_from_editor(self) -> Any:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from studio.services.drag.review import ReviewState
 from studio.services.errors import StudioError
+from studio.services.labeling.review import ReviewState
 from studio.services.qa.item import ITEMS_DIR, QaItem, read_item
 from studio.views.diagnostics.items_model import ItemsModel
 

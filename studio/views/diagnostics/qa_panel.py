@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.services.drag.review import ReviewError, ReviewState
 from studio.services.errors import StudioError
-from studio.services.qa.item import QaItem, QaSet, QaType, confirm
+from studio.services.labeling.review import ReviewState
+from studio.services.qa import review as qa_review
+from studio.services.qa.item import QaItem, QaSet, QaType
 from studio.services.qa.scoring import (
     blind_copy,
     correct,
@@ -196,8 +197,8 @@ class QaPanel(LabelingPanel):
     def current(self) -> QaItem | None:
         return self.item
 
-    def item_id(self, item: QaItem) -> str:
-        return item.task_id
+    def step(self, item: QaItem, state: ReviewState, by: str) -> QaItem:
+        return qa_review.move(item, state, by)
 
     def made_key(self, made: QaItem) -> str:
         return made.task_id
@@ -329,13 +330,10 @@ class QaPanel(LabelingPanel):
                 "focus_hint": self.hint.text().strip(),
             }
         )
-        try:
+        try:  # outside blind mode the answer is the truth (a changed one is reviewed again)
             item = record_answer(item, name, answer)
             if not self.blind.isChecked():
-                if item.review.state is ReviewState.APPROVED and answer != item.ground_truth:
-                    review = item.review.move(ReviewState.DRAFT, name, "ground truth changed")
-                    item = item.model_copy(update={"review": review})  # to be reviewed again
-                item = confirm(item, name, answer)
+                item = qa_review.confirm(item, name, answer)
         except StudioError as exc:
             self.context.message(str(exc))
             return False
@@ -352,21 +350,16 @@ class QaPanel(LabelingPanel):
         if self.blind.isChecked():
             self.context.message("Turn Blind off to review: approving shows the ground truth")
             return False
-        before = self.item
-        if before.review.state is ReviewState.APPROVED:  # approved again, with this answer
-            review = before.review.move(ReviewState.DRAFT, name, "reopened to approve again")
-            self.item = before.model_copy(update={"review": review})
         if not self.save_answer():
-            self.item = before
             return False
         assert self.item is not None
-        try:
-            review = self.item.review.move(ReviewState.APPROVED, name)
-        except ReviewError as exc:
-            self.context.message(f"{self.item.task_id}: {exc}")
+        try:  # approved again if it was, with this answer
+            item = qa_review.approve(self.item, name, again=True)
+        except StudioError as exc:
+            self.context.message(str(exc))
             return False
-        self.store(self.item.model_copy(update={"review": review}))
-        self.context.message(f"{self.item.task_id}: approved by {name}")
+        self.store(item)
+        self.context.message(f"{item.task_id}: approved by {name}")
         return True
 
     def show_agreement(self) -> dict[str, Any] | None:

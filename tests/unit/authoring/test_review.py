@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from studio.models.task import ReviewState, Task
-from studio.services.authoring.errors import ReviewError
 from studio.services.authoring.review import (
     allowed_actions,
     approve,
@@ -18,7 +17,7 @@ from studio.services.authoring.review import (
     reopen,
     submit,
 )
-from studio.services.errors import StudioError
+from studio.services.errors import ReviewError, StudioError
 from studio.services.store import TaskFolder, load_task, save_task
 
 Bundled = Callable[[str], TaskFolder]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.drag.agreement import approve, blind_copy, record_label, region_agreement
+from studio.services.drag.agreement import blind_copy, region_agreement
 from studio.services.drag.item import (
     Box,
     ConnectionType,
@@ -22,8 +22,9 @@ from studio.services.drag.item import (
     scan_items,
     write_item,
 )
-from studio.services.drag.review import ReviewState
+from studio.services.drag.review import approve, record_label
 from studio.services.errors import TaskFileError
+from studio.services.labeling.review import ReviewState
 
 PNG = (
     b"\x89PNG\r\n\x1a\n"

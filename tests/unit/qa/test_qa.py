@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.drag.review import ReviewError, ReviewState
-from studio.services.errors import StudioError
-from studio.services.qa.item import QaItem, QaSet, QaType, confirm
+from studio.services.errors import ReviewError, StudioError
+from studio.services.labeling.review import ReviewState
+from studio.services.qa.item import QaItem, QaSet, QaType
+from studio.services.qa.review import confirm
 from studio.services.qa.scoring import (
     blind_copy,
     cohen_kappa,

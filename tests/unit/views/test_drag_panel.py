@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from studio.services import paths
 from studio.services.drag.item import load_item
-from studio.services.drag.review import ReviewState
+from studio.services.labeling.review import ReviewState
 from studio.views.diagnostics.drag_panel import DragPanel
 from studio.views.diagnostics.region_canvas import Tool
 from tests.helpers.labeling import show_panel

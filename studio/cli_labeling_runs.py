@@ -1,4 +1,4 @@
-"""Running agents on the diagnostics from the command line.
+"""Running agents on the labeling items (drag items, QA sets) from the command line.
 
 ```
 studio drag run ITEMS --agent oracle|random|scripted|llm [--k K] [--pages N] [--out DIR] [--json]
@@ -7,7 +7,7 @@ studio qa run QA_DIR --agent oracle|random|scripted|llm [--workers N] [--out DIR
 
 `--seed` seeds the random agent, `--answers FILE` (JSON lines) feeds the scripted one, and the
 LLM agent takes its endpoint from STUDIO_LLM_URL / STUDIO_LLM_MODEL / STUDIO_LLM_KEY. Exit codes
-as the other diagnostics commands: 0 done, 1 some items could not be run, 2 bad input.
+as the other labeling commands: 0 done, 1 some items could not be run, 2 bad input.
 """
 
 from __future__ import annotations

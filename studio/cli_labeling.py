@@ -1,0 +1,206 @@
+"""Labeling on the command line: the drag items (feasible regions) and the perception QA items
+of the two diagnostic benchmarks. This module parses; `studio.cli_labeling_items` and
+`studio.cli_labeling_runs` do the work.
+
+```
+studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--json]
+studio drag author PROJECT.sb3 --out DIR --id ID (--target BLOCK | --palette OPCODE)
+                   --reference BLOCK --connection TYPE [--input NAME] [--detach BLOCK --dx --dy]
+studio drag score PREDICTIONS.jsonl ITEMS_DIR [--execute] [--json]
+studio drag run ITEMS --agent oracle|random|scripted|llm [--k K] [--pages N] [--out DIR] [--json]
+studio drag review ITEM (--approve | --reject | --reopen) --by NAME [--labeler NAME]
+studio drag agreement ITEM LABELER_A LABELER_B [--json]
+studio qa capture PROJECT.sb3 --out QA_DIR --id ID --type TYPE --question TEXT ...
+studio qa confirm QA_DIR TASK_ID --by NAME [--answer TEXT] [--approve]
+studio qa score ANSWERS.jsonl QA_DIR [--json]
+studio qa run QA_DIR --agent oracle|random|scripted|llm [--out DIR] [--json]
+studio qa agreement QA_DIR LABELER_A LABELER_B [--json]
+studio diagnostics import ROOT DEST | export SRC DEST [--overwrite] [--json]
+```
+
+Exit codes: 0 done, 1 interrupted or failed, 2 bad input (the message names the file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio import cli_labeling_items, cli_labeling_runs
+from studio.services.errors import StudioError
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+CONNECTIONS = ("next", "parent", "input", "substack_1", "substack_2")
+
+
+def add_parsers(sub: Any) -> None:
+    """Add `regions`, `drag`, `qa` and `diagnostics` (import/export) to the studio's
+    subcommands; each sets `labeling_run`, the handler `run` calls."""
+    reg = sub.add_parser("regions", help="feasible regions of single-step drag items")
+    reg_sub = reg.add_subparsers(dest="action", required=True)
+    comp = reg_sub.add_parser(
+        "compute", help="compute the start and end regions of items (editor windows shared)"
+    )
+    comp.add_argument("items", type=Path, nargs="+", metavar="ITEM", help="drag item folder")
+    comp.add_argument("--grid", type=int, help="grid step in px (default: the item's, 5)")
+    comp.add_argument("--pages", type=int, default=None, help="editor pages dragging at once")
+    comp.add_argument("--fresh", action="store_true", help="ignore a partial result")
+    comp.add_argument(
+        "--compare",
+        action="store_true",
+        help="compare with the item's stored regions (IoU); keep both, the computed ones as "
+        "the label 'computed'",
+    )
+    comp.add_argument("--json", action="store_true")
+    reg.set_defaults(labeling_run=cli_labeling_items.regions_compute)
+
+    drag = sub.add_parser("drag", help="single-step drag items: author, score, review")
+    d_sub = drag.add_subparsers(dest="action", required=True)
+    au = d_sub.add_parser("author", help="make an item from a project")
+    au.add_argument("project", type=Path)
+    au.add_argument("--out", type=Path, required=True, help="item folder to write")
+    au.add_argument("--id", required=True)
+    au.add_argument("--target", help="id of the canvas block to drag")
+    au.add_argument("--palette", help="opcode of the palette block to drag")
+    au.add_argument("--palette-index", type=int, default=0)
+    au.add_argument("--category", help="palette category to show (motion, looks, ...)")
+    au.add_argument("--sprite", help="sprite (or Stage) to edit")
+    au.add_argument("--reference", required=True, help="id of the block to connect to")
+    au.add_argument("--connection", choices=CONNECTIONS, required=True)
+    au.add_argument("--input", help="input name for --connection input")
+    au.add_argument("--detach", help="first take this block out of its place")
+    au.add_argument("--dx", type=float, default=160.0)
+    au.add_argument("--dy", type=float, default=40.0)
+    au.add_argument("--instruction")
+    sc = d_sub.add_parser("score", help="score drag predictions (Pass@k, accuracy, error)")
+    sc.add_argument("predictions", type=Path)
+    sc.add_argument("items", type=Path)
+    sc.add_argument("--execute", action="store_true", help="also perform each drag")
+    sc.add_argument("--json", action="store_true")
+    rv = d_sub.add_parser("review", help="approve, reject or reopen an item")
+    rv.add_argument("item", type=Path)
+    group = rv.add_mutually_exclusive_group(required=True)
+    group.add_argument("--approve", action="store_true")
+    group.add_argument("--reject", action="store_true")
+    group.add_argument("--reopen", action="store_true")
+    rv.add_argument("--by", required=True)
+    rv.add_argument("--labeler", help="approve this labeler's regions as the item's")
+    rv.add_argument("--comment", default="")
+    ag = d_sub.add_parser("agreement", help="region IoU of two labelers")
+    ag.add_argument("item", type=Path)
+    ag.add_argument("first")
+    ag.add_argument("second")
+    ag.add_argument("--json", action="store_true")
+    drag.set_defaults(labeling_run=_drag)
+
+    qa = sub.add_parser("qa", help="perception QA items: capture, confirm, score")
+    q_sub = qa.add_subparsers(dest="action", required=True)
+    cap = q_sub.add_parser("capture", help="screenshot a project and write a question")
+    cap.add_argument("project", type=Path)
+    cap.add_argument("--out", type=Path, required=True, help="QA set folder")
+    cap.add_argument("--id", required=True)
+    cap.add_argument("--type", choices=("connection", "existence", "field"), required=True)
+    cap.add_argument("--question", required=True)
+    cap.add_argument("--block", help="block id (connection, field)")
+    cap.add_argument("--opcode", help="opcode (existence)")
+    cap.add_argument("--field", help="field or input name (field)")
+    cap.add_argument("--sprite")
+    cap.add_argument("--detach", help="first take this block out of its place")
+    cap.add_argument("--dx", type=float, default=0.0)
+    cap.add_argument("--dy", type=float, default=0.0)
+    cap.add_argument("--area", choices=("window", "canvas"), default="window")
+    cap.add_argument("--screenshot", help="PNG name (default: ID.png)")
+    cap.add_argument("--hint", default="")
+    cf = q_sub.add_parser("confirm", help="confirm or correct the suggested answer")
+    cf.add_argument("qa_dir", type=Path)
+    cf.add_argument("task_id")
+    cf.add_argument("--by", required=True)
+    cf.add_argument("--answer")
+    cf.add_argument("--approve", action="store_true", help="also approve (as --by)")
+    qs = q_sub.add_parser("score", help="accuracy of model answers per type")
+    qs.add_argument("answers", type=Path)
+    qs.add_argument("qa_dir", type=Path)
+    qs.add_argument("--json", action="store_true")
+    qg = q_sub.add_parser("agreement", help="Cohen's kappa of two labelers")
+    qg.add_argument("qa_dir", type=Path)
+    qg.add_argument("first")
+    qg.add_argument("second")
+    qg.add_argument("--json", action="store_true")
+    qa.set_defaults(labeling_run=_qa)
+    cli_labeling_runs.add_parsers(d_sub, q_sub)
+
+    dg = sub.add_parser(
+        "diagnostics", help="drag and QA items of a ScratchWorld checkout (only those)"
+    )
+    dg_sub = dg.add_subparsers(dest="action", required=True)
+    di = dg_sub.add_parser("import", help="checkout ROOT -> DEST/diagnostics/ (drag/<id>/, qa/)")
+    di.add_argument("src", type=Path, metavar="ROOT", help="the checkout's folder")
+    di.add_argument("dest", type=Path, metavar="DEST", help="library folder to write into")
+    di.add_argument("--overwrite", action="store_true", help="replace items that exist")
+    di.add_argument("--json", action="store_true")
+    de = dg_sub.add_parser("export", help="SRC/diagnostics/ (or SRC with drag/, qa/) -> DEST")
+    de.add_argument("src", type=Path, metavar="SRC", help="library or diagnostics folder")
+    de.add_argument("dest", type=Path, metavar="DEST", help="folder to write the layout into")
+    de.add_argument("--overwrite", action="store_true", help="write into a non-empty folder")
+    de.add_argument("--json", action="store_true")
+    dg.set_defaults(labeling_run=_diagnostics)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        code: int = args.labeling_run(args)
+        return code
+    except StudioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _drag(args: argparse.Namespace) -> int:
+    handler = {
+        "author": cli_labeling_items.drag_author,
+        "score": cli_labeling_items.drag_score,
+        "review": cli_labeling_items.drag_review,
+        "agreement": cli_labeling_items.drag_agreement,
+        "run": cli_labeling_runs.drag_run,
+    }[args.action]
+    return handler(args)
+
+
+def _qa(args: argparse.Namespace) -> int:
+    handler = {
+        "capture": cli_labeling_items.qa_capture,
+        "confirm": cli_labeling_items.qa_confirm,
+        "score": cli_labeling_items.qa_score,
+        "agreement": cli_labeling_items.qa_agreement,
+        "run": cli_labeling_runs.qa_run,
+    }[args.action]
+    return handler(args)
+
+
+# ---- import / export -------------------------------------------------------------------------
+def _diagnostics(args: argparse.Namespace) -> int:
+    """The drag and QA part of `studio import|export scratchworld` (same code, same layout)."""
+    from studio.cli_scratchworld import print_problems
+    from studio.services.scratchworld.diagnostics import export_diagnostics_only, import_diagnostics
+
+    verb = "import" if args.action == "import" else "export"
+    print(
+        f"note: `studio {verb} scratchworld` does the whole checkout (tasks too)", file=sys.stderr
+    )
+    try:
+        if args.action == "import":
+            report = import_diagnostics(args.src, args.dest, overwrite=args.overwrite)
+        else:
+            report = export_diagnostics_only(args.src, args.dest, overwrite=args.overwrite)
+    except OSError as exc:
+        raise StudioError(f"{exc.filename or ''}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        if not (report.drag_items or report.qa_items):
+            print("0 drag items and 0 QA items")
+        print_problems(report)
+    return EXIT_FAILED if report.skipped else EXIT_OK

@@ -1,0 +1,1 @@
+"""Labeling: what drag items and perception QA items share (their review), Qt-free."""
