@@ -27,11 +27,10 @@ def _name(item: DragItem) -> str:
 
 
 def _require_regions(start: Points, end: Points, what: str) -> None:
-    missing = [name for name, points in (("start", start), ("end", end)) if not points]
+    missing = [name for name, points in (("a start", start), ("an end", end)) if not points]
     if missing:
         raise ReviewError(
-            f"{what} needs a {' and an '.join(missing)} region "
-            "(compute the regions or brush them first)"
+            f"{what} needs {' and '.join(missing)} region (compute the regions or brush them first)"
         )
 
 

@@ -1,0 +1,84 @@
+"""The review rules of a drag item: a label and an approval need both regions, approving
+with a labeler takes their regions, approving again, recomputed regions, refusals named."""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.services.drag.review import approve, move, record_label, regions_replaced
+from studio.services.errors import ReviewError, StudioError
+from studio.services.labeling.review import AGAIN, ReviewState
+from tests.unit.drag.test_roundtrip import drag_item
+
+S = ReviewState
+
+
+def test_a_label_needs_a_name_and_both_regions() -> None:
+    item = drag_item()
+    with pytest.raises(ReviewError, match="drag item d1: a label needs the labeler's name"):
+        record_label(item, "", [[1, 1]], [[2, 2]])
+    with pytest.raises(ReviewError, match=r"drag item d1: a label needs a start region \("):
+        record_label(item, "ann", [], [[2, 2]])
+    with pytest.raises(ReviewError, match="needs a start and an end region"):
+        record_label(item, "ann", [], [])
+    labeled = record_label(item, "ann", [[1, 1]], [[2, 2]])
+    assert labeled.review.state is S.LABELED and item.review.state is S.DRAFT
+    again = record_label(labeled, "ann", [[3, 3]], [[4, 4]])  # replaces ann's own label
+    assert [(lab.labeler, lab.end_points) for lab in again.labels] == [("ann", [[4, 4]])]
+
+
+def test_approval_needs_regions_and_takes_the_labelers() -> None:
+    bare = drag_item()
+    bare.evaluation_config.feasible_points = []
+    with pytest.raises(ReviewError, match="drag item d1: approving needs an end region"):
+        approve(bare, "rev")
+    with pytest.raises(StudioError, match="bob has not labeled it"):
+        approve(bare, "rev", labeler="bob")
+    labeled = record_label(bare, "bob", [[5, 5]], [[6, 6]])
+    done = approve(labeled, "rev", labeler="bob", comment="ok")
+    assert done.evaluation_config.feasible_points == [[6, 6]]
+    assert done.evaluation_config.feasible_start_points == [[5, 5]]
+    assert (done.review.state, done.review.reviewer, done.review.comment) == (
+        S.APPROVED,
+        "rev",
+        "ok",
+    )
+    assert bare.evaluation_config.feasible_points == []  # the item given is left alone
+
+
+def test_approving_an_approved_item_is_refused_unless_again() -> None:
+    done = approve(drag_item(), "rev")
+    assert [e.by for e in done.review.history] == ["rev", "rev"]  # labeled by the reviewer
+    with pytest.raises(ReviewError, match="drag item d1: cannot go from approved to approved"):
+        approve(done, "rev")
+    again = approve(done, "ann", labeler=None, again=True)
+    assert again.review.state is S.APPROVED
+    assert again.review.history[-3].comment == AGAIN
+
+
+def test_steps_of_the_review_box() -> None:
+    item = drag_item()
+    with pytest.raises(ReviewError, match="drag item d1: cannot go from draft to rejected"):
+        move(item, S.REJECTED, "rev")
+    labeled = move(item, S.LABELED, "ann")  # the item's stored regions
+    rejected = move(labeled, S.REJECTED, "rev", "too small")
+    assert (rejected.review.state, rejected.review.comment) == (S.REJECTED, "too small")
+    assert move(rejected, S.DRAFT, "ann").review.state is S.DRAFT
+    assert move(labeled, S.APPROVED, "rev").review.state is S.APPROVED
+    bare = drag_item()
+    bare.evaluation_config.feasible_start_points = []
+    with pytest.raises(ReviewError, match="labeled needs a start region"):
+        move(bare, S.LABELED, "ann")
+    own = record_label(bare, "ann", [[1, 1]], [[2, 2]])
+    assert move(move(own, S.DRAFT, "ann"), S.LABELED, "ann").review.state is S.LABELED
+
+
+def test_recomputed_regions_send_the_item_back_to_draft() -> None:
+    item = drag_item()
+    assert regions_replaced(item, "studio", "regions recomputed") is item
+    back = regions_replaced(approve(item, "rev"), "studio", "regions recomputed")
+    assert back.review.state is S.DRAFT
+    assert (back.review.history[-1].by, back.review.history[-1].comment) == (
+        "studio",
+        "regions recomputed",
+    )
