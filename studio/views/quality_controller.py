@@ -12,6 +12,7 @@ import asyncio
 import getpass
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -22,7 +23,7 @@ from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant, Task
 from studio.services.authoring import review
 from studio.services.authoring.check_record import fingerprint, load_check, save_check
-from studio.services.authoring.lint import Finding, has_errors, lint_task
+from studio.services.authoring.lint import Finding, lint_task
 from studio.services.checker import CheckOptions, TaskChecker, judge
 from studio.services.clock_agreement import AgreementCache
 from studio.services.errors import ProjectFileError
@@ -246,19 +247,14 @@ class QualityController(QObject):
     # -- review --------------------------------------------------------------------------------
 
     async def submit(self) -> bool:
+        """Send the task to review with its lint, which may refuse it (the message says why)."""
         findings = await self.lint()
-        if has_errors(findings):
-            first = next(f for f in findings if f.level.value == "error")
-            self.message.emit(f"Fix the lint errors first: {first.message}")
-            return False
-        return await self.transition(review.submit, "")
+        return await self.transition(partial(review.submit, lint=findings), "")
 
     async def transition(self, change: Callable[..., Task], comment: str) -> bool:
         by = reviewer_name()
 
         def apply(task: Task) -> Task:
-            if change is review.submit:
-                return review.submit(task, by)
             return change(task, by, comment)
 
         entry = await self.authoring.update_task(apply)

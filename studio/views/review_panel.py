@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPixmap
@@ -22,21 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.task import Review, ReviewState
+from studio.services.authoring import review as task_review
+from studio.services.authoring.lint import LintFinding, level_of
 from studio.views.tables import Fit, read_only_table
-
-
-class LintFinding(Protocol):
-    """What the panel needs of a lint finding (studio.services.authoring.lint.Finding)."""
-
-    @property
-    def level(self) -> str: ...
-    @property
-    def code(self) -> str: ...
-    @property
-    def message(self) -> str: ...
-    @property
-    def fix(self) -> str: ...
-
 
 STATE_STYLES = {  # background, text
     ReviewState.DRAFT: ("#f1f3f4", "#3c4043"),
@@ -49,21 +36,16 @@ _LEVEL_GLYPHS = {"error": "✕", "warning": "!", "info": "i"}
 HISTORY_COLUMNS = ("State", "By", "At", "Comment")
 SUBMIT_TIP = "Send the task to a reviewer"
 _MUTED = "#5f6368"
-_ACTIONS = {  # button text, states that allow it
-    "submit": ("Submit for review", {ReviewState.DRAFT, ReviewState.REJECTED}),
-    "approve": ("Approve…", {ReviewState.IN_REVIEW}),
-    "reject": ("Reject…", {ReviewState.IN_REVIEW}),
-    "reopen": ("Reopen…", {ReviewState.APPROVED, ReviewState.REJECTED}),
+_BUTTONS = {  # the transitions (studio.services.authoring.review) and their buttons
+    "submit": "Submit for review",
+    "approve": "Approve…",
+    "reject": "Reject…",
+    "reopen": "Reopen…",
 }
 
 
 def state_text(state: ReviewState) -> str:
     return state.value.replace("_", " ")
-
-
-def level_of(finding: LintFinding) -> str:
-    """The level as a plain lower-case string (a StrEnum or a str)."""
-    return str(getattr(finding.level, "value", finding.level)).lower()
 
 
 def format_time(at: datetime) -> str:
@@ -89,7 +71,7 @@ class ReviewPanel(QWidget):
         self.last_event = QLabel(self)
         self.last_event.setWordWrap(True)
         self.last_event.setStyleSheet(f"color: {_MUTED};")
-        self.buttons = {name: QPushButton(text, self) for name, (text, _s) in _ACTIONS.items()}
+        self.buttons = {name: QPushButton(text, self) for name, text in _BUTTONS.items()}
         self.buttons["submit"].clicked.connect(self._on_submit_clicked)
         self.buttons["approve"].clicked.connect(self._on_approve_clicked)
         self.buttons["reject"].clicked.connect(self._on_reject_clicked)
@@ -173,17 +155,14 @@ class ReviewPanel(QWidget):
         return text if ok else None
 
     def _update_buttons(self) -> None:
-        state = self.review.state if self.review else None
-        for name, (_text, states) in _ACTIONS.items():
-            self.buttons[name].setEnabled(state in states)
+        allowed = task_review.actions_from(self.review.state) if self.review else []
+        for name, button in self.buttons.items():
+            button.setEnabled(name in allowed)
         submit = self.buttons["submit"]
-        errors = self.error_count()
-        if state in _ACTIONS["submit"][1] and errors:
+        blocker = task_review.lint_blocker(self.findings)
+        if "submit" in allowed and blocker:
             submit.setEnabled(False)
-            first = next(f for f in self.findings if level_of(f) == "error")
-            submit.setToolTip(
-                f"Fix {_count(errors, 'lint error')} before submitting, first: {first.message}"
-            )
+            submit.setToolTip(blocker)
         else:
             submit.setToolTip(SUBMIT_TIP)
 
@@ -211,7 +190,7 @@ class ReviewPanel(QWidget):
         return comment.strip()
 
     def _on_submit_clicked(self) -> None:
-        if self.error_count() == 0:
+        if not task_review.lint_blocker(self.findings):
             self.submit_requested.emit()
 
     def _on_approve_clicked(self) -> None:
@@ -221,7 +200,7 @@ class ReviewPanel(QWidget):
 
     def _on_reject_clicked(self) -> None:
         prompt = "What must the author fix? (required)"
-        comment = self._transition("Reject task", prompt, required=True)
+        comment = self._transition("Reject task", prompt, "reject" in task_review.NEEDS_COMMENT)
         if comment is not None:
             self.reject_requested.emit(comment)
 

@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from studio.models.check import Verdict
 from studio.services.authoring.check_record import CheckRecord, is_fresh
@@ -37,6 +37,24 @@ class Finding:
     code: str
     message: str
     fix: str
+
+
+class LintFinding(Protocol):
+    """What shows or weighs a finding needs of it (a Finding; a level may be a plain str)."""
+
+    @property
+    def level(self) -> object: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def fix(self) -> str: ...
+
+
+def level_of(finding: LintFinding) -> str:
+    """The level as a plain lower-case string (a StrEnum or a str)."""
+    return str(getattr(finding.level, "value", finding.level)).lower()
 
 
 E, W = Level.ERROR, Level.WARNING

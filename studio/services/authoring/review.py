@@ -1,6 +1,6 @@
 """The review workflow of a task: draft -> in review -> approved or rejected -> draft.
 
-    submit   draft | rejected    -> in_review
+    submit   draft | rejected    -> in_review  (no lint error: fix them first)
     approve  in_review           -> approved
     reject   in_review           -> rejected   (a comment is required)
     reopen   approved | rejected -> draft
@@ -13,9 +13,11 @@ until it is reopened.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from studio.models.task import Review, ReviewEvent, ReviewState, Task
+from studio.services.authoring.lint import LintFinding, level_of
 from studio.services.errors import ReviewError
 
 _ALLOWED: dict[str, tuple[frozenset[ReviewState], ReviewState]] = {
@@ -26,13 +28,33 @@ _ALLOWED: dict[str, tuple[frozenset[ReviewState], ReviewState]] = {
 }
 
 
-def allowed_actions(task: Task) -> list[str]:
-    """The transitions the task's current state allows, in workflow order."""
-    state = task.review.state
+NEEDS_COMMENT = frozenset({"reject"})
+
+
+def actions_from(state: ReviewState) -> list[str]:
+    """The transitions a task in `state` may take, in workflow order."""
     return [action for action, (sources, _) in _ALLOWED.items() if state in sources]
 
 
+def allowed_actions(task: Task) -> list[str]:
+    """The transitions the task's current state allows, in workflow order."""
+    return actions_from(task.review.state)
+
+
+def lint_blocker(findings: Sequence[LintFinding]) -> str:
+    """Why the task's lint keeps it from review (how many errors, the first), or ""."""
+    errors = [f for f in findings if level_of(f) == "error"]
+    if not errors:
+        return ""
+    count = f"{len(errors)} lint error{'s' if len(errors) != 1 else ''}"
+    return f"Fix {count} before submitting, first: {errors[0].message}"
+
+
 def _transition(task: Task, action: str, by: str, comment: str, at: datetime | None) -> Task:
+    if action in NEEDS_COMMENT and not comment.strip():
+        raise ReviewError(
+            f"cannot {action} task '{task.id}' without a comment: say what the author must fix"
+        )
     sources, target = _ALLOWED[action]
     state = task.review.state
     if state not in sources:
@@ -47,8 +69,18 @@ def _transition(task: Task, action: str, by: str, comment: str, at: datetime | N
     return task.model_copy(update={"review": review}, deep=True)
 
 
-def submit(task: Task, by: str, comment: str = "", at: datetime | None = None) -> Task:
-    """Send a draft (or a rejected task, after fixes) to review."""
+def submit(
+    task: Task,
+    by: str,
+    comment: str = "",
+    at: datetime | None = None,
+    lint: Sequence[LintFinding] = (),
+) -> Task:
+    """Send a draft (or a rejected task, after fixes) to review; `lint` holds the task's
+    findings (`lint.lint_task`), and an error among them refuses the step."""
+    blocker = lint_blocker(lint)
+    if blocker:
+        raise ReviewError(f"cannot submit task '{task.id}': {blocker}")
     return _transition(task, "submit", by, comment, at)
 
 
@@ -59,10 +91,6 @@ def approve(task: Task, by: str, comment: str = "", at: datetime | None = None) 
 
 def reject(task: Task, by: str, comment: str, at: datetime | None = None) -> Task:
     """Send a task in review back to its author; the comment says what to fix."""
-    if not comment.strip():
-        raise ReviewError(
-            f"cannot reject task '{task.id}' without a comment: say what the author must fix"
-        )
     return _transition(task, "reject", by, comment, at)
 
 

@@ -8,11 +8,15 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from studio.models.task import ReviewState, Task
+from studio.services.authoring.lint import Finding, Level
 from studio.services.authoring.review import (
+    NEEDS_COMMENT,
+    actions_from,
     allowed_actions,
     approve,
     is_read_only,
     last_comment,
+    lint_blocker,
     reject,
     reopen,
     submit,
@@ -112,3 +116,31 @@ def test_review_survives_save_and_load(bundled: Bundled) -> None:
     loaded = load_task(entry.folder).task
     assert loaded.review == task.review
     assert last_comment(draft()) == ""
+
+
+def test_the_actions_each_state_allows() -> None:
+    assert {s: actions_from(s) for s in S} == {
+        S.DRAFT: ["submit"],
+        S.IN_REVIEW: ["approve", "reject"],
+        S.APPROVED: ["reopen"],
+        S.REJECTED: ["submit", "reopen"],
+    }
+    assert allowed_actions(draft()) == ["submit"]
+    assert {"reject"} == NEEDS_COMMENT
+
+
+def test_a_lint_error_keeps_a_task_from_review() -> None:
+    warning = Finding(Level.WARNING, "short-instruction", "The instruction is short", "Say more")
+    errors = [
+        Finding(Level.ERROR, "stale-check", "The last check is older than the script", "Run it"),
+        Finding(Level.ERROR, "no-golden", "There is no golden project", "Add one"),
+    ]
+    assert lint_blocker([warning]) == ""
+    assert submit(draft(), "ann", lint=[warning]).review.state is S.IN_REVIEW
+    blocker = lint_blocker([warning, *errors])
+    assert blocker == (
+        "Fix 2 lint errors before submitting, first: The last check is older than the script"
+    )
+    with pytest.raises(ReviewError) as info:
+        submit(draft(), "ann", lint=[warning, *errors])
+    assert str(info.value) == f"cannot submit task 't1': {blocker}"
