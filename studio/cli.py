@@ -10,6 +10,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from studio.cli_progress import ProgressBar
 from studio.models.check import CheckReport, TaskCheck
 from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant
@@ -230,7 +231,6 @@ async def _check(args: argparse.Namespace) -> int:
         raise StudioError(
             f"no task folders (with task.json) under {', '.join(map(str, args.paths))}"
         )
-    progress = _ProgressBar(enabled=sys.stderr.isatty() or not args.json)
     options = CheckOptions(
         mutants=max(0, args.mutants),
         reruns=max(1, args.reruns),
@@ -239,11 +239,15 @@ async def _check(args: argparse.Namespace) -> int:
         realtime=args.realtime,
         compare_clocks=args.compare_clocks,
     )
-    async with BrowserPool(spares=options.workers) as pool:
-        report = await check_tasks(
-            Evaluator(pool), entries, errors, options, progress.update, AgreementCache()
-        )
-    progress.finish()
+    with ProgressBar(len(entries) + len(errors), "task") as bar:
+
+        def progress(done: int, _total: int, check: TaskCheck) -> None:
+            bar.advance(done, check.id, check.verdict.value, check.ok)
+
+        async with BrowserPool(spares=options.workers) as pool:
+            report = await check_tasks(
+                Evaluator(pool), entries, errors, options, progress, AgreementCache()
+            )
     if args.json:
         print(json.dumps(_report_json(report, args.with_results), indent=2))
     else:
@@ -338,26 +342,3 @@ def _equivalent(args: argparse.Namespace) -> int:
     verb = "no longer marked" if args.undo else "marked"
     print(f"{entry.task.id}: mutant {args.mutant_id} {verb} equivalent")
     return EXIT_OK
-
-
-class _ProgressBar:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.shown = False
-
-    def update(self, done: int, total: int, check: TaskCheck) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = int(width * done / max(total, 1))
-        bar = "#" * filled + "-" * (width - filled)
-        mark = check.verdict.value
-        sys.stderr.write(f"\r[{bar}] {done}/{total} {check.id[:30]:<30} {mark:<4}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        if self.shown:
-            sys.stderr.write("\n")
