@@ -1,4 +1,5 @@
-"""Command line: `studio` opens the window; `studio eval` and `studio check` run headless."""
+"""Command line: `studio` opens the window (studio.cli_window); `studio eval` and `studio check`
+run headless; the other sub-commands live in the other `cli_*` modules."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from studio import cli_window
 from studio.cli_progress import ProgressBar
 from studio.models.check import CheckReport, TaskCheck
 from studio.models.evaluation import EvalResult
@@ -37,18 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="task library folder the window opens (default: bundled tasks)",
     )
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("gui", help="open the studio window (the default)")
-    vw = sub.add_parser("view", help="open a recorded run (folder or .zip) in the studio window")
-    vw.add_argument("path", type=Path, help="trajectory folder or exported .zip")
-    vw.add_argument("--step", type=int, default=1, help="step to show first")
-
-    lb = sub.add_parser(
-        "label", help="open the labeling window of the diagnostics (drag regions, perception QA)"
-    )
-    lb.add_argument("--drag", type=Path, help="drag items folder (default: diagnostics/drag)")
-    lb.add_argument("--qa", type=Path, help="QA set folder (default: diagnostics/qa)")
-    lb.add_argument("--item", help="item to show first (of the tab shown)")
-    lb.add_argument("--tab", choices=("drag", "qa"), default="drag", help="tab to show")
+    cli_window.add_parsers(sub)
 
     ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
     ev.add_argument("task_dir", type=Path)
@@ -110,8 +101,7 @@ def _add_plugins(sub: argparse._SubParsersAction) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     try:
         if getattr(args, "diagnostics_run", None):
@@ -137,21 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     except StudioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    from studio.views.app import run_gui
-
-    if args.command == "view":
-        return run_gui(args.library, ["--trajectory", str(args.path), "--step", str(args.step)])
-    if args.command == "label":
-        extra = ["--labeling", args.tab]
-        for flag, value in (
-            ("--drag-root", args.drag),
-            ("--qa-root", args.qa),
-            ("--item", args.item),
-        ):
-            if value:
-                extra += [flag, str(value)]
-        return run_gui(args.library, extra)
-    return run_gui(args.library, argv)
+    return cli_window.run(args)  # gui, view, label, or no command at all
 
 
 async def _eval(args: argparse.Namespace) -> int:
