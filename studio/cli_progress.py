@@ -1,4 +1,5 @@
-"""The progress bar of the long commands (`check`, `run`, `drag run`, `qa run`), drawn by tqdm.
+"""The progress bar of the long commands (`check`, `run`, `drag run`, `qa run`, `regions
+compute`), drawn by tqdm.
 
 One bar per command on stderr: items finished out of all, the last item's label and verdict,
 and, when the command names a rate (SR, Pass@k, acc), the share of finished items that
@@ -30,10 +31,16 @@ class Outcome(Protocol):
 
 
 class ProgressBar:
-    """Items done out of `total`, with the last one's label and mark; a context manager."""
+    """Items done out of `total` (a count alone when None), with the last one's label and
+    mark; a context manager. `leave=False` clears the bar when it closes."""
 
     def __init__(
-        self, total: int, unit: str, rate: str | None = None, file: TextIO | None = None
+        self,
+        total: int | None,
+        unit: str,
+        rate: str | None = None,
+        file: TextIO | None = None,
+        leave: bool = True,
     ) -> None:
         self.rate = rate
         self.passed = 0
@@ -43,7 +50,7 @@ class ProgressBar:
             file=file if file is not None else sys.stderr,
             disable=None,
             dynamic_ncols=True,
-            leave=True,
+            leave=leave,
         )
 
     @property

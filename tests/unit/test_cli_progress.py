@@ -52,3 +52,21 @@ def test_nothing_is_written_when_stderr_is_not_a_terminal(
         bar.on_outcome(1, 2, Outcome("q1", True))
         bar.on_outcome(2, 2, Outcome("q2", False))
     assert capsys.readouterr() == ("", "")
+
+
+def test_without_a_total_the_bar_counts_alone() -> None:
+    screen = Terminal()
+    with ProgressBar(None, "point", file=screen) as bar:
+        bar.advance(12, "t2_item", "start: 4 next")
+        bar.advance(40, "t2_item", "regions: 0 next")
+    last = screen.getvalue().split("\r")[-1]
+    assert last.startswith("40point [") and "t2_item regions: 0 next" in last  # no "40/..."
+
+
+def test_a_bar_that_does_not_stay_is_cleared_when_it_closes() -> None:
+    screen = Terminal()
+    with ProgressBar(None, "point", file=screen, leave=False) as bar:
+        bar.advance(3, "t1_item", "start seed: 1 next")
+    drawn = screen.getvalue().split("\r")
+    assert drawn[1].startswith("0point [")
+    assert drawn[-1] == "" and drawn[-2].strip() == ""  # the line blanked, the cursor back
