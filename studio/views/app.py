@@ -145,24 +145,28 @@ async def _show_first(
     window: MainWindow, options: GuiOptions, script: WindowScript | None, outcome: dict[str, int]
 ) -> None:
     """What the options ask to see, in that order: task, run, tab, labeling window; then the
-    script, if any, after which the window closes."""
+    script, if any, after which the window closes. The first failure's code is kept."""
+
+    def keep(code: int) -> None:
+        outcome["code"] = outcome["code"] or code
+
     try:
         if options.open_task:
             await window.editor.wait_ready()
-            outcome["code"] = await open_task(window, options.open_task, options.project)
+            keep(await open_task(window, options.open_task, options.project))
         if options.trajectory:
-            outcome["code"] = await show_trajectory(window, options.trajectory, options.step)
+            keep(await show_trajectory(window, options.trajectory, options.step))
         if options.tab:
             await show_tab(window, options.tab)
         if options.labeling:
             open_labeling(window, options)
         if script is not None:
-            outcome["code"] = await script(window)
+            keep(await script(window))
     except Exception as exc:
         if script is None:
             raise  # the window stays open; the background shows the error
         print(f"error: {exc}", file=sys.stderr)
-        outcome["code"] = 1
+        keep(1)
     finally:
         if script is not None:
             window.close()
