@@ -21,8 +21,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from studio.views.app import GuiOptions
 
-COMMANDS = ("gui", "view", "label")
-
 
 def add_parsers(subparsers: Any) -> None:
     """Add `gui`, `view` and `label` to the studio's sub-commands."""
