@@ -1,9 +1,9 @@
 """Seconds from process start to a ready Scratch editor in the studio window.
 
-Starts the real app as a fresh process (offscreen Qt unless DISPLAY is set and
---platform says otherwise) with `--exit-when-ready`; the app prints the seconds since its
-own process started when the editor and its VM are ready. The first run uses an empty
-browser cache (cold), the others reuse it (warm, the usual case).
+Starts the real app as a fresh process (the window harness, tests/helpers/window_harness.py;
+offscreen Qt unless DISPLAY is set and --platform says otherwise) with `--exit-when-ready`; the
+harness prints the seconds since its own process started when the editor and its VM are ready.
+The first run uses an empty browser cache (cold), the others reuse it (warm, the usual case).
 
 Target (issue: GUI shell): under 6 s.
 Usage: .venv/bin/python bench/bench_gui_start.py [--runs N] [--library DIR]
@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_S = 6.0
-APP = [sys.executable, "-m", "studio.views.app"]
+APP = [sys.executable, "-m", "tests.helpers.window_harness"]
 
 
 def start_once(library: Path, home: Path, platform: str) -> tuple[float, float]:

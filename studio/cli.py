@@ -1,4 +1,5 @@
-"""Command line: `studio` opens the window; `studio eval` and `studio check` run headless."""
+"""Command line: `studio` opens the window (studio.cli_window); `studio eval` and `studio check`
+run headless; the other sub-commands live in the other `cli_*` modules."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from studio import cli_window
+from studio.cli_progress import ProgressBar
 from studio.models.check import CheckReport, TaskCheck
 from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant
@@ -36,18 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="task library folder the window opens (default: bundled tasks)",
     )
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("gui", help="open the studio window (the default)")
-    vw = sub.add_parser("view", help="open a recorded run (folder or .zip) in the studio window")
-    vw.add_argument("path", type=Path, help="trajectory folder or exported .zip")
-    vw.add_argument("--step", type=int, default=1, help="step to show first")
-
-    lb = sub.add_parser(
-        "label", help="open the labeling window of the diagnostics (drag regions, perception QA)"
-    )
-    lb.add_argument("--drag", type=Path, help="drag items folder (default: diagnostics/drag)")
-    lb.add_argument("--qa", type=Path, help="QA set folder (default: diagnostics/qa)")
-    lb.add_argument("--item", help="item to show first (of the tab shown)")
-    lb.add_argument("--tab", choices=("drag", "qa"), default="drag", help="tab to show")
+    cli_window.add_parsers(sub)
 
     ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
     ev.add_argument("task_dir", type=Path)
@@ -109,8 +101,7 @@ def _add_plugins(sub: argparse._SubParsersAction) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     try:
         if getattr(args, "labeling_run", None):
@@ -136,21 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     except StudioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    from studio.views.app import run_gui
-
-    if args.command == "view":
-        return run_gui(args.library, ["--trajectory", str(args.path), "--step", str(args.step)])
-    if args.command == "label":
-        extra = ["--labeling", args.tab]
-        for flag, value in (
-            ("--drag-root", args.drag),
-            ("--qa-root", args.qa),
-            ("--item", args.item),
-        ):
-            if value:
-                extra += [flag, str(value)]
-        return run_gui(args.library, extra)
-    return run_gui(args.library, argv)
+    return cli_window.run(args)  # gui, view, label, or no command at all
 
 
 async def _eval(args: argparse.Namespace) -> int:
@@ -230,7 +207,6 @@ async def _check(args: argparse.Namespace) -> int:
         raise StudioError(
             f"no task folders (with task.json) under {', '.join(map(str, args.paths))}"
         )
-    progress = _ProgressBar(enabled=sys.stderr.isatty() or not args.json)
     options = CheckOptions(
         mutants=max(0, args.mutants),
         reruns=max(1, args.reruns),
@@ -239,11 +215,15 @@ async def _check(args: argparse.Namespace) -> int:
         realtime=args.realtime,
         compare_clocks=args.compare_clocks,
     )
-    async with BrowserPool(spares=options.workers) as pool:
-        report = await check_tasks(
-            Evaluator(pool), entries, errors, options, progress.update, AgreementCache()
-        )
-    progress.finish()
+    with ProgressBar(len(entries) + len(errors), "task") as bar:
+
+        def progress(done: int, _total: int, check: TaskCheck) -> None:
+            bar.advance(done, check.id, check.verdict.value, check.ok)
+
+        async with BrowserPool(spares=options.workers) as pool:
+            report = await check_tasks(
+                Evaluator(pool), entries, errors, options, progress, AgreementCache()
+            )
     if args.json:
         print(json.dumps(_report_json(report, args.with_results), indent=2))
     else:
@@ -338,26 +318,3 @@ def _equivalent(args: argparse.Namespace) -> int:
     verb = "no longer marked" if args.undo else "marked"
     print(f"{entry.task.id}: mutant {args.mutant_id} {verb} equivalent")
     return EXIT_OK
-
-
-class _ProgressBar:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.shown = False
-
-    def update(self, done: int, total: int, check: TaskCheck) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = int(width * done / max(total, 1))
-        bar = "#" * filled + "-" * (width - filled)
-        mark = check.verdict.value
-        sys.stderr.write(f"\r[{bar}] {done}/{total} {check.id[:30]:<30} {mark:<4}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        if self.shown:
-            sys.stderr.write("\n")

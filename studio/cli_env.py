@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.cli_progress import ProgressBar
 from studio.models.agent import Mode
 from studio.services import paths
 from studio.services.errors import StudioError, TaskFileError
@@ -198,21 +199,20 @@ async def _run(args: argparse.Namespace) -> int:
         raise StudioError("--workers and --steps must be at least 1")
     agent_for = agent_factory(args.agent, mode, args)
     run_dir = args.out / run_dir_name(args.agent, mode)
-    progress = ProgressBar(len(tasks), enabled=not args.json)
     cache = AgreementCache()
-    async with _manager(args) as manager:
-        batch = await run_batch(
-            manager,
-            tasks,
-            agent_for,
-            mode,
-            run_dir,
-            args.workers,
-            args.agent,
-            progress.update,
-            clock_for=lambda task: clock_for(task, args.realtime, cache),
-        )
-    progress.finish()
+    with ProgressBar(len(tasks), "episode", rate="SR") as progress:
+        async with _manager(args) as manager:
+            batch = await run_batch(
+                manager,
+                tasks,
+                agent_for,
+                mode,
+                run_dir,
+                args.workers,
+                args.agent,
+                progress.on_outcome,
+                clock_for=lambda task: clock_for(task, args.realtime, cache),
+            )
     if args.json:
         print(json.dumps(batch.to_json(), indent=2))
     else:
@@ -312,48 +312,6 @@ def _load_actions(path: Path) -> list[dict[str, Any]]:
     if bad:
         raise StudioError(f'{path}: item {bad[0]} is not an action {{"api": ..., "args": ...}}')
     return actions
-
-
-class ProgressBar:
-    """A one-line progress bar on stderr when it is a terminal; one line per task otherwise.
-
-    An outcome has `success`, `error`, `line()` and a `label` (default: its task's id);
-    `rate` names the share of successes shown (SR for tasks, Pass@k or accuracy for items)."""
-
-    def __init__(self, total: int, enabled: bool = True, rate: str = "SR") -> None:
-        self.total = total
-        self.enabled = enabled
-        self.rate = rate
-        self.tty = sys.stderr.isatty()
-        self.passed = 0
-        self.shown = False
-        if enabled and self.tty:
-            self._draw(0, "")
-
-    def update(self, done: int, total: int, outcome: Any) -> None:
-        self.passed += bool(outcome.success)
-        if not self.enabled:
-            return
-        if not self.tty:
-            print(f"[{done}/{total}] {outcome.line()}", file=sys.stderr, flush=True)
-            return
-        mark = "ERR" if outcome.error else ("ok" if outcome.success else "fail")
-        label = getattr(outcome, "label", None) or outcome.task.task.id
-        self._draw(done, f"{label[:28]} {mark}")
-
-    def _draw(self, done: int, last: str) -> None:
-        width = 30
-        filled = int(width * done / max(self.total, 1))
-        bar = "#" * filled + "-" * (width - filled)
-        rate = f"{self.rate} {100 * self.passed / done:.0f}%" if done else ""
-        sys.stderr.write(f"\r[{bar}] {done}/{self.total} {rate:<8} {last:<36}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        if self.shown:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 # ---- report --------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import json
 import sys
 from typing import Any
 
+from studio.cli_progress import ProgressBar
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -79,25 +80,20 @@ async def _region_item(
     start_at = cfg.drag_start_point if args.compare and cfg.drag_start_point else None
     grid = args.grid or cfg.grid
 
-    def progress(phase: str, done: int, asked: int) -> None:
-        if not args.json:
-            print(
-                f"  {entry.item.id} {phase}: {done} points verified, {asked} drags next",
-                file=sys.stderr,
-            )
-
-    computer = RegionComputer(
-        pool.context,
-        _server(pool),
-        entry,
-        grid,
-        pages,
-        progress,
-        resume=not args.fresh,
-        windows=windows,
-        start_at=(start_at[0], start_at[1]) if start_at else None,
-    )
-    result = await computer.compute()
+    # points verified, how many not known ahead; cleared after, the item's lines say the rest
+    with ProgressBar(None, "point", leave=False) as bar:
+        computer = RegionComputer(
+            pool.context,
+            _server(pool),
+            entry,
+            grid,
+            pages,
+            lambda phase, done, asked: bar.advance(done, entry.item.id, f"{phase}: {asked} next"),
+            resume=not args.fresh,
+            windows=windows,
+            start_at=(start_at[0], start_at[1]) if start_at else None,
+        )
+        result = await computer.compute()
     compared = compare_with_stored(entry, result) if args.compare else None
     if compared is not None:
         keep_as_label(entry, result)

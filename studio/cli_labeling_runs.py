@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.cli_progress import ProgressBar
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -92,12 +93,6 @@ def diagnostic_agent(kind: str, args: argparse.Namespace, items: dict[str, Any])
     return (LlmDragAgent if drag else LlmQaAgent)(_llm_settings(args))
 
 
-def _progress(total: int, args: argparse.Namespace, rate: str) -> Any:
-    from studio.cli_env import ProgressBar
-
-    return ProgressBar(total, enabled=not args.json and sys.stderr.isatty(), rate=rate)
-
-
 def _pct(value: Any) -> str:
     return "-" if value is None else f"{value:.2f}%"
 
@@ -117,9 +112,8 @@ def drag_run(args: argparse.Namespace) -> int:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
     agent = diagnostic_agent("drag", args, {e.item.id: e.item for e in entries})
     run_dir = new_run_dir(args.out, args.agent, "drag")
-    progress = _progress(len(entries), args, f"Pass@{args.k}")
 
-    async def go() -> Any:
+    async def go(progress: ProgressBar) -> Any:
         from studio.services.browser import BrowserPool
 
         async with BrowserPool(spares=0) as pool:
@@ -133,17 +127,16 @@ def drag_run(args: argparse.Namespace) -> int:
                 run_dir,
                 args.k,
                 args.pages,
-                progress.update,
+                progress.on_outcome,
                 str(args.items),
             )
 
     try:
-        run = asyncio.run(go())
+        with ProgressBar(len(entries), "item", rate=f"Pass@{args.k}") as progress:
+            run = asyncio.run(go(progress))
     except KeyboardInterrupt:
-        progress.finish()
         print(f"error: interrupted; finished items are in {run_dir}", file=sys.stderr)
         return EXIT_FAILED
-    progress.finish()
     summary = run.summary()
     if args.json:
         print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))
@@ -177,14 +170,12 @@ def qa_run(args: argparse.Namespace) -> int:
         raise StudioError(f"{args.qa_dir}: the QA set has no items")
     agent = diagnostic_agent("qa", args, {i.task_id: i for i in items})
     run_dir = new_run_dir(args.out, args.agent, "qa")
-    progress = _progress(len(items), args, "acc")
     try:
-        run = asyncio.run(run_qa(qa, agent, run_dir, args.workers, progress.update))
+        with ProgressBar(len(items), "item", rate="acc") as progress:
+            run = asyncio.run(run_qa(qa, agent, run_dir, args.workers, progress.on_outcome))
     except KeyboardInterrupt:
-        progress.finish()
         print("error: interrupted", file=sys.stderr)
         return EXIT_FAILED
-    progress.finish()
     summary = run.summary()
     if args.json:
         print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))

@@ -45,6 +45,10 @@ class EpisodeOutcome:
     error: str | None = None
 
     @property
+    def label(self) -> str:
+        return self.task.task.id
+
+    @property
     def success(self) -> bool:
         return self.result is not None and self.result.ok
 
@@ -56,7 +60,7 @@ class EpisodeOutcome:
 
     def line(self) -> str:
         """One line for the terminal."""
-        tid = self.task.task.id
+        tid = self.label
         if self.error is not None:
             return f"ERROR {tid}: {self.error}"
         assert self.result is not None

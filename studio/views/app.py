@@ -1,35 +1,26 @@
 """Start the studio window: Qt application, qasync loop, editor server, evaluation browser.
 
-`studio` (studio.cli) calls `run_gui(library, argv)`. Run as `python -m studio.views.app`
-the module also takes options meant for scripts rather than people:
+`run_gui(options)` shows the window until it is closed and returns the exit code. `GuiOptions`
+say what it shows first: the task library, a task and its project, a bottom tab, a recorded run
+and its step, the labeling window (`studio gui`, `studio view` and `studio label` fill them in,
+see studio.cli_window). A window may also be driven by a script, `run_gui(options, script)`: a
+coroutine given the window once it has started, after whose end the window closes, the script's
+return value being the exit code (tests/helpers/window_harness.py takes screenshots that way).
 
-  --library DIR              task library to show (default: the bundled tasks)
-  --open TASK_ID             select that task once the library is read
-  --project initial|golden   open that project of the task in the editor (default: golden)
-  --evaluate                 evaluate the editor's project after opening it
-  --screenshot PATH          grab the window to PATH (PNG) when done, then quit
-  --check                    run the task's adversarial check (after opening it)
-  --tab NAME                 show that bottom tab first (Task, Script, Checks, Diff, Review...)
-  --size WxH                 window size (default: remembered, else 1500x940)
-  --trajectory PATH          open a recorded run (folder or .zip) in the Run tab
-  --step N                   select step N of that run
-  --live-agent NAME          after --open: run that built-in agent live, paused, let N
-                             actions through (--step), then take the --screenshot
-  --exit-when-ready          print "editor-ready <seconds since process start>" and quit
-
-Example (the README screenshot, under Xvfb):
-  python -m studio.views.app --library tasks --open TASK_ID --evaluate --screenshot shot.png
+The steps a first view is made of (`open_task`, `show_trajectory`, `show_tab`, `open_labeling`)
+are public so that a script composes them in the order it needs. Each names what it could not
+show on stderr ("error: ...") and, where it matters, returns an exit code.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import os
 import signal
 import sys
-import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,54 +40,50 @@ DEFAULT_CHROMIUM_FLAGS = (
 # The editor logs Blockly deprecation warnings by the hundred; keep only its errors on stderr
 # (STUDIO_JS_LOG=1 shows everything).
 JS_LOG_RULES = "js.debug=false\njs.info=false\njs.warning=false"
-SETTLE_BEFORE_GRAB_S = 1.0
 REMOTE_DEBUGGING_ENV = "QTWEBENGINE_REMOTE_DEBUGGING"
 REMOTE_DEBUGGING_FLAG = "--remote-debugging"  # -port, -pipe, -address
+PROJECTS = ("initial", "golden")
+LABELING_TABS = ("drag", "qa")
 log = logging.getLogger(__name__)
-_T0 = time.perf_counter()
+
+WindowScript = Callable[["MainWindow"], Awaitable[int]]
 
 
-def process_age_s() -> float:
-    """Seconds since this process started (from /proc; since import of this module elsewhere)."""
+@dataclass(frozen=True)
+class GuiOptions:
+    """What the window shows when it opens; the defaults show the bundled library alone."""
+
+    library: Path = paths.BUNDLED_TASKS
+    size: tuple[int, int] | None = None  # width, height (default: remembered, else 1500x940)
+    open_task: str | None = None  # task id to select once the library is read
+    project: str = "golden"  # which project of that task the editor opens (PROJECTS)
+    tab: str | None = None  # bottom tab to show (Task, Script, Results, Checks, Diff, Review...)
+    trajectory: Path | None = None  # recorded run (folder or .zip) to open in the Run tab
+    step: int = 1  # step of that run to select
+    labeling: str | None = None  # open the labeling window on this tab (LABELING_TABS)
+    drag_root: Path | None = None  # drag items folder of the labeling window
+    qa_root: Path | None = None  # QA set folder of the labeling window
+    item: str | None = None  # item to select in the labeling window's tab
+
+    def shows_more_than_the_library(self) -> bool:
+        return any((self.open_task, self.tab, self.trajectory, self.labeling))
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'WIDTHxHEIGHT' as two positive integers; ValueError naming the text otherwise."""
     try:
-        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
-        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")
-        return float(Path("/proc/uptime").read_text().split()[0]) - started
-    except (OSError, ValueError, IndexError):
-        return time.perf_counter() - _T0
+        width, height = (int(v) for v in text.lower().split("x", 1))
+    except ValueError:
+        raise ValueError(f"a window size is WIDTHxHEIGHT (like 1280x800), not {text!r}") from None
+    if width < 1 or height < 1:
+        raise ValueError(f"a window size is two positive numbers, not {text!r}")
+    return width, height
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m studio.views.app", add_help=True)
-    parser.add_argument("--library", type=Path, default=paths.BUNDLED_TASKS)
-    parser.add_argument("--open", dest="open_task", metavar="TASK_ID")
-    parser.add_argument("--project", choices=("initial", "golden"), default="golden")
-    parser.add_argument("--evaluate", action="store_true")
-    parser.add_argument("--screenshot", type=Path)
-    parser.add_argument("--check", action="store_true", help="run the task's check first")
-    parser.add_argument(
-        "--tab", help="bottom tab to show (Task, Script, Results, Checks, Diff, Review)"
-    )
-    parser.add_argument("--size", metavar="WxH")
-    parser.add_argument("--trajectory", type=Path, help="recorded run to open in the Run tab")
-    parser.add_argument("--step", type=int, default=1, help="step of that run to show")
-    parser.add_argument("--live-agent", choices=("oracle", "random", "idle"))
-    parser.add_argument("--mode", choices=("composite", "primitive"), default="primitive")
-    parser.add_argument("--labeling", choices=("drag", "qa"), help="open the labeling window")
-    parser.add_argument("--drag-root", type=Path, help="drag items folder of the labeling window")
-    parser.add_argument("--qa-root", type=Path, help="QA set folder of the labeling window")
-    parser.add_argument("--item", help="item to select in the labeling window's tab")
-    parser.add_argument("--exit-when-ready", action="store_true")
-    return parser
+def run_gui(options: GuiOptions, script: WindowScript | None = None) -> int:
+    """Show the studio window as `options` say until it is closed; return the exit code.
 
-
-def run_gui(library: Path, argv: list[str]) -> int:
-    """Show the studio window on `library` until it is closed; return the exit code.
-
-    `argv` are the command line arguments (without the program name); options this module
-    does not know are ignored, so the CLI can pass its own.
-    """
-    opts, _unknown = build_parser().parse_known_args(argv)
+    With a `script`, the window closes when the script ends, and its value is the exit code."""
     os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", DEFAULT_CHROMIUM_FLAGS)
     from studio.services.paths import SetupError
     from studio.services.server import EditorServer
@@ -107,12 +94,12 @@ def run_gui(library: Path, argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        return _run(server, Path(library), opts)
+        return _run(server, options, script)
     finally:
         server.stop()
 
 
-def _run(server: EditorServer, library: Path, opts: argparse.Namespace) -> int:
+def _run(server: EditorServer, options: GuiOptions, script: WindowScript | None) -> int:
     import qasync
     from PySide6.QtCore import QTimer
 
@@ -122,41 +109,67 @@ def _run(server: EditorServer, library: Path, opts: argparse.Namespace) -> int:
     app = make_application()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow(server, BrowserPool(server, spares=1), library)
-    if opts.size:
-        width, height = (int(v) for v in opts.size.lower().split("x", 1))
-        window.resize(width, height)
+    window = MainWindow(server, BrowserPool(server, spares=1), Path(options.library))
+    if options.size:
+        window.resize(*options.size)
     signal.signal(signal.SIGINT, lambda *_: window.close())
     ticker = QTimer(window)  # lets Python see Ctrl+C while Qt's loop runs
     ticker.timeout.connect(lambda: None)
     ticker.start(300)
     window.show()
     try:
-        return loop.run_until_complete(_main(window, opts))
+        return loop.run_until_complete(_main(window, options, script))
     finally:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         loop.close()
         asyncio.set_event_loop(None)
 
 
-async def _main(window: MainWindow, opts: argparse.Namespace) -> int:
+async def _main(window: MainWindow, options: GuiOptions, script: WindowScript | None) -> int:
     """Start the window's work, wait until it is closed, then stop the background work."""
     closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     window.closed.connect(lambda: _resolve(closed))
     window.start()
     outcome = {"code": 0}
-    if opts.exit_when_ready or opts.open_task or opts.screenshot:
-        window.background.spawn(_scripted(window, opts, outcome))
-    elif opts.trajectory:
-        window.background.spawn(_show_trajectory(window, opts, outcome))
-    elif opts.labeling:
-        _open_labeling(window, opts)
+    if options.shows_more_than_the_library() or script is not None:
+        window.background.spawn(_show_first(window, options, script, outcome))
     await closed
     # Ctrl+C in a terminal also kills the Playwright driver; its half-finished futures are
     # expected now and not worth a screenful of asyncio complaints.
     asyncio.get_running_loop().set_exception_handler(_log_quietly)
     await window.shutdown()
     return outcome["code"]
+
+
+async def _show_first(
+    window: MainWindow, options: GuiOptions, script: WindowScript | None, outcome: dict[str, int]
+) -> None:
+    """What the options ask to see, in that order: task, run, tab, labeling window; then the
+    script, if any, after which the window closes. The first failure's code is kept."""
+
+    def keep(code: int) -> None:
+        outcome["code"] = outcome["code"] or code
+
+    try:
+        if options.open_task:
+            await window.editor.wait_ready()
+            keep(await open_task(window, options.open_task, options.project))
+        if options.trajectory:
+            keep(await show_trajectory(window, options.trajectory, options.step))
+        if options.tab:
+            await show_tab(window, options.tab)
+        if options.labeling:
+            open_labeling(window, options)
+        if script is not None:
+            keep(await script(window))
+    except Exception as exc:
+        if script is None:
+            raise  # the window stays open; the background shows the error
+        print(f"error: {exc}", file=sys.stderr)
+        keep(1)
+    finally:
+        if script is not None:
+            window.close()
 
 
 def _log_quietly(_loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -202,80 +215,30 @@ def make_application() -> QApplication:
     return app
 
 
-async def _scripted(window: MainWindow, opts: argparse.Namespace, outcome: dict[str, int]) -> None:
-    """Drive the window from the hidden options (bench, screenshot); then close it."""
-    try:
-        await window.editor.wait_ready()
-        if opts.exit_when_ready:
-            print(f"editor-ready {process_age_s():.2f}", flush=True)
-            return
-        if opts.open_task:
-            outcome["code"] = await _open_and_evaluate(window, opts)
-        if opts.trajectory:
-            await _show_trajectory(window, opts, outcome)
-        if opts.live_agent and opts.open_task:
-            await _live_steps(window, opts)
-        if opts.check:
-            await window.quality.run_check()
-        if opts.tab:
-            await _show_tab(window, opts.tab)
-        shown: QWidget = window
-        if opts.labeling:
-            shown = _open_labeling(window, opts)
-        if opts.screenshot:
-            await asyncio.sleep(SETTLE_BEFORE_GRAB_S)
-            opts.screenshot.parent.mkdir(parents=True, exist_ok=True)
-            if not shown.grab().save(str(opts.screenshot), "PNG"):
-                print(f"error: could not write {opts.screenshot}", file=sys.stderr)
-                outcome["code"] = 1
-    except Exception as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        outcome["code"] = 1
-    finally:
-        window.close()
+async def open_task(window: MainWindow, task_id: str, project: str = "golden") -> int:
+    """Select `task_id` once the library is read and open its `project` in the editor."""
+    scan = await window.wait_library()
+    if scan is None or not window.library.select_task(task_id):
+        print(f"error: no task {task_id} in {window.library_root}", file=sys.stderr)
+        return 2
+    if not await window.open_task_project(project):
+        print(f"error: {window.editor.banner.text()}", file=sys.stderr)
+        return 2
+    return 0
 
 
-def _open_labeling(window: MainWindow, opts: argparse.Namespace) -> QWidget:
-    labeling = window.open_labeling(opts.drag_root, opts.qa_root)
-    labeling.tabs.setCurrentWidget(labeling.qa if opts.labeling == "qa" else labeling.drag)
-    panel = labeling.qa if opts.labeling == "qa" else labeling.drag
-    if opts.item and not panel.select(opts.item):
-        print(f"error: no {opts.labeling} item {opts.item} in {panel.root}", file=sys.stderr)
-    return labeling
-
-
-async def _live_steps(window: MainWindow, opts: argparse.Namespace) -> None:
-    """Start the agent live and paused, let `--step` actions through, stay paused."""
-    from studio.models.agent import Mode
-    from studio.views.viewer.start_run_dialog import RunChoice
-
-    entry = window.library.current_entry()
-    assert entry is not None
-    choice = RunChoice(agent=opts.live_agent, mode=Mode(opts.mode), paused=True, seed=0)
-    window.background.spawn(window.runs.run(entry, choice))
-    live, panel = window.runs.live, window.run_panel
-    for number in range(1, opts.step + 1):
-        while live.controls is None or live.controls.pending is None:
-            await asyncio.sleep(0.05)
-        panel.step()
-        while panel.model.rowCount() < number:
-            await asyncio.sleep(0.05)
-    while live.controls is None or live.controls.pending is None:
-        await asyncio.sleep(0.05)
-
-
-async def _show_trajectory(
-    window: MainWindow, opts: argparse.Namespace, outcome: dict[str, int]
-) -> None:
-    opened = await window.runs.open(opts.trajectory)
+async def show_trajectory(window: MainWindow, path: Path, step: int = 1) -> int:
+    """Open a recorded run (folder or .zip) in the Run tab and select its `step`."""
+    opened = await window.runs.open(path)
     if opened is None:
         print(f"error: {window.results.summary_text()}", file=sys.stderr)
-        outcome["code"] = 2
-    else:
-        window.run_panel.select_row(max(0, opts.step - 1))
+        return 2
+    window.run_panel.select_row(max(0, step - 1))
+    return 0
 
 
-async def _show_tab(window: MainWindow, name: str) -> None:
+async def show_tab(window: MainWindow, name: str) -> None:
+    """Show the bottom tab called `name` (any case); the Diff tab computes its diff."""
     tabs = window.tabs
     for i in range(tabs.count()):
         if tabs.tabText(i).lower() == name.lower():
@@ -286,29 +249,11 @@ async def _show_tab(window: MainWindow, name: str) -> None:
     print(f"error: no tab {name}", file=sys.stderr)
 
 
-async def _open_and_evaluate(window: MainWindow, opts: argparse.Namespace) -> int:
-    scan = await window.wait_library()
-    if scan is None or not window.library.select_task(opts.open_task):
-        print(f"error: no task {opts.open_task} in {window.library_root}", file=sys.stderr)
-        return 2
-    if not await window.open_task_project(opts.project):
-        print(f"error: {window.editor.banner.text()}", file=sys.stderr)
-        return 2
-    if not opts.evaluate:
-        return 0
-    result = await window.evaluate_editor_project()
-    if result is None:
-        print(f"error: {window.results.summary_text()}", file=sys.stderr)
-        return 1
-    print(result.summary_line(), flush=True)
-    return 0 if result.ok else 1
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    opts, _ = build_parser().parse_known_args(argv)
-    return run_gui(opts.library, argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def open_labeling(window: MainWindow, options: GuiOptions) -> QWidget:
+    """The labeling window on the options' tab, roots and item; returned to be grabbed."""
+    labeling = window.open_labeling(options.drag_root, options.qa_root)
+    panel = labeling.qa if options.labeling == "qa" else labeling.drag
+    labeling.tabs.setCurrentWidget(panel)
+    if options.item and not panel.select(options.item):
+        print(f"error: no {options.labeling} item {options.item} in {panel.root}", file=sys.stderr)
+    return labeling
