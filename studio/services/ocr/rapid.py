@@ -101,7 +101,9 @@ class RapidOcrBackend:
         with _run_lock:  # every flag is passed: the engine keeps the last call's as its own
             if skip:
                 return self._detect_then_recognize(engine, png, skip)
-            out = engine(png, use_det=True, use_cls=self.use_cls, use_rec=True)
+            out = engine(
+                png, use_det=True, use_cls=self.use_cls, use_rec=True, text_score=self.min_score
+            )
         if out.boxes is None or not out.txts:
             return []
         return [
