@@ -4,6 +4,7 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
+CONSTRAINTS := constraints.txt
 GUI_VERSION := 15.1.1
 GUI_DIR := resources/scratch-gui
 GUI_STAMP := $(GUI_DIR)/.version-$(GUI_VERSION)
@@ -11,7 +12,7 @@ TASKS ?= tasks
 SYSTEM_PACKAGES := chromium xvfb xauth fonts-dejavu-core fonts-liberation libxcb-cursor0 libxcb-icccm4 \
 	libxcb-keysyms1 libxcb-xinerama0 libxkbcommon-x11-0 libegl1 libgl1 libnss3 libasound2
 
-.PHONY: run test lint setup system venv bundle bench clean
+.PHONY: run test lint setup system venv constraints bundle bench clean
 
 run: setup
 	@if [ -n "$$DISPLAY" ] || [ "$$QT_QPA_PLATFORM" = offscreen ]; then \
@@ -56,10 +57,24 @@ system:
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+# The venv holds exactly the versions constraints.txt pins (indirect dependencies included). It is
+# made again from scratch when pyproject.toml or constraints.txt changes: installing over an old
+# venv would keep what an earlier pin brought (such as a second OpenCV build beside ours).
+$(VENV)/.installed: pyproject.toml $(CONSTRAINTS)
+	$(PYTHON) -m venv --clear $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -c $(CONSTRAINTS) -e '.[dev]'
 	@touch $@
+
+# After changing a dependency in pyproject.toml: install it and the rest, unconstrained, into a
+# throw-away venv and pin what that gave (review the diff; `make test` then uses it).
+constraints:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(PYTHON) -m venv "$$tmp/venv" && \
+	"$$tmp/venv/bin/pip" install -q --disable-pip-version-check '.[dev]' && \
+	{ echo "# Every package the studio's venv holds, pinned: make's venv step installs with -c $(CONSTRAINTS)."; \
+	  echo "# Made by \`make constraints\` (pip freeze of a fresh venv with '.[dev]'; Python 3.11, Linux x86-64)."; \
+	  "$$tmp/venv/bin/pip" freeze --exclude scratch-bench-studio; } > $(CONSTRAINTS)
+	@echo "Wrote $(CONSTRAINTS); review it with git diff."
 
 bundle: $(GUI_STAMP)
 

@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             from studio import cli_trajectory
 
             return cli_trajectory.run(args)
-    except StudioError as exc:
+    except (StudioError, paths.SetupError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return cli_window.run(args)  # gui, view, label, or no command at all

@@ -1,4 +1,5 @@
-"""OCR backends: RapidOCR reads text offline; PaddleOCR says what is missing; names."""
+"""OCR backends: RapidOCR reads text offline with its wheel's models and names a missing one;
+PaddleOCR says what is missing; names."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.ocr import OcrUnavailable, make_backend
+from studio.services.ocr import OcrUnavailable, make_backend, rapid
 from studio.services.ocr.paddle import PaddleOcrBackend
 from studio.services.ocr.rapid import RapidOcrBackend
 
@@ -42,6 +43,19 @@ def test_rapidocr_leaves_skipped_text_unrecognized() -> None:
     boxes = asyncio.run(backend.recognize(png, skip=[(0, 0, 400, 100)]))
     assert [b.text for b in boxes] == ["Sprite"]
     assert 350 < boxes[0].y < 420
+
+
+def test_rapidocr_uses_the_models_of_its_wheel_and_names_a_missing_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    params = rapid.model_params()
+    assert {Path(params[f"{s}.model_path"]).name for s in ("Det", "Rec", "Cls")} == set(
+        rapid.MODELS.values()
+    )
+    assert all(Path(p).parent.parent.name == "rapidocr" for k, p in params.items() if "model" in k)
+    monkeypatch.setitem(rapid.MODELS, "Rec", "no-such-model.onnx")
+    with pytest.raises(OcrUnavailable, match=r"model \S+/rapidocr/models/no-such-model.onnx is"):
+        rapid.model_params()
 
 
 def test_paddle_names_what_is_missing(tmp_path: Path) -> None:

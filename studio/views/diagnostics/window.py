@@ -24,8 +24,8 @@ from studio.views.settings import open_settings
 if TYPE_CHECKING:
     from studio.views.main_window import MainWindow
 
-DRAG_ROOT = paths.PROJECT_ROOT / "diagnostics" / "drag"
-QA_ROOT = paths.PROJECT_ROOT / "diagnostics" / "qa"
+DRAG_ROOT = paths.DIAGNOSTICS / "drag"
+QA_ROOT = paths.DIAGNOSTICS / "qa"
 LABELER_KEY = "labeling/labeler"
 
 
