@@ -16,9 +16,8 @@
   'use strict';
   const SB = window.ScratchBlocks;
   const vm = window.vm;
-  const ws = () => window.workspace;
   const H = window.studioPageHelpers;
-  const { settle, waitFor, lastInStack } = H;
+  const { ws, settle, waitFor, lastInStack } = H;
   const SHADOW_NUMBERS = new Set(H.lists.numberShadows);
   const HIDDEN_OPTIONS = new Set([SB.RENAME_VARIABLE_ID, SB.DELETE_VARIABLE_ID,
     SB.NEW_BROADCAST_MESSAGE_ID]);

@@ -29,9 +29,8 @@
   'use strict';
   const SB = window.ScratchBlocks;
   const vm = window.vm;
-  const ws = () => window.workspace;
   const H = window.studioPageHelpers;
-  const { FLYOUT_BLOCKS, settle, lastInStack, ownerBlockEl, vmBlocks, flyoutWorkspace,
+  const { ws, FLYOUT_BLOCKS, settle, lastInStack, ownerBlockEl, vmBlocks, flyoutWorkspace,
     flyoutBlocks } = H;
   let baseline = null;
 

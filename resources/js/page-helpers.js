@@ -4,6 +4,7 @@
  * keeping a copy. Installed before them by studio/services/page_scripts.py, which also sets
  * `lists` (the lists Python and the page both use, defined once in Python).
  *
+ *   window.studioPageHelpers.ws()                 the editor's Blockly workspace
  *   window.studioPageHelpers.tick()               resolves after a zero timeout
  *   window.studioPageHelpers.frame()              resolves after the next frame's zero timeout
  *   window.studioPageHelpers.settle()             lets Blockly render and fire its queued
@@ -115,6 +116,7 @@
 
   window.studioPageHelpers = {
     FLYOUT_BLOCKS,
+    ws,
     tick,
     frame,
     settle,

@@ -15,8 +15,7 @@
  */
 (function () {
   'use strict';
-  const ws = () => window.workspace;
-  const { ownerBlockEl, vmBlocks } = window.studioPageHelpers;
+  const { ws, ownerBlockEl, vmBlocks } = window.studioPageHelpers;
   const SAMPLES = 7;
 
   function codeArea() {
