@@ -1,8 +1,8 @@
 /*
  * Composite mode inside the editor page: reads the Blockly workspace as structured data and
  * performs the composite APIs through it (so the editor shows what the agent did and the VM
- * follows through its normal workspace listener). Injected by studio/services/env/composite.py
- * after window.studioEditorReady.
+ * follows through its normal workspace listener). Installed by studio/services/page_scripts.py
+ * (after resources/js/page-helpers.js) once window.studioEditorReady.
  *
  *   window.studioComposite.snapshot()  -> {version, target, targets, variables, lists, tops,
  *                                          blocks: {id: {opcode, next, inputs, fields}}}
@@ -14,13 +14,11 @@
  */
 (function () {
   'use strict';
-  if (window.studioComposite) return;
   const SB = window.ScratchBlocks;
   const vm = window.vm;
-  const ws = () => window.workspace;
-  const SHADOW_NUMBERS = new Set([
-    'math_number', 'math_integer', 'math_whole_number', 'math_positive_number', 'math_angle',
-  ]);
+  const H = window.studioPageHelpers;
+  const { ws, settle, waitFor, lastInStack } = H;
+  const SHADOW_NUMBERS = new Set(H.lists.numberShadows);
   const HIDDEN_OPTIONS = new Set([SB.RENAME_VARIABLE_ID, SB.DELETE_VARIABLE_ID,
     SB.NEW_BROADCAST_MESSAGE_ID]);
   const MARGIN = 32;
@@ -29,7 +27,6 @@
 
   class ActionFailure extends Error {}
   const fail = (msg) => { throw new ActionFailure(msg); };
-  const tick = () => new Promise((r) => setTimeout(r, 0));
 
   function countsAsChange(e) {
     if (e.isUiEvent) return false;
@@ -38,18 +35,6 @@
   }
   ws().addChangeListener((e) => { if (countsAsChange(e)) version += 1; });
   vm.on('workspaceUpdate', () => { version += 1; });
-
-  /**
-   * Let Blockly finish rendering and fire its queued events (the VM hears them then). Blockly
-   * fires from requestAnimationFrame(() => setTimeout(fire, 0)); a frame callback registered
-   * after its own runs after it, so the timeout queued there runs after the firing.
-   */
-  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  async function settle() {
-    await tick();
-    await SB.renderManagement.finishQueuedRenders();
-    await frame();
-  }
 
   // ---- reading ---------------------------------------------------------------------------
   function optionText(opt) {
@@ -184,24 +169,8 @@
     return block;
   }
 
-  async function waitFor(test, ms) {
-    for (let waited = 0; waited < ms; waited += 20) {
-      if (test()) return true;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return test();
-  }
-
-  function flyoutHas(type) {
-    const flyout = ws().getFlyout();
-    return Boolean(flyout && flyout.getWorkspace().getTopBlocks(false).some((b) => b.type === type));
-  }
-
   async function selectTarget(target) {
-    if (vm.editingTarget !== target) vm.setEditingTarget(target.id);
-    await waitFor(() => ws().getTopBlocks(false).length === target.blocks.getScripts().length, 3000);
-    await waitFor(() => flyoutHas('motion_movesteps') === !target.isStage, 3000);
-    await settle();
+    await H.selectTarget(target);
     scrollTopLeft();
     return { target: target.getName() };
   }
@@ -325,12 +294,6 @@
         `its ${kind} inputs: ${names.join(', ') || 'none'}`);
     }
     return block.getInput(name);
-  }
-
-  function lastInStack(block) {
-    let last = block;
-    while (last.getNextBlock()) last = last.getNextBlock();
-    return last;
   }
 
   function checkConnectable(a, b, what) {
@@ -573,12 +536,7 @@
     const category = sprite ? 'motion' : 'events';
     const item = toolbox && toolbox.getToolboxItemById && toolbox.getToolboxItemById(category);
     if (item) toolbox.setSelectedItem(item);
-    const store = window.studioEditorState && window.studioEditorState.store;
-    if (store) {
-      for (const alert of store.getState().scratchGui.alerts.alertsList || []) {
-        store.dispatch({ type: 'scratch-gui/alerts/CLOSE_ALERT_WITH_ID', alertId: alert.alertId });
-      }
-    }
+    H.closeAlerts();
     await settle();
     scrollTopLeft();
     return { ...result, category };

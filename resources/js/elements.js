@@ -1,7 +1,8 @@
 /*
  * Primitive-mode element collection for the Scratch editor page (FORMATS.md section 3).
  *
- * Defines window.StudioElements = { collect(), describeAt(x, y), settle(maxMs) }:
+ * Defines window.StudioElements (installed by studio/services/page_scripts.py after
+ * resources/js/page-helpers.js, whose `lists.elementTypes` is the type order):
  *   collect()        the visible, topmost elements inside the viewport, as a flat list of
  *                    {type, text, x, y, w, h, meta}; order: by type (TYPE_ORDER), then
  *                    top-to-bottom, left-to-right. Python numbers them 0..n-1.
@@ -18,15 +19,13 @@
  */
 (function () {
   'use strict';
-  if (window.StudioElements) return;
+  const { FLYOUT_BLOCKS, ownerBlockEl: ownerBlock, lists } = window.studioPageHelpers;
 
   /** Selector for an element having a class that starts with `prefix`. */
   const cls = (prefix) => `[class^="${prefix}"], [class*=" ${prefix}"]`;
-  const TYPE_ORDER = ['inputs', 'sprites', 'blocks', 'category_menu', 'flyout_buttons',
-    'buttons', 'menu_items', 'monitors', 'stage', 'canvas'];
+  const TYPE_ORDER = lists.elementTypes;
   const MAX_TEXT = 80;
   const WORKSPACE_BLOCKS = 'g.blocklyWorkspace > g.blocklyBlockCanvas .blocklyBlock[data-id]';
-  const FLYOUT_BLOCKS = '.blocklyFlyout .blocklyBlockCanvas > .blocklyDraggable';
 
   const clean = (s) => String(s || '').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
   const inFlyout = (el) => Boolean(el.closest('.blocklyFlyout'));
@@ -35,15 +34,6 @@
   /** The opcode of a block group: its first class (scratch-blocks puts the type first). */
   function opcodeOf(block) {
     return (block.getAttribute('class') || '').split(/\s+/)[0] || 'block';
-  }
-
-  /** The nearest non-shadow block containing `el` (shadows belong to their parent block). */
-  function ownerBlock(el) {
-    let b = el.closest('.blocklyBlock');
-    while (b && b.classList.contains('blocklyShadow')) {
-      b = b.parentElement && b.parentElement.closest('.blocklyBlock');
-    }
-    return b;
   }
 
   /** A block's own label: its texts, skipping blocks that hang inside or below it. */

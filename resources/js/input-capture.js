@@ -3,8 +3,8 @@
 // mousedown/mouseup a browser would otherwise derive from it.
 // Events are kept in capture phase (before the editor sees them) as plain objects in the
 // format of studio/services/human/coalesce.py; Python drains them every ~100 ms.
+// Installed by studio/services/page_scripts.py (once per page).
 (function () {
-  if (window.studioInput) return;
   const queue = [];
   let pressed = false;
   let lastMove = 0;

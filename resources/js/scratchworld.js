@@ -1,7 +1,7 @@
 /*
  * The published ScratchWorld server's page-side views, in an editor page of the studio
- * (SCRATCHWORLD_API.md sections 4, 5 and 8). Injected by studio/services/api/scratchworld/page.py
- * after window.studioEditorReady (composite.js is already there).
+ * (SCRATCHWORLD_API.md sections 4, 5 and 8). Installed by studio/services/page_scripts.py once
+ * window.studioEditorReady.
  *
  *   window.StudioScratchWorld.elementsBatch([[name, css], ...])
  *       -> {elements: [{index, position: {x, y, width, height}, text, type, block_name?}],
@@ -24,7 +24,6 @@
  */
 (function () {
   'use strict';
-  if (window.StudioScratchWorld) return;
   const ws = () => window.workspace;
   const SB = window.ScratchBlocks;
   // The published GUI's class names that this bundle's scratch-blocks spells otherwise.

@@ -8,7 +8,8 @@ reach the page:
 
 - `evaluate(source, arg)` follows Playwright's rules (a function is called with `arg`, a
   promise is awaited) and runs through the page's QWebChannel bridge
-  (`EditorPage.evaluate_function`); a throw raises `PageError`, a Playwright `Error`.
+  (`EditorPage.evaluate_function`); a throw raises `PageError`, a Playwright `Error`. The
+  studio's page scripts reach the page through it (`studio.services.page_scripts`).
 - `mouse` and `keyboard` send real Qt mouse, wheel and key events to the view's render widget,
   so Chromium makes of them the DOM events a person's input makes (pointer events, drags with
   every intermediate move, click counts from the events' times).
@@ -325,19 +326,6 @@ class QtEditorPage:
 
     async def title(self) -> str:
         return str(await self.evaluate("() => document.title"))
-
-    async def add_script_tag(
-        self, content: str | None = None, path: str | Path | None = None, **_: Any
-    ) -> None:
-        if content is None and path is not None:
-            content = Path(path).read_text(encoding="utf-8")
-        if content is None:
-            raise PageError("add_script_tag: give the script's content or path")
-        await self.evaluate(
-            "(c) => { const s = document.createElement('script'); s.textContent = c;"
-            " (document.head || document.documentElement).appendChild(s); }",
-            content,
-        )
 
     async def wait_for_function(
         self, expression: str, arg: Any = _UNSET, timeout: float | None = None, **_: Any

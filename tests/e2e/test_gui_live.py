@@ -18,7 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 from PySide6.QtGui import QImage
 
 from studio.models.agent import Mode
-from studio.services import paths
+from studio.services import page_scripts, paths
 from studio.services.agents import ScriptedAgent
 from studio.services.env.editor_pages import EditorPages
 from studio.services.env.modes import VIEWPORT
@@ -307,8 +307,8 @@ def test_live_runs_drive_the_window_page_with_real_input_through_qt(
         ]
         with pytest.raises(PlaywrightError, match="nope"):
             run_async(page.evaluate("() => { throw new Error('nope'); }"))
-        run_async(page.add_script_tag(content="window.tagged = 7;"))
-        assert run_async(page.evaluate("() => window.tagged")) == 7
+        run_async(page_scripts.install(page, page_scripts.INPUT))  # the studio's page scripts
+        assert run_async(page_scripts.call(page, page_scripts.INPUT, "drain")) == []
         assert run_async(page.content()).startswith("<!DOCTYPE html><html")
         run_async(page.evaluate(RECORD_INPUT))
 

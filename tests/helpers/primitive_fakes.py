@@ -8,6 +8,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from studio.services.ocr.base import OcrBox
+from tests.helpers.script_page import ScriptHost
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
 KNOWN_KEYS = {"Enter", "Control", "Shift", "a", "Space", "ArrowUp", "F5", "Control+a"}
@@ -59,28 +60,27 @@ class FakeKeyboard:
         self.log.append(("keyup", key))
 
 
-class FakePage:
+class FakePage(ScriptHost):
     """Answers the calls PrimitiveMode makes into window.StudioElements; records input."""
 
     def __init__(self, elements: list[dict[str, Any]] | None = None) -> None:
+        super().__init__()
         self.log: list[tuple[Any, ...]] = []
         self.mouse = FakeMouse(self.log)
         self.keyboard = FakeKeyboard(self.log)
         self.viewport_size = {"width": 1280, "height": 720}
         self.elements = elements if elements is not None else []
-        self.injected = 0
         self.screenshots = 0
         self.js_calls: list[tuple[str, list[Any]]] = []
         self.canvas_box: dict[str, float] | None = {"x": 313, "y": 93, "w": 470, "h": 627}
 
-    async def add_script_tag(self, content: str = "", **_: Any) -> None:
-        assert "window.StudioElements" in content
-        self.injected += 1
+    @property
+    def injected(self) -> int:
+        """How many times elements.js was evaluated in the page."""
+        return self.installs.count("StudioElements")
 
-    async def evaluate(self, expr: str, arg: Any = None) -> Any:
-        name, args = arg
-        if not self.injected:
-            return "__studio_elements_missing__"
+    async def answer(self, script: str, name: str, args: list[Any]) -> Any:
+        assert script == "StudioElements", script
         self.js_calls.append((name, args))
         if name == "collect":
             return [dict(e) for e in self.elements]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from studio.services import page_scripts
 from studio.services.drag.item import (
     Box,
     ConnectionType,
@@ -30,6 +31,7 @@ from studio.services.drag.item import (
     write_item,
 )
 from studio.services.drag.page import PAUSE_VM
+from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
 
@@ -44,7 +46,7 @@ class Pick:
 
 
 async def pick_at(page: Any, x: float, y: float) -> Pick:
-    owner = (await page.evaluate("(p) => window.studioDrag.ownersAt([p])", [x, y]))[0]
+    owner = (await page_scripts.call(page, DRAG, "ownersAt", [[x, y]]))[0]
     kind = owner.get("kind", "none")
     if kind == "canvas":
         return Pick("canvas", owner.get("opcode"), owner.get("id"))
@@ -98,7 +100,7 @@ async def author_item(
         raise DragItemError("pick the block to drag on the canvas or in the palette")
     if connection is ConnectionType.INPUT and not input_name:
         raise DragItemError("an input connection needs the input's name")
-    view = await page.evaluate("() => window.studioDrag.viewState()")
+    view = await page_scripts.call(page, DRAG, "viewState")
     ref_opcode = await page.evaluate(
         "(id) => { const b = window.workspace.getBlockById(id); return b ? b.type : null; }",
         reference_id,
@@ -119,19 +121,18 @@ async def author_item(
     probe = DragItem(
         id=item_id, category=category_of(connection), instruction="x", evaluation_config=cfg
     )
-    geometry = await page.evaluate("(s) => window.studioDrag.geometry(s)", probe.spec)
+    geometry = await page_scripts.call(page, DRAG, "geometry", probe.spec)
     if "error" in geometry:
         raise DragItemError(f"item {item_id}: {geometry['error']}")
-    if await page.evaluate("(s) => window.studioDrag.vmRelation(s)", probe.spec):
+    if await page_scripts.call(page, DRAG, "vmRelation", probe.spec):
         raise DragItemError(f"item {item_id}: the blocks are already connected that way")
     cfg.target_box = Box(**geometry["source_box"])
     cfg.reference_box = Box(**geometry["reference_box"])
     if instruction is None:
-        t_label = await page.evaluate(
-            "([i, o, n]) => window.studioDrag.label(i, o, n)",
-            [target.block_id, target.opcode, target.flyout_index],
+        t_label = await page_scripts.call(
+            page, DRAG, "label", target.block_id, target.opcode, target.flyout_index
         )
-        r_label = await page.evaluate("(i) => window.studioDrag.label(i)", reference_id)
+        r_label = await page_scripts.call(page, DRAG, "label", reference_id)
         instruction = suggest_instruction(
             LABELS.get(target.opcode) or t_label or target.opcode,
             LABELS.get(ref_opcode) or r_label or ref_opcode,
@@ -139,7 +140,7 @@ async def author_item(
             input_name,
             target.kind == "flyout",
         )
-    sb3 = base64.b64decode(await page.evaluate("() => window.studioBridge.saveProjectBase64()"))
+    sb3 = base64.b64decode(await page_scripts.bridge(page, "saveProjectBase64"))
     png = await page.screenshot(type="png")
     item = probe.model_copy(update={"instruction": instruction})
     return item, sb3, png
@@ -156,22 +157,18 @@ async def prepare_from_project(
 ) -> dict[str, Any]:
     """Load `project`, lay the editor out, optionally take block `detach` out by `offset`."""
     data = base64.b64encode(project.read_bytes()).decode("ascii")
-    await page.evaluate(
-        "([b, n]) => window.studioBridge.loadProjectBase64(b, n, n)", [data, project.name]
-    )
-    await page.evaluate("() => window.studioComposite.layout()")
+    await page_scripts.bridge(page, "loadProjectBase64", data, project.name, project.name)
+    await page_scripts.call(page, COMPOSITE, "layout")
     await page.evaluate(PAUSE_VM)
-    view: dict[str, Any] = await page.evaluate("() => window.studioDrag.viewState()")
+    view: dict[str, Any] = await page_scripts.call(page, DRAG, "viewState")
     if target:
         view["target"] = target
     if category:
         view["category"] = category
-    await page.evaluate("(v) => window.studioDrag.view(v)", view)
+    await page_scripts.call(page, DRAG, "view", view)
     if detach:
-        await page.evaluate(
-            "([i, dx, dy]) => window.studioDrag.detach(i, dx, dy)", [detach, *offset]
-        )
-    result: dict[str, Any] = await page.evaluate("() => window.studioDrag.viewState()")
+        await page_scripts.call(page, DRAG, "detach", detach, *offset)
+    result: dict[str, Any] = await page_scripts.call(page, DRAG, "viewState")
     return result
 
 

@@ -25,28 +25,21 @@ import collections
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
+from studio.services import page_scripts
 from studio.services.drag.item import DragItemError, ItemFolder
 from studio.services.drag.replay import DRAG_STEPS
 from studio.services.drag.setup import published_setup, run_setup
-from studio.services.env.composite import install as install_composite
+from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
-SCRIPT = Path(__file__).with_name("trials.js")
 EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_MS = 60_000
 BOX_TOLERANCE_PX = 3.0
 PAUSE_VM = """() => { const rt = window.vm.runtime;
   if (rt._steppingInterval) { clearInterval(rt._steppingInterval); rt._steppingInterval = null; }
   return true; }"""
-
-
-@cache
-def _script() -> str:
-    return SCRIPT.read_text(encoding="utf-8") + "\n//# sourceURL=studio-js/drag-trials.js\n"
 
 
 Job = (
@@ -105,8 +98,7 @@ async def open_window(context: Any, server: EditorServer) -> Any:
         await page.set_viewport_size({"width": 1280, "height": 720})
         await page.goto(server.url(EDITOR_PAGE), wait_until="load")
         await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
-        await install_composite(page)
-        await page.add_script_tag(content=_script())
+        await page_scripts.install(page, COMPOSITE, DRAG)
     except BaseException:
         with contextlib.suppress(Exception):
             await page.close()
@@ -130,20 +122,17 @@ class TrialPage:
     async def setup(self) -> dict[str, Any]:
         """Load the project, restore the screen, pause the VM; the geometry of the item."""
         await self._load()
-        geometry = await self.page.evaluate("(s) => window.studioDrag.geometry(s)", self.spec)
+        geometry = await page_scripts.call(self.page, DRAG, "geometry", self.spec)
         if "error" in geometry:
             raise DragItemError(f"item {self.entry.item.id}: {geometry['error']}")
         self._check_screen(geometry)
-        await self.page.evaluate("() => window.studioDrag.mark()")
+        await page_scripts.call(self.page, DRAG, "mark")
         return dict(geometry)
 
     async def _load(self) -> None:
         name = self.entry.item.init_project
         try:
-            await self.page.evaluate(
-                "([b, n]) => window.studioBridge.loadProjectBase64(b, n, n)",
-                [self._project_b64, name],
-            )
+            await page_scripts.bridge(self.page, "loadProjectBase64", self._project_b64, name, name)
         except Exception as exc:
             raise DragItemError(
                 f"{self.entry.project_path}: the editor did not load it ({exc})"
@@ -151,7 +140,7 @@ class TrialPage:
         if self.published is not None:
             await run_setup(self.page, self.published, self.entry.item.id)
         try:
-            await self.page.evaluate("(v) => window.studioDrag.view(v)", self.view)
+            await page_scripts.call(self.page, DRAG, "view", self.view)
         except Exception as exc:
             step = "workspace_state: " if self.published else ""
             raise DragItemError(
@@ -166,8 +155,8 @@ class TrialPage:
         name = (self.entry.item.evaluation_config.model_extra or {}).get("variable_name")
         if self.spec["source"] != "flyout" or not isinstance(name, str):
             return
-        index = await self.page.evaluate(
-            "([o, n]) => window.studioDrag.flyoutIndexOf(o, n)", [self.spec["target_opcode"], name]
+        index = await page_scripts.call(
+            self.page, DRAG, "flyoutIndexOf", self.spec["target_opcode"], name
         )
         if index < 0:
             raise DragItemError(
@@ -217,17 +206,13 @@ class TrialPage:
         finally:
             await page.mouse.up()
         self.drags += 1
-        out = await page.evaluate("(s) => window.studioDrag.finish(s)", self.spec)
+        out = await page_scripts.call(page, DRAG, "finish", self.spec)
         return Verdict(bool(out.get("moved")), bool(out.get("connected")))
 
     async def ready(self) -> bool:
         """Whether program and screen are at the item's state, undoing the last trial's drag
         if need be (false: it cannot, load the project again)."""
-        return bool(
-            await self.page.evaluate(
-                "([s, v]) => window.studioDrag.ready(s, v)", [self.spec, self.view]
-            )
-        )
+        return bool(await page_scripts.call(self.page, DRAG, "ready", self.spec, self.view))
 
     async def at_baseline(self) -> None:
         """Bring the page back to the item's state (after the last trial)."""
@@ -237,7 +222,7 @@ class TrialPage:
     async def _reload(self) -> None:
         self.reloads += 1
         await self._load()
-        if not await self.page.evaluate("() => window.studioDrag.atBaseline()"):
+        if not await page_scripts.call(self.page, DRAG, "atBaseline"):
             raise DragItemError(
                 f"item {self.entry.item.id}: the editor did not come back to the item's state"
             )

@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.services import page_scripts
 from studio.services.atomic import write_bytes, write_text
 from studio.services.drag import page as page_module
 from studio.services.drag import replay as replay_module
@@ -39,10 +40,11 @@ from studio.services.drag import setup as setup_module
 from studio.services.drag.grid import BoundaryScan, Point, best_axis, disc, iou, window_points
 from studio.services.drag.grid import snap as snap_to
 from studio.services.drag.item import DragItemError, ItemFolder, RegionLabel, RegionStats
-from studio.services.drag.page import SCRIPT, Job, TrialPages
+from studio.services.drag.page import Job, TrialPages
 from studio.services.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.drag.review import regions_replaced
 from studio.services.drag.setup import ACTION_KEYS
+from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
 Progress = Callable[[str, int, int], None]  # (phase, drags so far, drags asked for next)
@@ -55,8 +57,9 @@ MARGIN_STEPS = 2
 START_STEPS = (DRAG_STEPS,)
 
 
+# the page scripts of a trial page count by their source as installed (lists included)
+TRIAL_SCRIPTS = (COMPOSITE, DRAG)
 TRIAL_CODE = (
-    SCRIPT,
     Path(page_module.__file__ or ""),
     Path(replay_module.__file__ or ""),
     Path(setup_module.__file__ or ""),
@@ -101,6 +104,8 @@ def item_key(entry: ItemFolder, grid: int) -> str:
     h.update(str(grid).encode())
     for code in TRIAL_CODE:  # verdicts of another version of the trial code do not count
         h.update(code.read_bytes())
+    for script in page_scripts.in_order(TRIAL_SCRIPTS):
+        h.update(page_scripts.source(script).encode())
     return h.hexdigest()[:16]
 
 
@@ -171,8 +176,8 @@ def owner_matches(owner: dict[str, Any], spec: dict[str, Any]) -> bool:
 
 async def predict_start(pages: TrialPages, grid: int) -> set[Point]:
     points = start_window(pages.geometry, grid)
-    owners = await pages.pages[0].page.evaluate(
-        "(pts) => window.studioDrag.ownersAt(pts)", [list(p) for p in points]
+    owners = await page_scripts.call(
+        pages.pages[0].page, DRAG, "ownersAt", [list(p) for p in points]
     )
     spec = pages.pages[0].spec  # the page's: a palette variable block's index is found there
     return {p for p, o in zip(points, owners, strict=True) if owner_matches(o, spec)}
@@ -207,7 +212,7 @@ def seed_order(candidates: set[Point], aim: tuple[float, float]) -> list[Point]:
 
 async def choose_destination(pages: TrialPages, geometry: dict[str, Any]) -> tuple[float, float]:
     """An empty spot of the code area far from the dragged block, to drop it on."""
-    spots = await pages.pages[0].page.evaluate("() => window.studioDrag.emptySpots()")
+    spots = await page_scripts.call(pages.pages[0].page, DRAG, "emptySpots")
     if not spots:
         raise DragItemError("the code area has no empty spot to drop a block on")
     box = geometry["source_full_box"]
@@ -286,8 +291,8 @@ class RegionComputer:
         drag_start = self.state.drag_start or await self._fixed_start(start_jobs) or seed
         self.state.drag_start = drag_start
         await pages.pages[0].at_baseline()  # the seed's last drag may still be undoing
-        snap = await pages.pages[0].page.evaluate(
-            "(s) => window.studioDrag.snapTargets(s)", pages.pages[0].spec
+        snap = await page_scripts.call(
+            pages.pages[0].page, DRAG, "snapTargets", pages.pages[0].spec
         )
         end_pred, centre = predict_end(geometry, snap, drag_start, self.grid)
         end_scan = BoundaryScan(end_pred, self.grid, best_axis(end_pred), self.state.end)

@@ -14,8 +14,8 @@ order, at a 1280x720 page:
 
 `published_setup(item)` reads those steps from an item (None for an item the studio made,
 whose screen is restored from its own `workspace_state`); `run_setup(page, ...)` performs
-steps 2-3 on a Playwright page whose project is loaded (step 4 is `trials.js`'s `view`, which
-also brings the screen back between trial drags). A step that fails names the item, the step
+steps 2-3 on a Playwright page whose project is loaded (step 4 is drag-trials.js's `view`,
+which also brings the screen back between trial drags). A step that fails names the item, the step
 (`switch_sprite_actions[0]`) and what went wrong: a click that hits nothing, a sprite that
 is not the one the item names afterwards, a palette that does not show the block to drag.
 """
@@ -26,6 +26,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from studio.services import page_scripts
 from studio.services.drag.item import DragItem, DragItemError
 from studio.services.published_protocol import SMALL_STAGE_JS
 
@@ -41,33 +42,6 @@ _HIT = """([x, y]) => {
     return null;
   return (el.tagName || '').toLowerCase() + (el.className && el.className.baseVal === undefined
     ? '.' + String(el.className).split(/\\s+/)[0] : '');
-}"""
-
-# Resolves once the small stage is shown and the code area has been laid out again.
-_SMALL_STAGE_DONE = """async () => {
-  const small = () => { const c = document.querySelector('canvas');
-    return Boolean(c) && c.getBoundingClientRect().width < 300; };
-  for (let i = 0; i < 250 && !small(); i += 1) await new Promise((r) => setTimeout(r, 20));
-  if (!small()) return false;
-  window.dispatchEvent(new Event('resize'));
-  await window.studioDrag.settle();
-  return true;
-}"""
-
-# Resolves once the palette and the code area stop moving (a category click animates the
-# palette's scroll; a wheel scroll may too).
-_STILL = """async (ms) => {
-  const ws = window.workspace;
-  const key = () => { const f = ws.getFlyout && ws.getFlyout();
-    const fw = f && f.getWorkspace();
-    return [ws.scrollX, ws.scrollY, ws.scale, fw ? fw.scrollY : 0,
-      window.vm.editingTarget ? window.vm.editingTarget.id : ''].join('|'); };
-  let last = key(); let same = 0;
-  for (let t = 0; t < ms && same < 4; t += 16) {
-    await window.studioDrag.settle();
-    const now = key(); same = now === last ? same + 1 : 0; last = now;
-  }
-  return same >= 4;
 }"""
 
 _EDITING = "() => window.vm.editingTarget ? window.vm.editingTarget.getName() : null"
@@ -132,11 +106,13 @@ def published_setup(item: DragItem) -> PublishedSetup | None:
 
 async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
     """Small stage mode, then each pre-action as real input (the project is loaded)."""
-    if not await page.evaluate(SMALL_STAGE_JS) or not await page.evaluate(_SMALL_STAGE_DONE):
+    if not await page.evaluate(SMALL_STAGE_JS) or not await page_scripts.call(
+        page, page_scripts.HELPERS, "smallStageShown", 0
+    ):
         raise DragItemError(f"item {item_id}: small stage: the editor did not switch to it")
     for step in setup.steps:
         await _perform(page, step, item_id)
-        await page.evaluate(_STILL, SETTLE_TIMEOUT_MS)
+        await page_scripts.call(page, page_scripts.DRAG, "still", SETTLE_TIMEOUT_MS)
         if step.name.startswith("switch_sprite_actions") and setup.sprite:
             editing = await page.evaluate(_EDITING)
             if editing != setup.sprite:

@@ -29,17 +29,15 @@ Semantics (what the APIs do, beyond FORMATS.md section 4):
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from studio.models.agent import ActionError, Mode, Observation
-from studio.services import paths
+from studio.services import page_scripts
 from studio.services.env.catalog import check_opcode
 from studio.services.env.composite_view import render_observation
 from studio.services.env.modes import ActionOutcome
 
 STALE = "the program changed since your last observation; observe again"
-SCRIPT_PATH = paths.JS_DIR / "composite.js"
 INDEX_FIELDS = {
     "connect_blocks": ("sourceBlockIndex", "targetBlockIndex"),
     "detach_blocks": ("blockIndex",),
@@ -51,19 +49,6 @@ _ID_NAMES = {
     "targetBlockIndex": "targetId",
     "blockIndex": "blockId",
 }
-
-
-@cache
-def _script_source() -> str:
-    return SCRIPT_PATH.read_text(encoding="utf-8") + "\n//# sourceURL=studio-js/composite.js\n"
-
-
-async def install(page: Any) -> None:
-    """Inject composite.js into an editor page once (the page must be ready)."""
-    source = _script_source()
-    await page.evaluate(
-        "(src) => { if (!window.studioComposite) (0, eval)(src); return true; }", source
-    )
 
 
 class IndexMap:
@@ -101,10 +86,10 @@ class CompositeMode:
         self.last_snapshot: dict[str, Any] = {}  # the page's snapshot behind the last observation
 
     async def setup(self, page: Any) -> None:
-        await install(page)
+        await page_scripts.install(page, page_scripts.COMPOSITE)
 
     async def observe(self, page: Any, step: int) -> Observation:
-        snapshot = await page.evaluate("() => window.studioComposite.snapshot()")
+        snapshot = await page_scripts.call(page, page_scripts.COMPOSITE, "snapshot")
         text, blocks = render_observation(snapshot)
         self.last_snapshot = snapshot
         self.indexes.update(int(snapshot["version"]), blocks)
@@ -139,11 +124,11 @@ class CompositeMode:
             request, label = self.request(action)
         except ActionError:
             if self.indexes.version is not None and action.api in INDEX_FIELDS:
-                version = await page.evaluate("() => window.studioComposite.version()")
+                version = await page_scripts.call(page, page_scripts.COMPOSITE, "version")
                 if version != self.indexes.version:
                     raise ActionError(f"{action.api}: {STALE}") from None
             raise
-        reply = await page.evaluate("(r) => window.studioComposite.run(r)", request)
+        reply = await page_scripts.call(page, page_scripts.COMPOSITE, "run", request)
         if not reply.get("ok"):
             raise ActionError(f"{action.api}: {reply.get('error') or 'refused'}")
         detail = dict(reply.get("detail") or {})

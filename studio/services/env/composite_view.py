@@ -33,10 +33,7 @@ import json
 from typing import Any
 
 from studio.models.agent import BlockInfo
-
-NUMBER_SHADOWS = frozenset(
-    {"math_number", "math_integer", "math_whole_number", "math_positive_number", "math_angle"}
-)
+from studio.services.page_lists import NUMBER_SHADOWS
 
 
 def _value_text(value: Any, number: bool = False) -> str:

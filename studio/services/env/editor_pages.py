@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 from typing import Any
 
-from studio.services.env.composite import install as install_helpers
+from studio.services import page_scripts
 from studio.services.env.modes import VIEWPORT
 from studio.services.errors import StudioError
 from studio.services.server import EditorServer
@@ -66,7 +66,7 @@ class EditorPages:
                 await page.wait_for_function(
                     "window.studioEditorReady === true", timeout=READY_TIMEOUT_MS
                 )
-                await install_helpers(page)
+                await page_scripts.install(page, page_scripts.COMPOSITE)
             except BaseException:
                 with contextlib.suppress(Exception):
                     await page.close()
@@ -80,15 +80,14 @@ class EditorPages:
         data = task.initial_path.read_bytes()
         url = self.server.register_bytes(data, task.initial_path.name)
         try:
-            await page.evaluate(
-                "([u, n, t]) => window.studioBridge.loadProjectFromUrl(u, n, t)",
-                [url, task.initial_path.name, task.task.id],
+            await page_scripts.bridge(
+                page, "loadProjectFromUrl", url, task.initial_path.name, task.task.id
             )
         except Exception as exc:
             raise EnvError(f"{task.initial_path}: the editor did not load it ({exc})") from None
         finally:
             self.server.forget(url)
-        await page.evaluate("() => window.studioComposite.layout()")
+        await page_scripts.call(page, page_scripts.COMPOSITE, "layout")
 
     async def close(self) -> None:
         for task in self._warm:

@@ -35,6 +35,7 @@ from studio.models.agent import (
 )
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RunInfo
+from studio.services import page_scripts
 from studio.services.browser import BrowserPool
 from studio.services.env.editor_pages import EditorPages, EnvError
 from studio.services.env.modes import ActionOutcome, ModeHandler
@@ -250,7 +251,7 @@ class Episode:
 
     async def export_sb3(self) -> bytes:
         """The current program as .sb3 bytes (vm.saveProjectSb3)."""
-        b64 = await self.page.evaluate("() => window.studioBridge.saveProjectBase64()")
+        b64 = await page_scripts.bridge(self.page, "saveProjectBase64")
         return base64.b64decode(b64)
 
     async def close(self) -> None:

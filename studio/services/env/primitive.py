@@ -2,11 +2,11 @@
 
 Observation (FORMATS.md section 3): a PNG screenshot of the 1280x720 page plus the element list
 that `resources/js/elements.js` collects from the DOM (visible, topmost, inside the viewport),
-fused with OCR text boxes (`studio.services.ocr.fuse`). Element order: by type (inputs,
-sprites, blocks - canvas blocks before flyout blocks -, category_menu, flyout_buttons,
-buttons, menu_items, monitors, stage, canvas), within a type top-to-bottom then
-left-to-right; OCR `text` boxes come last. Indexes are 0..n-1 and refer to that observation
-until the next one.
+fused with OCR text boxes (`studio.services.ocr.fuse`). Element order: by type in the order of
+`studio.services.page_lists.ELEMENT_TYPES` (inputs, sprites, blocks - canvas blocks before
+flyout blocks -, category_menu, flyout_buttons, buttons, menu_items, monitors, stage, canvas),
+within a type top-to-bottom then left-to-right; OCR `text` boxes come last. Indexes are
+0..n-1 and refer to that observation until the next one.
 
 Actions are real Playwright mouse and keyboard input, nothing semantic: an index resolves to
 the centre of the element in the last observation, exactly as an agent clicking there would.
@@ -37,20 +37,16 @@ from studio.models.agent import (
     ScrollArgs,
     TypeArgs,
 )
-from studio.services import paths
+from studio.services import page_scripts
 from studio.services.env.modes import VIEWPORT, ActionOutcome
 from studio.services.ocr import CachedOcr, OcrBackend, OcrBox, make_backend
 from studio.services.ocr.fuse import MIN_SCORE, covering_rects, fuse
 
-ELEMENTS_JS = paths.JS_DIR / "elements.js"
 MIN_DRAG_STEPS = 10
 DRAG_STEPS_PER_S = 60  # mouse moves per second of a drag given a duration
 WHEEL_PX_PER_UNIT = 100  # one scroll unit is one wheel notch
 OBSERVE_SETTLE_MS = 1500  # wait for flyout / workspace scrolling to end before a screenshot
 ACTION_SETTLE_MS = 600
-_MISSING = "__studio_elements_missing__"
-_CALL_JS = """([name, args]) => window.StudioElements
-    ? window.StudioElements[name](...args) : '__studio_elements_missing__'"""
 
 _KEY_ALIASES = {
     "enter": "Enter",
@@ -104,20 +100,6 @@ def normalize_key(name: str) -> str:
     if re.fullmatch(r"[fF]([1-9]|1[0-9]|2[0-4])", name):
         return name.upper()
     return name
-
-
-async def inject_elements(page: Any) -> None:
-    """Add resources/js/elements.js to the page (window.StudioElements)."""
-    await page.add_script_tag(content=ELEMENTS_JS.read_text(encoding="utf-8"))
-
-
-async def elements_call(page: Any, name: str, *args: Any) -> Any:
-    """Call window.StudioElements[name](*args), injecting the script when it is missing."""
-    result = await page.evaluate(_CALL_JS, [name, list(args)])
-    if isinstance(result, str) and result == _MISSING:
-        await inject_elements(page)
-        result = await page.evaluate(_CALL_JS, [name, list(args)])
-    return result
 
 
 def ocr_enabled_by_default() -> bool:
@@ -174,11 +156,8 @@ class PrimitiveMode:
         self.last_timings: dict[str, float] = {}
 
     # ---- page helpers -----------------------------------------------------------------------
-    async def _inject(self, page: Any) -> None:
-        await inject_elements(page)
-
     async def _js(self, page: Any, name: str, *args: Any) -> Any:
-        return await elements_call(page, name, *args)
+        return await page_scripts.call(page, page_scripts.ELEMENTS, name, *args)
 
     def _ocr_engine(self) -> CachedOcr:
         if self._ocr is None:
@@ -193,7 +172,7 @@ class PrimitiveMode:
     # ---- ModeHandler ------------------------------------------------------------------------
     async def setup(self, page: Any) -> None:
         """Inject the element collector and load the OCR models before the first step."""
-        await self._inject(page)
+        await page_scripts.install(page, page_scripts.ELEMENTS)
         if self.ocr:
             warm_up = getattr(self._ocr_engine().backend, "warm_up", None)
             if warm_up is not None:

@@ -1,7 +1,7 @@
 """A human baseline session running in a live editor page: capture, coalesce, record.
 
 `HumanSessionDriver` works on a Playwright page showing the task (the studio lends its
-embedded editor, see services.live). It injects resources/js/input-capture.js, and each
+embedded editor, see services.live). It installs resources/js/input-capture.js, and each
 `poll()` drains the raw input events, turns them into agent-schema actions
 (`coalesce.EventCoalescer`) and records every finished action with the screenshot taken
 before it and the program change seen since the previous one. Frames are taken when the
@@ -19,12 +19,11 @@ from typing import Any
 
 from studio.models.agent import EpisodeStatus, StepRecord
 from studio.models.evaluation import EvalResult
-from studio.services import paths
+from studio.services import page_scripts
 from studio.services.env.recorder import program_change
 from studio.services.human.coalesce import EventCoalescer, HumanAction
 from studio.services.human.session import HumanSessionRecorder
-
-CAPTURE_JS = paths.JS_DIR / "input-capture.js"
+from studio.services.page_scripts import INPUT
 
 Evaluate = Callable[[bytes], Awaitable[EvalResult | None]]
 
@@ -42,14 +41,14 @@ class HumanSessionDriver:
         self._program: dict[str, Any] | None = None
 
     async def start(self) -> None:
-        await self.page.evaluate(CAPTURE_JS.read_text(encoding="utf-8"))
-        await self.page.evaluate("() => window.studioInput.drain()")  # nothing before the start
+        await page_scripts.install(self.page, INPUT)
+        await page_scripts.call(self.page, INPUT, "drain")  # nothing before the start
         await self._take_frame()
 
     async def poll(self) -> list[StepRecord]:
         """Drain input, record the actions that are complete; return the new steps."""
-        events: list[dict[str, Any]] = await self.page.evaluate("() => window.studioInput.drain()")
-        pressed = bool(await self.page.evaluate("() => window.studioInput.pressed()"))
+        events: list[dict[str, Any]] = await page_scripts.call(self.page, INPUT, "drain")
+        pressed = bool(await page_scripts.call(self.page, INPUT, "pressed"))
         self.coalescer.feed_all(events)
         new = [await self._record(a) for a in self.coalescer.pop_ready(time.time() * 1000)]
         if not events and not pressed and self._frame_stale:
@@ -60,8 +59,8 @@ class HumanSessionDriver:
         """Record what is left, the closing step, the final project and its verdict."""
         for action in self.coalescer.flush():
             await self._record(action)
-        await self.page.evaluate("() => window.studioInput && window.studioInput.stop()")
-        b64 = await self.page.evaluate("() => window.studioBridge.saveProjectBase64()")
+        await page_scripts.call(self.page, INPUT, "stop")
+        b64 = await page_scripts.bridge(self.page, "saveProjectBase64")
         sb3 = base64.b64decode(b64)
         png: bytes = await self.page.screenshot(type="png")
         result = await evaluate(sb3)

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from studio.services.env.composite import install as install_helpers
+from studio.services import page_scripts
 from studio.services.env.editor_pages import EnvError
 
 
@@ -80,7 +80,7 @@ class WindowPageSource:
                 await self.prepare()
             await self._wait_releases()
             lent = await self.open_page()
-            await install_helpers(lent.page)
+            await page_scripts.install(lent.page, page_scripts.COMPOSITE)
         except BaseException:
             self._busy = False
             if lent is not None:

@@ -9,35 +9,22 @@ The labeler confirms or corrects the suggestion (`studio.services.qa.review.conf
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 from typing import Any
 
+from studio.services import page_scripts
 from studio.services.errors import StudioError
+from studio.services.page_scripts import COMPOSITE, DRAG, QA
 from studio.services.qa.item import QaItem, QaType, Subject, Suggestion
-
-SCRIPT = Path(__file__).with_name("perception.js")
-
-
-@cache
-def _script() -> str:
-    return SCRIPT.read_text(encoding="utf-8") + "\n//# sourceURL=studio-js/perception.js\n"
-
-
-async def install(page: Any) -> None:
-    if not await page.evaluate("() => Boolean(window.studioQa)"):
-        await page.add_script_tag(content=_script())
 
 
 async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any]]:
     """A PNG of the window or of the code area ("canvas"), and how it was taken."""
-    await install(page)
-    await page.evaluate("() => window.studioComposite.snapshot()")  # let the editor settle
+    await page_scripts.call(page, COMPOSITE, "snapshot")  # let the editor settle
     if area == "window":
         return await page.screenshot(type="png"), {"area": "window"}
     if area != "canvas":
         raise StudioError(f"capture area {area!r}: use window or canvas")
-    box = await page.evaluate("() => window.studioQa.codeArea()")
+    box = await page_scripts.call(page, QA, "codeArea")
     view = await page.evaluate("() => [innerWidth, innerHeight]")
     clip = {k: round(box[k]) for k in ("x", "y")}
     # the picture stops at the screen's edge, and so does the clip kept with it
@@ -51,15 +38,12 @@ async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any
 
 async def suggest(page: Any, task_type: QaType, subject: Subject) -> Suggestion:
     """The answer the VM and workspace give now, with a finer tag and the reason."""
-    await install(page)
     if task_type is QaType.CONNECTION:
-        out = await page.evaluate("(i) => window.studioQa.connection(i)", subject.block_id)
+        out = await page_scripts.call(page, QA, "connection", subject.block_id)
     elif task_type is QaType.EXISTENCE:
-        out = await page.evaluate("(o) => window.studioQa.existence(o)", subject.opcode)
+        out = await page_scripts.call(page, QA, "existence", subject.opcode)
     else:
-        out = await page.evaluate(
-            "([i, f]) => window.studioQa.field(i, f)", [subject.block_id, subject.field]
-        )
+        out = await page_scripts.call(page, QA, "field", subject.block_id, subject.field)
     if "error" in out:
         raise StudioError(f"cannot suggest an answer: {out['error']}")
     return Suggestion(answer=str(out["answer"]), tag=str(out["tag"]), why=str(out.get("why", "")))
@@ -72,7 +56,7 @@ async def subject_box(
     clip of a code-area capture); None for a question about an opcode."""
     if not subject.block_id:
         return None
-    blocks = await page.evaluate("() => window.studioQa.blocks()")
+    blocks = await page_scripts.call(page, QA, "blocks")
     found = next((b["box"] for b in blocks if b["id"] == subject.block_id), None)
     if found is None:
         return None
@@ -98,7 +82,7 @@ async def make_item(
 ) -> QaItem:
     """A draft item whose ground truth is the suggestion (the labeler then confirms it)."""
     sugg = await suggest(page, task_type, subject)
-    view = await page.evaluate("() => window.studioDrag ? window.studioDrag.viewState() : null")
+    view = await page_scripts.call(page, DRAG, "viewState")
     info = dict(capture_info or {})
     if view:
         info["workspace_state"] = view

@@ -13,17 +13,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from studio.services.drag.page import SCRIPT as TRIALS_SCRIPT
-from studio.services.qa.capture import install as install_qa
+from studio.services import page_scripts
 
 if TYPE_CHECKING:
     from studio.views.main_window import MainWindow
-
-
-async def install_trials(page: Any) -> None:
-    """The drag helpers (`window.studioDrag`), once per page."""
-    if not await page.evaluate("() => Boolean(window.studioDrag)"):
-        await page.add_script_tag(content=TRIALS_SCRIPT.read_text(encoding="utf-8"))
 
 
 class EditorLink:
@@ -48,8 +41,7 @@ class EditorLink:
         page, _owned = await pages.acquire(lend=False)
         self.window.editor.hold_size(True)
         try:
-            await install_trials(page)
-            await install_qa(page)
+            await page_scripts.install(page, page_scripts.DRAG, page_scripts.QA)
             yield page
         finally:
             pages.release(page)

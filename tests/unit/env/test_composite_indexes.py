@@ -10,6 +10,7 @@ import pytest
 from studio.models.agent import ActionError, BlockInfo, Mode, parse_action
 from studio.services.env.catalog import CATALOG, OPCODES, catalog_text, check_opcode
 from studio.services.env.composite import CompositeMode, IndexMap
+from tests.helpers.script_page import ScriptHost
 
 
 def _blocks(*opcodes: str) -> list[BlockInfo]:
@@ -60,13 +61,16 @@ def test_actions_without_indexes_are_never_stale() -> None:
     assert request == {"api": "select_sprite", "args": {"name": "Cat"}}
 
 
-class _StalePage:
+class _StalePage(ScriptHost):
     """Answers like composite.js does when the program changed since the observation."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.requests: list[dict[str, Any]] = []
 
-    async def evaluate(self, script: str, arg: Any = None) -> Any:
+    async def answer(self, name: str, function: str, args: list[Any]) -> Any:
+        assert (name, function) == ("studioComposite", "run")
+        arg = args[0]
         self.requests.append(arg)
         if arg.get("expectVersion") not in (None, 3):
             return {

@@ -31,13 +31,13 @@ from pydantic import BaseModel, ValidationError
 
 from studio.models.agent import COMPOSITE_APIS as STUDIO_COMPOSITE_APIS
 from studio.models.agent import ActionError, Mode, Observation, parse_action
-from studio.services import paths
+from studio.services import page_scripts
 from studio.services.api.scratchworld.schemas import PRIMITIVE_BODIES
 from studio.services.env.composite import INDEX_FIELDS, STALE, CompositeMode
 from studio.services.env.modes import VIEWPORT, ActionOutcome
-from studio.services.env.primitive import check_point, elements_call, normalize_key
+from studio.services.env.primitive import check_point, normalize_key
+from studio.services.page_scripts import ELEMENTS, SCRATCHWORLD
 
-SCRIPT_PATH = paths.JS_DIR / "scratchworld.js"
 MIN_DRAG_STEPS = 10
 DRAG_STEPS_PER_S = 30
 ACTION_SETTLE_MS = 600
@@ -50,9 +50,6 @@ PAGE_CONTROL = {"run_project", "stop_project", "select_category"}
 OBSERVATIONS = {"get_blocks_pseudocode", "get_blocks_structure"}
 COMPOSITE_APIS = STUDIO_COMPOSITE | PAGE_CONTROL | OBSERVATIONS | {"custom_js"}
 WHEEL = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-_MISSING = "__studio_scratchworld_missing__"
-_CALL = f"""([name, args]) => window.StudioScratchWorld
-    ? window.StudioScratchWorld[name](...args) : '{_MISSING}'"""
 
 
 class SwActionError(ActionError):
@@ -78,23 +75,6 @@ class Reply:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-async def install(page: Any) -> None:
-    """Inject scratchworld.js into an editor page once."""
-    source = SCRIPT_PATH.read_text(encoding="utf-8") + "\n//# sourceURL=studio-js/scratchworld.js\n"
-    await page.evaluate(
-        "(src) => { if (!window.StudioScratchWorld) (0, eval)(src); return true; }", source
-    )
-
-
-async def page_call(page: Any, name: str, *args: Any) -> Any:
-    """window.StudioScratchWorld[name](*args), injecting the script when the page lost it."""
-    result = await page.evaluate(_CALL, [name, list(args)])
-    if isinstance(result, str) and result == _MISSING:
-        await install(page)
-        result = await page.evaluate(_CALL, [name, list(args)])
-    return result
-
-
 def requested_args(body: BaseModel) -> dict[str, Any]:
     """The request's arguments with their defaults and without nulls (section 3)."""
     return body.model_dump(exclude_none=True)
@@ -116,7 +96,7 @@ class SessionHandler:
     # ---- ModeHandler ------------------------------------------------------------------------
     async def setup(self, page: Any) -> None:
         await self.composite.setup(page)
-        await install(page)
+        await page_scripts.install(page, SCRATCHWORLD)
 
     async def observe(self, page: Any, step: int) -> Observation:
         """The composite view (what get_blocks_* answer from), indexes updated."""
@@ -138,17 +118,17 @@ class SessionHandler:
         self.last_reply = Reply()
         if action.kind == "primitive":
             outcome = await self._primitive(page, action.api, action.args)
-            await elements_call(page, "settle", ACTION_SETTLE_MS, 2)
+            await page_scripts.call(page, ELEMENTS, "settle", ACTION_SETTLE_MS, 2)
             return outcome
         if action.api == "custom_js":
             return await self._custom_js(page, action.args)
         if action.api in PAGE_CONTROL:
-            reply = await page_call(page, "control", action.api, action.args)
+            reply = await page_scripts.call(page, SCRATCHWORLD, "control", action.api, action.args)
             if "error" in reply:
                 raise SwActionError("NOT_FOUND", str(reply["error"]))
             self.last_reply = Reply(action.args, reply)
             if action.api == "select_category":  # answer once the palette has scrolled there
-                await elements_call(page, "settle", CATEGORY_SETTLE_MS, 4)
+                await page_scripts.call(page, ELEMENTS, "settle", CATEGORY_SETTLE_MS, 4)
             return ActionOutcome(target=str(reply.get("category") or action.api))
         return await self._composite(page, action)
 
@@ -158,7 +138,7 @@ class SessionHandler:
         target: str | None = None
         if api in ("click", "double_click", "move_to"):
             x, y = self._point(page, args["x"], args["y"], "point")
-            target = await elements_call(page, "describeAt", x, y)
+            target = await page_scripts.call(page, ELEMENTS, "describeAt", x, y)
             if api == "click":
                 await page.mouse.click(x, y, button=args["button"])
             elif api == "double_click":
@@ -170,7 +150,7 @@ class SessionHandler:
         elif api == "drag_and_drop":
             sx, sy = self._point(page, args["start_x"], args["start_y"], "drag start")
             ex, ey = self._point(page, args["end_x"], args["end_y"], "drag end")
-            target = await elements_call(page, "describeAt", sx, sy, True)
+            target = await page_scripts.call(page, ELEMENTS, "describeAt", sx, sy, True)
             steps = _steps(args["duration"])
             await page.mouse.move(sx, sy)
             await page.mouse.down()
@@ -182,10 +162,10 @@ class SessionHandler:
         elif api == "scroll":
             target = await self._scroll(page, args)
         elif api == "type":
-            target = await elements_call(page, "describeFocus")
+            target = await page_scripts.call(page, ELEMENTS, "describeFocus")
             await page.keyboard.type(args["text"])
         else:
-            target = await elements_call(page, "describeFocus")
+            target = await page_scripts.call(page, ELEMENTS, "describeFocus")
             executed.update(await _keys(page, api, args))
         self.last_reply = Reply(executed, {})
         return ActionOutcome(target=target, detail=executed)
@@ -208,7 +188,7 @@ class SessionHandler:
         target = None
         if args.get("x") is not None and args.get("y") is not None:
             x, y = self._point(page, args["x"], args["y"], "scroll point")
-            target = await elements_call(page, "describeAt", x, y)
+            target = await page_scripts.call(page, ELEMENTS, "describeAt", x, y)
             await page.mouse.move(x, y)
         dx, dy = WHEEL[direction]
         await page.mouse.wheel(dx * args["amount"], dy * args["amount"])
@@ -244,7 +224,8 @@ class SessionHandler:
             raise SwActionError("INVALID_ARG", f"custom_js: fn over {MAX_CODE} characters")
         try:
             reply = await asyncio.wait_for(
-                page_call(page, "customJs", code, args.get("payload")), CUSTOM_JS_TIMEOUT_S
+                page_scripts.call(page, SCRATCHWORLD, "customJs", code, args.get("payload")),
+                CUSTOM_JS_TIMEOUT_S,
             )
         except TimeoutError:
             raise SwActionError(

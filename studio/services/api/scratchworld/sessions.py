@@ -30,13 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.agent import ActionError, Mode, Observation
+from studio.services import page_scripts
 from studio.services.api.scratchworld.checkout import SwCheckout, plain_name
 from studio.services.api.scratchworld.handler import (
     OBSERVATIONS,
     PRIMITIVE_BODIES,
     SessionHandler,
     SwActionError,
-    page_call,
 )
 from studio.services.api.scratchworld.replies import (
     envelope,
@@ -46,6 +46,7 @@ from studio.services.api.scratchworld.replies import (
 )
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError
+from studio.services.page_scripts import SCRATCHWORLD
 from studio.services.published_protocol import SMALL_STAGE_JS
 from studio.services.store import TaskFolder
 
@@ -56,16 +57,7 @@ DEFAULT_TTL_S = 900.0
 FALLBACK_PROJECT = "party.sb3"
 MAX_SELECTORS = 64
 VIDEO_SIZES = {"low": (854, 480), "medium": (1280, 720), "high": (1920, 1080)}
-# Resolves once the stage is small (or after 5 s) and the editor has laid itself out again.
-_SMALL_DONE = """async () => {
-  const small = () => { const c = document.querySelector('canvas');
-    return Boolean(c) && c.getBoundingClientRect().width < 300; };
-  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  for (let i = 0; i < 250 && !small(); i += 1) await new Promise((r) => setTimeout(r, 20));
-  window.dispatchEvent(new Event('resize'));
-  for (let i = 0; i < 5; i += 1) await frame();
-  return small();
-}"""
+SMALL_STAGE_FRAMES = 5  # frames the editor gets to lay itself out for the small stage
 
 
 class SessionNotFound(LookupError):
@@ -266,9 +258,11 @@ class SwSessions:
         snapshot = session.handler.composite.last_snapshot
         page = session.page
         if api == "get_blocks_structure":
-            structure = await page_call(page, "structure")
+            structure = await page_scripts.call(page, SCRATCHWORLD, "structure")
             return {"pseudocode": obs.text or "", **structure}
-        context = await page_call(page, "pseudocodeExtras", [b.id for b in obs.blocks])
+        context = await page_scripts.call(
+            page, SCRATCHWORLD, "pseudocodeExtras", [b.id for b in obs.blocks]
+        )
         places = context["placements"]
         idx = {
             str(b.index): {
@@ -317,7 +311,9 @@ class SwSessions:
         specs = parse_selectors(selectors)
         async with session.lock:
             self._show_mode(session, Mode.PRIMITIVE)
-            found = await page_call(session.page, "elementsBatch", [list(s) for s in specs])
+            found = await page_scripts.call(
+                session.page, SCRATCHWORLD, "elementsBatch", [list(s) for s in specs]
+            )
             elements = found["elements"]
             session.episode.last_observation = Observation(
                 mode=Mode.PRIMITIVE,
@@ -370,10 +366,8 @@ class SwSessions:
         with contextlib.suppress(Exception):
             await page.bring_to_front()
         try:
-            await page.evaluate(
-                "([b, n]) => window.studioBridge.loadProjectBase64(b, n, n)",
-                [base64.b64encode(data).decode("ascii"), name],
-            )
+            b64 = base64.b64encode(data).decode("ascii")
+            await page_scripts.bridge(page, "loadProjectBase64", b64, name, name)
         except Exception as exc:
             raise StudioError(f"{name}: the editor did not load it ({_brief(exc)})") from None
         session.episode.forget_program()
@@ -398,7 +392,9 @@ class SwSessions:
         async with session.lock:
             page = session.page
             clicked = await page.evaluate(SMALL_STAGE_JS)
-            small = await page.evaluate(_SMALL_DONE) if clicked else False
+            small = clicked and await page_scripts.call(
+                page, page_scripts.HELPERS, "smallStageShown", SMALL_STAGE_FRAMES
+            )
         if not clicked:
             return {"success": False, "message": "no small-stage button on the page"}
         return {

@@ -1,6 +1,7 @@
 /*
  * Single-step drag items inside the editor page: what a trial drag needs besides the mouse.
- * Injected by studio/services/drag/page.py after window.studioEditorReady.
+ * Installed by studio/services/page_scripts.py (after resources/js/page-helpers.js) once
+ * window.studioEditorReady; studio/services/drag/page.py calls it.
  *
  *   window.studioDrag.view(state)         put the screen in a stored workspace state (a
  *                                         published one: zoom, then scroll; see drag/setup.py)
@@ -11,6 +12,8 @@
  *   window.studioDrag.restore(state)      undo back to the baseline; false when undo cannot
  *   window.studioDrag.beginTrial(spec)    before a drag: remember ids; whether at the baseline
  *   window.studioDrag.settle()            let Blockly fire its queued events (the VM hears them)
+ *   window.studioDrag.still(ms)           whether palette, code area and editing target stopped
+ *                                         moving (4 settled frames alike) within `ms`
  *   window.studioDrag.ownersAt(points)    the block a press at each [x, y] would drag
  *   window.studioDrag.geometry(spec)      screen boxes and connection points of an item's blocks
  *   window.studioDrag.outcome(spec)       {moved, connected, detail} after a trial drag
@@ -24,39 +27,14 @@
  */
 (function () {
   'use strict';
-  if (window.studioDrag) return;
   const SB = window.ScratchBlocks;
   const vm = window.vm;
-  const ws = () => window.workspace;
-  const FLYOUT_BLOCKS = '.blocklyFlyout .blocklyBlockCanvas > .blocklyDraggable';
+  const H = window.studioPageHelpers;
+  const { ws, FLYOUT_BLOCKS, settle, lastInStack, ownerBlockEl, vmBlocks, flyoutWorkspace,
+    flyoutBlocks } = H;
   let baseline = null;
 
-  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  const tick = () => new Promise((r) => setTimeout(r, 0));
-
-  /**
-   * Let a change reach the VM: Blockly fires its queued events from a zero timeout set in the
-   * next animation frame, and renders queued blocks in one; so a frame has to pass.
-   */
-  async function settle() {
-    await tick();
-    await SB.renderManagement.finishQueuedRenders();
-    await frame();
-  }
-
-  async function waitFor(test, ms) {
-    for (let waited = 0; waited < ms; waited += 20) {
-      if (test()) return true;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return test();
-  }
-
   // ---- program and view ------------------------------------------------------------------
-  function vmBlocks() {
-    const target = vm.editingTarget;
-    return target ? target.blocks._blocks : {};
-  }
 
   /**
    * The program of the editing target as one comparable string: every script described by
@@ -100,11 +78,6 @@
     }
   }
 
-  function flyoutWorkspace() {
-    const flyout = ws().getFlyout();
-    return flyout ? flyout.getWorkspace() : null;
-  }
-
   function viewState() {
     const w = ws();
     const fw = flyoutWorkspace();
@@ -129,9 +102,7 @@
   async function selectTarget(name) {
     const target = vm.runtime.targets.find((t) => t.isOriginal && t.getName() === name);
     if (!target) throw new Error(`no sprite or stage named ${JSON.stringify(name)}`);
-    if (vm.editingTarget !== target) vm.setEditingTarget(target.id);
-    await waitFor(() => ws().getTopBlocks(false).length === target.blocks.getScripts().length, 3000);
-    await settle();
+    await H.selectTarget(target);
   }
 
   /**
@@ -168,12 +139,7 @@
       if (item && toolbox.getSelectedItem() !== item) toolbox.setSelectedItem(item);
     }
     await settle();
-    const store = window.studioEditorState && window.studioEditorState.store;
-    if (store) {
-      for (const alert of store.getState().scratchGui.alerts.alertsList || []) {
-        store.dispatch({ type: 'scratch-gui/alerts/CLOSE_ALERT_WITH_ID', alertId: alert.alertId });
-      }
-    }
+    H.closeAlerts();
     if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
     w.scroll(state.scroll_x, state.scroll_y);
     if (typeof state.flyout_scroll_y === 'number') scrollFlyout(state.flyout_scroll_y);
@@ -235,19 +201,25 @@
     return atBaseline();
   }
 
-  // ---- where things are on screen ----------------------------------------------------------
-  function ownerBlockEl(el) {
-    let b = el && el.closest && el.closest('.blocklyBlock');
-    while (b && b.classList.contains('blocklyShadow')) {
-      b = b.parentElement && b.parentElement.closest('.blocklyBlock');
+  /** A category click animates the palette's scroll; a wheel scroll may too. */
+  async function still(ms) {
+    const key = () => {
+      const fw = flyoutWorkspace();
+      return [ws().scrollX, ws().scrollY, ws().scale, fw ? fw.scrollY : 0,
+        vm.editingTarget ? vm.editingTarget.id : ''].join('|');
+    };
+    let last = key();
+    let same = 0;
+    for (let t = 0; t < ms && same < 4; t += 16) {
+      await settle();
+      const now = key();
+      same = now === last ? same + 1 : 0;
+      last = now;
     }
-    return b;
+    return same >= 4;
   }
 
-  function flyoutBlocks(opcode) {
-    return [...document.querySelectorAll(FLYOUT_BLOCKS)].filter((el) => el.classList.contains(opcode));
-  }
-
+  // ---- where things are on screen ----------------------------------------------------------
   /** Index among the palette's `opcode` blocks of the one showing variable `name` (-1: none). */
   function flyoutIndexOf(opcode, name) {
     const fw = flyoutWorkspace();
@@ -284,12 +256,6 @@
   function toScreen(workspace, xy) {
     const p = SB.utils.svgMath.wsToScreenCoordinates(workspace, new SB.utils.Coordinate(xy.x, xy.y));
     return { x: p.x, y: p.y };
-  }
-
-  function lastInStack(block) {
-    let b = block;
-    while (b.getNextBlock()) b = b.getNextBlock();
-    return b;
   }
 
   /** The connection of the dragged block that makes the intended relation. */
@@ -619,6 +585,7 @@
     flyoutIndexOf,
     detach,
     settle,
+    still,
     view,
     viewState,
     mark,

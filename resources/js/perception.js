@@ -1,6 +1,7 @@
 /*
  * Perception QA inside the editor page: the answer a question should have, read from the VM
- * and the workspace as they are on screen. Injected by studio/services/qa/capture.py.
+ * and the workspace as they are on screen. Installed by studio/services/page_scripts.py (after
+ * resources/js/page-helpers.js); studio/services/qa/capture.py calls it.
  *
  *   window.studioQa.connection(blockId)      {answer, tag, why}: is the block connected to
  *                                            the block above it (its parent in the VM)?
@@ -14,28 +15,14 @@
  */
 (function () {
   'use strict';
-  if (window.studioQa) return;
-  const vm = window.vm;
-  const ws = () => window.workspace;
+  const { ws, ownerBlockEl, vmBlocks } = window.studioPageHelpers;
   const SAMPLES = 7;
-
-  function vmBlocks() {
-    return vm.editingTarget ? vm.editingTarget.blocks._blocks : {};
-  }
 
   function codeArea() {
     const area = document.querySelector('svg.blocklySvg').getBoundingClientRect();
     const fly = document.querySelector('svg.blocklyFlyout').getBoundingClientRect();
     const left = Math.max(area.left, fly.right);
     return { x: left, y: area.top, w: area.right - left, h: area.bottom - area.top };
-  }
-
-  function ownerBlockEl(el) {
-    let b = el && el.closest && el.closest('.blocklyBlock');
-    while (b && b.classList.contains('blocklyShadow')) {
-      b = b.parentElement && b.parentElement.closest('.blocklyBlock');
-    }
-    return b;
   }
 
   function ownPath(block) {
