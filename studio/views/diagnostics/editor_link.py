@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from studio.services.drag.page import SCRIPT as TRIALS_SCRIPT
+from studio.services.live.window_pages import WindowPageSource
 from studio.services.qa.capture import install as install_qa
-
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
+from studio.views.editor_view import EditorView
 
 
 async def install_trials(page: Any) -> None:
@@ -27,15 +26,17 @@ async def install_trials(page: Any) -> None:
 
 
 class EditorLink:
-    """The main window's editor page, lent to a labeling panel for a while."""
+    """The studio's editor page, lent to a labeling panel for a while by `pages` (the lender
+    that live episodes share, so that one page is never driven twice)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    def __init__(self, editor: EditorView, pages: WindowPageSource) -> None:
+        self.editor = editor
+        self.pages = pages
 
     @property
     def busy(self) -> bool:
         """The editor is showing a live episode or another capture."""
-        return bool(self.window.runs.live.pages.busy)
+        return bool(self.pages.busy)
 
     @contextlib.asynccontextmanager
     async def borrow(self) -> AsyncIterator[Any]:
@@ -43,10 +44,10 @@ class EditorLink:
 
         Raises (EnvError, PageError) with a message when the editor is busy or cannot be
         reached; the page is given back however the block ends."""
-        await self.window.editor.wait_ready()
-        pages = self.window.runs.live.pages
+        await self.editor.wait_ready()
+        pages = self.pages
         page, _owned = await pages.acquire(lend=False)
-        self.window.editor.hold_size(True)
+        self.editor.hold_size(True)
         try:
             await install_trials(page)
             await install_qa(page)
@@ -54,4 +55,4 @@ class EditorLink:
         finally:
             pages.release(page)
             await pages.settled()
-            self.window.editor.hold_size(False)
+            self.editor.hold_size(False)
