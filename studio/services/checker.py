@@ -132,7 +132,11 @@ class TaskChecker:
         check.clock = clock.value
         _judge_golden_and_initial(check, task.category, golden_runs, initial_runs)
         if check.golden_passed and self.options.mutants > 0:
-            await MutantRunner(self, entry, clock, golden_runs).run_into(check)
+            options = self.options
+            runner = MutantRunner(
+                self.runs, entry, clock, golden_runs, options.mutants, options.seed
+            )
+            await runner.run_into(check)
         if self.progress is not None:
             self.progress(self.finished, self.finished)
         return _finish(check, t0)

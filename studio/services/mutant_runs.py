@@ -1,11 +1,18 @@
 """Evaluating mutants of a golden project and classifying them: killed, survived, flaky or
 invalid. A failing verdict on a mutant counts as a kill only where the golden project passed
-with the same seed and clock."""
+with the same seed and clock.
+
+The runner evaluates through a `Reruns` callable (the checker's: the project once per rerun,
+each with its own seed, within the checker's limit of parallel pages), so it needs nothing
+else of the checker.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio.models.check import FlakyTest, MutantRun, Survivor, TaskCheck
@@ -16,7 +23,10 @@ from studio.services.store import TaskFolder
 
 if TYPE_CHECKING:
     from studio.models.mutation import Mutant
-    from studio.services.checker import TaskChecker
+
+# (task, project, its file name, clock) -> one result per rerun, with the seeds of the golden
+# project's runs in the same order (a kill compares each run with the golden run of its seed)
+Reruns = Callable[[TaskFolder, bytes | Path, str, Clock], Awaitable[list[EvalResult]]]
 
 
 def flaky_tests(results: list[EvalResult], label: str) -> list[FlakyTest]:
@@ -33,23 +43,30 @@ def flaky_tests(results: list[EvalResult], label: str) -> list[FlakyTest]:
 
 
 class MutantRunner:
-    """Generates the task's mutants and evaluates each once per rerun."""
+    """Generates `count` mutants of the task (with `seed`) and evaluates each through `runs`."""
 
     def __init__(
-        self, checker: TaskChecker, entry: TaskFolder, clock: Clock, golden_runs: list[EvalResult]
+        self,
+        runs: Reruns,
+        entry: TaskFolder,
+        clock: Clock,
+        golden_runs: list[EvalResult],
+        count: int,
+        seed: int,
     ) -> None:
-        self.checker = checker
+        self.runs = runs
         self.entry = entry
         self.clock = clock
         self.golden_runs = golden_runs
+        self.count = count
+        self.seed = seed
 
     async def run_into(self, check: TaskCheck) -> None:
         assert self.entry.golden_path is not None
         golden_bytes = self.entry.golden_path.read_bytes()
         golden = read_project_json(golden_bytes, self.entry.golden_path)
         initial = read_project_json(self.entry.initial_path.read_bytes(), self.entry.initial_path)
-        options = self.checker.options
-        mutants = generate_mutants(golden, initial, options.mutants, options.seed)
+        mutants = generate_mutants(golden, initial, self.count, self.seed)
         runs = await asyncio.gather(*(self._one(m, golden_bytes) for m in mutants))
         equivalent = {e.mutant_id: e.reason for e in self.entry.task.equivalent_mutants}
         check.mutants = list(runs)
@@ -87,7 +104,7 @@ class MutantRunner:
         except Exception as exc:  # a mutant we cannot even pack is discarded, never a kill
             run.note = f"could not be built: {exc}"
             return run
-        results = await self.checker.runs(self.entry, data, f"{mutant.id}.sb3", self.clock)
+        results = await self.runs(self.entry, data, f"{mutant.id}.sb3", self.clock)
         broken = next((r for r in results if r.error and r.error.kind is ErrorKind.PROJECT), None)
         if broken is not None:
             run.note = f"the VM cannot load it: {broken.error.message if broken.error else ''}"

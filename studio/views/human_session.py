@@ -16,7 +16,6 @@ import contextlib
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -44,9 +43,7 @@ from studio.services.human.protocol import ProtocolCard
 from studio.services.human.session import HumanSessionRecorder
 from studio.services.store import TaskFolder
 from studio.views.dialogs import finished
-
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
+from studio.views.shell import StudioShell
 
 POLL_MS = 100
 
@@ -149,14 +146,15 @@ class SessionBar(QFrame):
 
 
 class HumanSessionController(QObject):
-    """Runs a session's task queue in the window's editor."""
+    """Runs a session's task queue in the window's editor (lent by the shell's `pages`, so
+    never while a live run or a labeler has it)."""
 
     session_finished = Signal(object)  # the session folder
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
-        self.bar = SessionBar(window)
+    def __init__(self, shell: StudioShell) -> None:
+        super().__init__(shell.parent)
+        self.shell = shell
+        self.bar = SessionBar(shell.parent)
         self.driver: HumanSessionDriver | None = None
         self.folder: Path | None = None
         self._ending: asyncio.Future[EpisodeStatus] | None = None
@@ -172,7 +170,7 @@ class HumanSessionController(QObject):
         return self.driver is not None
 
     async def ask_and_run(self, tasks: list[TaskFolder], selected: str | None) -> Path | None:
-        dialog = SessionDialog(tasks, selected, self.w)
+        dialog = SessionDialog(tasks, selected, self.shell.parent)
         if await finished(dialog) != QDialog.DialogCode.Accepted:
             return None
         return await self.run(dialog.protocol(), dialog.queue())
@@ -184,9 +182,8 @@ class HumanSessionController(QObject):
 
     async def run(self, protocol: ProtocolCard, queue: list[TaskFolder]) -> Path | None:
         """Record `queue` one task after the other; return the session folder."""
-        live = self.w.runs.live
-        if live.busy or self.active:
-            self.w.statusBar().showMessage("The editor is busy with a live run; stop it first.")
+        if self.shell.pages.busy or self.active:
+            self.shell.status("The editor is busy with a live run; stop it first.")
             return None
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         folder = sessions_dir() / f"{_safe(protocol.participant)}-{stamp}"
@@ -200,23 +197,23 @@ class HumanSessionController(QObject):
     async def _one_task(
         self, protocol: ProtocolCard, entry: TaskFolder, where: Path, number: int, total: int
     ) -> EvalResult | None:
-        pages = self.w.runs.live.pages
+        pages = self.shell.pages
         page, _owned = await pages.acquire()
         try:
-            await EditorPages(self.w.server, None, 0).load_task(page, entry)
+            await EditorPages(self.shell.server, None, 0).load_task(page, entry)
             recorder = HumanSessionRecorder(where, entry, protocol, protocol.participant)
             self.driver = HumanSessionDriver(page, recorder)
             await self.driver.start()
             self._show(entry, number, total, protocol)
             status = await self._solve()
-            evaluator = await self.w._ready_evaluator()
+            evaluator = await self.shell.evaluator()
 
             async def evaluate(sb3: bytes) -> EvalResult | None:
                 return await evaluator.evaluate(entry, sb3, project_name="final.sb3")
 
             result = await self.driver.finish(status, evaluate)
             if result is not None:
-                self.w.results.show_result(result)
+                self.shell.results.show_result(result)
             return result
         finally:
             self._ticker.stop()
@@ -227,7 +224,7 @@ class HumanSessionController(QObject):
         """Poll the participant's input until Finish, Give up or the time limit."""
         assert self.driver is not None
         self._ending = asyncio.get_running_loop().create_future()
-        pages = self.w.runs.live.pages
+        pages = self.shell.pages
         while not self._ending.done():
             await pages.refresh(self.driver.page)  # the screen size, if a resize reset it
             await self.driver.poll()

@@ -1,9 +1,9 @@
 """Live runs in the window's own editor: built-in agents, and episodes external agents drive
 through the HTTP API served from the window. Each step appears in the Run tab as it finishes.
 
-One `EpisodeManager` lends the embedded page to one episode at a time (WindowPageSource,
-with the page driven through Qt: studio.views.live_page); evaluations use the window's
-headless browser. Episodes are recorded under
+One `EpisodeManager` lends the embedded page to one episode at a time (through the window's
+WindowPageSource, the page driven through Qt: studio.views.live_page); evaluations use the
+window's headless browser. Episodes are recorded under
 `<data dir>/runs/<task>-<mode>-<id>/`, like `studio run` does, so they open again later.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,14 +27,12 @@ from studio.services.live.controls import RunControls
 from studio.services.live.runner import LiveRun, watch
 from studio.services.live.window_pages import WindowPageSource
 from studio.services.store import TaskFolder
-from studio.views.live_page import window_lender
 from studio.views.ocr_preload import preload_ocr
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.steps import ViewerStep, flag_live
 
 if TYPE_CHECKING:
     from studio.services.api import ApiServer
-    from studio.views.editor_view import EditorView
 
 log = logging.getLogger(__name__)
 
@@ -54,17 +52,19 @@ class LiveController(QObject):
         self,
         panel: RunPanel,
         server: Any,
-        ensure_pool: Callable[[], Coroutine[Any, Any, Any]],
+        ensure_pool: Callable[[], Awaitable[Any]],
         lend_editor: Callable[[str], Coroutine[Any, Any, None]],
+        pages: WindowPageSource,
         parent: QObject | None = None,
     ) -> None:
+        """`pages` lends the window's editor page (also to labelers, between episodes)."""
         super().__init__(parent)
         self.panel = panel
         self.server = server
         self._ensure_pool = ensure_pool
         self._lend_editor = lend_editor
         self.start_paused = False
-        self.pages = WindowPageSource()  # lends nothing until `show_in` names the editor
+        self.pages = pages
         self.pages.on_release.append(self._on_page_released)
         self._manager: EpisodeManager | None = None
         self.episode: Episode | None = None
@@ -76,10 +76,6 @@ class LiveController(QObject):
         self._builtin: set[str] = set()  # episodes run by our own loop (not over the API)
         self._closing: set[asyncio.Task[None]] = set()
         panel.stopped.connect(self._on_panel_stop)
-
-    def show_in(self, editor: EditorView) -> None:
-        """Episodes (and labelers) get `editor`'s page, driven through Qt."""
-        self.pages.open_page = window_lender(editor)
 
     @property
     def busy(self) -> bool:

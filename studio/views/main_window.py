@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -17,17 +17,17 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
-    QSplitter,
     QTabWidget,
 )
 
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
-from studio.services.authoring.check_record import load_check
+from studio.services.authoring.check_record import last_checks
 from studio.services.browser import BrowserPool
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import TaskFileError
 from studio.services.evaluator import Evaluator
+from studio.services.live.window_pages import WindowPageSource
 from studio.services.server import EditorServer
 from studio.services.store import LibraryScan, TaskFolder, scan_library
 from studio.views import recovery_work, window_layout
@@ -42,11 +42,12 @@ from studio.views.editor_page import EditorError
 from studio.views.editor_view import EditorView
 from studio.views.library_controller import LibraryController
 from studio.views.library_panel import LibraryPanel
+from studio.views.live_page import window_lender
 from studio.views.quality_controller import QualityController
 from studio.views.results_panel import ResultsPanel
 from studio.views.review_panel import ReviewPanel
 from studio.views.script_editor import ScriptEditor
-from studio.views.settings import open_settings
+from studio.views.shell import LibraryLookup, StudioShell
 from studio.views.shortcuts_dialog import ShortcutsDialog
 from studio.views.task_details import TaskDetails
 from studio.views.task_form import TaskForm
@@ -56,8 +57,6 @@ from studio.views.window_runs import RunWiring
 
 if TYPE_CHECKING:
     from studio.views.diagnostics.window import LabelingWindow
-
-_SPLITTERS = ("main", "left", "right")
 
 
 class MainWindow(QMainWindow):
@@ -113,10 +112,26 @@ class MainWindow(QMainWindow):
         )
         self.quality.on_check_recorded = self._on_check_recorded
         self._close_confirmed = False
-        self._splitters = self._build_layout()
+        self._splitters = window_layout.build(
+            self,
+            [self.library, self.details],
+            self.bar,
+            self.editor,
+            self.tabs,
+            [
+                (self.form, "Task"),
+                (self.script, "Script"),
+                (self.results, "Results"),
+                (self.checks, "Checks"),
+                (self.diff, "Diff"),
+                (self.review, "Review"),
+                (self.run_panel, "Run"),
+            ],
+        )
         self._build_status_bar()
+        self.shell = self._build_shell()
         self._connect()
-        self._restore_settings()
+        window_layout.restore(self, self._splitters)
         self._update_actions()
 
     def start(self) -> None:
@@ -127,7 +142,7 @@ class MainWindow(QMainWindow):
 
     async def offer_recovery(self) -> int:
         """After a session that ended without closing, offer back its unsaved work."""
-        return await recovery_work.offer_recovery(self)
+        return await recovery_work.offer_recovery(self.shell, self.authoring, self.ask_restore)
 
     async def ask_restore(self, text: str) -> bool:
         b = QMessageBox.StandardButton
@@ -145,8 +160,27 @@ class MainWindow(QMainWindow):
 
     # -- building -----------------------------------------------------------------------------
 
-    def _build_layout(self) -> dict[str, QSplitter]:
-        return window_layout.build(self)
+    def _build_shell(self) -> StudioShell:
+        """What the helpers below may use of this window (studio.views.shell)."""
+        library = LibraryLookup(
+            root=lambda: self.library_root,
+            scan=self.wait_library,
+            selected=self.library.current_entry,
+            find=lambda task_id: self.library.entries.get(task_id),
+        )
+        return StudioShell(
+            parent=self,
+            commands=self.commands,
+            server=self.server,
+            editor=self.editor,
+            pages=WindowPageSource(window_lender(self.editor)),
+            pool=self._ready_pool,
+            evaluator=self._ready_evaluator,
+            spawn=self.background.spawn,
+            status_bar=self.statusBar(),
+            results=self.results,
+            library=library,
+        )
 
     def _build_status_bar(self) -> None:
         self.busy_bar = QProgressBar(self)
@@ -172,8 +206,12 @@ class MainWindow(QMainWindow):
         c.revert.triggered.connect(lambda: self.background.spawn(self.authoring.revert()))
         c.show_diff.triggered.connect(lambda: self.background.spawn(self.show_diff()))
         c.shortcuts.triggered.connect(self._on_shortcuts_requested)
-        self.library_wiring = LibraryWiring(self)
-        self.runs = RunWiring(self)
+        shell, library, authoring = self.shell, self.library, self.authoring
+        self.library_wiring = LibraryWiring(
+            shell, library, self.library_ops, authoring, self.details, self.load_library
+        )
+        right = self._splitters["right"]
+        self.runs = RunWiring(shell, self.run_panel, self.tabs, right, authoring.lend_editor)
         self.labeling: LabelingWindow | None = None
         self.commands.labeling.triggered.connect(lambda: self.open_labeling())
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
@@ -206,7 +244,8 @@ class MainWindow(QMainWindow):
             return None
         self.library_root = root
         self.library.set_library(root, scan)
-        self.library.set_checks(await asyncio.to_thread(_last_checks, scan))
+        records = await asyncio.to_thread(last_checks, scan.tasks)
+        self.library.set_checks({i: (r.verdict.value, r.when) for i, r in records.items()})
         self.statusBar().showMessage(
             f"{len(scan.tasks)} tasks in {root}"
             + (f"; {len(scan.errors)} failed to load" if scan.errors else ""),
@@ -284,6 +323,10 @@ class MainWindow(QMainWindow):
     async def _ready_evaluator(self) -> Evaluator:
         await self._ensure_pool()
         return self._evaluator
+
+    async def _ready_pool(self) -> BrowserPool:
+        await self._ensure_pool()
+        return self._pool
 
     async def _ensure_pool(self) -> None:
         if self._pool_start is None:
@@ -416,25 +459,6 @@ class MainWindow(QMainWindow):
         )
         self.commands.evaluate.setEnabled(usable and not self._evaluating)
 
-    def _restore_settings(self) -> None:
-        settings = open_settings()
-        geometry = settings.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1500, 940)
-        for name in _SPLITTERS:
-            state = settings.value(f"splitters/{name}")
-            if isinstance(state, QByteArray) and not state.isEmpty():
-                self._splitters[name].restoreState(state)
-
-    def save_settings(self) -> None:
-        settings = open_settings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        for name in _SPLITTERS:
-            settings.setValue(f"splitters/{name}", self._splitters[name].saveState())
-        settings.sync()
-
     def open_labeling(
         self, drag_root: Path | None = None, qa_root: Path | None = None
     ) -> LabelingWindow:
@@ -444,7 +468,7 @@ class MainWindow(QMainWindow):
             from studio.views.diagnostics import window as labeling
 
             self.labeling = labeling.LabelingWindow(
-                self, drag_root or labeling.DRAG_ROOT, qa_root or labeling.QA_ROOT
+                self.shell, drag_root or labeling.DRAG_ROOT, qa_root or labeling.QA_ROOT
             )
         self.labeling.show()
         self.labeling.raise_()
@@ -459,7 +483,7 @@ class MainWindow(QMainWindow):
         self.authoring.stop()
         if self.labeling is not None:
             self.labeling.close()
-        self.save_settings()
+        window_layout.save(self, self._splitters)
         event.accept()
         self.closed.emit()
 
@@ -467,13 +491,3 @@ class MainWindow(QMainWindow):
         if await self.authoring.confirm_discard("quit"):
             self._close_confirmed = True
             self.close()
-
-
-def _last_checks(scan: LibraryScan) -> dict[str, tuple[str, datetime | None]]:
-    """Each task's last check verdict and time, from the records beside the tasks."""
-    out: dict[str, tuple[str, datetime | None]] = {}
-    for entry in scan.tasks:
-        record = load_check(entry)
-        if record is not None:
-            out[entry.task.id] = (record.verdict.value, record.when)
-    return out

@@ -1,47 +1,77 @@
 """Unsaved work kept in the recovery folder: written every few seconds while a task has
-unsaved changes, offered back at the next start when a session ended without closing."""
+unsaved changes, offered back at the next start when a session ended without closing.
+
+The functions act on an `Authoring` (the authoring controller, studio.views.authoring, which
+calls them: this module does not import it back) and take the rest from the window's shell.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from PySide6.QtCore import SignalInstance
 
 from studio.models.task import Task
+from studio.services.authoring.recovery import RecoveryStore
 from studio.services.store import TaskFolder
+from studio.services.task_session import TaskSession
 from studio.views.editor_page import EditorError
-
-if TYPE_CHECKING:
-    from studio.views.authoring import AuthoringController
-    from studio.views.main_window import MainWindow
+from studio.views.editor_view import EditorView
+from studio.views.script_editor import ScriptEditor
+from studio.views.shell import StudioShell
+from studio.views.task_form import TaskForm
 
 log = logging.getLogger(__name__)
 
 
-async def offer_recovery(window: MainWindow) -> int:
-    """Mark this session running; after a crashed one, offer its drafts back (the number of
-    parts restored)."""
-    recovery = window.authoring.recovery
+class Authoring(Protocol):
+    """What recovery needs of the authoring controller: the open task and its parts."""
+
+    recovery: RecoveryStore
+    session: TaskSession | None
+    editor: EditorView
+    form: TaskForm
+    script: ScriptEditor
+
+    @property
+    def message(self) -> SignalInstance: ...
+
+    def editor_dirty(self) -> bool: ...
+
+    def refresh_bar(self) -> None: ...
+
+    async def open_task(self, entry: TaskFolder, document: str = "initial") -> bool: ...
+
+    async def switch_document(self, name: str) -> bool: ...
+
+
+async def offer_recovery(
+    shell: StudioShell, ctrl: Authoring, ask: Callable[[str], Awaitable[bool]]
+) -> int:
+    """Mark this session running; after a crashed one, offer its drafts back (`ask` whether
+    to restore them; the number of parts restored)."""
+    recovery = ctrl.recovery
     crashed = await asyncio.to_thread(recovery.crashed_session)
     await asyncio.to_thread(recovery.mark_running)
     if not crashed:
         return 0
-    await window.wait_library()
-    await window.editor.wait_ready()
+    await shell.library.scan()
+    await shell.editor.wait_ready()
     ids = sorted({d.task_id for d in recovery.drafts()})
-    entries = [window.library.entries[i] for i in ids if i in window.library.entries]
+    entries = [e for e in map(shell.library.find, ids) if e is not None]
     if not entries:
         return 0
     names = ", ".join(e.task.id for e in entries)
-    if not await window.ask_restore(
-        f"The studio did not close properly. Restore the unsaved work on {names}?"
-    ):
+    if not await ask(f"The studio did not close properly. Restore the unsaved work on {names}?"):
         await asyncio.to_thread(recovery.discard_all)
         return 0
-    return await window.authoring.restore_drafts(entries[0])
+    return await restore_drafts(ctrl, entries[0])
 
 
-async def restore_drafts(ctrl: AuthoringController, entry: TaskFolder) -> int:
+async def restore_drafts(ctrl: Authoring, entry: TaskFolder) -> int:
     """Open `entry` with the unsaved work kept for it put back as unsaved changes (nothing is
     written until Save). Returns the parts restored."""
 
@@ -78,7 +108,7 @@ async def restore_drafts(ctrl: AuthoringController, entry: TaskFolder) -> int:
     return restored
 
 
-async def autosave(ctrl: AuthoringController) -> int:
+async def autosave(ctrl: Authoring) -> int:
     """Write the open task's unsaved parts to the recovery folder; the number written."""
 
     session = ctrl.session

@@ -1,43 +1,70 @@
 """How the main window is laid out: library and details left; the document bar and the
-editor above the tabs (task form, script, results, checks, diff, review) right."""
+editor above the tabs (task form, script, results, checks, diff, review, run) right. The
+window's geometry and its splitters' state are remembered in the settings file."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
+from studio.views.settings import open_settings
+
+DEFAULT_SIZE = (1500, 940)
 
 
-def build(window: MainWindow) -> dict[str, QSplitter]:
-    """Build the panes into `window`; returns its splitters by name (their state is saved)."""
-    left = _splitter(Qt.Orientation.Vertical, "left", [window.library, window.details], [560, 300])
+def build(
+    window: QMainWindow,
+    left: Sequence[QWidget],
+    bar: QWidget,
+    editor: QWidget,
+    tabs: QTabWidget,
+    pages: Sequence[tuple[QWidget, str]],
+) -> dict[str, QSplitter]:
+    """Lay the panes out in `window`: `left` (library, details) stacked on the left; on the
+    right the document `bar` and the `editor` above `tabs`, which get `pages` (widget, label)
+    in order. Returns the splitters by name (their state is saved)."""
+    left_split = _splitter(Qt.Orientation.Vertical, "left", list(left), [560, 300])
     top = QWidget(window)
     column = QVBoxLayout(top)
     column.setContentsMargins(0, 0, 0, 0)
     column.setSpacing(0)
-    column.addWidget(window.bar)
-    column.addWidget(window.editor, 1)
-    for widget, label in (
-        (window.form, "Task"),
-        (window.script, "Script"),
-        (window.results, "Results"),
-        (window.checks, "Checks"),
-        (window.diff, "Diff"),
-        (window.review, "Review"),
-        (window.run_panel, "Run"),
-    ):
-        window.tabs.addTab(widget, label)
-    window.tabs.setDocumentMode(True)
-    right = _splitter(Qt.Orientation.Vertical, "right", [top, window.tabs], [640, 260])
-    main = _splitter(Qt.Orientation.Horizontal, "main", [left, right], [300, 1300])
+    column.addWidget(bar)
+    column.addWidget(editor, 1)
+    for widget, label in pages:
+        tabs.addTab(widget, label)
+    tabs.setDocumentMode(True)
+    right = _splitter(Qt.Orientation.Vertical, "right", [top, tabs], [640, 260])
+    main = _splitter(Qt.Orientation.Horizontal, "main", [left_split, right], [300, 1300])
     main.setStretchFactor(1, 1)
     right.setStretchFactor(0, 1)
     window.setCentralWidget(main)
-    return {"main": main, "left": left, "right": right}
+    return {"main": main, "left": left_split, "right": right}
+
+
+def restore(window: QMainWindow, splitters: dict[str, QSplitter]) -> None:
+    """Give `window` and its `splitters` the geometry and state saved last (else the default
+    size)."""
+    settings = open_settings()
+    geometry = settings.value("window/geometry")
+    if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+        window.restoreGeometry(geometry)
+    else:
+        window.resize(*DEFAULT_SIZE)
+    for name, splitter in splitters.items():
+        state = settings.value(f"splitters/{name}")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            splitter.restoreState(state)
+
+
+def save(window: QMainWindow, splitters: dict[str, QSplitter]) -> None:
+    """Remember `window`'s geometry and its `splitters`' state for the next start."""
+    settings = open_settings()
+    settings.setValue("window/geometry", window.saveGeometry())
+    for name, splitter in splitters.items():
+        settings.setValue(f"splitters/{name}", splitter.saveState())
+    settings.sync()
 
 
 def _splitter(

@@ -6,28 +6,40 @@ keeps the task being authored consistent when its folder is renamed or deleted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any
 
 from studio.services.store import TaskFolder
-
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
+from studio.views.authoring import AuthoringController
+from studio.views.library_controller import LibraryController
+from studio.views.library_panel import LibraryPanel
+from studio.views.shell import StudioShell
+from studio.views.task_details import TaskDetails
 
 
 class LibraryWiring:
-    """Wires library requests of one main window."""
+    """Wires the library requests of the shell's commands and of `panel` to `ops`, and keeps
+    the task `authoring` has open in step; `load_library(root)` reads the library again."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.w = window
-        c, ops, spawn = window.commands, window.library_ops, window.background.spawn
+    def __init__(
+        self,
+        shell: StudioShell,
+        panel: LibraryPanel,
+        ops: LibraryController,
+        authoring: AuthoringController,
+        details: TaskDetails,
+        load_library: Callable[[Path], Awaitable[object]],
+    ) -> None:
+        self.shell, self.panel, self.ops = shell, panel, ops
+        self.authoring, self.details, self._load_library = authoring, details, load_library
+        c, spawn = shell.commands, shell.spawn
         c.new_task.triggered.connect(lambda: spawn(ops.new_task()))
         c.open_task_folder.triggered.connect(lambda: spawn(ops.open_folder()))
         c.restore_task.triggered.connect(lambda: spawn(ops.restore()))
         c.duplicate_task.triggered.connect(lambda: self._with_selected(ops.duplicate))
         c.rename_task.triggered.connect(lambda: self._with_selected(self.rename))
         c.delete_task.triggered.connect(lambda: self._with_selected(self.delete))
-        panel = window.library
         panel.new_task_requested.connect(c.new_task.trigger)
         panel.open_folder_requested.connect(c.open_task_folder.trigger)
         panel.restore_requested.connect(c.restore_task.trigger)
@@ -38,36 +50,36 @@ class LibraryWiring:
         ops.task_created.connect(self._on_task_created)
 
     def _is_open(self, entry: TaskFolder) -> bool:
-        current = self.w.authoring.entry
+        current = self.authoring.entry
         return current is not None and current.folder == entry.folder
 
     def _with_selected(self, work: Callable[[TaskFolder], Coroutine[Any, Any, Any]]) -> None:
-        entry = self.w.library.current_entry()
+        entry = self.panel.current_entry()
         if entry is None:
-            self.w.statusBar().showMessage("Select a task in the library first.", 5000)
+            self.shell.status("Select a task in the library first.", 5000)
             return
-        self.w.background.spawn(work(entry))
+        self.shell.spawn(work(entry))
 
     async def rename(self, entry: TaskFolder) -> None:
         if self._is_open(entry):
-            if not await self.w.authoring.confirm_discard("rename it"):
+            if not await self.authoring.confirm_discard("rename it"):
                 return
-            self.w.authoring.close_task()
-        await self.w.library_ops.rename(entry)
+            self.authoring.close_task()
+        await self.ops.rename(entry)
 
     async def delete(self, entry: TaskFolder) -> None:
         open_here = self._is_open(entry)
-        if await self.w.library_ops.delete(entry) and open_here:
-            self.w.authoring.close_task()
+        if await self.ops.delete(entry) and open_here:
+            self.authoring.close_task()
 
     def _on_library_changed(self, select_id: str) -> None:
         async def reload() -> None:
-            await self.w.load_library(self.w.library_root)
+            await self._load_library(self.shell.library.root())
             if select_id:
-                self.w.library.select_task(select_id)
+                self.panel.select_task(select_id)
 
-        self.w.background.spawn(reload())
+        self.shell.spawn(reload())
 
     def _on_task_created(self, entry: TaskFolder) -> None:
-        self.w.details.show_task(entry)
-        self.w.background.spawn(self.w.authoring.open_task(entry, "initial"))
+        self.details.show_task(entry)
+        self.shell.spawn(self.authoring.open_task(entry, "initial"))

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QSplitter, QTabWidget, QVBoxLayout
 
 from studio.models.agent import Mode
 from studio.models.evaluation import EvalResult
@@ -22,12 +23,11 @@ from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController
 from studio.views.live_controller import LiveController, runs_dir
+from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
 from studio.views.viewer.recorded import OpenedRun, open_run
+from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
-
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
 
 
 def make_agent(choice: RunChoice, task: TaskFolder) -> Agent:
@@ -39,16 +39,25 @@ def make_agent(choice: RunChoice, task: TaskFolder) -> Agent:
 
 
 class RunWiring:
-    """Connects the Run menu of one main window to its live controller and the Run tab."""
+    """Connects the Run menu to a live controller and the Run tab (`panel`, one of `tabs`,
+    below the editor in `splitter`); `lend_editor` keeps the open task's unsaved work before
+    an episode takes the editor."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.w = window
-        self.panel = window.run_panel
+    def __init__(
+        self,
+        shell: StudioShell,
+        panel: RunPanel,
+        tabs: QTabWidget,
+        splitter: QSplitter,
+        lend_editor: Callable[[str], Coroutine[Any, Any, None]],
+    ) -> None:
+        self.shell = shell
+        self.panel = panel
+        self._tabs, self._splitter = tabs, splitter
         self.live = LiveController(
-            self.panel, window.server, self._pool, window.authoring.lend_editor, window
+            panel, shell.server, shell.pool, lend_editor, shell.pages, shell.parent
         )
-        self.live.show_in(window.editor)
-        c, spawn = window.commands, window.background.spawn
+        c, spawn = shell.commands, shell.spawn
         c.start_run.triggered.connect(lambda: spawn(self.ask_and_run()))
         c.pause_run.triggered.connect(self.panel.toggle_pause)
         c.step_run.triggered.connect(self.panel.step)
@@ -59,36 +68,32 @@ class RunWiring:
         c.replay_run.triggered.connect(lambda: spawn(self.replay()))
         c.export_run.triggered.connect(self._ask_export)
         self.opened: OpenedRun | None = None
-        self.human = HumanSessionController(window)
-        holder = window.editor.parentWidget()
+        self.human = HumanSessionController(shell)
+        holder = shell.editor.parentWidget()
         column = holder.layout() if holder is not None else None
         assert isinstance(column, QVBoxLayout)
         column.insertWidget(0, self.human.bar)
         c.human_session.triggered.connect(lambda: spawn(self.human_session()))
         self.human.session_finished.connect(lambda folder: spawn(self.show_session(folder)))
         self.live.run_finished.connect(self._on_finished)
-        self.live.message.connect(lambda m: window.statusBar().showMessage(m, 10000))
-
-    async def _pool(self) -> Any:
-        await self.w._ensure_pool()
-        return self.w._pool
+        self.live.message.connect(lambda m: shell.status(m, 10000))
 
     def show_tab(self, editor_share: float = 0.62) -> None:
         """Show the Run tab; `editor_share` of the height goes to the editor above it (a
         recorded run needs the editor less than the step pictures)."""
-        self.w.tabs.setCurrentWidget(self.panel)
-        splitter = self.w._splitters["right"]
+        self._tabs.setCurrentWidget(self.panel)
+        splitter = self._splitter
         total = sum(splitter.sizes())
         if total > 0:
             top = int(total * editor_share)
             splitter.setSizes([top, total - top])
 
     async def ask_and_run(self) -> EvalResult | None:
-        entry = self.w.library.current_entry()
+        entry = self.shell.library.selected()
         if entry is None:
-            self.w.statusBar().showMessage("Select a task in the library first.", 5000)
+            self.shell.status("Select a task in the library first.", 5000)
             return None
-        dialog = StartRunDialog(entry.task.id, self.w)
+        dialog = StartRunDialog(entry.task.id, self.shell.parent)
         if await finished(dialog) != QDialog.DialogCode.Accepted:
             return None
         return await self.run(entry, dialog.choice())
@@ -96,7 +101,7 @@ class RunWiring:
     async def run(self, entry: TaskFolder, choice: RunChoice) -> EvalResult | None:
         """Run the chosen agent on `entry` live in the editor (the Run tab follows it)."""
         if self.live.busy:
-            self.w.statusBar().showMessage("A live episode is already running; stop it first.")
+            self.shell.status("A live episode is already running; stop it first.")
             return None
         return await self.run_agent(entry, make_agent(choice, entry), choice.mode, choice.paused)
 
@@ -113,9 +118,9 @@ class RunWiring:
         return result
 
     async def serve_api(self) -> tuple[str, str]:
-        url, token = await self.live.serve_api(self.w.library_root)
+        url, token = await self.live.serve_api(self.shell.library.root())
         QMessageBox.information(
-            self.w,
+            self.shell.parent,
             "Agent API served in this window",
             f"External agents can now start episodes that play in this editor:\n\n"
             f"URL: {url}\nToken: {token}\n\n"
@@ -126,24 +131,25 @@ class RunWiring:
 
     def _on_finished(self, result: EvalResult | None) -> None:
         if result is not None:
-            self.w.results.show_result(result)
+            self.shell.results.show_result(result)
 
     async def close(self) -> None:
         await self.live.close()
 
     # ---- recorded runs -------------------------------------------------------------------------
     def _ask_open(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.w, "Open a trajectory folder", str(runs_dir()))
+        parent = self.shell.parent
+        path = QFileDialog.getExistingDirectory(parent, "Open a trajectory folder", str(runs_dir()))
         if path:
-            self.w.background.spawn(self.open(Path(path)))
+            self.shell.spawn(self.open(Path(path)))
 
     async def open(self, path: Path) -> OpenedRun | None:
         """Show a recorded run (folder or .zip) in the Run tab; None with a message if not."""
         try:
             opened = await asyncio.to_thread(open_run, path)
         except StudioError as exc:
-            self.w.results.show_error(str(exc))
-            self.w.statusBar().showMessage(str(exc))
+            self.shell.results.show_error(str(exc))
+            self.shell.status(str(exc))
             return None
         self.opened = opened
         self.panel.show_steps(opened.title, opened.steps)
@@ -154,13 +160,13 @@ class RunWiring:
         """Re-execute the shown recorded run's actions live in the editor."""
         opened = self.opened
         if opened is None or opened.view.run is None:
-            self.w.statusBar().showMessage("Open a recorded run first (Run ▸ Open trajectory).")
+            self.shell.status("Open a recorded run first (Run ▸ Open trajectory).")
             return None
         run = opened.view.run
         try:
             entry = load_task(Path(run.task_folder or ""))
         except StudioError as exc:
-            self.w.results.show_error(f"cannot replay: the task of this run is gone ({exc})")
+            self.shell.results.show_error(f"cannot replay: the task of this run is gone ({exc})")
             return None
         actions = [
             (s.record.action, s.record.reasoning)
@@ -171,32 +177,34 @@ class RunWiring:
         return await self.run_agent(entry, agent, run.mode)
 
     def _ask_compare(self) -> None:
-        first = QFileDialog.getExistingDirectory(self.w, "First run (A)", str(runs_dir()))
+        parent = self.shell.parent
+        first = QFileDialog.getExistingDirectory(parent, "First run (A)", str(runs_dir()))
         if not first:
             return
-        second = QFileDialog.getExistingDirectory(self.w, "Second run (B)", str(Path(first).parent))
+        second = QFileDialog.getExistingDirectory(parent, "Second run (B)", str(Path(first).parent))
         if second:
-            self.w.background.spawn(self.compare(Path(first), Path(second)))
+            self.shell.spawn(self.compare(Path(first), Path(second)))
 
     async def compare(self, a: Path, b: Path) -> CompareDialog | None:
         try:
             run_a = await asyncio.to_thread(open_run, a)
             run_b = await asyncio.to_thread(open_run, b)
         except StudioError as exc:
-            self.w.results.show_error(str(exc))
+            self.shell.results.show_error(str(exc))
             return None
-        dialog = CompareDialog(compare(run_a.view, run_b.view), run_a, run_b, self.w)
+        dialog = CompareDialog(compare(run_a.view, run_b.view), run_a, run_b, self.shell.parent)
         dialog.show()
         return dialog
 
     def _ask_export(self) -> None:
         if self.opened is None:
-            self.w.statusBar().showMessage("Open a recorded run first (Run ▸ Open trajectory).")
+            self.shell.status("Open a recorded run first (Run ▸ Open trajectory).")
             return
         name = f"{self.opened.view.folder.name}.zip"
-        out, _ = QFileDialog.getSaveFileName(self.w, "Export run", name, "Run archive (*.zip)")
+        parent = self.shell.parent
+        out, _ = QFileDialog.getSaveFileName(parent, "Export run", name, "Run archive (*.zip)")
         if out:
-            self.w.background.spawn(self.export(Path(out)))
+            self.shell.spawn(self.export(Path(out)))
 
     async def export(self, out: Path) -> Path | None:
         if self.opened is None:
@@ -204,16 +212,16 @@ class RunWiring:
         try:
             written = await asyncio.to_thread(export_archive, self.opened.view.folder, out)
         except StudioError as exc:
-            self.w.results.show_error(str(exc))
+            self.shell.results.show_error(str(exc))
             return None
-        self.w.statusBar().showMessage(f"Exported the run to {written}", 10000)
+        self.shell.status(f"Exported the run to {written}", 10000)
         return written
 
     # ---- human baselines -----------------------------------------------------------------------
     async def human_session(self) -> Path | None:
-        scan = await self.w.wait_library()
+        scan = await self.shell.library.scan()
         tasks = scan.tasks if scan is not None else []
-        current = self.w.library.current_entry()
+        current = self.shell.library.selected()
         return await self.human.ask_and_run(tasks, current.task.id if current else None)
 
     async def show_session(self, folder: Path) -> None:
@@ -221,4 +229,4 @@ class RunWiring:
         recorded = [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []
         if recorded:
             await self.open(max(recorded, key=lambda p: p.stat().st_mtime))
-        self.w.statusBar().showMessage(f"Session recorded in {folder}", 15000)
+        self.shell.status(f"Session recorded in {folder}", 15000)

@@ -43,7 +43,7 @@ def open_labeling(
     run_async(window.wait_library())
     assert window.library.select_task("debug_rocket_comparator")
     assert run_async(window.open_task_project("initial"))
-    labeling = LabelingWindow(window, drag_root=drag_root, qa_root=qa_root)
+    labeling = LabelingWindow(window.shell, drag_root=drag_root, qa_root=qa_root)
     qtbot.addWidget(labeling)
     labeling.labeler_edit.setText("tester")
     labeling.show()

@@ -13,7 +13,7 @@ def show_panel(qtbot: Any, panel_class: Any, root: Path, who: list[str]) -> tupl
     messages it gives are collected."""
     messages: list[str] = []
     context = LabelingContext(
-        window=cast(Any, None),
+        shell=cast(Any, None),
         link=cast(Any, None),
         labeler=lambda: who[0],
         message=messages.append,

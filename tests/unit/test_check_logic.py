@@ -10,7 +10,7 @@ from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, Te
 from studio.services.checker import CheckOptions
 from studio.services.clock_agreement import AgreementCache, compare_verdicts
 from studio.services.mutant_runs import MutantRunner, flaky_tests
-from studio.services.store import load_task
+from studio.services.store import TaskFolder, load_task
 from tests.helpers.tasks import make_task
 
 
@@ -53,16 +53,18 @@ def test_agreement_cache_round_trip(tmp_path: Path) -> None:
     assert cache.lookup(entry) is None  # an edit invalidates the cached comparison
 
 
-class _FakeChecker:
-    """Answers runs from a table: mutant file name -> results per rerun."""
+def _runner(
+    table: dict[str, list[EvalResult]], entry: TaskFolder, golden_runs: list[EvalResult]
+) -> MutantRunner:
+    """Four mutants whose runs are answered from a table: operator -> results per rerun."""
 
-    def __init__(self, table: dict[str, list[EvalResult]]) -> None:
-        self.table = table
-        self.options = CheckOptions(mutants=4, reruns=2)
-
-    async def runs(self, entry, data, name, clock):  # type: ignore[no-untyped-def]
+    async def runs(
+        _entry: TaskFolder, _data: bytes | Path, name: str, _clock: Clock
+    ) -> list[EvalResult]:
         operator = name.split("-", 1)[0]
-        return self.table.get(operator, [_result(True), _result(True)])
+        return table.get(operator, [_result(True), _result(True)])
+
+    return MutantRunner(runs, entry, Clock.VIRTUAL, golden_runs, count=4, seed=0)
 
 
 def test_mutant_classification(tmp_path: Path) -> None:
@@ -73,7 +75,7 @@ def test_mutant_classification(tmp_path: Path) -> None:
         "SDM": [_result(False), _result(True)],  # flaky
         "CNT": [_result(error=ErrorKind.PROJECT), _result(error=ErrorKind.PROJECT)],  # invalid
     }
-    runner = MutantRunner(_FakeChecker(table), entry, Clock.VIRTUAL, golden_runs)  # type: ignore[arg-type]
+    runner = _runner(table, entry, golden_runs)
     check = TaskCheck(id="t", folder=str(entry.folder))
     asyncio.run(runner.run_into(check))
     status = {m.operator: m.status for m in check.mutants}
@@ -91,7 +93,7 @@ def test_crash_on_mutant_is_no_kill_when_golden_failed_too(tmp_path: Path) -> No
         op: [_result(error=ErrorKind.SCRIPT), _result(error=ErrorKind.SCRIPT)]
         for op in ("SBD", "SDM", "CNT", "ROR", "MIR", "KRM", "AOR")
     }
-    runner = MutantRunner(_FakeChecker(table), entry, Clock.VIRTUAL, golden_runs)  # type: ignore[arg-type]
+    runner = _runner(table, entry, golden_runs)
     check = TaskCheck(id="t", folder=str(entry.folder))
     asyncio.run(runner.run_into(check))
     assert check.mutants_killed == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,11 @@ def load_check(entry: TaskFolder) -> CheckRecord | None:
     except (OSError, ValidationError) as exc:
         log.warning("%s: ignoring an unreadable check record (%s)", path, exc)
         return None
+
+
+def last_checks(entries: Iterable[TaskFolder]) -> dict[str, CheckRecord]:
+    """The last check record of each task that has a readable one, by task id."""
+    return {entry.task.id: record for entry in entries if (record := load_check(entry)) is not None}
 
 
 def is_fresh(entry: TaskFolder, record: CheckRecord | None) -> bool:

@@ -1,10 +1,13 @@
 """Block descriptions (`block`, `Var`, `ListVar`) and the emitter that flattens them into the
-sb3 block table of one target, in the shapes scratch-vm's serializer writes."""
+sb3 block table of one target, in the shapes scratch-vm's serializer writes.
+
+The emitter asks the target and the project (studio.services.projectbuild.project, which uses
+this module) only what the `Owner` and `Project` protocols below name."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from studio.services.projectbuild.spec import (
     BOOL,
@@ -22,9 +25,6 @@ from studio.services.projectbuild.spec import (
     VARIABLE_PRIMITIVE,
     Kind,
 )
-
-if TYPE_CHECKING:
-    from studio.services.projectbuild.project import ProjectBuilder, Target
 
 _EMPTY = {TEXT: "", COLOR: "#000000"}  # an omitted literal input; numbers default to "0"
 
@@ -85,10 +85,32 @@ def _compact(value: Any) -> Any:
     return value
 
 
+class Owner(Protocol):
+    """A target as the emitter sees it: its name, id prefix, variables and lists."""
+
+    name: str
+    slug: str
+    variables: dict[str, Any]
+    lists: dict[str, list[Any]]
+
+    def variable_id(self, name: str) -> str: ...
+
+    def list_id(self, name: str) -> str: ...
+
+
+class Project(Protocol):
+    """The project as the emitter sees it: the stage (global variables) and broadcast ids."""
+
+    @property
+    def stage(self) -> Owner: ...
+
+    def broadcast_id(self, name: str) -> str: ...
+
+
 class ScriptEmitter:
     """Turns the block descriptions of one target into the flat sb3 block table."""
 
-    def __init__(self, project: ProjectBuilder, target: Target) -> None:
+    def __init__(self, project: Project, target: Owner) -> None:
         self.project = project
         self.target = target
         self.blocks: dict[str, dict[str, Any]] = {}

@@ -11,24 +11,25 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from studio.services import page_scripts
-
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
+from studio.services.live.window_pages import WindowPageSource
+from studio.views.editor_view import EditorView
 
 
 class EditorLink:
-    """The main window's editor page, lent to a labeling panel for a while."""
+    """The studio's editor page, lent to a labeling panel for a while by `pages` (the lender
+    that live episodes share, so that one page is never driven twice)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    def __init__(self, editor: EditorView, pages: WindowPageSource) -> None:
+        self.editor = editor
+        self.pages = pages
 
     @property
     def busy(self) -> bool:
         """The editor is showing a live episode or another capture."""
-        return bool(self.window.runs.live.pages.busy)
+        return bool(self.pages.busy)
 
     @contextlib.asynccontextmanager
     async def borrow(self) -> AsyncIterator[Any]:
@@ -36,14 +37,14 @@ class EditorLink:
 
         Raises (EnvError, PageError) with a message when the editor is busy or cannot be
         reached; the page is given back however the block ends."""
-        await self.window.editor.wait_ready()
-        pages = self.window.runs.live.pages
+        await self.editor.wait_ready()
+        pages = self.pages
         page, _owned = await pages.acquire(lend=False)
-        self.window.editor.hold_size(True)
+        self.editor.hold_size(True)
         try:
             await page_scripts.install(page, page_scripts.DRAG, page_scripts.QA)
             yield page
         finally:
             pages.release(page)
             await pages.settled()
-            self.window.editor.hold_size(False)
+            self.editor.hold_size(False)

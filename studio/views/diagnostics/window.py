@@ -8,7 +8,6 @@ and which is remembered between sessions.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent
@@ -20,9 +19,7 @@ from studio.views.diagnostics.drag_panel import DragPanel
 from studio.views.diagnostics.editor_link import EditorLink
 from studio.views.diagnostics.qa_panel import QaPanel
 from studio.views.settings import open_settings
-
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
+from studio.views.shell import StudioShell
 
 DRAG_ROOT = paths.DIAGNOSTICS / "drag"
 QA_ROOT = paths.DIAGNOSTICS / "qa"
@@ -30,12 +27,13 @@ LABELER_KEY = "labeling/labeler"
 
 
 class LabelingWindow(QMainWindow):
-    """Label, compute, review and score drag items and perception QA items."""
+    """Label, compute, review and score drag items and perception QA items (a child window
+    of the studio's, which `shell` serves)."""
 
     def __init__(
-        self, studio: MainWindow, drag_root: Path = DRAG_ROOT, qa_root: Path = QA_ROOT
+        self, shell: StudioShell, drag_root: Path = DRAG_ROOT, qa_root: Path = QA_ROOT
     ) -> None:
-        super().__init__(studio, Qt.WindowType.Window)
+        super().__init__(shell.parent, Qt.WindowType.Window)
         self.setWindowTitle("Diagnostics labeling — Scratch Bench Studio")
         self.resize(1500, 900)
         bar = QToolBar("Labeler", self)
@@ -50,8 +48,8 @@ class LabelingWindow(QMainWindow):
         bar.addWidget(self.labeler_edit)
         self.addToolBar(bar)
         self.context = LabelingContext(
-            window=studio,
-            link=EditorLink(studio),
+            shell=shell,
+            link=EditorLink(shell.editor, shell.pages),
             labeler=lambda: self.labeler_edit.text().strip(),
             message=lambda text: self.statusBar().showMessage(text, 15000),
         )

@@ -14,6 +14,7 @@ from studio.services.authoring.check_record import (
     discard_check,
     fingerprint,
     is_fresh,
+    last_checks,
     load_check,
     save_check,
 )
@@ -56,6 +57,14 @@ def test_a_broken_record_reads_as_none(bundled: Bundled, content: str) -> None:
     entry = bundled("debug_score_reset")
     (entry.folder / RECORD_FILE).write_text(content)
     assert load_check(entry) is None
+
+
+def test_last_checks_by_task_id(bundled: Bundled) -> None:
+    checked, unchecked = bundled("debug_score_reset"), bundled("create_cat_walk")
+    save_check(checked, passing_check("debug_score_reset"), now=WHEN)
+    records = last_checks([checked, unchecked])
+    assert list(records) == ["debug_score_reset"]
+    assert records["debug_score_reset"] == load_check(checked)
 
 
 def test_fresh_right_after_the_check(bundled: Bundled) -> None:
