@@ -84,32 +84,32 @@ def comparable(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+OPTIONS = CheckOptions(mutants=1, reruns=2, workers=2)  # 6 evaluations
+
+
+@pytest.fixture(scope="module")
 def local_check(
-    loop_thread: LoopThread, pool: BrowserPool, tmp: Path, options: CheckOptions
+    loop_thread: LoopThread, browser_pool: BrowserPool, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Any]:
-    report = loop_thread.run(
-        check_tasks(
-            Evaluator(pool), [load_task(TASK)], (), options, None, AgreementCache(tmp / "a.json")
-        )
-    )
+    """The check's JSON from this process's browser, without a cluster."""
+    cache = AgreementCache(tmp_path_factory.mktemp("agreement") / "a.json")
+    evaluator = Evaluator(browser_pool)
+    report = loop_thread.run(check_tasks(evaluator, [load_task(TASK)], (), OPTIONS, None, cache))
     return comparable(_report_json(report))
 
 
 def test_check_on_the_cluster_prints_the_local_json_and_names_the_broken_node(
     cluster: Any,
-    loop_thread: LoopThread,
-    browser_pool: BrowserPool,
-    tmp_path: Path,
+    local_check: dict[str, Any],
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    args = ["check", str(TASK), "--mutants", "2", "--reruns", "1", "--workers", "2"]
+    args = ["check", str(TASK), "--mutants", "1", "--reruns", "2", "--workers", "2"]
     with caplog.at_level(logging.INFO, logger="studio.cluster"):
         code = main([*args, "--ray", cluster.address, "--json"])
     out = capsys.readouterr().out
     assert code == 0, out
-    options = CheckOptions(mutants=2, reruns=1, workers=2)
-    assert comparable(json.loads(out)) == local_check(loop_thread, browser_pool, tmp_path, options)
+    assert comparable(json.loads(out)) == local_check
     broken_id = cluster.broken.node_id[:8]
     lines = [r.getMessage() for r in caplog.records]
     broken = [line for line in lines if broken_id in line]
@@ -159,9 +159,8 @@ def test_an_oracle_run_on_the_cluster_equals_the_local_run(
 
 
 def test_a_node_killed_mid_check_loses_no_result(
-    cluster: Any, loop_thread: LoopThread, browser_pool: BrowserPool, tmp_path: Path
+    cluster: Any, local_check: dict[str, Any], tmp_path: Path
 ) -> None:
-    options = CheckOptions(mutants=2, reruns=2, workers=2)
     victim = cluster.workers[0]
     killed = threading.Event()
 
@@ -180,13 +179,11 @@ def test_a_node_killed_mid_check_loses_no_result(
             assert c.dispatcher is not None
             evaluator = KillAfterFirst(c.dispatcher)
             cache = AgreementCache(tmp_path / "r.json")
-            report = await check_tasks(evaluator, [load_task(TASK)], (), options, None, cache)
+            report = await check_tasks(evaluator, [load_task(TASK)], (), OPTIONS, None, cache)
             return report, c.dispatcher.stats
 
     report, stats = asyncio.run(on_cluster())
     assert killed.is_set()
-    assert comparable(_report_json(report)) == local_check(
-        loop_thread, browser_pool, tmp_path, options
-    )
+    assert comparable(_report_json(report)) == local_check
     assert [victim.node_id[:8] in name for name in stats.lost] == [True]
-    assert stats.done == report.summary.evaluations == 8
+    assert stats.done == report.summary.evaluations == 6
