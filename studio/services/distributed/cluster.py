@@ -112,6 +112,7 @@ class RayCluster:
                 p for p in (str(paths.PROJECT_ROOT), os.environ.get("PYTHONPATH", "")) if p
             )
             options |= {
+                "address": "local",  # a new instance, even when a cluster runs here already
                 "num_cpus": os.cpu_count() or 1,
                 "object_store_memory": LOCAL_OBJECT_STORE,
                 "include_dashboard": False,
