@@ -126,7 +126,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "eval":
             return asyncio.run(_eval(args))
         if args.command == "check":
-            return asyncio.run(_check(args))
+            try:
+                return asyncio.run(_check(args))
+            except KeyboardInterrupt:  # the evaluations in flight (here or on a cluster) ended
+                print("\ncheck cancelled", file=sys.stderr)
+                return 130
         if args.command == "equivalent":
             return _equivalent(args)
         if args.command in ("serve", "run", "report"):
