@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import sys
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from studio.services.browser import BrowserPool, default_spares
 from studio.services.checker import CheckOptions, check_tasks
 from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
 from studio.services.errors import StudioError, TaskFileError
-from studio.services.evaluator import Evaluator
+from studio.services.evaluator import Evaluates, Evaluator
 from studio.services.store import load_task, save_task, scan_library
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -75,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ck.add_argument("--json", action="store_true", help="print the report as JSON")
     ck.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="evaluate on a Ray cluster: `local` starts one here, else HOST:PORT of a running "
+        "cluster (--workers is then per node)",
+    )
+    ck.add_argument(
         "--with-results",
         action="store_true",
         help="with --json: also each task's golden and initial results (tests, timings)",
@@ -109,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "eval":
             return asyncio.run(_eval(args))
         if args.command == "check":
-            return asyncio.run(_check(args))
+            try:
+                return asyncio.run(_check(args))
+            except KeyboardInterrupt:  # the evaluations in flight (here or on a cluster) ended
+                print("\ncheck cancelled", file=sys.stderr)
+                return 130
         if args.command == "equivalent":
             return _equivalent(args)
         if args.command in ("serve", "run", "report"):
@@ -220,15 +232,28 @@ async def _check(args: argparse.Namespace) -> int:
         def progress(done: int, _total: int, check: TaskCheck) -> None:
             bar.advance(done, check.id, check.verdict.value, check.ok)
 
-        async with BrowserPool(spares=options.workers) as pool:
+        async with _check_evaluator(args.ray, options.workers) as evaluator:
             report = await check_tasks(
-                Evaluator(pool), entries, errors, options, progress, AgreementCache()
+                evaluator, entries, errors, options, progress, AgreementCache()
             )
     if args.json:
         print(json.dumps(_report_json(report, args.with_results), indent=2))
     else:
         _print_report(report)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+@contextlib.asynccontextmanager
+async def _check_evaluator(ray_address: str | None, workers: int) -> AsyncIterator[Evaluates]:
+    """This machine's browser, or with --ray the workers of a Ray cluster."""
+    if ray_address:
+        from studio.services.distributed import cluster_evaluator
+
+        async with cluster_evaluator(ray_address, workers) as evaluator:
+            yield evaluator
+        return
+    async with BrowserPool(spares=workers) as pool:
+        yield Evaluator(pool)
 
 
 def _report_json(report: CheckReport, with_results: bool = False) -> dict[str, object]:

@@ -90,6 +90,12 @@ def add_parsers(subparsers: Any) -> None:
     rn.add_argument("--token", help="the server's token (default: STUDIO_TOKEN)")
     rn.add_argument("--token-file", type=Path, help="read the server's token from this file")
     rn.add_argument("--json", action="store_true", help="print the summary as JSON")
+    rn.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the episodes on a Ray cluster: `local` starts one here, else HOST:PORT of "
+        "a running cluster (--workers is then per node); trajectories are written here",
+    )
 
     rp = subparsers.add_parser(
         "report",
@@ -201,7 +207,7 @@ async def _run(args: argparse.Namespace) -> int:
     run_dir = args.out / run_dir_name(args.agent, mode)
     cache = AgreementCache()
     with ProgressBar(len(tasks), "episode", rate="SR") as progress:
-        async with _manager(args) as manager:
+        async with _episodes(args) as manager:
             batch = await run_batch(
                 manager,
                 tasks,
@@ -226,6 +232,17 @@ async def _run(args: argparse.Namespace) -> int:
         )
         print(f"recorded in {run_dir}; `studio report {args.out}` shows the grid")
     return EXIT_FAILED if batch.errors else EXIT_OK
+
+
+def _episodes(args: argparse.Namespace) -> Any:
+    """Where episodes play: with --ray on a cluster's workers, else as `_manager` says."""
+    if not args.ray:
+        return _manager(args)
+    if args.api:
+        raise StudioError("--ray and --api exclude each other")
+    from studio.services.distributed import cluster_episodes
+
+    return cluster_episodes(args.ray, args.workers, args.steps)
 
 
 def _manager(args: argparse.Namespace) -> Any:

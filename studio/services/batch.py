@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.models.agent import EpisodeStatus, Mode
 from studio.models.evaluation import Clock, EvalResult
@@ -130,8 +130,51 @@ def run_dir_name(agent: str, mode: Mode, when: datetime | None = None) -> str:
     return f"{safe}-{Mode(mode).value}-{stamp}"
 
 
+@runtime_checkable
+class EpisodeRunner(Protocol):
+    """Plays one episode of a batch: here through an episode manager (`ManagerEpisodes`), or
+    on a cluster's worker (studio.services.distributed). Returns the verdict, the trajectory
+    folder (None when nothing was recorded here) and the agent's name; `named(name)` is told
+    the agent's name as soon as it is known here (a failed episode's record keeps it)."""
+
+    async def play(
+        self,
+        task: TaskFolder,
+        agent_for: AgentFactory,
+        position: int,
+        mode: Mode,
+        record_to: Path,
+        clock: Clock,
+        named: Callable[[str], None],
+    ) -> tuple[EvalResult, Path | None, str]: ...
+
+
+class ManagerEpisodes:
+    """Episodes played through an episode manager: this process's browser, or a server's."""
+
+    def __init__(self, manager: EpisodeManager) -> None:
+        self.manager = manager
+
+    async def play(
+        self,
+        task: TaskFolder,
+        agent_for: AgentFactory,
+        position: int,
+        mode: Mode,
+        record_to: Path,
+        clock: Clock,
+        named: Callable[[str], None],
+    ) -> tuple[EvalResult, Path | None, str]:
+        agent = agent_for(task, position)
+        named(agent.name)
+        result, recorded = await run_episode(
+            self.manager, task, mode, agent, record_to=record_to, clock=clock
+        )
+        return result, recorded, agent.name
+
+
 async def run_batch(
-    manager: EpisodeManager,
+    manager: EpisodeManager | EpisodeRunner,
     tasks: list[TaskFolder],
     agent_for: AgentFactory,
     mode: Mode,
@@ -144,7 +187,9 @@ async def run_batch(
     """Run one episode per task, `workers` at a time; `on_done(done, total, outcome)` reports.
 
     `clock_for(task)` picks the evaluation clock of each task (default: real time).
+    `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere.
     """
+    runner = manager if isinstance(manager, EpisodeRunner) else ManagerEpisodes(manager)
     run_dir.mkdir(parents=True, exist_ok=True)
     batch = BatchResult(run_dir, agent_name, Mode(mode))
     slots = asyncio.Semaphore(max(1, workers))
@@ -153,7 +198,7 @@ async def run_batch(
     async def one(position: int, task: TaskFolder) -> EpisodeOutcome:
         async with slots:
             clock = clock_for(task) if clock_for else Clock.REAL
-            outcome = await _episode(manager, task, agent_for, position, batch, clock)
+            outcome = await _episode(runner, task, agent_for, position, batch, clock)
         batch.outcomes.append(outcome)
         if on_done is not None:
             on_done(len(batch.outcomes), len(tasks), outcome)
@@ -166,7 +211,7 @@ async def run_batch(
 
 
 async def _episode(
-    manager: EpisodeManager,
+    runner: EpisodeRunner,
     task: TaskFolder,
     agent_for: AgentFactory,
     position: int,
@@ -176,12 +221,10 @@ async def _episode(
     folder = batch.run_dir / task.task.id
     t0 = time.perf_counter()
     started = datetime.now(UTC)
-    agent_name = batch.agent
+    names = [batch.agent]
     try:
-        agent = agent_for(task, position)
-        agent_name = agent.name
-        result, recorded = await run_episode(
-            manager, task, batch.mode, agent, record_to=folder, clock=clock
+        result, recorded, agent_name = await runner.play(
+            task, agent_for, position, batch.mode, folder, clock, names.append
         )
         if recorded is None:  # the episode ran elsewhere (a server): keep its verdict here
             _write_run(folder, task, batch.mode, agent_name, started, result=result)
@@ -190,7 +233,7 @@ async def _episode(
     except Exception as exc:
         log.warning("%s: episode failed: %s", task.task.id, exc, exc_info=True)
         error = str(exc) or type(exc).__name__
-        _write_run(folder, task, batch.mode, agent_name, started, error=error)
+        _write_run(folder, task, batch.mode, names[-1], started, error=error)
         return EpisodeOutcome(task, None, folder, time.perf_counter() - t0, error)
     return EpisodeOutcome(task, result, folder, time.perf_counter() - t0)
 

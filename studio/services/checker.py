@@ -37,7 +37,7 @@ from studio.services.clock_agreement import (
     hazards_note,
 )
 from studio.services.errors import TaskFileError
-from studio.services.evaluator import Evaluator
+from studio.services.evaluator import Evaluates
 from studio.services.mutant_runs import MutantRunner, flaky_tests
 from studio.services.store import TaskFolder
 
@@ -66,7 +66,7 @@ class TaskChecker:
     """Checks tasks with a shared evaluator; at most `workers` evaluations run at once."""
 
     def __init__(
-        self, evaluator: Evaluator, options: CheckOptions, agreement: AgreementCache | None = None
+        self, evaluator: Evaluates, options: CheckOptions, agreement: AgreementCache | None = None
     ) -> None:
         self.evaluator = evaluator
         self.options = options
@@ -241,7 +241,7 @@ def load_failure(error: TaskFileError) -> TaskCheck:
 
 
 async def check_tasks(
-    evaluator: Evaluator,
+    evaluator: Evaluates,
     entries: Sequence[TaskFolder],
     load_errors: Sequence[TaskFileError] = (),
     options: CheckOptions | None = None,

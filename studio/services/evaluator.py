@@ -13,7 +13,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail, Timings
 from studio.models.task import ScriptLimit
@@ -91,6 +91,21 @@ def prepare(
     return Prepared(result, args, limit, t0)
 
 
+class Evaluates(Protocol):
+    """What checks need of an evaluator: `Evaluator` here, or one that sends the prepared
+    evaluation to a cluster's workers (studio.services.distributed)."""
+
+    async def evaluate(
+        self,
+        entry: TaskFolder,
+        project: bytes | Path | None = None,
+        project_name: str | None = None,
+        timeout_s: float | None = None,
+        clock: Clock = Clock.REAL,
+        seed: int = 0,
+    ) -> EvalResult: ...
+
+
 class Evaluator:
     """Evaluate projects against task scripts; one shared browser, one page per evaluation."""
 
@@ -116,21 +131,26 @@ class Evaluator:
         prepared = prepare(entry, project, project_name, limit, clock, seed)
         if isinstance(prepared, EvalResult):
             return prepared
-        result = prepared.result
-        waited = time.perf_counter()
+        return await evaluate_prepared(self.pool, prepared)
+
+
+async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult:
+    """Run a prepared evaluation in a fresh page of `pool` (here, or in a cluster's worker)."""
+    result = prepared.result
+    waited = time.perf_counter()
+    try:
+        ready = await pool.acquire_eval_page()
+    except Exception as exc:  # browser missing or dead: a setup problem, not a verdict
+        result.error = EvalError(kind=ErrorKind.SETUP, message=f"no browser page: {exc}")
+    else:
+        result.timings.page_ready_s = ready.ready_s
+        result.timings.page_wait_s = time.perf_counter() - waited
         try:
-            ready = await self.pool.acquire_eval_page()
-        except Exception as exc:  # browser missing or dead: a setup problem, not a verdict
-            result.error = EvalError(kind=ErrorKind.SETUP, message=f"no browser page: {exc}")
-        else:
-            result.timings.page_ready_s = ready.ready_s
-            result.timings.page_wait_s = time.perf_counter() - waited
-            try:
-                await run_in_page(ready.page, "(a) => window.StudioEval.run(a)", prepared)
-            finally:
-                await self.pool.discard(ready.page)
-        result.timings.total_s = time.perf_counter() - prepared.t0
-        return result
+            await run_in_page(ready.page, "(a) => window.StudioEval.run(a)", prepared)
+        finally:
+            await pool.discard(ready.page)
+    result.timings.total_s = time.perf_counter() - prepared.t0
+    return result
 
 
 async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:

@@ -1,0 +1,70 @@
+"""The cluster's episode runner: `batch.EpisodeRunner`, each episode played on a worker.
+
+The task folder travels to the worker as files; the agent is made there from the same
+factory as a local run; the clock is chosen here. The worker records the trajectory into a
+scratch folder and sends its files back; they are written under the run folder on this
+machine (`run.json` names this machine's task folder), only once the episode finished, so an
+episode that ran again after a lost worker leaves one trajectory, not two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from studio.models.agent import Mode
+from studio.models.evaluation import Clock, EvalResult
+from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services import atomic
+from studio.services.batch import AgentFactory
+from studio.services.distributed import files
+from studio.services.distributed.dispatch import Dispatcher
+from studio.services.distributed.worker import EpisodeJob, EpisodeReturn
+from studio.services.errors import StudioError
+from studio.services.store import TaskFolder
+
+
+class ClusterEpisodes:
+    """Play episodes on the cluster's workers, through a dispatcher."""
+
+    def __init__(self, dispatcher: Dispatcher, step_limit: int | None = None) -> None:
+        self.dispatcher = dispatcher
+        self.step_limit = step_limit
+
+    async def play(
+        self,
+        task: TaskFolder,
+        agent_for: AgentFactory,
+        position: int,
+        mode: Mode,
+        record_to: Path,
+        clock: Clock,
+        named: Callable[[str], None],
+    ) -> tuple[EvalResult, Path | None, str]:
+        job = EpisodeJob(
+            files.pack(task.folder),
+            task.folder.name,
+            agent_for,
+            position,
+            Mode(mode),
+            clock,
+            self.step_limit,
+        )
+        key = f"episode/{position}/{task.task.id}"
+        back: EpisodeReturn = await self.dispatcher.run(key, "episode", job)
+        named(back.agent_name)
+        write_trajectory(back.trajectory, record_to, task)
+        return back.result, record_to, back.agent_name
+
+
+def write_trajectory(trajectory: files.Files, folder: Path, task: TaskFolder) -> None:
+    """Write a trajectory sent by a worker; its run.json names this machine's task folder."""
+    files.unpack(trajectory, folder)
+    run_file = folder / RUN_FILE
+    if run_file.is_file():
+        try:
+            run = RunInfo.model_validate_json(run_file.read_bytes())
+        except ValueError as exc:
+            raise StudioError(f"{run_file}: not a run header ({exc})") from None
+        run.task_folder = str(task.folder)
+        atomic.write_text(run_file, run.model_dump_json(indent=2) + "\n")

@@ -1,0 +1,43 @@
+"""The cluster's evaluator: `evaluator.Evaluates`, with the page work done by a worker.
+
+The evaluation is prepared here, exactly as `Evaluator` prepares it (project bytes, script,
+helper library, limit, clock, seed), so the worker needs no task file, and a project that
+cannot be read fails here with the same error. The worker runs it in a fresh page of its warm
+browser (`worker.StudioWorker.evaluate`); a lost worker's evaluation runs again on another.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from studio.models.evaluation import Clock, EvalResult
+from studio.models.task import ScriptLimit
+from studio.services.distributed.dispatch import Dispatcher
+from studio.services.evaluator import prepare
+from studio.services.store import TaskFolder
+
+
+class ClusterEvaluator:
+    """Evaluate projects on the cluster's workers, through a dispatcher."""
+
+    def __init__(self, dispatcher: Dispatcher) -> None:
+        self.dispatcher = dispatcher
+        self._jobs = itertools.count(1)
+
+    async def evaluate(
+        self,
+        entry: TaskFolder,
+        project: bytes | Path | None = None,
+        project_name: str | None = None,
+        timeout_s: float | None = None,
+        clock: Clock = Clock.REAL,
+        seed: int = 0,
+    ) -> EvalResult:
+        limit = ScriptLimit(timeout_s, "the limit given for this run") if timeout_s else None
+        prepared = prepare(entry, project, project_name, limit, clock, seed)
+        if isinstance(prepared, EvalResult):
+            return prepared
+        key = f"{entry.task.id}/{prepared.result.project}/{clock.value}/{seed}#{next(self._jobs)}"
+        result: EvalResult = await self.dispatcher.run(key, "evaluate", prepared)
+        return result

@@ -1,0 +1,127 @@
+"""The studio worker a node holds: a warm browser that runs prepared evaluations and episodes.
+
+`StudioWorker` is a plain class; `cluster.py` makes it a Ray actor pinned to its node (async
+methods, `capacity` calls at once). Its browser starts once, at the probe, and serves every
+later call; evaluation pages come from its own `BrowserPool`, episode pages from an
+`EpisodeManager` on the same browser. Nothing here decides a verdict: the driver prepared the
+evaluation (`evaluator.prepare`) and judges the result; an episode is `agents.run_episode`,
+recorded into a scratch folder whose files go back to the driver.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from studio.models.agent import Mode
+from studio.models.evaluation import Clock, EvalResult
+from studio.services import paths
+from studio.services.browser import BrowserPool
+from studio.services.distributed import files
+from studio.services.evaluator import Prepared, evaluate_prepared
+from studio.services.store import load_task
+
+if TYPE_CHECKING:
+    from studio.services.env.episode import EpisodeManager
+
+
+@dataclass
+class EpisodeJob:
+    """One episode as sent to a worker: the task folder's files and how to act on it."""
+
+    task_files: files.Files
+    folder_name: str
+    agent_for: Any  # (TaskFolder, position) -> Agent, pickled by Ray
+    position: int
+    mode: Mode
+    clock: Clock
+    step_limit: int | None = None
+
+
+@dataclass
+class EpisodeReturn:
+    """What comes back of an episode: the verdict, the agent's name and the trajectory."""
+
+    result: EvalResult
+    agent_name: str
+    trajectory: files.Files
+
+
+class StudioWorker:
+    """One per node; `capacity` evaluations (or episodes) side by side in one browser."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = max(1, capacity)
+        self._pool: BrowserPool | None = None
+        self._managers: dict[int | None, EpisodeManager] = {}
+        self._lock = asyncio.Lock()
+
+    async def probe(self) -> list[str]:
+        """What keeps this node from working (none: ready); starts the browser when it can."""
+        problems = []
+        for check in (paths.chromium_path, paths.bundle_dir):
+            try:
+                check()
+            except paths.SetupError as exc:
+                problems.append(str(exc))
+        if problems:
+            return problems
+        try:
+            await self._browser()
+        except Exception as exc:
+            return [f"the browser did not start: {str(exc).strip().splitlines()[0]}"]
+        return []
+
+    async def evaluate(self, prepared: Prepared) -> EvalResult:
+        """A prepared evaluation run in a fresh page of this worker's browser."""
+        prepared.t0 = time.perf_counter()  # the driver's clock means nothing here
+        return await evaluate_prepared(await self._browser(), prepared)
+
+    async def episode(self, job: EpisodeJob) -> EpisodeReturn:
+        """Run one episode on the task sent along; return the verdict and its trajectory."""
+        from studio.services.agents.base import run_episode
+
+        with tempfile.TemporaryDirectory(prefix="studio-episode-") as tmp:
+            task_dir = Path(tmp) / "task" / job.folder_name
+            files.unpack(job.task_files, task_dir)
+            task = load_task(task_dir)
+            agent = job.agent_for(task, job.position)
+            record = Path(tmp) / "run"
+            manager = await self._manager(job.step_limit)
+            result, _ = await run_episode(
+                manager, task, job.mode, agent, record_to=record, clock=job.clock
+            )
+            return EpisodeReturn(result, agent.name, files.pack(record))
+
+    async def close(self) -> None:
+        """Close the episode managers and the browser (before the actor is killed)."""
+        for manager in self._managers.values():
+            await manager.close()
+        self._managers.clear()
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def _browser(self) -> BrowserPool:
+        async with self._lock:
+            if self._pool is None:
+                pool = BrowserPool(spares=self.capacity)
+                await pool.start()
+                self._pool = pool
+            return self._pool
+
+    async def _manager(self, step_limit: int | None) -> EpisodeManager:
+        from studio.services.env.episode import EpisodeManager
+
+        pool = await self._browser()
+        async with self._lock:
+            if step_limit not in self._managers:
+                manager = EpisodeManager(server=pool.server, pool=pool)
+                manager.step_limit = step_limit or manager.step_limit
+                await manager.start()
+                self._managers[step_limit] = manager
+            return self._managers[step_limit]
