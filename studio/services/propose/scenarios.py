@@ -36,6 +36,7 @@ REALTIME_OPCODES = {
 _DEFAULT_ANSWERS = (
     ("banana",),
     ("Scratch Cat",),
+    ("AEIOU sky",),
     ("7", "3"),
     ("3", "7"),
     ("5", "5"),
@@ -170,14 +171,21 @@ def _asking(index: int, answers: tuple[str, ...]) -> Scenario:
                     ANSWER_MS, list(answers))  # fmt: skip
 
 
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
-_EXAMPLE_WORD = re.compile(r"\b(?:for|like|e\.g\.|example,?)\s+([A-Za-z]{3,})\b")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w|\.\d)")
+_EXAMPLE_WORD = re.compile(
+    r"\b(?:for|like|e\.g\.|example,?)\s+(?:for\s+)?([A-Za-z]{3,})\b", re.IGNORECASE
+)
+_NOT_EXAMPLES = {"example", "instance", "the", "each", "all", "every"}
 
 
 def answer_sets(instruction: str) -> list[tuple[str, ...]]:
     """Answers for `ask` blocks: the instruction's own examples first, then ours."""
     numbers = list(dict.fromkeys(_NUMBER.findall(instruction)))
-    words = [w for w in dict.fromkeys(_EXAMPLE_WORD.findall(instruction)) if w.lower() != "example"]
+    words = [
+        w
+        for w in dict.fromkeys(_EXAMPLE_WORD.findall(instruction))
+        if w.lower() not in _NOT_EXAMPLES
+    ]
     sets: list[tuple[str, ...]] = [(w,) for w in words]
     sets += [(n, n) for n in numbers[:3]]
     for answers in _DEFAULT_ANSWERS:
