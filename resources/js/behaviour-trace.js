@@ -8,7 +8,9 @@
  *
  * ProposedTrace.play(vm, scenario) puts the program back in the state it had when the script
  * started (sprites, variables, lists, backdrop, timer), runs the scenario's steps at their
- * virtual times ({at, do: 'flag' | 'key' | 'click' | 'click_stage' | 'broadcast', arg}),
+ * virtual times ({at, do: 'flag' | 'key' | 'click' | 'click_stage' | 'broadcast' | 'scramble',
+ * arg}; 'scramble' moves every sprite and adds 7 to every numeric variable: a start "from
+ * anywhere"),
  * answers `ask` blocks with scenario.answers in order, and records until scenario.duration:
  *   changes    {observable: [[ms, value], ...]}: each observable's value at 0 ms and at every
  *              VM frame where it changed (observables: see `observe`);
@@ -112,8 +114,19 @@ const ProposedTrace = (function () {
     if (clock && clock.resetProjectTimer) clock.resetProjectTimer();
   }
 
+  /** Start "from anywhere": every sprite moved, every numeric variable changed. */
+  function scramble(vm) {
+    for (const t of [EU.getStage(vm), ...EU.getSprites(vm)]) {
+      if (!t.isStage) t.setXY(t.x + 40, t.y - 30);
+      for (const v of Object.values(t.variables)) {
+        if (v.type === '' && typeof norm(v.value) === 'number') v.value = Number(v.value) + 7;
+      }
+    }
+  }
+
   async function act(vm, step) {
-    if (step.do === 'flag') EU.greenFlag(vm);
+    if (step.do === 'scramble') scramble(vm);
+    else if (step.do === 'flag') EU.greenFlag(vm);
     else if (step.do === 'key') await EU.pressKey(vm, step.arg, 50);
     else if (step.do === 'click') {
       if (EU.findSprite(vm, step.arg)) await EU.clickSprite(vm, step.arg, 50);

@@ -5,7 +5,10 @@ either program listens to is tried: the green flag alone (long enough for timers
 each key of a `when key pressed` hat (pressed twice), clicks on each sprite with a `when this
 sprite clicked` hat and on the stage when it has one (six clicks, enough to use up lives or
 reach a count), each message a program receives but never sends, and, for programs that `ask`,
-answer sets taken from the numbers and words of the instruction and a few of our own.
+answer sets taken from the numbers and words of the instruction and a few of our own. The
+first of the green flag (or answer) scenarios and each click scenario are also played "again":
+from a scrambled start (sprites moved, numeric variables changed) and then a second time right
+after, which shows whether a run starts afresh (a score reset, a forgotten initialisation).
 
 A scenario is plain data: `steps` ({at: ms, do: flag|key|click|click_stage|broadcast, arg}),
 `answers` for `ask` blocks in order and `duration` in ms; the recorder in
@@ -134,15 +137,19 @@ def build_scenarios(
         heard.sent |= other.sent
         heard.asks |= other.asks
     if heard.asks:
-        out = [_asking(i, answers) for i, answers in enumerate(answer_sets(instruction))]
+        sets = answer_sets(instruction)
+        out = [_asking(i, answers) for i, answers in enumerate(sets)]
+        out.append(_again(out[0], sets[1] if len(sets) > 1 else sets[0]))
     else:
         out = [Scenario("flag", "after the green flag", [_flag()], FLAG_MS)]
+        out.append(_again(out[0]))
     for key in sorted(heard.keys):
         steps = [_flag(), *({"at": at, "do": "key", "arg": key} for at in KEY_PRESSES)]
         out.append(Scenario(f"key:{key}", f"after the green flag and two presses of {key}",
                             steps, KEY_PRESSES[-1] + 2400))  # fmt: skip
     for sprite in sorted(heard.clicked):
         out.append(_clicks(f"click:{sprite}", f"{CLICKS} clicks on the {sprite}", "click", sprite))
+        out.append(_again(out[-1]))
     if heard.stage_clicked:
         out.append(_clicks("click:stage", f"{CLICKS} clicks on the stage", "click_stage", ""))
     for message in sorted(heard.received - heard.sent - {""}):
@@ -150,6 +157,20 @@ def build_scenarios(
         words = f"after the green flag and a broadcast of {message}"
         out.append(Scenario(f"broadcast:{message}", words, steps, INPUT_AT_MS + 2500))
     return out
+
+
+def _again(first: Scenario, answers: tuple[str, ...] = ()) -> Scenario:
+    """`first` from a scrambled start, then all of it again: does a new run start afresh?"""
+    steps = [{"at": 0, "do": "scramble", "arg": ""}]
+    steps += [dict(step, at=step["at"] + 1) for step in first.steps]
+    steps += [dict(step, at=step["at"] + 1 + first.duration) for step in first.steps]
+    words = first.words.replace("after the green flag", "after the green flag from anywhere", 1)
+    if answers:
+        words = f"{words}, then the green flag again, answering {', then '.join(answers)}"
+    else:
+        words = f"{words}, and all of it again"
+    return Scenario(f"again:{first.id}", words, steps, 2 * first.duration + 1,
+                    [*first.answers, *answers])  # fmt: skip
 
 
 def _flag() -> dict[str, Any]:

@@ -53,10 +53,27 @@ def test_listeners_read_hats_and_compact_broadcasts() -> None:
 
 def test_scenarios_cover_each_input_once_and_skip_messages_the_program_sends() -> None:
     ids = [s.id for s in build_scenarios(GAME, None)]
-    assert ids == ["flag", "key:space", "click:Bug", "broadcast:game over"]
-    key = build_scenarios(GAME, None)[1]
+    assert ids == [
+        "flag",
+        "again:flag",
+        "key:space",
+        "click:Bug",
+        "again:click:Bug",
+        "broadcast:game over",
+    ]
+    key = build_scenarios(GAME, None)[2]
     assert [s["do"] for s in key.steps] == ["flag", "key", "key"]
     assert all(s["at"] < key.duration for s in key.steps)
+
+
+def test_again_scenarios_start_scrambled_and_play_twice() -> None:
+    clicks, again = build_scenarios(GAME, None)[3:5]
+    assert again.steps[0]["do"] == "scramble"
+    assert [s["do"] for s in again.steps[1:]] == [s["do"] for s in clicks.steps] * 2
+    second_flag = again.steps[1 + len(clicks.steps)]
+    assert second_flag == {"at": clicks.duration + 1, "do": "flag", "arg": ""}
+    assert again.duration > max(s["at"] for s in again.steps)
+    assert again.words.startswith("after the green flag from anywhere and 6 clicks")
 
 
 def test_keys_the_initial_listens_to_are_tried_too() -> None:
@@ -70,7 +87,8 @@ def test_a_program_that_asks_gets_answer_sets_from_the_instruction_first() -> No
     text = "say how many vowels the answer has. For example, for banana it says 3."
     scenarios = build_scenarios(asking, None, text)
     assert scenarios[0].answers == ["banana"]
-    assert all(s.id.startswith("answers:") for s in scenarios)
+    assert all(s.id.startswith("answers:") for s in scenarios[:-1])
+    assert scenarios[-1].answers == ["banana", "3", "3"]  # the first set, then the second
     assert ("3", "3") in answer_sets(text)
     assert len(answer_sets(text)) <= 10
 
