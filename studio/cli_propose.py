@@ -56,6 +56,7 @@ async def _propose(args: argparse.Namespace) -> int:
         ProposeOptions,
         output_path,
         propose,
+        read_projects,
         write_script,
     )
     from studio.services.store import load_task
@@ -64,6 +65,7 @@ async def _propose(args: argparse.Namespace) -> int:
     out = output_path(entry, args.out)
     if out.resolve() == entry.script_path.resolve() and not args.replace:
         raise ProposalError(f"{out} is the task's own evaluation script; pass --replace")
+    read_projects(entry)  # what cannot be watched is refused before a browser starts
     options = ProposeOptions(
         mutants=max(0, args.mutants), seed=args.seed, workers=max(1, args.workers)
     )

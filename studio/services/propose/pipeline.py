@@ -85,7 +85,8 @@ class ProposalReport:
         }
 
 
-def _projects(entry: TaskFolder) -> tuple[bytes, dict[str, Any], bytes, dict[str, Any]]:
+def read_projects(entry: TaskFolder) -> tuple[bytes, dict[str, Any], bytes, dict[str, Any]]:
+    """Golden and initial .sb3 bytes and project.json; ProposalError for what cannot be watched."""
     if entry.golden_path is None or not entry.golden_path.is_file():
         raise ProposalError(f"{entry.folder}: the task has no golden project to watch")
     golden = entry.golden_path.read_bytes()
@@ -131,7 +132,7 @@ async def propose(
     """Propose a script for `entry`; ProposalError (or a ProjectFileError) says why not."""
     options = options or ProposeOptions()
     t0 = time.perf_counter()
-    golden, gj, initial, ij = _projects(entry)
+    golden, gj, initial, ij = read_projects(entry)
     scenarios = build_scenarios(gj, ij, entry.task.instruction)
     mutants = generate_mutants(gj, ij, max(0, options.mutants), options.seed)
     reruns = max(1, options.reruns)
