@@ -96,5 +96,7 @@ async def _propose(args: argparse.Namespace) -> int:
         print(f"  survivor: {m}")
     for words in s.killed_nothing:
         print(f"  killed no mutant: {words}")
+    for warning in report.warnings:
+        print(f"  warning: {warning}")
     print(f"written to {path} in {report.seconds:.1f} s")
     return EXIT_OK

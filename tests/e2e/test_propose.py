@@ -22,7 +22,8 @@ from studio.services.store import load_task
 from tests.helpers.tasks import cat_project, make_task
 
 pytestmark = pytest.mark.browser
-MUTANTS = 6
+MUTANTS = 3
+LIMIT_S = 900  # the machine the suite runs on may be loaded: a check is many evaluations
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +38,12 @@ def test_a_debug_task_gets_a_script_that_catches_the_bug_and_kills_mutants(
     shutil.copytree(paths.BUNDLED_TASKS / "debug_score_reset", folder)
     (folder / "evaluate.js").write_text("", encoding="utf-8")  # the task's own script removed
     entry = load_task(folder)
-    report = loop_thread.run(propose(evaluator, entry, ProposeOptions(mutants=MUTANTS)))
+    report = loop_thread.run(
+        propose(evaluator, entry, ProposeOptions(mutants=MUTANTS)), timeout=LIMIT_S
+    )
     data = report.to_json()
     assert data["golden_passed"] and data["initial_failed"]
-    assert data["mutants_total"] >= MUTANTS - 1 and data["mutants_killed"] >= 1
+    assert data["mutants_total"] == MUTANTS and data["mutants_killed"] >= 1
     assert all(t["words"] and t["kills"] >= 0 for t in data["tests"])
     assert sum(t["fails_initial"] for t in data["tests"]) >= 1
 
@@ -49,7 +52,7 @@ def test_a_debug_task_gets_a_script_that_catches_the_bug_and_kills_mutants(
     assert (folder / "evaluate.js").read_text() == ""
     shutil.copy(written, folder / "evaluate.js")
     checker = TaskChecker(evaluator, CheckOptions(mutants=MUTANTS, reruns=3))
-    check = loop_thread.run(checker.check(load_task(folder)))
+    check = loop_thread.run(checker.check(load_task(folder)), timeout=LIMIT_S)
     assert check.golden_passed and check.initial_failed, check.errors
     assert not check.flaky
     assert check.mutants_killed == data["mutants_killed"]
@@ -61,5 +64,7 @@ def test_programs_that_behave_the_same_get_no_script(
     folder = make_task(tmp_path / "same")
     (folder / "initial.sb3").write_bytes(cat_project(100))
     with pytest.raises(ProposalError, match="behave the same under every scenario"):
-        loop_thread.run(propose(evaluator, load_task(folder), ProposeOptions(mutants=0)))
+        loop_thread.run(
+            propose(evaluator, load_task(folder), ProposeOptions(mutants=0)), timeout=LIMIT_S
+        )
     assert not (folder / "evaluate.proposed.js").exists()

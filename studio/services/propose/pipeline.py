@@ -56,6 +56,7 @@ class ProposalReport:
     script: str
     seconds: float = 0.0
     golden_traces: Traces = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def kept(self) -> list[Proposal]:
@@ -82,6 +83,7 @@ class ProposalReport:
             "usable_candidates": s.usable,
             "scenarios": [sc.words for sc in self.scenarios],
             "seconds": round(self.seconds, 2),
+            "warnings": list(self.warnings),
         }
 
 
@@ -197,6 +199,7 @@ async def propose(
             "initial program, so the bug of this debug task would not be caught"
         )
     return ProposalReport(
+        warnings=_limit_warnings(entry, selection, scenarios),
         task_id=entry.task.id,
         category=entry.task.category.value,
         scenarios=scenarios,
@@ -207,6 +210,21 @@ async def propose(
         seconds=time.perf_counter() - t0,
         golden_traces=g0,
     )
+
+
+def _limit_warnings(
+    entry: TaskFolder, selection: Selection, scenarios: list[Scenario]
+) -> list[str]:
+    """The kept tests play their scenarios on the virtual clock: do they fit the task's limit?"""
+    used = {p.scenario for p in selection.kept}
+    needed = sum(s.duration for s in scenarios if s.id in used) / 1000
+    limit = entry.task.evaluation.limit()
+    if needed <= limit.seconds * 0.8:
+        return []
+    return [
+        f"the kept tests play {needed:.0f} s of scenarios (virtual time), close to or past the "
+        f"script's limit of {limit.seconds:g} s ({limit.source})"
+    ]
 
 
 def output_path(entry: TaskFolder, out: Path | None) -> Path:
