@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from studio.services.propose.model import Proposal
 from studio.services.propose.pipeline import ProposalReport
+from studio.services.propose.proposals import describe_observable
 from studio.views.trace_chart import TraceChart
 
 
@@ -64,8 +65,8 @@ class ProposeDialog(QDialog):
         layout = QVBoxLayout(self)
         for widget in (self.status, self.progress):
             layout.addWidget(widget)
-        layout.addWidget(self.tests, 1)
-        layout.addWidget(self.chart)
+        layout.addWidget(self.tests, 2)
+        layout.addWidget(self.chart, 3)
         layout.addWidget(self.summary)
         layout.addWidget(buttons)
 
@@ -116,7 +117,12 @@ class ProposeDialog(QDialog):
             return
         p = self.report.kept[row]
         scenario = next(s for s in self.report.scenarios if s.id == p.scenario)
-        self.chart.show_points(p.excerpt, scenario.duration, f"{p.key or 'messages'} over time")
+        what = describe_observable(p.key) if p.kind not in ("says", "broadcasts") else p.kind
+        if p.kind == "says":
+            what = f"what the {p.key} says"
+        elif p.kind == "broadcasts":
+            what = "the messages sent"
+        self.chart.show_points(p.excerpt, scenario.duration, f"{what}, {scenario.words}")
 
     def _on_merge_clicked(self) -> None:
         self.merge_requested.emit(self.checked())
