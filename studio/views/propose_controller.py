@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QWidget
 
 from studio.services.errors import StudioError
@@ -97,9 +96,5 @@ class ProposeController(QObject):
         new_text = codegen.merge_section(
             self.script.text(), self.report.section(proposals), self.report.script_for(proposals)
         )
-        cursor = QTextCursor(self.script.edit.document())
-        cursor.beginEditBlock()
-        cursor.select(QTextCursor.SelectionType.Document)
-        cursor.insertText(new_text)
-        cursor.endEditBlock()
+        self.script.replace_all(new_text)
         self.message.emit(f"{len(proposals)} proposed tests merged into the script (Ctrl+Z undoes)")

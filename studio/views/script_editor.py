@@ -218,6 +218,14 @@ class ScriptEditor(QWidget):
     def text(self) -> str:
         return self.edit.toPlainText()
 
+    def replace_all(self, text: str) -> None:
+        """Replace the script as one edit of its document: one undo takes it back."""
+        cursor = QTextCursor(self.edit.document())
+        cursor.beginEditBlock()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        cursor.endEditBlock()
+
     def is_modified(self) -> bool:
         return self.edit.document().isModified()
 
