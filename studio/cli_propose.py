@@ -38,6 +38,12 @@ def add_parsers(subparsers: Any) -> None:
     pr.add_argument(
         "--replace", action="store_true", help="allow --out to be the task's own script"
     )
+    pr.add_argument(
+        "--llm",
+        action="store_true",
+        help="let a model rename the kept tests (STUDIO_LLM_URL, STUDIO_LLM_MODEL, "
+        "STUDIO_LLM_KEY; the checks stay the same)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +75,10 @@ async def _propose(args: argparse.Namespace) -> int:
     options = ProposeOptions(
         mutants=max(0, args.mutants), seed=args.seed, workers=max(1, args.workers)
     )
+    if args.llm:
+        from studio.services.agents.llm import LlmSettings
+
+        options.llm = LlmSettings.from_env()
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int, what: str) -> None:

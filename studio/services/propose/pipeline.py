@@ -6,7 +6,8 @@
    that does not run, or an initial that behaves exactly like the golden, stops here.
 3. Propose candidate tests, run them all in one script on the golden (one run per rerun seed),
    the initial program and each mutant of the golden, keep a small covering set.
-4. Return the report with the script of the kept tests; `write_script` puts it beside the task
+4. Optionally (off by default) let a model rename the kept tests: names only, never checks.
+5. Return the report with the script of the kept tests; `write_script` puts it beside the task
    (never over the task's own script unless asked).
 """
 
@@ -21,9 +22,12 @@ from typing import Any
 
 from studio.models.task import Category
 from studio.services import atomic
+from studio.services.agents.llm import LlmSettings, Usage
+from studio.services.errors import StudioError
 from studio.services.evaluator import Evaluator
 from studio.services.mutation.engine import generate_mutants, mutant_sb3
 from studio.services.propose import codegen, trace
+from studio.services.propose.llm_words import rename
 from studio.services.propose.model import Proposal, ProposalError, Traces
 from studio.services.propose.proposals import propose_tests
 from studio.services.propose.scenarios import Scenario, build_scenarios, realtime_blocks
@@ -41,6 +45,7 @@ class ProposeOptions:
     seed: int = 0
     reruns: int = 3
     workers: int = 2
+    llm: LlmSettings | None = None  # the optional step that renames the kept tests
 
 
 @dataclass
@@ -198,8 +203,11 @@ async def propose(
             f"{entry.folder}: no proposed test that passes the golden program fails the "
             "initial program, so the bug of this debug task would not be caught"
         )
+    warnings = _limit_warnings(entry, selection, scenarios)
+    if options.llm is not None:
+        warnings += await _rename(options.llm, entry.task.instruction, selection)
     return ProposalReport(
-        warnings=_limit_warnings(entry, selection, scenarios),
+        warnings=warnings,
         task_id=entry.task.id,
         category=entry.task.category.value,
         scenarios=scenarios,
@@ -210,6 +218,16 @@ async def propose(
         seconds=time.perf_counter() - t0,
         golden_traces=g0,
     )
+
+
+async def _rename(settings: LlmSettings, instruction: str, selection: Selection) -> list[str]:
+    """The optional LLM step: new names for the kept tests; a failure keeps their own."""
+    try:
+        changed = await rename(settings, instruction, selection.kept, Usage())
+    except StudioError as exc:
+        return [f"the model did not rename the tests: {exc}"]
+    selection.killed_nothing = [p.words for p in selection.kept if not p.kills]
+    return [] if changed else ["the model's reply renamed no test"]
 
 
 def _limit_warnings(
