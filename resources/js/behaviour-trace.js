@@ -9,8 +9,8 @@
  * ProposedTrace.play(vm, scenario) puts the program back in the state it had when the script
  * started (sprites, variables, lists, backdrop, timer), runs the scenario's steps at their
  * virtual times ({at, do: 'flag' | 'key' | 'click' | 'click_stage' | 'broadcast' | 'scramble',
- * arg}; 'scramble' moves every sprite and adds 7 to every numeric variable: a start "from
- * anywhere"),
+ * arg}; 'scramble' moves, turns, hides every sprite and puts it on its next costume, and adds 7
+ * to every numeric variable: a start "from anywhere"),
  * answers `ask` blocks with scenario.answers in order, and records until scenario.duration:
  *   changes    {observable: [[ms, value], ...]}: each observable's value at 0 ms and at every
  *              VM frame where it changed (observables: see `observe`);
@@ -114,10 +114,16 @@ const ProposedTrace = (function () {
     if (clock && clock.resetProjectTimer) clock.resetProjectTimer();
   }
 
-  /** Start "from anywhere": every sprite moved, every numeric variable changed. */
+  /** Start "from anywhere": every sprite moved, turned, on its next costume and hidden, every
+   * numeric variable changed. */
   function scramble(vm) {
     for (const t of [EU.getStage(vm), ...EU.getSprites(vm)]) {
-      if (!t.isStage) t.setXY(t.x + 40, t.y - 30);
+      if (!t.isStage) {
+        t.setXY(t.x + 40, t.y - 30);
+        t.setDirection(t.direction + 15);
+        t.setCostume(t.currentCostume + 1);
+        t.setVisible(false);
+      }
       for (const v of Object.values(t.variables)) {
         if (v.type === '' && typeof norm(v.value) === 'number') v.value = Number(v.value) + 7;
       }

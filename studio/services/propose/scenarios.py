@@ -7,7 +7,8 @@ sprite clicked` hat and on the stage when it has one (six clicks, enough to use 
 reach a count), each message a program receives but never sends, and, for programs that `ask`,
 answer sets taken from the numbers and words of the instruction and a few of our own. The
 first of the green flag (or answer) scenarios and each click scenario are also played "again":
-from a scrambled start (sprites moved, numeric variables changed) and then a second time right
+from a scrambled start (sprites moved, turned, hidden and on their next costume, numeric
+variables changed) and then a second time right
 after, which shows whether a run starts afresh (a score reset, a forgotten initialisation).
 
 A scenario is plain data: `steps` ({at: ms, do: flag|key|click|click_stage|broadcast, arg}),
