@@ -100,9 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_plugins(sub: argparse._SubParsersAction) -> None:
     """Subcommands that live in their own modules (import/export of task sets)."""
-    from studio import cli_env, cli_scratchworld, cli_trajectory
+    from studio import cli_env, cli_propose, cli_scratchworld, cli_trajectory
 
     cli_scratchworld.add_parsers(sub)
+    cli_propose.add_parsers(sub)
     cli_env.add_parsers(sub)
     cli_trajectory.add_parsers(sub)
     __import__("studio.cli_labeling").cli_labeling.add_parsers(sub)
@@ -136,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
             from studio import cli_trajectory
 
             return cli_trajectory.run(args)
+        if args.command == "propose":
+            from studio import cli_propose
+
+            return cli_propose.run(args)
     except (StudioError, paths.SetupError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -43,6 +43,7 @@ from studio.views.editor_view import EditorView
 from studio.views.library_controller import LibraryController
 from studio.views.library_panel import LibraryPanel
 from studio.views.live_page import window_lender
+from studio.views.propose_controller import ProposeController
 from studio.views.quality_controller import QualityController
 from studio.views.results_panel import ResultsPanel
 from studio.views.review_panel import ReviewPanel
@@ -111,6 +112,9 @@ class MainWindow(QMainWindow):
             self.background.spawn,
         )
         self.quality.on_check_recorded = self._on_check_recorded
+        self.proposing = ProposeController(
+            self, self.authoring, self.script, self._ready_evaluator, self.background.spawn
+        )
         self._close_confirmed = False
         self._splitters = window_layout.build(
             self,
@@ -221,6 +225,7 @@ class MainWindow(QMainWindow):
         c.check.triggered.connect(self._on_check_requested)
         c.submit.triggered.connect(lambda: self.background.spawn(self.quality.submit()))
         self.quality.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.proposing.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.quality.diff_shown.connect(lambda: self.tabs.setCurrentWidget(self.diff))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.library.task_selected.connect(self._on_task_selected)

@@ -15,7 +15,15 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextFormat,
 )
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.views.js_highlighter import JavaScriptHighlighter
 
@@ -164,9 +172,17 @@ class ScriptEditor(QWidget):
 
     run_requested = Signal()
     modified_changed = Signal(bool)
+    propose_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.propose_button = QToolButton(self)
+        self.propose_button.setText("Propose tests…")
+        self.propose_button.setToolTip(
+            "Propose tests by watching the golden and initial programs run; keep those that "
+            "kill mutants"
+        )
+        self.propose_button.clicked.connect(self.propose_requested)
         self.edit = CodeEdit(self)
         self.edit.setPlaceholderText("module.exports = async (vm, config, cleanup) => { … }")
         self.highlighter = JavaScriptHighlighter(self.edit.document())
@@ -183,6 +199,11 @@ class ScriptEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
+        header = QHBoxLayout()
+        header.setContentsMargins(4, 2, 4, 2)
+        header.addStretch(1)
+        header.addWidget(self.propose_button)
+        layout.addLayout(header)
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.error_label)
         self.error_message = ""
@@ -196,6 +217,14 @@ class ScriptEditor(QWidget):
 
     def text(self) -> str:
         return self.edit.toPlainText()
+
+    def replace_all(self, text: str) -> None:
+        """Replace the script as one edit of its document: one undo takes it back."""
+        cursor = QTextCursor(self.edit.document())
+        cursor.beginEditBlock()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        cursor.endEditBlock()
 
     def is_modified(self) -> bool:
         return self.edit.document().isModified()

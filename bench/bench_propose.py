@@ -1,0 +1,112 @@
+"""Proposed scripts on a task library, each task's own script removed (issue 17).
+
+For each task: copy it to a scratch folder with an empty evaluate.js, run `propose` (timed),
+put the proposed script in place as evaluate.js and check the task with the studio's checker
+(golden and initial on 3 seeded reruns, mutants of the golden). Per task it prints: valid
+(golden passes every rerun, a debug task's initial fails), the share of mutants killed (of
+those that ran, less those the task marks equivalent), seconds per proposal. The summary says
+how many tasks reach 90 %. With --check-mutants M above the proposal's --mutants N, the
+mutants N+1..M were never seen by the selection: their kill rate is printed as held out.
+Usage: .venv/bin/python bench/bench_propose.py [LIBRARY] [--mutants N] [--check-mutants M]
+       [--only ID,ID]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from studio.models.task import Category
+from studio.services.browser import BrowserPool
+from studio.services.checker import CheckOptions, TaskChecker
+from studio.services.errors import StudioError
+from studio.services.evaluator import Evaluator
+from studio.services.propose.pipeline import ProposeOptions, propose
+from studio.services.store import load_task, scan_library
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL = 0.9
+
+
+async def bench_task(evaluator: Evaluator, source: Path, args: argparse.Namespace) -> dict:
+    with tempfile.TemporaryDirectory(prefix="bench-propose-") as tmp:
+        folder = Path(tmp) / source.name
+        shutil.copytree(source, folder)
+        entry = load_task(folder)
+        entry.script_path.write_text("", encoding="utf-8")
+        t0 = time.perf_counter()
+        try:
+            report = await propose(evaluator, entry, ProposeOptions(mutants=args.mutants))
+        except StudioError as exc:
+            return {"id": entry.task.id, "error": str(exc), "seconds": time.perf_counter() - t0}
+        seconds = time.perf_counter() - t0
+        entry.script_path.write_text(report.script, encoding="utf-8")
+        checker = TaskChecker(evaluator, CheckOptions(mutants=args.check_mutants, reruns=3))
+        check = await checker.check(entry)
+    equivalent = {m.mutant_id for m in entry.task.equivalent_mutants}
+    ran = [m for m in check.mutants if m.status != "invalid" and m.id not in equivalent]
+    held = [m for m in check.mutants[args.mutants :] if m in ran]
+    debug = entry.task.category is Category.DEBUG
+    return {
+        "id": entry.task.id,
+        "valid": bool(check.golden_passed) and (not debug or bool(check.initial_failed)),
+        "tests": len(report.kept),
+        "killed": sum(m.status == "killed" for m in ran),
+        "ran": len(ran),
+        "held_killed": sum(m.status == "killed" for m in held),
+        "held": len(held),
+        "seconds": seconds,
+        "errors": check.errors,
+    }
+
+
+def _rate(killed: int, ran: int) -> float:
+    return killed / ran if ran else 1.0
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("library", nargs="?", type=Path, default=ROOT / "tasks")
+    parser.add_argument("--mutants", type=int, default=10)
+    parser.add_argument("--check-mutants", type=int, default=10)
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    tasks = scan_library(args.library).tasks
+    if args.only:
+        tasks = [t for t in tasks if t.task.id in args.only.split(",")]
+    rows = []
+    async with BrowserPool(spares=2) as pool:
+        evaluator = Evaluator(pool)
+        for entry in tasks:
+            row = await bench_task(evaluator, entry.folder, args)
+            rows.append(row)
+            if "error" in row:
+                print(f"{row['id']:<32} NO SCRIPT ({row['seconds']:.0f} s): {row['error']}")
+                continue
+            held = f", held out {row['held_killed']}/{row['held']}" if row["held"] else ""
+            print(
+                f"{row['id']:<32} {'valid' if row['valid'] else 'INVALID':<8} "
+                f"{row['tests']:>2} tests  killed {row['killed']}/{row['ran']} "
+                f"({_rate(row['killed'], row['ran']):.0%}{held})  {row['seconds']:.0f} s"
+                + (f"  {'; '.join(row['errors'])}" if row["errors"] else ""),
+                flush=True,
+            )
+    good = [
+        r for r in rows if "error" not in r and r["valid"] and _rate(r["killed"], r["ran"]) >= GOAL
+    ]
+    scripts = [r for r in rows if "error" not in r]
+    mean_s = sum(r["seconds"] for r in rows) / max(1, len(rows))
+    max_s = max((r["seconds"] for r in rows), default=0)
+    print(
+        f"{len(good)}/{len(rows)} tasks valid with >= {GOAL:.0%} of mutants killed; "
+        f"{sum(r['valid'] for r in scripts)}/{len(rows)} valid; "
+        f"mean {mean_s:.0f} s per proposal (max {max_s:.0f} s)"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

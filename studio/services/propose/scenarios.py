@@ -1,0 +1,216 @@
+"""The input scenarios a program is watched under while tests are proposed for it.
+
+Scenarios come from the event blocks of the golden and initial programs, so that every input
+either program listens to is tried: the green flag alone (long enough for timers and loops),
+each key of a `when key pressed` hat (pressed twice), clicks on each sprite with a `when this
+sprite clicked` hat and on the stage when it has one (six clicks, enough to use up lives or
+reach a count), each message a program receives but never sends, and, for programs that `ask`,
+answer sets taken from the numbers and words of the instruction and a few of our own. The
+first of the green flag (or answer) scenarios and each click scenario are also played "again":
+from a scrambled start (sprites moved, turned, hidden and on their next costume, numeric
+variables changed) and then a second time right
+after, which shows whether a run starts afresh (a score reset, a forgotten initialisation).
+
+A scenario is plain data: `steps` ({at: ms, do: flag|key|click|click_stage|broadcast, arg}),
+`answers` for `ask` blocks in order and `duration` in ms; the recorder in
+resources/js/behaviour-trace.js plays it on the virtual clock.
+
+`realtime_blocks` finds what makes a program depend on the real time of day (`current` and
+`days since 2000`): such a program behaves differently every day and gets no proposal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from studio.services.mutation.blocks import block_items, target_name
+
+FLAG_MS = 6000  # the green flag alone: long enough for a few periods of a 2 s loop
+INPUT_AT_MS = 1000  # other inputs start once the green flag's scripts have set things up
+KEY_PRESSES = (1000, 2600)
+CLICKS = 6
+CLICK_EVERY_MS = 400
+ANSWER_MS = 3000
+REALTIME_OPCODES = {
+    "sensing_current": "the current date or time",
+    "sensing_dayssince2000": "days since 2000",
+}
+_DEFAULT_ANSWERS = (
+    ("banana",),
+    ("Scratch Cat",),
+    ("AEIOU sky",),
+    ("7", "3"),
+    ("3", "7"),
+    ("5", "5"),
+    ("0", "0"),
+    ("12", "-4"),
+    ("1",),
+)
+_MAX_ANSWER_SETS = 10
+
+
+@dataclass
+class Scenario:
+    """One way of driving a program: its id, plain words, timed steps, answers, duration."""
+
+    id: str
+    words: str
+    steps: list[dict[str, Any]]
+    duration: int
+    answers: list[str] = field(default_factory=list)
+
+    def to_js(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("words")
+        data.pop("id")
+        return data
+
+
+@dataclass
+class Listeners:
+    """What a project reacts to: keys, clicked sprites, stage clicks, messages, questions."""
+
+    keys: set[str] = field(default_factory=set)
+    clicked: set[str] = field(default_factory=set)
+    stage_clicked: bool = False
+    received: set[str] = field(default_factory=set)
+    sent: set[str] = field(default_factory=set)
+    asks: bool = False
+
+
+def listeners(project: dict[str, Any]) -> Listeners:
+    """The inputs `project` (a project.json dict) listens to."""
+    found = Listeners()
+    for target in project.get("targets", []):
+        name = target_name(target)
+        for _bid, block in block_items(target.get("blocks", {})):
+            _note(found, name, bool(target.get("isStage")), block)
+    return found
+
+
+def _note(found: Listeners, sprite: str, is_stage: bool, block: dict[str, Any]) -> None:
+    op = block.get("opcode", "")
+    fields = block.get("fields") or {}
+    if op == "event_whenkeypressed":
+        key = str((fields.get("KEY_OPTION") or [""])[0])
+        found.keys.add("space" if key == "any" else key)
+    elif op == "event_whenthisspriteclicked":
+        found.clicked.add(sprite)
+    elif op == "event_whenstageclicked" or (op == "event_whenthisspriteclicked" and is_stage):
+        found.stage_clicked = True
+    elif op == "event_whenbroadcastreceived":
+        found.received.add(str((fields.get("BROADCAST_OPTION") or [""])[0]))
+    elif op == "event_broadcast_menu":
+        found.sent.add(str((fields.get("BROADCAST_OPTION") or [""])[0]))
+    elif op in ("event_broadcast", "event_broadcastandwait"):
+        inp = (block.get("inputs") or {}).get("BROADCAST_INPUT")
+        value = inp[1] if isinstance(inp, list) and len(inp) > 1 else None
+        if isinstance(value, list) and len(value) > 1 and value[0] == 11:
+            found.sent.add(str(value[1]))  # the compact form of a broadcast menu
+    elif op == "sensing_askandwait":
+        found.asks = True
+
+
+def realtime_blocks(project: dict[str, Any]) -> list[str]:
+    """'<what> in <sprite>' for every block that reads the real time of day."""
+    found = []
+    for target in project.get("targets", []):
+        for _bid, block in block_items(target.get("blocks", {})):
+            what = REALTIME_OPCODES.get(block.get("opcode", ""))
+            if what:
+                found.append(f"{what} ({block['opcode']}) in {target_name(target)}")
+    return sorted(set(found))
+
+
+def build_scenarios(
+    golden: dict[str, Any], initial: dict[str, Any] | None, instruction: str = ""
+) -> list[Scenario]:
+    """Every scenario worth watching the golden and initial programs under, in a fixed order."""
+    heard = listeners(golden)
+    if initial is not None:
+        other = listeners(initial)
+        heard.keys |= other.keys
+        heard.clicked |= other.clicked
+        heard.stage_clicked |= other.stage_clicked
+        heard.received |= other.received
+        heard.sent |= other.sent
+        heard.asks |= other.asks
+    if heard.asks:
+        sets = answer_sets(instruction)
+        out = [_asking(i, answers) for i, answers in enumerate(sets)]
+        out.append(_again(out[0], sets[1] if len(sets) > 1 else sets[0]))
+    else:
+        out = [Scenario("flag", "after the green flag", [_flag()], FLAG_MS)]
+        out.append(_again(out[0]))
+    for key in sorted(heard.keys):
+        steps = [_flag(), *({"at": at, "do": "key", "arg": key} for at in KEY_PRESSES)]
+        out.append(Scenario(f"key:{key}", f"after the green flag and two presses of {key}",
+                            steps, KEY_PRESSES[-1] + 2400))  # fmt: skip
+    for sprite in sorted(heard.clicked):
+        out.append(_clicks(f"click:{sprite}", f"{CLICKS} clicks on the {sprite}", "click", sprite))
+        out.append(_again(out[-1]))
+    if heard.stage_clicked:
+        out.append(_clicks("click:stage", f"{CLICKS} clicks on the stage", "click_stage", ""))
+    for message in sorted(heard.received - heard.sent - {""}):
+        steps = [_flag(), {"at": INPUT_AT_MS, "do": "broadcast", "arg": message}]
+        words = f"after the green flag and a broadcast of {message}"
+        out.append(Scenario(f"broadcast:{message}", words, steps, INPUT_AT_MS + 2500))
+    return out
+
+
+def _again(first: Scenario, answers: tuple[str, ...] = ()) -> Scenario:
+    """`first` from a scrambled start, then all of it again: does a new run start afresh?"""
+    steps = [{"at": 0, "do": "scramble", "arg": ""}]
+    steps += [dict(step, at=step["at"] + 1) for step in first.steps]
+    steps += [dict(step, at=step["at"] + 1 + first.duration) for step in first.steps]
+    words = first.words.replace("after the green flag", "after the green flag from anywhere", 1)
+    if answers:
+        words = f"{words}, then the green flag again, answering {', then '.join(answers)}"
+    else:
+        words = f"{words}, and all of it again"
+    return Scenario(f"again:{first.id}", words, steps, 2 * first.duration + 1,
+                    [*first.answers, *answers])  # fmt: skip
+
+
+def _flag() -> dict[str, Any]:
+    return {"at": 0, "do": "flag", "arg": ""}
+
+
+def _clicks(sid: str, what: str, kind: str, arg: str) -> Scenario:
+    steps = [_flag()]
+    steps += [
+        {"at": INPUT_AT_MS + i * CLICK_EVERY_MS, "do": kind, "arg": arg} for i in range(CLICKS)
+    ]
+    end = INPUT_AT_MS + CLICKS * CLICK_EVERY_MS + 1500
+    return Scenario(sid, f"after the green flag and {what}", steps, end)
+
+
+def _asking(index: int, answers: tuple[str, ...]) -> Scenario:
+    shown = ", then ".join(answers)
+    return Scenario(f"answers:{index}", f"after the green flag, answering {shown}", [_flag()],
+                    ANSWER_MS, list(answers))  # fmt: skip
+
+
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w|\.\d)")
+_EXAMPLE_WORD = re.compile(
+    r"\b(?:for|like|e\.g\.|example,?)\s+(?:for\s+)?([A-Za-z]{3,})\b", re.IGNORECASE
+)
+_NOT_EXAMPLES = {"example", "instance", "the", "each", "all", "every"}
+
+
+def answer_sets(instruction: str) -> list[tuple[str, ...]]:
+    """Answers for `ask` blocks: the instruction's own examples first, then ours."""
+    numbers = list(dict.fromkeys(_NUMBER.findall(instruction)))
+    words = [
+        w
+        for w in dict.fromkeys(_EXAMPLE_WORD.findall(instruction))
+        if w.lower() not in _NOT_EXAMPLES
+    ]
+    sets: list[tuple[str, ...]] = [(w,) for w in words]
+    sets += [(n, n) for n in numbers[:3]]
+    for answers in _DEFAULT_ANSWERS:
+        if answers not in sets:
+            sets.append(answers)
+    return sets[:_MAX_ANSWER_SETS]

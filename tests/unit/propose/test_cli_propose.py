@@ -1,0 +1,52 @@
+"""`studio propose` refuses, before any browser starts, what it must not do or cannot watch."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+from tests.helpers.sample_task import project_json, sb3_bytes
+from tests.helpers.tasks import make_task
+
+
+def test_the_task_script_is_never_overwritten_without_replace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = make_task(tmp_path / "walk")
+    before = (folder / "evaluate.js").read_text()
+    code = main(["propose", str(folder), "--out", str(folder / "evaluate.js")])
+    assert code == 2
+    assert "pass --replace" in capsys.readouterr().err
+    assert (folder / "evaluate.js").read_text() == before
+
+
+def test_a_program_reading_the_time_of_day_gets_no_script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = make_task(tmp_path / "clock")
+    blocks = {
+        "flag": {"opcode": "event_whenflagclicked", "next": "say", "parent": None, "inputs": {},
+                 "fields": {}, "shadow": False, "topLevel": True, "x": 0, "y": 0},
+        "say": {"opcode": "looks_say", "next": None, "parent": "flag",
+                "inputs": {"MESSAGE": [3, "now", [10, ""]]}, "fields": {}, "shadow": False,
+                "topLevel": False},
+        "now": {"opcode": "sensing_current", "next": None, "parent": "say", "inputs": {},
+                "fields": {"CURRENTMENU": ["HOUR", None]}, "shadow": False, "topLevel": False},
+    }  # fmt: skip
+    (folder / "golden.sb3").write_bytes(sb3_bytes(project_json(blocks)))
+    assert main(["propose", str(folder), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "golden.sb3" in err and "real time of day" in err and "Cat" in err
+    assert not (folder / "evaluate.proposed.js").exists()
+
+
+def test_a_broken_golden_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = make_task(tmp_path / "broken")
+    with zipfile.ZipFile(folder / "golden.sb3", "w") as zf:
+        zf.writestr("project.json", json.dumps({"targets": "no"})[:-3])
+    assert main(["propose", str(folder)]) == 2
+    assert "golden.sb3" in capsys.readouterr().err
