@@ -168,7 +168,7 @@ class StudioActions:
             if i in (4, 5, 9):
                 run_menu.addSeparator()
             run_menu.addAction(action)
-        menu.addMenu("&Diagnostics").addAction(self.labeling)
+        menu.addMenu("La&beling").addAction(self.labeling)
         help_menu = menu.addMenu("&Help")
         help_menu.addAction(self.shortcuts)
         toolbar = QToolBar("Main", window)

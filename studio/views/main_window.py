@@ -57,7 +57,7 @@ from studio.views.window_library import LibraryWiring
 from studio.views.window_runs import RunWiring
 
 if TYPE_CHECKING:
-    from studio.views.diagnostics.window import LabelingWindow
+    from studio.views.labeling.window import LabelingWindow
 
 
 class MainWindow(QMainWindow):
@@ -470,7 +470,7 @@ class MainWindow(QMainWindow):
         """The labeling window of the diagnostic benchmarks (one per studio window); the
         shipped diagnostics/ folders unless others are given."""
         if self.labeling is None:
-            from studio.views.diagnostics import window as labeling
+            from studio.views.labeling import window as labeling
 
             self.labeling = labeling.LabelingWindow(
                 self.shell, drag_root or labeling.DRAG_ROOT, qa_root or labeling.QA_ROOT

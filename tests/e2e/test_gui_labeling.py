@@ -17,7 +17,7 @@ from PySide6.QtTest import QTest
 from studio.services import paths
 from studio.services.drag.item import ConnectionType, load_item, png_size
 from studio.services.qa.item import QaSet
-from studio.views.diagnostics.window import LabelingWindow
+from studio.views.labeling.window import LabelingWindow
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 

@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from studio.services import paths
 from studio.services.labeling.review import ReviewState
 from studio.services.qa.item import QaSet
-from studio.views.diagnostics.qa_panel import QaPanel
+from studio.views.labeling.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel
 
 SHIPPED = QaSet(paths.PROJECT_ROOT / "diagnostics" / "qa")

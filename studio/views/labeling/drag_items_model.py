@@ -8,7 +8,7 @@ from typing import Any
 from studio.services.drag.item import ItemFolder, load_item
 from studio.services.errors import StudioError
 from studio.services.labeling.review import ReviewState
-from studio.views.diagnostics.items_model import ItemsModel
+from studio.views.labeling.items_model import ItemsModel
 
 
 def read_folder(root: Path) -> tuple[list[ItemFolder], list[str]]:

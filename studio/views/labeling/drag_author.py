@@ -20,9 +20,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from studio.services.drag.author import Pick, author_item, pick_at, save_authored
 from studio.services.drag.item import ConnectionType, DragItemError, ItemFolder
-from studio.views.diagnostics.click_session import ClickSession, SessionBar
-from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.region_canvas import RegionCanvas
+from studio.views.labeling.click_session import ClickSession, SessionBar
+from studio.views.labeling.context import LabelingContext
+from studio.views.labeling.region_canvas import RegionCanvas
 
 PICK_COLOUR = QColor(0, 90, 255)
 REFERENCE_COLOUR = QColor(230, 120, 0)

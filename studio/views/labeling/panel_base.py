@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 
 from studio.services.errors import StudioError
 from studio.services.labeling.review import Review, ReviewState
-from studio.views.diagnostics.click_session import ClickSession
-from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.items_model import ItemsModel
+from studio.views.labeling.click_session import ClickSession
+from studio.views.labeling.context import LabelingContext
+from studio.views.labeling.items_model import ItemsModel
 
 
 class ReviewBox(QGroupBox):

@@ -16,8 +16,8 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QWidget
 
-from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.region_canvas import RegionCanvas, Tool
+from studio.views.labeling.context import LabelingContext
+from studio.views.labeling.region_canvas import RegionCanvas, Tool
 
 
 class SessionBar(QFrame):

@@ -45,11 +45,11 @@ from studio.services.drag.regions import (
 )
 from studio.services.errors import StudioError
 from studio.services.labeling.review import ReviewState
-from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.drag_author import AuthorBar, DragAuthoring, item_boxes
-from studio.views.diagnostics.drag_items_model import DragItemsModel, read_folder
-from studio.views.diagnostics.panel_base import AgreementBox, LabelingPanel
-from studio.views.diagnostics.region_canvas import BRUSH_RADII, RegionCanvas, Tool
+from studio.views.labeling.context import LabelingContext
+from studio.views.labeling.drag_author import AuthorBar, DragAuthoring, item_boxes
+from studio.views.labeling.drag_items_model import DragItemsModel, read_folder
+from studio.views.labeling.panel_base import AgreementBox, LabelingPanel
+from studio.views.labeling.region_canvas import BRUSH_RADII, RegionCanvas, Tool
 
 
 def _points(raw: list[list[int]]) -> set[Point]:

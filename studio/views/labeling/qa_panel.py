@@ -48,12 +48,12 @@ from studio.services.qa.scoring import (
     record_answer,
     score,
 )
-from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.drag_author import PICK_COLOUR
-from studio.views.diagnostics.panel_base import AgreementBox, LabelingPanel
-from studio.views.diagnostics.qa_author import QaAuthorBar, QaAuthoring
-from studio.views.diagnostics.qa_items_model import QaItemsModel, read_set
-from studio.views.diagnostics.region_canvas import RegionCanvas
+from studio.views.labeling.context import LabelingContext
+from studio.views.labeling.drag_author import PICK_COLOUR
+from studio.views.labeling.panel_base import AgreementBox, LabelingPanel
+from studio.views.labeling.qa_author import QaAuthorBar, QaAuthoring
+from studio.views.labeling.qa_items_model import QaItemsModel, read_set
+from studio.views.labeling.region_canvas import RegionCanvas
 
 SCORE_COLUMNS = ("Model", "Connection", "Existence", "Field", "Field exact", "Overall", "Missing")
 

@@ -8,7 +8,7 @@ from typing import Any
 from studio.services.errors import StudioError
 from studio.services.labeling.review import ReviewState
 from studio.services.qa.item import ITEMS_DIR, QaItem, read_item
-from studio.views.diagnostics.items_model import ItemsModel
+from studio.views.labeling.items_model import ItemsModel
 
 TRUTH_COLUMN = 3
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studio.services.browser import BrowserPool
-from studio.views.diagnostics.editor_link import EditorLink
+from studio.views.labeling.editor_link import EditorLink
 from studio.views.shell import StudioShell
 
 

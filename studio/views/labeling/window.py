@@ -14,10 +14,10 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QLabel, QLineEdit, QMainWindow, QTabWidget, QToolBar
 
 from studio.services import paths
-from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.drag_panel import DragPanel
-from studio.views.diagnostics.editor_link import EditorLink
-from studio.views.diagnostics.qa_panel import QaPanel
+from studio.views.labeling.context import LabelingContext
+from studio.views.labeling.drag_panel import DragPanel
+from studio.views.labeling.editor_link import EditorLink
+from studio.views.labeling.qa_panel import QaPanel
 from studio.views.settings import open_settings
 from studio.views.shell import StudioShell
 

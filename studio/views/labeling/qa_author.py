@@ -22,10 +22,10 @@ from studio.services.drag.author import Pick, pick_at
 from studio.services.errors import StudioError
 from studio.services.qa.capture import capture, make_item
 from studio.services.qa.item import QaItem, QaSet, QaType, Subject
-from studio.views.diagnostics.click_session import ClickSession, SessionBar
-from studio.views.diagnostics.context import LabelingContext
-from studio.views.diagnostics.drag_author import PICK_COLOUR
-from studio.views.diagnostics.region_canvas import RegionCanvas
+from studio.views.labeling.click_session import ClickSession, SessionBar
+from studio.views.labeling.context import LabelingContext
+from studio.views.labeling.drag_author import PICK_COLOUR
+from studio.views.labeling.region_canvas import RegionCanvas
 
 BLOCK_JS = """(id) => { const b = window.workspace.getBlockById(id);
   if (!b) return null; const names = [];
