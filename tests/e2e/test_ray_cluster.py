@@ -114,7 +114,7 @@ def test_check_on_the_cluster_prints_the_local_json_and_names_the_broken_node(
     lines = [r.getMessage() for r in caplog.records]
     broken = [line for line in lines if broken_id in line]
     assert len(broken) == 1 and "not used" in broken[0]
-    assert "Scratch GUI bundle is missing" in broken[0]
+    assert "Scratch GUI bundle" in broken[0] and "is missing" in broken[0]
     assert sum(line.endswith(": ready") for line in lines) == 2
     assert any("no CPU" in line for line in lines)  # the head
 

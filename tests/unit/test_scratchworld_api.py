@@ -162,6 +162,14 @@ async def _open_routes(tmp_path: Path) -> None:
         assert (
             await client.post("/sessions/abc/click", json={"x": 1.5, "y": 2})
         ).status_code == 422
+        # Python's JSON reader takes Infinity; the 422 that echoes it is still JSON
+        infinite = await client.post(
+            "/sessions/abc/scroll",
+            content=b'{"direction": Infinity}',
+            headers={"Content-Type": "application/json"},
+        )
+        assert infinite.status_code == 422
+        assert infinite.json()["detail"][0]["input"] == "inf"
         assert (await client.get("/episodes")).status_code == 401
         evil = await client.get("/sessions", headers={"Host": "evil.example"})
         assert evil.status_code == 400  # the Host check still guards the open routes

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -400,9 +401,21 @@ def _allowed_methods(request: Request) -> str:
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     if getattr(request.app.state, "published_paths", False) and is_open_path(request.url.path):
         # the published server answers FastAPI's own 422 for every body or query it cannot use
-        return JSONResponse({"detail": jsonable_encoder(exc.errors())}, 422)
+        return JSONResponse({"detail": _finite(jsonable_encoder(exc.errors()))}, 422)
     status, message = validation_message(exc.errors(), request.scope.get("route"))
     return JSONResponse({"error": message}, status)
+
+
+def _finite(value: Any) -> Any:
+    """`value` with every NaN or infinity (Python's JSON reader takes `Infinity`) as its text,
+    so the echo of a bad input can itself be sent as JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def validation_message(errors: Any, route: Any = None) -> tuple[int, str]:
