@@ -2,11 +2,14 @@
 
 ```
 studio drag run ITEMS --agent oracle|random|scripted|llm [--k K] [--pages N] [--out DIR] [--json]
+                [--ray ADDRESS]
 studio qa run QA_DIR --agent oracle|random|scripted|llm [--workers N] [--out DIR] [--json]
 ```
 
 `--seed` seeds the random agent, `--answers FILE` (JSON lines) feeds the scripted one, and the
-LLM agent takes its endpoint from STUDIO_LLM_URL / STUDIO_LLM_MODEL / STUDIO_LLM_KEY. Exit codes
+LLM agent takes its endpoint from STUDIO_LLM_URL / STUDIO_LLM_MODEL / STUDIO_LLM_KEY. With
+`--ray`, drag items play on a Ray cluster's workers (`--pages` per node) and the run folder is
+written here, the same as a local run's. Exit codes
 as the other labeling commands: 0 done, 1 some items could not be run, 2 bad input.
 """
 
@@ -14,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +53,12 @@ def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
     dr.add_argument("items", type=Path, help="a drag item folder or a folder of them")
     dr.add_argument("--k", type=int, default=1, help=f"attempts per item (1-{K_MAX})")
     dr.add_argument("--pages", type=int, default=1, help="items run at once (editor windows)")
+    dr.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the items on a Ray cluster: `local` starts one here, else HOST:PORT of a "
+        "running cluster (--pages is then per node); the run folder is written here",
+    )
     _common(dr)
     qr = qa_sub.add_parser(
         "run",
@@ -98,6 +109,24 @@ def _pct(value: Any) -> str:
 
 
 # ---- drag run --------------------------------------------------------------------------------
+@contextlib.asynccontextmanager
+async def _where_items_play(args: argparse.Namespace) -> AsyncIterator[tuple[Any, Any, Any]]:
+    """(browser context, editor server, None) of this machine's browser, or with --ray
+    (None, None, the cluster's item runner)."""
+    if args.ray:
+        from studio.services.distributed import cluster_drags
+
+        async with cluster_drags(args.ray, args.pages) as runner:
+            yield None, None, runner
+        return
+    from studio.services.browser import BrowserPool
+
+    async with BrowserPool(spares=0) as pool:
+        if pool.server is None:
+            raise StudioError("the browser pool has no editor server")
+        yield pool.context, pool.server, None
+
+
 def drag_run(args: argparse.Namespace) -> int:
     from studio.services.drag.item import scan_items
     from studio.services.drag.run import new_run_dir, run_drag
@@ -114,14 +143,10 @@ def drag_run(args: argparse.Namespace) -> int:
     run_dir = new_run_dir(args.out, args.agent, "drag")
 
     async def go(progress: ProgressBar) -> Any:
-        from studio.services.browser import BrowserPool
-
-        async with BrowserPool(spares=0) as pool:
-            if pool.server is None:
-                raise StudioError("the browser pool has no editor server")
+        async with _where_items_play(args) as (context, server, runner):
             return await run_drag(
-                pool.context,
-                pool.server,
+                context,
+                server,
                 entries,
                 agent,
                 run_dir,
@@ -129,6 +154,7 @@ def drag_run(args: argparse.Namespace) -> int:
                 args.pages,
                 progress.on_outcome,
                 str(args.items),
+                runner=runner,
             )
 
     try:

@@ -1,9 +1,10 @@
 """`--ray` on a real multi-node Ray cluster on this machine (ray.cluster_utils.Cluster).
 
 One cluster for the module: a head without CPUs (the driver's node), two worker nodes and a
-third whose environment points at an empty Scratch GUI bundle folder. A check and an oracle
-run give the verdicts of a local run; the broken node is reported by name and gets no work;
-a node killed in the middle of a check loses nothing (the last test: it removes that node).
+third whose environment points at an empty Scratch GUI bundle folder. A check, an oracle
+run and a drag run give the verdicts (and files) of a local run; the broken node is reported
+by name and gets no work; a node killed in the middle of a check loses nothing (the last
+test: it removes that node).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,7 @@ from studio.cli import _report_json, main
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock
 from studio.services.agents import OracleAgent
+from studio.services.agents.diagnostic import OracleDragAgent
 from studio.services.batch import run_batch
 from studio.services.browser import BrowserPool
 from studio.services.checker import CheckOptions, check_tasks
@@ -29,6 +32,8 @@ from studio.services.clock_agreement import AgreementCache
 from studio.services.distributed.cluster import RayCluster
 from studio.services.distributed.episodes import ClusterEpisodes
 from studio.services.distributed.evaluations import ClusterEvaluator
+from studio.services.drag.item import scan_items
+from studio.services.drag.run import run_drag
 from studio.services.env.episode import EpisodeManager
 from studio.services.evaluator import Evaluator
 from studio.services.store import TaskFolder, load_task
@@ -156,6 +161,51 @@ def test_an_oracle_run_on_the_cluster_equals_the_local_run(
     )
     run = json.loads((r.folder / "run.json").read_text())
     assert run["task_folder"] == str(task.folder) and run["eval"]["success"] is True
+
+
+DRAG_ITEMS = ("t1_goto_below_flag", "t2_yposition_into_gt")
+
+
+def test_a_drag_run_on_the_cluster_writes_what_a_local_run_writes(
+    cluster: Any,
+    loop_thread: LoopThread,
+    browser_pool: BrowserPool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    items = tmp_path / "items"
+    for name in DRAG_ITEMS:
+        shutil.copytree(REPO / "diagnostics" / "drag" / name, items / name)
+    entries = scan_items(items)
+    oracle = OracleDragAgent({e.item.id: e.item for e in entries})
+    pool = browser_pool
+    local = loop_thread.run(run_drag(pool.context, pool.server, entries, oracle, tmp_path / "l"))
+    args = ["drag", "run", str(items), "--agent", "oracle", "--out", str(tmp_path / "ray")]
+    code = main([*args, "--json", "--ray", cluster.address])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0, out
+
+    def timeless(summary: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in summary.items() if k not in ("seconds", "started_at", "run_dir")}
+
+    assert out["pass@1"] == 100.0 and out["errors"] == []
+    assert timeless(out) == timeless(local.summary()) | {"items_dir": str(items)}
+    remote = Path(out["run_dir"])
+    for name in ("predictions.jsonl", "summary.json", "attempts.jsonl"):
+        assert (remote / name).is_file(), name
+
+    def attempts(folder: Path) -> dict[str, Any]:
+        rows = [json.loads(line) for line in (folder / "attempts.jsonl").read_text().splitlines()]
+        for row in rows:
+            row.pop("seconds")
+            for attempt in row["attempts"]:
+                attempt.pop("seconds")
+        return {row["id"]: row for row in rows}
+
+    assert attempts(remote) == attempts(tmp_path / "l")
+    assert sorted(p.name for p in (remote / "screens").iterdir()) == [
+        f"{name}.png" for name in DRAG_ITEMS
+    ]
 
 
 def test_a_node_killed_mid_check_loses_no_result(

@@ -1,4 +1,4 @@
-"""Checks and agent runs spread over a Ray cluster (`studio check|run ... --ray ADDRESS`).
+"""Checks and agent runs spread over a Ray cluster (`studio check|run|drag run ... --ray ADDRESS`).
 
 What runs where:
 
@@ -8,8 +8,8 @@ What runs where:
   code is the local code: `checker.check_tasks` and `batch.run_batch` get an evaluator and an
   episode runner that send work to the cluster instead of a local browser.
 - Each usable node holds one worker (a Ray actor pinned to it) with a warm headless Chromium
-  and its own loopback editor server; it runs prepared evaluations and whole episodes, and
-  sends back the result (and an episode's trajectory files).
+  and its own loopback editor server; it runs prepared evaluations, whole episodes and drag
+  items, and sends back the result (and an episode's trajectory files, a drag item's screen).
 
 At start every node is checked (Chromium, the Scratch GUI bundle, a browser that starts); a
 node without them is reported by name and not used. A worker or node lost mid-run loses no
@@ -29,6 +29,7 @@ from studio.services.distributed.nodes import NodeCheck, node_label
 
 if TYPE_CHECKING:
     from studio.services.batch import EpisodeRunner
+    from studio.services.drag.run import ItemRunner
     from studio.services.evaluator import Evaluates
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "NodeCheck",
     "Slot",
     "WorkerLost",
+    "cluster_drags",
     "cluster_episodes",
     "cluster_evaluator",
     "node_label",
@@ -66,3 +68,15 @@ async def cluster_episodes(
     async with RayCluster(address, per_node) as cluster:
         assert cluster.dispatcher is not None
         yield ClusterEpisodes(cluster.dispatcher, step_limit)
+
+
+@contextlib.asynccontextmanager
+async def cluster_drags(address: str, per_node: int) -> AsyncIterator[ItemRunner]:
+    """A drag-item runner whose items play on the cluster at `address`, `per_node` at once
+    on each usable node."""
+    from studio.services.distributed.cluster import RayCluster
+    from studio.services.distributed.drags import ClusterDrags
+
+    async with RayCluster(address, per_node) as cluster:
+        assert cluster.dispatcher is not None
+        yield ClusterDrags(cluster.dispatcher)

@@ -3,14 +3,16 @@
 `StudioWorker` is a plain class; `cluster.py` makes it a Ray actor pinned to its node (async
 methods, `capacity` calls at once). Its browser starts once, at the probe, and serves every
 later call; evaluation pages come from its own `BrowserPool`, episode pages from an
-`EpisodeManager` on the same browser. Nothing here decides a verdict: the driver prepared the
-evaluation (`evaluator.prepare`) and judges the result; an episode is `agents.run_episode`,
-recorded into a scratch folder whose files go back to the driver.
+`EpisodeManager` on the same browser, drag items' editor windows from `drag.page.open_window`.
+Nothing here decides a verdict: the driver prepared the evaluation (`evaluator.prepare`) and
+judges the result; an episode is `agents.run_episode`, recorded into a scratch folder whose
+files go back to the driver; a drag item is `drag.run.run_item`, its first screen sent back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import tempfile
 import time
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from studio.services.evaluator import Prepared, evaluate_prepared
 from studio.services.store import load_task
 
 if TYPE_CHECKING:
+    from studio.services.drag.run import ItemRun
     from studio.services.env.episode import EpisodeManager
 
 
@@ -49,6 +52,25 @@ class EpisodeReturn:
     result: EvalResult
     agent_name: str
     trajectory: files.Files
+
+
+@dataclass
+class DragItemJob:
+    """One drag item as sent to a worker: the item folder's files, the agent, the attempts."""
+
+    item_files: files.Files
+    folder_name: str
+    agent: Any  # a DragAgent, pickled by Ray (a copy: its usage counts this item only)
+    k: int
+
+
+@dataclass
+class DragItemReturn:
+    """What comes back of a drag item: its attempts, the first screen, the agent's usage."""
+
+    run: ItemRun
+    screen: bytes | None
+    usage: Any
 
 
 class StudioWorker:
@@ -96,6 +118,30 @@ class StudioWorker:
                 manager, task, job.mode, agent, record_to=record, clock=job.clock
             )
             return EpisodeReturn(result, agent.name, files.pack(record))
+
+    async def drag_item(self, job: DragItemJob) -> DragItemReturn:
+        """Play one drag item's attempts in a new editor window of this worker's browser."""
+        from studio.services.drag.item import load_item
+        from studio.services.drag.page import open_window
+        from studio.services.drag.run import SCREENS_DIR, run_item
+
+        pool = await self._browser()
+        assert pool.server is not None  # the pool made its own
+        with tempfile.TemporaryDirectory(prefix="studio-drag-") as tmp:
+            folder = Path(tmp) / "item" / job.folder_name
+            files.unpack(job.item_files, folder)
+            entry = load_item(folder)
+            run_dir = Path(tmp) / "run"
+            (run_dir / SCREENS_DIR).mkdir(parents=True)
+            window = await open_window(pool.context, pool.server)
+            try:
+                item = await run_item(window, entry, job.agent, job.k, run_dir)
+            finally:
+                with contextlib.suppress(Exception):
+                    await window.close()
+            screen = run_dir / SCREENS_DIR / f"{entry.item.id}.png"
+            data = screen.read_bytes() if screen.is_file() else None
+            return DragItemReturn(item, data, getattr(job.agent, "usage", None))
 
     async def close(self) -> None:
         """Close the episode managers and the browser (before the actor is killed)."""

@@ -11,6 +11,10 @@ A run folder `<agent>-drag-<timestamp>/` holds `attempts.jsonl` (every attempt w
 verdict, reasoning and error, appended as items finish), `predictions.jsonl` (the format
 `studio drag score` reads), `summary.json` and `screens/<id>.png` (what the agent saw first).
 An item whose page cannot be set up counts as failed, its attempts carry the error.
+
+Items play in this process's browser (`pages` editor windows), or through an `ItemRunner`
+that plays each item elsewhere (a cluster worker: `studio.services.distributed.drags`) and
+hands back its `ItemRun`; the run folder is written here either way.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from studio.services import atomic
 from studio.services.agents.diagnostic import DragAgent, DragDecision, DragObservation
@@ -266,9 +270,11 @@ async def _attempt(tp: TrialPage, agent: DragAgent, n: int, screens: Path | None
     return record
 
 
-async def _run_item(
+async def run_item(
     window: Any, entry: ItemFolder, agent: DragAgent, k: int, run_dir: Path
 ) -> ItemRun:
+    """The item's k attempts in `window` (an editor page); its first screen goes to
+    `run_dir/screens/<id>.png`."""
     t0 = time.perf_counter()
     run = ItemRun(entry)
     tp = TrialPage(window, entry)
@@ -291,6 +297,14 @@ async def _run_item(
     return run
 
 
+class ItemRunner(Protocol):
+    """Plays one item somewhere else and hands back how it went (screens written here)."""
+
+    async def run_item(
+        self, entry: ItemFolder, agent: DragAgent, k: int, run_dir: Path
+    ) -> ItemRun: ...
+
+
 async def run_drag(
     context: Any,
     server: Any,
@@ -302,10 +316,12 @@ async def run_drag(
     on_done: Callable[[int, int, ItemRun], None] | None = None,
     items_dir: str = "",
     windows: list[Any] | None = None,
+    runner: ItemRunner | None = None,
 ) -> DragRun:
     """Run `agent` on every item, `pages` items at a time (an editor window each); write the
     run folder; the run with its summary. `windows`: editor pages the caller opened
-    (`page.open_window`), used instead of new ones and left open."""
+    (`page.open_window`), used instead of new ones and left open. `runner`: plays the items
+    instead (all handed to it at once; it bounds how many run together)."""
     if not 1 <= k <= K_MAX:
         raise ValueError(f"k must be 1 to {K_MAX}")
     (run_dir / SCREENS_DIR).mkdir(parents=True, exist_ok=True)
@@ -316,6 +332,16 @@ async def run_drag(
     results: list[ItemRun | None] = [None] * len(entries)
     t0 = time.perf_counter()
 
+    def finished(i: int, item: ItemRun) -> None:
+        results[i] = item
+        _append(run_dir / ATTEMPTS_FILE, item)
+        if on_done is not None:
+            on_done(sum(r is not None for r in results), len(entries), item)
+
+    async def elsewhere(i: int) -> None:
+        assert runner is not None
+        finished(i, await runner.run_item(entries[i], agent, k, run_dir))
+
     async def worker(given: Any) -> None:
         window = given
         try:
@@ -323,22 +349,22 @@ async def run_drag(
                 i = queue.get_nowait()
                 if window is None:
                     window = await open_window(context, server)
-                item = await _run_item(window, entries[i], agent, k, run_dir)
+                item = await run_item(window, entries[i], agent, k, run_dir)
                 if item.error is not None and window is not given:  # take a fresh page
                     with contextlib.suppress(Exception):
                         await window.close()
                     window = None
-                results[i] = item
-                _append(run_dir / ATTEMPTS_FILE, item)
-                if on_done is not None:
-                    on_done(sum(r is not None for r in results), len(entries), item)
+                finished(i, item)
         finally:
             if window is not None and window is not given:
                 with contextlib.suppress(Exception):
                     await window.close()
 
-    slots = list(windows or [None] * max(1, min(pages, len(entries))))
-    await asyncio.gather(*(worker(w) for w in slots))
+    if runner is not None:
+        await asyncio.gather(*(elsewhere(i) for i in range(len(entries))))
+    else:
+        slots = list(windows or [None] * max(1, min(pages, len(entries))))
+        await asyncio.gather(*(worker(w) for w in slots))
     run.items = [r for r in results if r is not None]
     run.seconds = time.perf_counter() - t0
     usage = getattr(agent, "usage", None)

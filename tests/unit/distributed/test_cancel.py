@@ -1,0 +1,82 @@
+"""Ctrl+C on a cluster run: the Ray call in flight is cancelled, and `studio check` leaves the
+cluster, says the check was cancelled and exits 130 (the dispatcher's part is in
+tests/unit/distributed/test_dispatch.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import studio.services.distributed as distributed
+from studio import cli
+from studio.services.distributed.cluster import RaySlot
+from tests.helpers.tasks import make_task
+
+
+class NeverAnswers:
+    """An actor method whose call never comes back."""
+
+    def __init__(self) -> None:
+        self.refs: list[asyncio.Future[Any]] = []
+
+    def remote(self, payload: Any) -> asyncio.Future[Any]:
+        ref: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.refs.append(ref)
+        return ref
+
+
+class Actor:
+    def __init__(self) -> None:
+        self.evaluate = NeverAnswers()
+
+
+def test_a_cancelled_call_cancels_its_ray_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ray
+
+    cancelled: list[Any] = []
+    monkeypatch.setattr(ray, "cancel", cancelled.append)
+    actor = Actor()
+    slot = RaySlot("node-a", actor, 1)
+
+    async def go() -> None:
+        call = asyncio.ensure_future(slot.call("evaluate", "job"))
+        while not actor.evaluate.refs:
+            await asyncio.sleep(0)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+
+    asyncio.run(go())
+    assert cancelled == actor.evaluate.refs
+
+
+def test_ctrl_c_during_a_cluster_check_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    entered: list[str] = []
+
+    class Interrupted:
+        """Joining the cluster works; Ctrl+C comes while an evaluation runs."""
+
+        def __init__(self, address: str, workers: int) -> None:
+            entered.append(address)
+
+        async def __aenter__(self) -> Any:
+            return self
+
+        async def evaluate(self, *args: Any, **kw: Any) -> Any:
+            signal.raise_signal(signal.SIGINT)  # the user's Ctrl+C, delivered to this process
+            await asyncio.sleep(60)
+
+        async def __aexit__(self, *exc: object) -> None:
+            entered.append("left the cluster")
+
+    monkeypatch.setattr(distributed, "cluster_evaluator", Interrupted)
+    folder = make_task(tmp_path / "t")
+    code = cli.main(["check", str(folder), "--ray", "local"])
+    assert code == 130 and entered == ["local", "left the cluster"]
+    assert "check cancelled" in capsys.readouterr().err
