@@ -7,8 +7,12 @@ put the proposed script in place as evaluate.js and check the task with the stud
 those that ran, less those the task marks equivalent), seconds per proposal. The summary says
 how many tasks reach 90 %. With --check-mutants M above the proposal's --mutants N, the
 mutants N+1..M were never seen by the selection: their kill rate is printed as held out.
+With --published N the library is our published-style set instead (tests/helpers/published_set:
+the ScratchWorld layout, long sampling windows, the set's own helper library), built and
+imported with `studio import scratchworld`'s code: its first N tasks with a golden program in
+each category, in the set's order.
 Usage: .venv/bin/python bench/bench_propose.py [LIBRARY] [--mutants N] [--check-mutants M]
-       [--only ID,ID]
+       [--only ID,ID] [--published N]
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from studio.services.checker import CheckOptions, TaskChecker
 from studio.services.errors import StudioError
 from studio.services.evaluator import Evaluator
 from studio.services.propose.pipeline import ProposeOptions, propose
+from studio.services.scratchworld.importer import import_scratchworld
 from studio.services.store import load_task, scan_library
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +69,25 @@ async def bench_task(evaluator: Evaluator, source: Path, args: argparse.Namespac
     }
 
 
+def published_library(per_category: int, scratch: Path) -> Path:
+    """The first `per_category` tasks with a golden of each category of our published-style
+    set, written in the published layout and imported into a library under `scratch`."""
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from tests.helpers.published_set import all_specs, build_published_set
+
+    chosen: dict[str, list[str]] = {}
+    for spec in all_specs():
+        picked = chosen.setdefault(spec.category, [])
+        if spec.golden and len(picked) < per_category:
+            picked.append(spec.id)
+    ids = [i for picked in chosen.values() for i in picked]
+    published = build_published_set(scratch / "checkout", ids)
+    import_scratchworld(published.root, scratch / "library")
+    return scratch / "library"
+
+
 def _rate(killed: int, ran: int) -> float:
     return killed / ran if ran else 1.0
 
@@ -74,7 +98,11 @@ async def main() -> None:
     parser.add_argument("--mutants", type=int, default=10)
     parser.add_argument("--check-mutants", type=int, default=10)
     parser.add_argument("--only", default="")
+    parser.add_argument("--published", type=int, default=0, metavar="N")
     args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="bench-propose-set-"))
+    if args.published:
+        args.library = published_library(args.published, scratch)
     tasks = scan_library(args.library).tasks
     if args.only:
         tasks = [t for t in tasks if t.task.id in args.only.split(",")]
@@ -101,11 +129,15 @@ async def main() -> None:
     scripts = [r for r in rows if "error" not in r]
     mean_s = sum(r["seconds"] for r in rows) / max(1, len(rows))
     max_s = max((r["seconds"] for r in rows), default=0)
+    held = [r for r in scripts if r["held"]]
+    held_good = [r for r in held if r["valid"] and _rate(r["held_killed"], r["held"]) >= GOAL]
+    held_note = f"; on the held-out mutants alone {len(held_good)}/{len(held)}" if held else ""
     print(
-        f"{len(good)}/{len(rows)} tasks valid with >= {GOAL:.0%} of mutants killed; "
+        f"{len(good)}/{len(rows)} tasks valid with >= {GOAL:.0%} of mutants killed{held_note}; "
         f"{sum(r['valid'] for r in scripts)}/{len(rows)} valid; "
         f"mean {mean_s:.0f} s per proposal (max {max_s:.0f} s)"
     )
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
