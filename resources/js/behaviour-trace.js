@@ -4,7 +4,10 @@
  * This file is not loaded by any page on its own: its text is copied into the scripts that
  * studio.services.propose.codegen writes (the trace recorder and every proposed evaluation
  * script), so that what is recorded while proposing and what a proposed test checks are made
- * by the same code. It defines one global, ProposedTrace, and needs window.EvaluationUtils.
+ * by the same code. It defines one global, ProposedTrace, and uses the studio's helper
+ * library: PROPOSED_HELPERS when the script defines it (a task whose own helper library is
+ * window.EvaluationUtils gets the studio's embedded under that name), else
+ * window.EvaluationUtils. ProposedTrace.helpers is the library it uses.
  *
  * ProposedTrace.play(vm, scenario) puts the program back in the state it had when the script
  * started (sprites, variables, lists, backdrop, timer), runs the scenario's steps at their
@@ -24,7 +27,8 @@
  */
 const ProposedTrace = (function () {
   'use strict';
-  const EU = EvaluationUtils;
+  // eslint-disable-next-line no-undef
+  const EU = typeof PROPOSED_HELPERS !== 'undefined' ? PROPOSED_HELPERS : EvaluationUtils;
   const EFFECTS = ['color', 'fisheye', 'whirl', 'pixelate', 'mosaic', 'brightness', 'ghost'];
   let start = null;
   let recordings = {};
@@ -225,6 +229,6 @@ const ProposedTrace = (function () {
 
   return {
     observe, play, recording, same, values, sequence, sameSequence, firstTime, intervals, texts,
-    messages, show, reset: () => { start = null; recordings = {}; },
+    messages, show, helpers: EU, reset: () => { start = null; recordings = {}; },
   };
 }());

@@ -6,7 +6,10 @@ like any other. Its proposed part is one section between two marker lines: the r
 resources/js/behaviour-trace.js (copied, so that the checks read recordings made by the same
 code that recorded the golden program), the scenarios the tests use, and `PROPOSED_TESTS(vm)`,
 one test object per proposal whose `run` plays its scenario (once per evaluation, shared) and
-checks with `check(condition, message)`.
+checks with `check(condition, message)`. For a task with its own helper library (a published
+set's), `own_helpers` embeds the studio's helper library (resources/js/evaluation_utils.js) as
+`PROPOSED_HELPERS`, which the proposed part uses while `EvaluationUtils` stays the task's: the
+script then runs with either library, as the published service runs it.
 
 `merge_section` puts a section into a script an author already has: it replaces an earlier
 proposed section, or adds one before `module.exports` of a script that calls `EU.runTests(vm, [`
@@ -37,6 +40,21 @@ CASE_MARGIN_MS = 5000
 
 def library_source() -> str:
     return (paths.JS_DIR / "behaviour-trace.js").read_text(encoding="utf-8")
+
+
+def helpers_source() -> str:
+    """The studio's helper library as `const PROPOSED_HELPERS`, scoped to the script."""
+    source = (paths.JS_DIR / "evaluation_utils.js").read_text(encoding="utf-8").rstrip()
+    return "\n".join(
+        [
+            "// The studio's helper library, for the proposed tests (EvaluationUtils: the task's).",
+            "const PROPOSED_HELPERS = (function () {",
+            "  const module = { exports: {} };",
+            source,
+            "  return module.exports;",
+            "}());",
+        ]
+    )
 
 
 def js(value: Any) -> str:
@@ -142,14 +160,18 @@ def _test(p: Proposal, scenario: Scenario) -> list[str]:
     return [*lines, "      },", "    },"]
 
 
-def section(proposals: Sequence[Proposal], scenarios: Sequence[Scenario]) -> str:
-    """The proposed section: recorder, the scenarios used, PROPOSED_TESTS(vm)."""
+def section(
+    proposals: Sequence[Proposal], scenarios: Sequence[Scenario], own_helpers: bool = False
+) -> str:
+    """The proposed section: (the studio's helpers,) recorder, the scenarios used,
+    PROPOSED_TESTS(vm)."""
     by_id = {s.id: s for s in scenarios}
     used = [by_id[sid] for sid in dict.fromkeys(p.scenario for p in proposals)]
-    lines = [SECTION_START, library_source().rstrip(), scenarios_source(used)]
+    lines = [SECTION_START, *([helpers_source()] if own_helpers else [])]
+    lines += [library_source().rstrip(), scenarios_source(used)]
     lines += [
         "const PROPOSED_TESTS = (vm) => {",
-        "  const { check } = EvaluationUtils;",
+        "  const { check } = ProposedTrace.helpers;",
         "  const T = ProposedTrace;",
         "  T.reset();",
         "  return [",
@@ -160,15 +182,21 @@ def section(proposals: Sequence[Proposal], scenarios: Sequence[Scenario]) -> str
     return "\n".join(lines)
 
 
-def whole_script(task_id: str, proposals: Sequence[Proposal], scenarios: Sequence[Scenario]) -> str:
+def whole_script(
+    task_id: str,
+    proposals: Sequence[Proposal],
+    scenarios: Sequence[Scenario],
+    own_helpers: bool = False,
+) -> str:
     """A complete evaluation script holding only the proposed tests."""
+    helpers = "ProposedTrace.helpers" if own_helpers else "EvaluationUtils"
     head = [
         f"// {task_id}: tests proposed by `studio propose` from the behaviour of the golden and",
         "// initial programs, kept where they pass the golden program and kill mutants.",
-        "const EU = EvaluationUtils;",
+        *([] if own_helpers else ["const EU = EvaluationUtils;", ""]),
+        section(proposals, scenarios, own_helpers),
         "",
-        section(proposals, scenarios),
-        "",
+        *([f"const EU = {helpers};", ""] if own_helpers else []),
         f"module.exports = async (vm, config, cleanup) => {RUN_TESTS}",
         SPREAD,
         "], { cleanup });",

@@ -62,16 +62,18 @@ class ProposalReport:
     seconds: float = 0.0
     golden_traces: Traces = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    own_helpers: bool = False  # the task has its own helper library: embed the studio's
 
     @property
     def kept(self) -> list[Proposal]:
         return self.selection.kept
 
     def section(self, proposals: list[Proposal] | None = None) -> str:
-        return codegen.section(self.kept if proposals is None else proposals, self.scenarios)
+        chosen = self.kept if proposals is None else proposals
+        return codegen.section(chosen, self.scenarios, self.own_helpers)
 
     def script_for(self, proposals: list[Proposal]) -> str:
-        return codegen.whole_script(self.task_id, proposals, self.scenarios)
+        return codegen.whole_script(self.task_id, proposals, self.scenarios, self.own_helpers)
 
     def to_json(self) -> dict[str, Any]:
         s = self.selection
@@ -203,6 +205,7 @@ async def propose(
             f"{entry.folder}: no proposed test that passes the golden program fails the "
             "initial program, so the bug of this debug task would not be caught"
         )
+    own_helpers = entry.task.evaluation.helper_library is not None
     warnings = _limit_warnings(entry, selection, scenarios)
     if options.llm is not None:
         warnings += await _rename(options.llm, entry.task.instruction, selection)
@@ -214,7 +217,8 @@ async def propose(
         candidates=candidates,
         selection=selection,
         golden_passed=True,
-        script=codegen.whole_script(entry.task.id, selection.kept, scenarios),
+        own_helpers=own_helpers,
+        script=codegen.whole_script(entry.task.id, selection.kept, scenarios, own_helpers),
         seconds=time.perf_counter() - t0,
         golden_traces=g0,
     )

@@ -92,3 +92,44 @@ def test_recordings_from_the_page_are_checked() -> None:
         recording_from_json([], "flag")
     with pytest.raises(TraceError, match="not \\[ms, value\\]"):
         recording_from_json({"changes": {"k": ["x"]}, "end": {}}, "flag")
+
+
+NODE_PROBE = """
+const vm = require('vm');
+const source = require('fs').readFileSync(0, 'utf8');
+const ctx = { EvaluationUtils: { theTasks: true }, module: { exports: null }, setTimeout };
+vm.createContext(ctx);
+vm.runInContext(source + `
+globalThis.probe = {
+  helpers: typeof ProposedTrace.helpers.runTests,
+  check: typeof ProposedTrace.helpers.check,
+  tasks: EvaluationUtils.theTasks === true,
+  exported: typeof module.exports,
+};`, ctx);
+console.log(JSON.stringify(ctx.probe));
+"""
+
+
+def test_a_task_with_its_own_helper_library_gets_the_studios_embedded() -> None:
+    """A published set's helper library lacks runTests: the proposed part uses the studio's,
+    embedded, and the script's EvaluationUtils stays the task's (run in Node, no browser)."""
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    plain = codegen.whole_script("walk", _props(), [FLAG])
+    assert "const PROPOSED_HELPERS" not in plain
+    script = codegen.whole_script("walk", _props(), [FLAG], own_helpers=True)
+    assert "const EU = ProposedTrace.helpers;" in script
+    out = subprocess.run(
+        [node, "-e", NODE_PROBE], input=script, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == {
+        "helpers": "function",
+        "check": "function",
+        "tasks": True,
+        "exported": "function",
+    }
