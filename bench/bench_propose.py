@@ -4,7 +4,8 @@ For each task: copy it to a scratch folder with an empty evaluate.js, run `propo
 put the proposed script in place as evaluate.js and check the task with the studio's checker
 (golden and initial on 3 seeded reruns, mutants of the golden). Per task it prints: valid
 (golden passes every rerun, a debug task's initial fails), the share of mutants killed (of
-those that ran, less those the task marks equivalent), seconds per proposal. The summary says
+those that ran, less those the task marks equivalent: the first N, the mutants `studio check
+--mutants N` makes, which the selection saw), seconds per proposal. The summary says
 how many tasks reach 90 %. With --check-mutants M above the proposal's --mutants N, the
 mutants N+1..M were never seen by the selection: their kill rate is printed as held out.
 With --published N the library is our published-style set instead (tests/helpers/published_set:
@@ -54,14 +55,15 @@ async def bench_task(evaluator: Evaluator, source: Path, args: argparse.Namespac
         check = await checker.check(entry)
     equivalent = {m.mutant_id for m in entry.task.equivalent_mutants}
     ran = [m for m in check.mutants if m.status != "invalid" and m.id not in equivalent]
+    seen = [m for m in check.mutants[: args.mutants] if m in ran]  # `studio check`'s mutants
     held = [m for m in check.mutants[args.mutants :] if m in ran]
     debug = entry.task.category is Category.DEBUG
     return {
         "id": entry.task.id,
         "valid": bool(check.golden_passed) and (not debug or bool(check.initial_failed)),
         "tests": len(report.kept),
-        "killed": sum(m.status == "killed" for m in ran),
-        "ran": len(ran),
+        "killed": sum(m.status == "killed" for m in seen),
+        "ran": len(seen),
         "held_killed": sum(m.status == "killed" for m in held),
         "held": len(held),
         "seconds": seconds,

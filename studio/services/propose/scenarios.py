@@ -2,14 +2,14 @@
 
 Scenarios come from the event blocks of the golden and initial programs, so that every input
 either program listens to is tried: the green flag alone (long enough for timers and loops),
-each key of a `when key pressed` hat (pressed twice), clicks on each sprite with a `when this
-sprite clicked` hat and on the stage when it has one (six clicks, enough to use up lives or
-reach a count), each message a program receives but never sends, and, for programs that `ask`,
-answer sets taken from the numbers and words of the instruction and a few of our own. The
-first of the green flag (or answer) scenarios and each click scenario are also played "again":
-from a scrambled start (sprites moved, turned, hidden and on their next costume, numeric
-variables changed) and then a second time right
-after, which shows whether a run starts afresh (a score reset, a forgotten initialisation).
+each key of a `when key pressed` hat or a `key pressed?` condition (pressed twice), clicks on
+each sprite with a `when this sprite clicked` hat and on the stage when it has one (six clicks,
+enough to use up lives or reach a count), each message a program receives but never sends, and,
+for programs that `ask`, answer sets taken from the numbers and words of the instruction and a
+few of our own. The first of the green flag (or answer) scenarios and each click scenario are
+also played "again": from a scrambled start (sprites moved, turned, hidden and on their next
+costume, numeric variables changed) and then a second time right after, which shows whether a
+run starts afresh (a score reset, a forgotten initialisation).
 
 A scenario is plain data: `steps` ({at: ms, do: flag|key|click|click_stage|broadcast, arg}),
 `answers` for `ask` blocks in order and `duration` in ms; the recorder in
@@ -93,7 +93,7 @@ def listeners(project: dict[str, Any]) -> Listeners:
 def _note(found: Listeners, sprite: str, is_stage: bool, block: dict[str, Any]) -> None:
     op = block.get("opcode", "")
     fields = block.get("fields") or {}
-    if op == "event_whenkeypressed":
+    if op in ("event_whenkeypressed", "sensing_keyoptions"):  # a hat, or a `key pressed?` menu
         key = str((fields.get("KEY_OPTION") or [""])[0])
         found.keys.add("space" if key == "any" else key)
     elif op == "event_whenthisspriteclicked":
