@@ -10,7 +10,8 @@
  * window.EvaluationUtils. ProposedTrace.helpers is the library it uses.
  *
  * ProposedTrace.play(vm, scenario) puts the program back in the state it had when the script
- * started (sprites, variables, lists, backdrop, timer), runs the scenario's steps at their
+ * started (sprites, variables, lists, backdrop, timer), on a seeded page reseeds Math.random
+ * for the scenario (from the run's first random number and the scenario), runs the scenario's steps at their
  * virtual times ({at, do: 'flag' | 'key' | 'click' | 'click_stage' | 'broadcast' | 'scramble',
  * arg}; 'scramble' moves, turns, hides every sprite and puts it on its next costume, and adds 7
  * to every numeric variable: a start "from anywhere"),
@@ -32,7 +33,14 @@ const ProposedTrace = (function () {
   const FRAME_OFFSET_MS = 10;
   const EFFECTS = ['color', 'fisheye', 'whirl', 'pixelate', 'mosaic', 'brightness', 'ghost'];
   let start = null;
+  let base = null;
   let recordings = {};
+
+  function hash(text) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+  }
 
   /** Numbers (and numeric text, as Scratch compares it) rounded to 1/1000; other values as text. */
   function norm(value) {
@@ -152,6 +160,16 @@ const ProposedTrace = (function () {
 
   async function play(vm, scenario) {
     if (start === null) start = snapshot(vm);
+    // Each scenario draws its random numbers from a generator of its own, seeded from the run's
+    // first number and the scenario: a random program then plays a scenario the same way
+    // whichever scenarios played before it (in a script of all candidates, or of the kept few).
+    // Only a seeded page (the studio's virtual clock) needs it: elsewhere every run is random.
+    // eslint-disable-next-line no-undef
+    const clock = typeof VirtualClock !== 'undefined' ? VirtualClock : null;
+    if (clock && clock.seedRandom) {
+      if (base === null) base = Math.floor(Math.random() * 4294967296);
+      clock.seedRandom(base ^ hash(JSON.stringify(scenario)));
+    }
     vm.stopAll();
     restore(vm, start);
     // Start 10 ms after a VM frame (30 a second): the steps then fall at the same point between
@@ -235,6 +253,6 @@ const ProposedTrace = (function () {
 
   return {
     observe, play, recording, same, values, sequence, sameSequence, firstTime, intervals, texts,
-    messages, show, helpers: EU, reset: () => { start = null; recordings = {}; },
+    messages, show, helpers: EU, reset: () => { start = null; base = null; recordings = {}; },
   };
 }());
