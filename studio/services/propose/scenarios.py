@@ -4,7 +4,8 @@ Scenarios come from the event blocks of the golden and initial programs, so that
 either program listens to is tried: the green flag alone (long enough for timers and loops),
 each key of a `when key pressed` hat or a `key pressed?` condition (pressed twice), clicks on
 each sprite with a `when this sprite clicked` hat and on the stage when it has one (six clicks,
-enough to use up lives or reach a count), each message a program receives but never sends, and,
+enough to use up lives or reach a count), each message a program receives (one it also sends
+itself, such as a win, comes at 2.5 s: what it stops shows), and,
 for programs that `ask`, answer sets taken from the numbers and words of the instruction and a
 few of our own. The first of the green flag (or answer) scenarios and each click scenario are
 also played "again": from a scrambled start (sprites moved, turned, hidden and on their next
@@ -29,6 +30,7 @@ from studio.services.mutation.blocks import block_items, target_name
 
 FLAG_MS = 6000  # the green flag alone: long enough for a few periods of a 2 s loop
 INPUT_AT_MS = 1000  # other inputs start once the green flag's scripts have set things up
+SENT_MESSAGE_AT_MS = 2500  # a message the program sends too: after its timers ticked a while
 KEY_PRESSES = (1000, 2600)
 CLICKS = 6
 CLICK_EVERY_MS = 400
@@ -153,11 +155,21 @@ def build_scenarios(
         out.append(_again(out[-1]))
     if heard.stage_clicked:
         out.append(_clicks("click:stage", f"{CLICKS} clicks on the stage", "click_stage", ""))
-    for message in sorted(heard.received - heard.sent - {""}):
-        steps = [_flag(), {"at": INPUT_AT_MS, "do": "broadcast", "arg": message}]
-        words = f"after the green flag and a broadcast of {message}"
-        out.append(Scenario(f"broadcast:{message}", words, steps, INPUT_AT_MS + 2500))
+    for message in sorted(heard.received - {""}):
+        out.append(_broadcast(message, sent=message in heard.sent))
     return out
+
+
+def _broadcast(message: str, sent: bool) -> Scenario:
+    """The green flag, then `message` from outside. A message the program also sends itself
+    (a win it broadcasts on reaching a goal) comes later, once loops and timers have run a
+    while, and the scenario goes on long enough to see what it stopped."""
+    at, after = (SENT_MESSAGE_AT_MS, FLAG_MS - SENT_MESSAGE_AT_MS) if sent else (INPUT_AT_MS, 2500)
+    steps = [_flag(), {"at": at, "do": "broadcast", "arg": message}]
+    words = f"after the green flag and a broadcast of {message}"
+    if sent:
+        words += f" at {at / 1000:g} s"
+    return Scenario(f"broadcast:{message}", words, steps, at + after)
 
 
 def _again(first: Scenario, answers: tuple[str, ...] = ()) -> Scenario:

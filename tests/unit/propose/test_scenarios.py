@@ -51,19 +51,30 @@ def test_listeners_read_hats_and_compact_broadcasts() -> None:
     assert not found.asks
 
 
-def test_scenarios_cover_each_input_once_and_skip_messages_the_program_sends() -> None:
-    ids = [s.id for s in build_scenarios(GAME, None)]
-    assert ids == [
+def test_scenarios_cover_each_input_once() -> None:
+    scenarios = build_scenarios(GAME, None)
+    assert [s.id for s in scenarios] == [
         "flag",
         "again:flag",
         "key:space",
         "click:Bug",
         "again:click:Bug",
+        "broadcast:check lives",
         "broadcast:game over",
     ]
-    key = build_scenarios(GAME, None)[2]
+    key = scenarios[2]
     assert [s["do"] for s in key.steps] == ["flag", "key", "key"]
     assert all(s["at"] < key.duration for s in key.steps)
+
+
+def test_a_message_the_program_sends_too_comes_later_and_is_watched_longer() -> None:
+    """'check lives' is sent by the program as well (a win, a level up): coming from outside
+    after the flag's timers ran, it shows what the message stops; 'game over' is only heard."""
+    *_, own, heard = build_scenarios(GAME, None)
+    assert own.steps[-1] == {"at": 2500, "do": "broadcast", "arg": "check lives"}
+    assert own.words.endswith("a broadcast of check lives at 2.5 s")
+    assert own.duration - 2500 > heard.duration - heard.steps[-1]["at"]
+    assert heard.steps[-1] == {"at": 1000, "do": "broadcast", "arg": "game over"}
 
 
 def test_again_scenarios_start_scrambled_and_play_twice() -> None:
