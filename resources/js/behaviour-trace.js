@@ -11,10 +11,11 @@
  *
  * ProposedTrace.play(vm, scenario) puts the program back in the state it had when the script
  * started (sprites, variables, lists, backdrop, timer), on a seeded page reseeds Math.random
- * for the scenario (from the run's first random number and the scenario), runs the scenario's steps at their
- * virtual times ({at, do: 'flag' | 'key' | 'click' | 'click_stage' | 'broadcast' | 'scramble',
- * arg}; 'scramble' moves, turns, hides every sprite and puts it on its next costume, and adds 7
- * to every numeric variable: a start "from anywhere"),
+ * for the scenario (from the run's first random number and the scenario), runs the
+ * scenario's steps at their virtual times ({at, do: 'flag' | 'key' | 'click' | 'click_stage' | 'broadcast' | 'touch' |
+ * 'scramble', arg}; 'touch' puts the sprite arg[0] where the sprite arg[1] is; 'scramble'
+ * moves, turns, hides every sprite and puts it on its next costume, and adds 7 to every
+ * numeric variable: a start "from anywhere"),
  * answers `ask` blocks with scenario.answers in order, and records until scenario.duration:
  *   changes    {observable: [[ms, value], ...]}: each observable's value at 0 ms and at every
  *              VM frame where it changed (observables: see `observe`);
@@ -151,6 +152,10 @@ const ProposedTrace = (function () {
       if (EU.findSprite(vm, step.arg)) await EU.clickSprite(vm, step.arg, 50);
     } else if (step.do === 'click_stage') await EU.clickAt(vm, -235, -175, 50);
     else if (step.do === 'broadcast') EU.broadcast(vm, step.arg);
+    else if (step.do === 'touch') {
+      const [sprite, other] = step.arg.map((name) => EU.findSprite(vm, name));
+      if (sprite && other) sprite.setXY(other.x, other.y);
+    }
   }
 
   async function sleepUntil(time) {

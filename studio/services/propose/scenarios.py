@@ -5,14 +5,17 @@ either program listens to is tried: the green flag alone (long enough for timers
 each key of a `when key pressed` hat or a `key pressed?` condition (pressed twice), clicks on
 each sprite with a `when this sprite clicked` hat and on the stage when it has one (six clicks,
 enough to use up lives or reach a count), each message a program receives (one it also sends
-itself, such as a win, comes at 2.5 s: what it stops shows), and,
+itself, such as a win, comes at 2.5 s: what it stops shows), each pair of sprites a `touching`
+condition checks (the sprite put on the other at 0.5 s: a ball on its paddle, a runner on its
+goal, which no key press would bring about), and,
 for programs that `ask`, answer sets taken from the numbers and words of the instruction and a
 few of our own. The first of the green flag (or answer) scenarios and each click scenario are
 also played "again": from a scrambled start (sprites moved, turned, hidden and on their next
 costume, numeric variables changed) and then a second time right after, which shows whether a
 run starts afresh (a score reset, a forgotten initialisation).
 
-A scenario is plain data: `steps` ({at: ms, do: flag|key|click|click_stage|broadcast, arg}),
+A scenario is plain data: `steps` ({at: ms, do: flag|key|click|click_stage|broadcast|touch,
+arg}),
 `answers` for `ask` blocks in order and `duration` in ms; the recorder in
 resources/js/behaviour-trace.js plays it on the virtual clock.
 
@@ -31,6 +34,8 @@ from studio.services.mutation.blocks import block_items, target_name
 FLAG_MS = 6000  # the green flag alone: long enough for a few periods of a 2 s loop
 INPUT_AT_MS = 1000  # other inputs start once the green flag's scripts have set things up
 SENT_MESSAGE_AT_MS = 2500  # a message the program sends too: after its timers ticked a while
+TOUCH_AT_MS = 500  # a sprite put on one it checks for: once set up, before a game may be over
+MAX_TOUCHES = 6
 KEY_PRESSES = (1000, 2600)
 CLICKS = 6
 CLICK_EVERY_MS = 400
@@ -80,6 +85,7 @@ class Listeners:
     received: set[str] = field(default_factory=set)
     sent: set[str] = field(default_factory=set)
     asks: bool = False
+    touches: set[tuple[str, str]] = field(default_factory=set)  # (sprite, sprite it checks)
 
 
 def listeners(project: dict[str, Any]) -> Listeners:
@@ -113,6 +119,10 @@ def _note(found: Listeners, sprite: str, is_stage: bool, block: dict[str, Any]) 
             found.sent.add(str(value[1]))  # the compact form of a broadcast menu
     elif op == "sensing_askandwait":
         found.asks = True
+    elif op == "sensing_touchingobjectmenu" and not is_stage:
+        other = str((fields.get("TOUCHINGOBJECTMENU") or [""])[0])
+        if other and not other.startswith("_"):  # a sprite, not the edge or the mouse
+            found.touches.add((sprite, other))
 
 
 def realtime_blocks(project: dict[str, Any]) -> list[str]:
@@ -139,6 +149,7 @@ def build_scenarios(
         heard.received |= other.received
         heard.sent |= other.sent
         heard.asks |= other.asks
+        heard.touches |= other.touches
     if heard.asks:
         sets = answer_sets(instruction)
         out = [_asking(i, answers) for i, answers in enumerate(sets)]
@@ -157,6 +168,12 @@ def build_scenarios(
         out.append(_clicks("click:stage", f"{CLICKS} clicks on the stage", "click_stage", ""))
     for message in sorted(heard.received - {""}):
         out.append(_broadcast(message, sent=message in heard.sent))
+    for sprite, other in sorted(heard.touches)[:MAX_TOUCHES]:
+        steps = [_flag(), {"at": TOUCH_AT_MS, "do": "touch", "arg": [sprite, other]}]
+        words = (
+            f"after the green flag and the {sprite} put on the {other} at {TOUCH_AT_MS / 1000:g} s"
+        )
+        out.append(Scenario(f"touch:{sprite}>{other}", words, steps, TOUCH_AT_MS + 3500))
     return out
 
 

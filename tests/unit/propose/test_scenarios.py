@@ -108,3 +108,24 @@ def test_realtime_blocks_are_named_with_their_sprite() -> None:
     clock = _project({"Clock": [{"opcode": "sensing_current", "fields": {}}]})
     assert realtime_blocks(clock) == ["the current date or time (sensing_current) in Clock"]
     assert realtime_blocks(GAME) == []
+
+
+def test_sprites_a_touching_condition_checks_get_put_on_each_other() -> None:
+    """A ball checks for its paddle: no key press in a scenario brings them together, so a
+    scenario puts the Ball on the Paddle; the edge and the mouse are no sprites to put it on."""
+
+    def menu(other: str) -> dict[str, Any]:
+        return _hat("sensing_touchingobjectmenu", TOUCHINGOBJECTMENU=other) | {"shadow": True}
+
+    pong = _project(
+        {
+            "Ball": [_hat("event_whenflagclicked"), menu("Paddle"), menu("_edge_")],
+            "Paddle": [menu("_mouse_")],
+        }
+    )
+    assert listeners(pong).touches == {("Ball", "Paddle")}
+    touch = build_scenarios(pong, None)[-1]
+    assert touch.id == "touch:Ball>Paddle"
+    assert touch.steps[-1] == {"at": 500, "do": "touch", "arg": ["Ball", "Paddle"]}
+    assert touch.words == "after the green flag and the Ball put on the Paddle at 0.5 s"
+    assert touch.duration > 500
