@@ -168,12 +168,12 @@ def build_scenarios(
         out.append(_clicks("click:stage", f"{CLICKS} clicks on the stage", "click_stage", ""))
     for message in sorted(heard.received - {""}):
         out.append(_broadcast(message, sent=message in heard.sent))
-    for sprite, other in sorted(heard.touches)[:MAX_TOUCHES]:
-        steps = [_flag(), {"at": TOUCH_AT_MS, "do": "touch", "arg": [sprite, other]}]
+    for mover, onto in sorted(heard.touches)[:MAX_TOUCHES]:
+        steps = [_flag(), {"at": TOUCH_AT_MS, "do": "touch", "arg": [mover, onto]}]
         words = (
-            f"after the green flag and the {sprite} put on the {other} at {TOUCH_AT_MS / 1000:g} s"
+            f"after the green flag and the {mover} put on the {onto} at {TOUCH_AT_MS / 1000:g} s"
         )
-        out.append(Scenario(f"touch:{sprite}>{other}", words, steps, TOUCH_AT_MS + 3500))
+        out.append(Scenario(f"touch:{mover}>{onto}", words, steps, TOUCH_AT_MS + 3500))
     return out
 
 
