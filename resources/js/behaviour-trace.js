@@ -17,8 +17,8 @@
  * moves, turns, hides every sprite and puts it on its next costume, and adds 7 to every
  * numeric variable: a start "from anywhere"),
  * answers `ask` blocks with scenario.answers in order, and records until scenario.duration:
- *   changes    {observable: [[ms, value], ...]}: each observable's value at 0 ms and at every
- *              VM frame where it changed (observables: see `observe`);
+ *   changes    {observable: [[ms, value], ...]}: each observable's value at 0 ms (or when it
+ *              first exists) and at every VM frame where it changed (see `observe`);
  *   end        {observable: value} after the last frame;
  *   says       [[ms, sprite, text]] every say/think, clones included ('' clears a bubble);
  *   broadcasts [[ms, message]] every broadcast the program sent (the scenario's own excluded);
@@ -36,6 +36,7 @@ const ProposedTrace = (function () {
   let start = null;
   let base = null;
   let recordings = {};
+  let reach = {}; // per sprite, the extremes its clones reached in the scenario playing
 
   function hash(text) {
     let h = 0x811c9dc5;
@@ -69,6 +70,23 @@ const ProposedTrace = (function () {
     }
   }
 
+  /** How far the clones of `t` have gone since the scenario started (from the first clone
+   * on): 'Drop.clones:min y' is the lowest y any Drop clone was seen at. A clone that falls
+   * 20 steps and deletes itself leaves nothing else to see once it is gone. */
+  function addCloneReach(out, t, prefix) {
+    const name = t.sprite.name;
+    for (const c of t.sprite.clones) {
+      if (c.isOriginal) continue;
+      if (!reach[name]) reach[name] = { 'min x': c.x, 'max x': c.x, 'min y': c.y, 'max y': c.y };
+      const r = reach[name];
+      r['min x'] = Math.min(r['min x'], c.x);
+      r['max x'] = Math.max(r['max x'], c.x);
+      r['min y'] = Math.min(r['min y'], c.y);
+      r['max y'] = Math.max(r['max y'], c.y);
+    }
+    for (const [k, v] of Object.entries(reach[name] || {})) out[`${prefix}clones:${k}`] = norm(v);
+  }
+
   /** Every observable of the program now, by name ('Cat.x', 'var:score', 'backdrop', ...). */
   function observe(vm) {
     const stage = EU.getStage(vm);
@@ -86,6 +104,7 @@ const ProposedTrace = (function () {
       for (const e of EFFECTS) out[`${p}effect:${e}`] = norm(t.effects[e] || 0);
       out[`${p}says`] = bubble(t);
       out[`${p}clones`] = t.sprite.clones.length - 1;
+      addCloneReach(out, t, p);
       out[`${p}pen`] = penDown(t);
       addVariables(out, t, p);
     }
@@ -183,6 +202,7 @@ const ProposedTrace = (function () {
     // in the script that checks.
     await EU.waitFrames(vm, 1);
     await EU.sleep(FRAME_OFFSET_MS);
+    reach = {};
     const t0 = Date.now();
     const stamp = () => Date.now() - t0;
     let last = observe(vm);

@@ -25,6 +25,12 @@ MAX_SEQUENCE = 40  # longer sequences are tested by their end and timing only
 SHOWN_VALUES = 6
 STEADY_KEYS = ("x", "y", "direction", "size")  # kept while a sprite moves: "y never changes"
 MOVING_KEYS = ("x", "y", "direction", "size", "costume", "visible")
+CLONE_REACH = {
+    "min x": "leftmost x",
+    "max x": "rightmost x",
+    "min y": "lowest y",
+    "max y": "highest y",
+}
 TIME_TOLERANCE = (120, 0.05)  # ms, share: a timing window reaches this far past both seeds
 PERIOD_TOLERANCE = 0.25
 MIN_PERIOD_CHANGES = 4
@@ -55,6 +61,8 @@ def describe_observable(key: str) -> str:
     }
     if attr == "clones":
         return f"the number of {owner} clones"
+    if attr.startswith("clones:"):
+        return f"the {CLONE_REACH.get(attr[7:], attr[7:])} a {owner} clone reached"
     return f"{whose}{words.get(attr, attr)}"
 
 

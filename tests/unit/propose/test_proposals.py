@@ -93,5 +93,6 @@ def test_observables_read_as_plain_words() -> None:
     assert describe_observable("var:score") == "the variable score"
     assert describe_observable("Cat.var:my.speed") == "the Cat's variable my.speed"
     assert describe_observable("Drop.clones") == "the number of Drop clones"
+    assert describe_observable("Drop.clones:min y") == "the lowest y a Drop clone reached"
     assert describe_observable("Cat.effect:ghost") == "the Cat's ghost effect"
     assert describe_observable("Sprite.1.says") == "the Sprite.1's speech bubble"
