@@ -140,7 +140,7 @@ def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     url = first.split(" on ")[1].split()[0]
     client = SwClient(url, timeout=CLIENT_TIMEOUT)
     try:
-        client.wait_ready()
+        client.check_ready()
         yield Served(url, root, runs, client, log)
     finally:
         client.close()

@@ -13,8 +13,9 @@ answers. It sends no auth header (the published clients send none).
 - `run_drag_item` plays one single-step drag item in the order of the published drag runner
   and applies its check of the connection (section 9, step 7).
 
-The published runners sleep between calls (3 s, 5 s, 2 s, ...). Here every sleep is the published
-value times `sleep_scale`, 0 by default: the server answers only when an action is done.
+The published runners sleep between calls (3 s, 5 s, 2 s, ...) and poll GET / until the server
+is up. Here there are no pauses: the server answers only when an action is done, and whoever
+starts it waits for its own "serving" line, so readiness is checked once.
 """
 
 from __future__ import annotations
@@ -187,21 +188,14 @@ class SwClient:
             raise MalformedResponse(f"{method} {path}: body is not JSON", resp.text) from exc
 
     # ---- readiness and sessions ------------------------------------------------------------
-    def wait_ready(self, timeout: float = 30.0, every: float = 0.5) -> None:
-        """Poll GET / as the drag runner does (every 0.5 s, up to 30 s)."""
-        deadline = time.monotonic() + timeout
-        last: str = "no answer"
-        while True:
-            try:
-                resp = self.http.get("/", timeout=5.0)
-                if resp.status_code == 200:
-                    return
-                last = f"status {resp.status_code}"
-            except httpx.HTTPError as exc:
-                last = repr(exc)
-            if time.monotonic() >= deadline:
-                raise SwError(f"server at {self.base_url} not ready after {timeout} s: {last}")
-            time.sleep(every)
+    def check_ready(self) -> None:
+        """GET / once, as the drag runner's readiness poll would see it once the server is up."""
+        try:
+            resp = self.http.get("/", timeout=5.0)
+        except httpx.HTTPError as exc:
+            raise SwError(f"server at {self.base_url} not ready: {exc!r}") from exc
+        if resp.status_code != 200:
+            raise SwError(f"server at {self.base_url} not ready: status {resp.status_code}")
 
     def create_session(
         self,
@@ -392,7 +386,6 @@ def run_task(
     mode: str,
     *,
     max_turns: int = 50,
-    sleep_scale: float = 0.0,
     quality: str = "medium",
     record: bool = True,
     export_name: str | None = None,
@@ -406,20 +399,14 @@ def run_task(
     if mode not in ("composite", "primitive"):
         raise ValueError(f"mode is composite or primitive, not {mode!r}")
 
-    def nap(seconds: float) -> None:
-        if sleep_scale > 0:
-            time.sleep(seconds * sleep_scale)
-
     if record:
         sid = client.create_session(record=True, quality=quality, task_name=task_name)
     else:  # --no_recording: no query params at all
         sid = client.create_session(record=None, quality=None)
     run = TaskRun(session_id=sid)
     try:
-        nap(3)
         client.load_project(sid, initial_project)
         client.toggle_stage(sid)
-        nap(5)
         last: dict[str, Any] | None = None
         for turn in range(max_turns):
             png = client.screenshot(sid, size=None)
@@ -441,7 +428,6 @@ def run_task(
             _resolve_indices(args, obs.elements)
             last = client.send(sid, api, args)
             run.turns.append(Turn({"api": api, "args": args}, last))
-            nap(2)
         name = export_name or f"{task_name}_{int(time.time())}.sb3"
         run.sb3 = client.export_project(sid, name)
         try:
@@ -560,7 +546,6 @@ def run_drag_item(
     start: tuple[float, float] | list[float],
     end: tuple[float, float] | list[float],
     *,
-    sleep_scale: float = 0.0,
     restore_fn: str = WORKSPACE_RESTORE_FN,
 ) -> DragRun:
     """One drag item in the drag runner's order (section 9); the session is always deleted.
@@ -573,18 +558,11 @@ def run_drag_item(
     )
     config: Mapping[str, Any] = item["evaluation_config"]
 
-    def nap(seconds: float) -> None:
-        if sleep_scale > 0:
-            time.sleep(seconds * sleep_scale)
-
     sid = client.create_session(record=None, quality=None)
     run = DragRun(item_id=str(item.get("id")), session_id=sid)
     try:
-        nap(2)
         client.load_project(sid, item["init_project"])
-        nap(2)
         client.toggle_stage(sid)
-        nap(1)
         for key in ("switch_sprite_actions", "locate_target_actions"):
             for pre in config.get(key) or []:
                 api, args = pre["api"], dict(pre.get("args") or {})
@@ -601,8 +579,6 @@ def run_drag_item(
                     )
                 if resp.status_code != 200:  # only the status is checked
                     raise HttpError("POST", path, resp.status_code, resp.text)
-                nap(0.1)
-        nap(1)
         state = config.get("workspace_state")
 
         def restore() -> dict[str, Any] | None:
@@ -619,7 +595,6 @@ def run_drag_item(
             before = set(_structure_blocks(client, sid))
         body = {"start_x": start[0], "start_y": start[1], "end_x": end[0], "end_y": end[1]}
         run.drag = client.action(sid, "drag_and_drop", **body)
-        nap(2)
         blocks = _structure_blocks(client, sid)
         target_id = config.get("target_block_id")
         if not target_id:

@@ -22,10 +22,13 @@ class NeverAnswers:
 
     def __init__(self) -> None:
         self.refs: list[asyncio.Future[Any]] = []
+        self.called: asyncio.Event | None = None  # made on the test's loop
 
     def remote(self, payload: Any) -> asyncio.Future[Any]:
         ref: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.refs.append(ref)
+        if self.called is not None:
+            self.called.set()
         return ref
 
 
@@ -43,9 +46,9 @@ def test_a_cancelled_call_cancels_its_ray_task(monkeypatch: pytest.MonkeyPatch) 
     slot = RaySlot("node-a", actor, 1)
 
     async def go() -> None:
+        actor.evaluate.called = asyncio.Event()
         call = asyncio.ensure_future(slot.call("evaluate", "job"))
-        while not actor.evaluate.refs:
-            await asyncio.sleep(0)
+        await asyncio.wait_for(actor.evaluate.called.wait(), timeout=5)
         call.cancel()
         with pytest.raises(asyncio.CancelledError):
             await call
@@ -70,7 +73,7 @@ def test_ctrl_c_during_a_cluster_check_exits_130(
 
         async def evaluate(self, *args: Any, **kw: Any) -> Any:
             signal.raise_signal(signal.SIGINT)  # the user's Ctrl+C, delivered to this process
-            await asyncio.sleep(60)
+            await asyncio.Event().wait()  # an evaluation that runs until it is cancelled
 
         async def __aexit__(self, *exc: object) -> None:
             entered.append("left the cluster")

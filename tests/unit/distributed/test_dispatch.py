@@ -24,21 +24,36 @@ class FakeSlot:
         self.most_running = 0
         self.gate = asyncio.Event()
         self.gate.set()
+        self.changed: asyncio.Condition | None = None  # made on the test's loop
+
+    def _condition(self) -> asyncio.Condition:
+        if self.changed is None:
+            self.changed = asyncio.Condition()
+        return self.changed
+
+    async def _count(self, step: int) -> None:
+        async with self._condition():
+            self.running += step
+            self.most_running = max(self.most_running, self.running)
+            self._condition().notify_all()
+
+    async def until(self, holds: Any) -> None:
+        """Wait until `holds()` is true of the calls running now."""
+        async with self._condition():
+            await self._condition().wait_for(holds)
 
     async def call(self, method: str, payload: Any) -> Any:
         self.calls.append(payload)
-        self.running += 1
-        self.most_running = max(self.most_running, self.running)
+        await self._count(+1)
         try:
             await self.gate.wait()
-            await asyncio.sleep(0)
             if len(self.calls) in self.lose_on:
                 raise WorkerLost("node died")
             if payload == "boom":
                 raise ValueError("the job's own failure")
             return payload * 10
         finally:
-            self.running -= 1
+            await asyncio.shield(self._count(-1))
 
 
 def run(coro: Any) -> Any:
@@ -115,8 +130,8 @@ def test_calls_in_flight_stay_within_each_workers_capacity() -> None:
         b.gate.clear()
         d = Dispatcher([a, b])
         jobs = [asyncio.ensure_future(d.run(f"j{i}", "m", i)) for i in range(8)]
-        while a.running + b.running < 3:
-            await asyncio.sleep(0)
+        await a.until(lambda: a.running == 2)
+        await b.until(lambda: b.running == 1)
         assert (a.running, b.running) == (2, 1)  # the fourth job waits for a free place
         a.gate.set()
         b.gate.set()
@@ -133,13 +148,11 @@ def test_cancelling_a_run_cancels_the_call() -> None:
         a.gate.clear()
         d = Dispatcher([a])
         job = asyncio.ensure_future(d.run("j", "m", 1))
-        while not a.running:
-            await asyncio.sleep(0)
+        await a.until(lambda: a.running == 1)
         job.cancel()
         with pytest.raises(asyncio.CancelledError):
             await job
-        for _ in range(5):
-            await asyncio.sleep(0)
+        await asyncio.wait_for(a.until(lambda: a.running == 0), timeout=5)
         assert a.running == 0
 
     run(go())
