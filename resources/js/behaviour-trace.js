@@ -11,11 +11,11 @@
  *
  * ProposedTrace.play(vm, scenario) puts the program back in the state it had when the script
  * started (sprites, variables, lists, backdrop, timer), on a seeded page reseeds Math.random
- * for the scenario (from the run's first random number and the scenario), runs the
- * scenario's steps at their virtual times ({at, do: 'flag' | 'key' | 'click' | 'click_stage' | 'broadcast' | 'touch' |
- * 'scramble', arg}; 'touch' puts the sprite arg[0] where the sprite arg[1] is; 'scramble'
- * moves, turns, hides every sprite and puts it on its next costume, and adds 7 to every
- * numeric variable: a start "from anywhere"),
+ * for the scenario (from the run's first random number and the scenario), runs the scenario's
+ * steps at their virtual times ({at, do, arg}; do is 'flag', 'key', 'click', 'click_stage',
+ * 'broadcast', 'touch' (puts the sprite arg[0] where the sprite arg[1] is) or 'scramble'
+ * (moves, turns, hides every sprite and puts it on its next costume, and adds 7 to every
+ * numeric variable: a start "from anywhere")),
  * answers `ask` blocks with scenario.answers in order, and records until scenario.duration:
  *   changes    {observable: [[ms, value], ...]}: each observable's value at 0 ms (or when it
  *              first exists) and at every VM frame where it changed (see `observe`);

@@ -7,16 +7,15 @@ each sprite with a `when this sprite clicked` hat and on the stage when it has o
 enough to use up lives or reach a count), each message a program receives (one it also sends
 itself, such as a win, comes at 2.5 s: what it stops shows), each pair of sprites a `touching`
 condition checks (the sprite put on the other at 0.5 s: a ball on its paddle, a runner on its
-goal, which no key press would bring about), and,
-for programs that `ask`, answer sets taken from the numbers and words of the instruction and a
-few of our own. The first of the green flag (or answer) scenarios and each click scenario are
-also played "again": from a scrambled start (sprites moved, turned, hidden and on their next
-costume, numeric variables changed) and then a second time right after, which shows whether a
-run starts afresh (a score reset, a forgotten initialisation).
+goal, which no key press would bring about), and, for programs that `ask`, answer sets taken
+from the numbers and words of the instruction and a few of our own. The first of the green
+flag (or answer) scenarios and each click scenario are also played "again": from a scrambled
+start (sprites moved, turned, hidden and on their next costume, numeric variables changed) and
+then a second time right after, which shows whether a run starts afresh (a score reset, a
+forgotten initialisation).
 
 A scenario is plain data: `steps` ({at: ms, do: flag|key|click|click_stage|broadcast|touch,
-arg}),
-`answers` for `ask` blocks in order and `duration` in ms; the recorder in
+arg}), `answers` for `ask` blocks in order and `duration` in ms; the recorder in
 resources/js/behaviour-trace.js plays it on the virtual clock.
 
 `realtime_blocks` finds what makes a program depend on the real time of day (`current` and

@@ -2,7 +2,7 @@
 
 The fake VM has a stage whose one variable takes a new Math.random() on every frame, a Drop
 sprite whose three clones (from the green flag on) appear and fall 10 steps a frame until they
-delete themselves, and a stand-in for the page's VirtualClock (what seeds Math.random).
+delete themselves; the page's own virtual-clock.js seeds Math.random.
 """
 
 from __future__ import annotations
@@ -14,20 +14,12 @@ from typing import Any
 
 import pytest
 
+from studio.services import paths
 from studio.services.propose import codegen
 
+CLOCK = paths.JS_DIR / "virtual-clock.js"
+
 FAKE_VM = r"""
-function mulberry(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-var VirtualClock = { seedRandom(s) { Math.random = mulberry(s); } };
 let now = 0;
 Date.now = () => now;
 const listeners = [];
@@ -75,10 +67,15 @@ var EvaluationUtils = {
 
 NODE_RUN = r"""
 const vm = require('vm');
-const library = require('fs').readFileSync(0, 'utf8');
+const { clock, library } = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 const [fake, body] = process.argv.slice(1);
-const ctx = { console, done: (v) => console.log(JSON.stringify(v)) };
+const ctx = {
+  console, setTimeout, clearTimeout, setInterval, clearInterval, performance, MessageChannel,
+  done: (v) => { console.log(JSON.stringify(v)); process.exit(0); }, // the clock keeps a port open
+};
+ctx.window = ctx;
 vm.createContext(ctx);
+vm.runInContext(clock, ctx); // the page's VirtualClock, whose seedRandom seeds Math.random
 vm.runInContext(fake + library + body, ctx);
 """
 
@@ -90,7 +87,9 @@ def _run(body: str) -> Any:
         pytest.skip("Node.js is not installed")
     out = subprocess.run(
         [node, "-e", NODE_RUN, FAKE_VM, body],
-        input=codegen.library_source(),
+        input=json.dumps(
+            {"clock": CLOCK.read_text(encoding="utf-8"), "library": codegen.library_source()}
+        ),
         capture_output=True,
         text=True,
         check=True,
