@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +10,9 @@ from pydantic import ValidationError
 from studio.models.task import TASK_FILE, Task
 from studio.services import atomic, paths
 from studio.services.errors import TaskFileError
+from studio.services.untrusted_json import JsonInputError, read_json
+
+MAX_TASK_FILE = 16 * 1024 * 1024  # bytes of a task.json
 
 
 @dataclass(frozen=True)
@@ -55,11 +57,9 @@ def load_task(folder: Path) -> TaskFolder:
     if not task_file.is_file():
         raise TaskFileError(folder, f"is not a task folder: it has no {TASK_FILE}")
     try:
-        raw = json.loads(task_file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise TaskFileError(task_file, f"invalid JSON at line {exc.lineno}: {exc.msg}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TaskFileError(task_file, f"cannot be read ({exc})") from None
+        raw = read_json(task_file, max_bytes=MAX_TASK_FILE)
+    except JsonInputError as exc:
+        raise TaskFileError(task_file, exc.problem) from None
     try:
         task = Task.model_validate(raw)
     except ValidationError as exc:

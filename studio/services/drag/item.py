@@ -20,6 +20,7 @@ from studio.services.atomic import write_bytes, write_text
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.labeling.review import Review
 from studio.services.labeling.source import SwSource
+from studio.services.untrusted_json import JsonInputError, read_json
 
 ITEM_FILE = "item.json"
 PROJECT_FILE = "project.sb3"
@@ -184,9 +185,9 @@ def load_item(path: Path) -> ItemFolder:
     if not file.is_file():
         raise TaskFileError(file, "no drag item here (item.json is missing)")
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise TaskFileError(file, f"not readable JSON ({exc})") from None
+        data = read_json(file)
+    except JsonInputError as exc:
+        raise TaskFileError(file, f"not readable JSON ({exc.problem})") from None
     try:
         item = DragItem.model_validate(data)
     except ValidationError as exc:

@@ -20,6 +20,7 @@ from studio.services.atomic import write_bytes, write_text
 from studio.services.errors import TaskFileError
 from studio.services.labeling.review import Review
 from studio.services.labeling.source import SwSource
+from studio.services.untrusted_json import JsonInputError, read_json
 
 ITEMS_DIR = "items"
 SCREENSHOTS_DIR = "screenshots"
@@ -107,9 +108,9 @@ class QaSet:
 
 def read_item(path: Path) -> QaItem:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise TaskFileError(path, f"not readable JSON ({exc})") from None
+        data = read_json(path)
+    except JsonInputError as exc:
+        raise TaskFileError(path, f"not readable JSON ({exc.problem})") from None
     try:
         return QaItem.model_validate(data)
     except ValidationError as exc:

@@ -26,7 +26,6 @@ The underscored names are for the other diagnostics_*.py modules only.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from studio.services.errors import StudioError
 from studio.services.labeling.source import SwSource
 from studio.services.scratchworld.layout import JsonStyle
 from studio.services.scratchworld.reports import ExportReport, ImportReport, Problem
+from studio.services.untrusted_json import JsonInputError, loads
 
 STUDIO_KEY = "studio"
 
@@ -82,9 +82,9 @@ def _read_record(path: Path) -> tuple[dict[str, Any], str]:
         raise _Bad(path, f"{size} bytes, more than the {MAX_RECORD_BYTES} allowed for a record")
     try:
         text = path.read_text(encoding="utf-8")
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Bad(path, f"invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        raw = loads(text, path, max_bytes=MAX_RECORD_BYTES)
+    except JsonInputError as exc:
+        raise _Bad(path, exc.problem) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise _Bad(path, f"cannot be read ({exc})") from None
     if not isinstance(raw, dict):

@@ -6,7 +6,6 @@ reported with the file it concerns and that task is skipped; the others are impo
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from collections.abc import Collection
@@ -39,7 +38,8 @@ from studio.services.scratchworld.record import (
 )
 from studio.services.scratchworld.reports import ImportReport, Problem
 from studio.services.scratchworld.tasklists import parse_task_list, resolve_entry
-from studio.services.store import TaskFolder, load_task, save_task
+from studio.services.store import MAX_TASK_FILE, TaskFolder, load_task, save_task
+from studio.services.untrusted_json import JsonInputError, loads
 
 
 class _Skip(Exception):
@@ -170,9 +170,9 @@ def _parse_all(files: list[Path], tdir: Path, report: ImportReport) -> list[_Par
 def _parse(path: Path, tdir: Path) -> _Parsed:
     try:
         text = path.read_text(encoding="utf-8")
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Skip(Problem(path, f"invalid JSON at line {exc.lineno}: {exc.msg}")) from None
+        raw = loads(text, path, max_bytes=MAX_TASK_FILE)
+    except JsonInputError as exc:
+        raise _Skip(Problem(path, exc.problem)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise _Skip(Problem(path, f"cannot be read ({exc})")) from None
     try:

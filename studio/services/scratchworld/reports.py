@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.services.errors import cut
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -14,6 +16,11 @@ class Problem:
     file: Path
     problem: str
     field: str | None = None
+
+    def __post_init__(self) -> None:  # values echoed from files are cut to keep one line
+        object.__setattr__(self, "problem", cut(self.problem))
+        if self.field:
+            object.__setattr__(self, "field", cut(self.field, 80))
 
     def __str__(self) -> str:
         where = f" (field '{self.field}')" if self.field else ""

@@ -51,6 +51,7 @@ from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import atomic
 from studio.services.errors import StudioError
 from studio.services.trajectories.view import ARCHIVE_INFO, load_view
+from studio.services.untrusted_json import JsonInputError, loads, read_json
 
 FORMAT = "scratch-bench-trajectory"
 VERSION = 1
@@ -370,9 +371,9 @@ def _read_manifest(zf: zipfile.ZipFile, zip_path: Path) -> tuple[dict[str, Any],
         raise _too_big(zip_path, MANIFEST, f"the {_limit(MAX_MANIFEST)} bytes allowed")
     raw = buf.getvalue()
     try:
-        manifest: Any = json.loads(raw)
-    except ValueError as exc:
-        raise StudioError(f"{zip_path}: {MANIFEST} is not valid JSON ({exc})") from None
+        manifest: Any = loads(raw, f"{zip_path}: {MANIFEST}", max_bytes=MAX_MANIFEST)
+    except JsonInputError as exc:
+        raise StudioError(f"{zip_path}: {MANIFEST} is not valid JSON ({exc.problem})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise StudioError(f"{zip_path}: {MANIFEST}: format is not {FORMAT!r}")
     version = manifest.get("version")
@@ -458,8 +459,8 @@ def _point_run_at_task(tmp: Path, dest: Path) -> str | None:
     if not run_file.is_file():
         return None
     try:
-        data: Any = json.loads(run_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data: Any = read_json(run_file)
+    except JsonInputError:
         return None  # load_view reports the broken header
     if not isinstance(data, dict):
         return None
