@@ -17,9 +17,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from studio.services.atomic import write_bytes, write_text
-from studio.services.errors import TaskFileError
+from studio.services.errors import TaskFileError, cut
 from studio.services.labeling.review import Review
 from studio.services.labeling.source import SwSource
+from studio.services.names import name_problem
 from studio.services.untrusted_json import JsonInputError, read_json
 
 ITEMS_DIR = "items"
@@ -112,7 +113,15 @@ def read_item(path: Path) -> QaItem:
     except JsonInputError as exc:
         raise TaskFileError(path, f"not readable JSON ({exc.problem})") from None
     try:
-        return QaItem.model_validate(data)
+        item = QaItem.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         raise TaskFileError(path, err["msg"], ".".join(str(p) for p in err["loc"])) from None
+    named = {"task_id": item.task_id, "screenshot": item.screenshot}
+    if item.sw_source is not None:
+        named["sw_source.file"] = item.sw_source.file
+    for field, name in named.items():
+        problem = name_problem(name)
+        if problem is not None:
+            raise TaskFileError(path, f"{cut(repr(name), 80)} {problem}", field)
+    return item

@@ -16,7 +16,8 @@ from pydantic import ValidationError
 
 from studio.models.task import Convention
 from studio.services import atomic, paths
-from studio.services.errors import StudioError
+from studio.services.errors import StudioError, cut
+from studio.services.names import name_problem
 from studio.services.scratchworld.layout import (
     GOLDEN_SUFFIX,
     HELPER_NAME,
@@ -74,6 +75,9 @@ class _Names:
         return name not in self.reserved and self.files.setdefault(name, data) == data
 
     def claim(self, wanted: list[str], data: bytes) -> str:
+        """The first free name of `wanted` (names that are not plain are passed over: they
+        came from task files), else the last one with a number added."""
+        wanted = [n for n in wanted if name_problem(n) is None] or ["unnamed.bin"]
         for name in dict.fromkeys(wanted):
             if self._take(name, data):
                 return name
@@ -272,7 +276,14 @@ def _task_files(items: list[_Item], report: ExportReport) -> dict[Path, bytes]:
         task, record, base = item.entry.task, item.record, item.base
         rel = f"{task.category.value}/{task.id}.json"
         if record and base and (task.id, task.category.value) == (base.id, base.category):
-            rel = record.file
+            if _task_file_ok(record.file):
+                rel = record.file
+            else:
+                report.warnings.append(
+                    f"{item.entry.folder / 'task.json'}: metadata.scratchworld.file "
+                    f"{cut(repr(record.file), 80)} is not a task file name of the tasks folder; "
+                    f"written as {rel}"
+                )
         if TASKS_DIR / rel in files:
             report.skipped.append(Problem(item.entry.folder, f"{rel} is written by another task"))
             items.remove(item)
@@ -291,7 +302,24 @@ def _task_files(items: list[_Item], report: ExportReport) -> dict[Path, bytes]:
             )
         )
         for name, shape in (record.task_list_shapes if record else {}).items():
-            shapes.setdefault(name, shape)
+            if name_problem(name) is None and name.endswith(".json"):
+                shapes.setdefault(name, shape)
+            else:
+                report.warnings.append(
+                    f"{item.entry.folder / 'task.json'}: the task list {cut(repr(name), 80)} "
+                    "is not a plain .json file name; not written"
+                )
     for name, text in rebuild_task_lists(listed, shapes).items():
         files[TASKS_DIR / name] = text.encode("utf-8")
     return files
+
+
+def _task_file_ok(rel: str) -> bool:
+    """A task file's place in the tasks folder: `<id>.json` or `<category>/<id>.json`, each
+    part a plain name (metadata.scratchworld.file comes from a file and is not trusted)."""
+    parts = rel.split("/")
+    return (
+        rel.endswith(".json")
+        and len(parts) <= 2
+        and all(name_problem(part) is None and not part.startswith(".") for part in parts)
+    )
