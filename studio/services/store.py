@@ -128,6 +128,7 @@ def scan_library(root: Path) -> LibraryScan:
         )
     tasks, errors = [], []
     for folder in candidates:
+        atomic.clean_folder(folder)  # temporaries of saves that were killed
         try:
             tasks.append(load_task(folder))
         except TaskFileError as exc:
