@@ -7,11 +7,14 @@ projects, the evaluation script) so the run can be evaluated or re-run on anothe
 size and sha256.
 
 Export packs the task folder given explicitly (`task_folder`, the CLI's `--task DIR`). Without
-one it packs, for a folder that `open_archive` extracted (it holds `archive.json`), only the
-`task/` folder inside it: paths named by anything that came out of an archive are never
-followed, so re-exporting an opened archive that has no task folder exports the run without one
-(the manifest's task note says to pass --task). For any other trajectory folder it packs the
-task folder that run.json names.
+one it packs only what the run folder itself holds: its `task/` folder (an archive opened by
+`open_archive` has one when the archive had one). A path that run.json names is never followed
+by export itself: a run folder may come from elsewhere, and its run.json could name any folder
+(the manifest's task note says to pass --task). `recorded_task_folder` gives the task folder
+run.json names for a run the studio recorded itself (a run folder inside one of the studio's
+own record folders, naming a task folder), which the window passes explicitly. Files that are
+symbolic links out of the folder they are packed from are left out (and named in the
+manifest's problems).
 
 Archives are bounded, counted uncompressed: at most `MAX_ARCHIVE_MEMBERS` (50 000) members,
 `MAX_MANIFEST` (16 MB) for manifest.json, `MAX_ARCHIVE_MEMBER` (512 MB) for any other member,
@@ -29,7 +32,10 @@ and shown by `load_view`. run.json of the extracted run names the extracted `tas
 no task folder when the archive has none (the original path is only recorded in
 `archive.json`). An archive opened twice is extracted once: the extraction folder is keyed by
 the sha256 of the archive file's own bytes (never by hashes the archive states about itself),
-so archives that differ in any byte never share an extraction.
+so archives that differ in any byte never share an extraction. The extraction is verified when
+it is reused: `archive.json` records the sha256 of every file as extracted, each file of the
+archive's manifest that matched its sha256 must still match it, and the folder must hold those
+files and no others; an extraction changed since (or half removed) is extracted again.
 """
 
 from __future__ import annotations
@@ -47,9 +53,11 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.models.task import TASK_FILE
+from studio.models.trajectory import RUN_FILE
 from studio.services import atomic
 from studio.services.errors import StudioError
+from studio.services.names import contained
 from studio.services.trajectories.view import ARCHIVE_INFO, load_view
 from studio.services.untrusted_json import JsonInputError, loads, read_json
 
@@ -69,6 +77,10 @@ NO_TASK_IN_ARCHIVE = (
     "the run was opened from an archive without a task folder, and a path named inside an "
     "archive is not followed; pass --task DIR to include one"
 )
+NOT_FOLLOWED = (
+    "the run folder holds no task folder, and the task folder its run.json names is not "
+    "followed (a run folder may come from elsewhere); pass --task DIR to include one"
+)
 # What inflating a member raises when its data is damaged, encrypted or compressed oddly.
 _READ_ERRORS = (
     zipfile.BadZipFile,
@@ -82,138 +94,22 @@ _READ_ERRORS = (
 
 # ---- export --------------------------------------------------------------------------------
 def export_archive(folder: Path, out_zip: Path, task_folder: Path | None = None) -> Path:
-    """Write the trajectory in `folder` and its task folder to `out_zip` (atomically)."""
-    folder, out_zip = Path(folder), Path(out_zip)
-    view = load_view(folder)
-    if task_folder is not None:
-        task_note = _task_note(Path(task_folder))
-    elif (folder / ARCHIVE_INFO).is_file():  # extracted by open_archive: only its own task/
-        task_folder = folder / TASK_DIR
-        if task_folder.is_dir() and not task_folder.is_symlink():
-            task_note = _task_note(task_folder)
-        else:
-            task_note = {"included": False, "source": None, "note": NO_TASK_IN_ARCHIVE}
-    else:
-        if view.run is not None and view.run.task_folder:
-            task_folder = Path(view.run.task_folder)
-        task_note = _task_note(task_folder)
-    members = _trajectory_files(folder, out_zip)
-    if task_note["included"]:
-        assert task_folder is not None
-        members += [(f"{TASK_DIR}/{rel}", path) for rel, path in _tree_files(task_folder)]
-    _check_export_sizes(out_zip, members)
-    manifest = {
-        "format": FORMAT,
-        "version": VERSION,
-        "created_at": datetime.now(UTC).isoformat(),
-        "run": _run_summary(view.run),
-        "task": task_note,
-        "problems": view.problems,
-        "files": [],  # filled while writing, from the very bytes written
-    }
-    try:
-        _write_zip(out_zip, members, manifest)
-    except OSError as exc:
-        raise StudioError(f"{out_zip}: cannot be written ({exc})") from None
-    return out_zip
+    """Write the trajectory in `folder` and its task folder to `out_zip` (atomically); see
+    the module doc for which task folder (export.py does the work)."""
+    from studio.services.trajectories.export import write_archive
+
+    return write_archive(Path(folder), Path(out_zip), task_folder)
 
 
-def _trajectory_files(folder: Path, out_zip: Path) -> list[tuple[str, Path]]:
-    skip = out_zip.resolve()
-    return [
-        (p.name, p)
-        for p in sorted(folder.iterdir())
-        if p.is_file() and _kept(p.name) and p.resolve() != skip
-    ]
-
-
-def _tree_files(root: Path) -> list[tuple[str, Path]]:
-    found = []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if path.is_file() and all(_kept(part) for part in rel.parts):
-            found.append((rel.as_posix(), path))
-    return found
-
-
-def _kept(name: str) -> bool:
-    return not name.startswith(".") and name not in _SKIPPED_NAMES
-
-
-def _task_note(task_folder: Path | None) -> dict[str, Any]:
-    if task_folder is None:
-        return {"included": False, "source": None, "note": "the run names no task folder"}
-    if not task_folder.is_dir():
-        note = "task folder not found when exporting; not included"
-        return {"included": False, "source": str(task_folder), "note": note}
-    return {"included": True, "source": str(task_folder), "note": ""}
-
-
-def _check_export_sizes(out_zip: Path, members: list[tuple[str, Path]]) -> None:
-    """Refuse to write an archive that `open_archive` would refuse for its size."""
-    if len(members) + 1 > MAX_ARCHIVE_MEMBERS:
-        raise StudioError(
-            f"{out_zip}: cannot be written: {len(members) + 1} members, more than "
-            f"{MAX_ARCHIVE_MEMBERS} allowed in an archive"
-        )
-    total = 0
-    for _name, path in members:
-        size = path.stat().st_size
-        if size > MAX_ARCHIVE_MEMBER:
-            raise StudioError(
-                f"{out_zip}: cannot be written: {path} is {size} bytes, more than "
-                f"{_limit(MAX_ARCHIVE_MEMBER)} allowed for a member of an archive"
-            )
-        total += size
-        if total > MAX_ARCHIVE_TOTAL:
-            raise StudioError(
-                f"{out_zip}: cannot be written: the files up to {path} are {total} bytes, more "
-                f"than {_limit(MAX_ARCHIVE_TOTAL)} allowed in an archive"
-            )
-
-
-def _run_summary(run: RunInfo | None) -> dict[str, Any] | None:
-    if run is None:
+def recorded_task_folder(folder: Path, stores: list[Path]) -> Path | None:
+    """The task folder run.json names, for a run the studio recorded itself: the run folder is
+    inside one of `stores` (the studio's own record folders) and the folder named is a task
+    folder (holds task.json). None otherwise."""
+    if not any(contained(folder, store) for store in stores if store.is_dir()):
         return None
-    result = run.eval
-    return {
-        "episode_id": run.episode_id,
-        "task_id": run.task_id,
-        "agent": run.agent,
-        "mode": run.mode.value,
-        "status": run.status.value,
-        "steps": run.steps,
-        "started_at": run.started_at.isoformat(),
-        "ended_at": run.ended_at.isoformat() if run.ended_at else None,
-        "success": bool(result and result.ok),
-        "passed_tests": result.passed_tests if result else None,
-        "total_tests": result.total_tests if result else None,
-    }
-
-
-def _write_zip(out_zip: Path, members: list[tuple[str, Path]], manifest: dict[str, Any]) -> None:
-    """Write members, then the manifest listing each one's size and sha256; atomically."""
-    out_zip.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out_zip.name}.", suffix=".tmp", dir=out_zip.parent)
-    os.close(fd)
-    try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-            for name, path in members:
-                info = zipfile.ZipInfo.from_file(path, name)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                digest, size = hashlib.sha256(), 0
-                with path.open("rb") as src, zf.open(info, "w") as dst:
-                    while chunk := src.read(CHUNK):
-                        digest.update(chunk)
-                        dst.write(chunk)
-                        size += len(chunk)
-                entry = {"path": name, "size": size, "sha256": digest.hexdigest()}
-                manifest["files"].append(entry)
-            zf.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
-        os.replace(tmp, out_zip)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    run = load_view(folder).run
+    named = Path(run.task_folder) if run is not None and run.task_folder else None
+    return named if named is not None and (named / TASK_FILE).is_file() else None
 
 
 # ---- open ----------------------------------------------------------------------------------
