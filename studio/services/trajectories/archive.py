@@ -32,10 +32,11 @@ and shown by `load_view`. run.json of the extracted run names the extracted `tas
 no task folder when the archive has none (the original path is only recorded in
 `archive.json`). An archive opened twice is extracted once: the extraction folder is keyed by
 the sha256 of the archive file's own bytes (never by hashes the archive states about itself),
-so archives that differ in any byte never share an extraction. The extraction is verified when
-it is reused: `archive.json` records the sha256 of every file as extracted, each file of the
-archive's manifest that matched its sha256 must still match it, and the folder must hold those
-files and no others; an extraction changed since (or half removed) is extracted again.
+so archives that differ in any byte never share an extraction. The extraction is verified
+against the archive in hand when it is reused: `archive.json` lists the files extracted, and the
+folder must hold those and no others, manifest.json as read, run.json as extraction rewrites it
+and every other file with the size and CRC-32 its member has in the archive; an extraction
+changed since (a file edited, added or removed) is removed and extracted again.
 """
 
 from __future__ import annotations
@@ -154,7 +155,9 @@ def _open(zf: zipfile.ZipFile, zip_path: Path, dest_root: Path, archive_hash: st
     files = manifest["files"]
     dest = dest_root / f"{_slug(manifest, zip_path)}-{archive_hash[:HASH_CHARS]}"
     if _already_extracted(dest, archive_hash):
-        return dest
+        if _still_as_extracted(dest, zf, raw_manifest):
+            return dest
+        shutil.rmtree(dest)  # changed since it was extracted: extracted again
     dest_root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".extract-", dir=dest_root))
     try:
@@ -167,6 +170,7 @@ def _open(zf: zipfile.ZipFile, zip_path: Path, dest_root: Path, archive_hash: st
             "opened_at": datetime.now(UTC).isoformat(),
             "original_task_folder": source_task,
             "problems": problems,
+            "extracted": sorted(_files_in(tmp)),
         }
         atomic.write_json(tmp / ARCHIVE_INFO, info)
         return _move_into_place(tmp, dest, archive_hash)
@@ -301,10 +305,57 @@ def _slug(manifest: dict[str, Any], zip_path: Path) -> str:
 
 def _already_extracted(dest: Path, archive_hash: str) -> bool:
     try:
-        info = json.loads((dest / ARCHIVE_INFO).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        info = read_json(dest / ARCHIVE_INFO, max_bytes=MAX_MANIFEST)
+    except JsonInputError:
         return False
     return isinstance(info, dict) and info.get("archive_sha256") == archive_hash
+
+
+def _files_in(folder: Path) -> set[str]:
+    """Every file below `folder` (links too), as a path relative to it; not archive.json."""
+    found = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if not p.is_dir()}
+    return found - {ARCHIVE_INFO}
+
+
+def _still_as_extracted(dest: Path, zf: zipfile.ZipFile, raw_manifest: bytes) -> bool:
+    """Whether the extraction `dest` holds what extracting `zf` gave, and nothing else."""
+    try:
+        listed = read_json(dest / ARCHIVE_INFO, max_bytes=MAX_MANIFEST).get("extracted")
+        if not isinstance(listed, list) or set(listed) != _files_in(dest):
+            return False
+        for name in listed:
+            path = dest / name
+            if path.is_symlink() or not path.is_file():
+                return False
+            if name == MANIFEST:
+                same = path.read_bytes() == raw_manifest
+            elif name == RUN_FILE:
+                has_task = any(str(n).startswith(f"{TASK_DIR}/") for n in listed)
+                same = path.read_bytes() == _run_json_as_extracted(zf, dest, has_task)
+            else:
+                same = _crc_matches(path, zf.getinfo(name))
+            if not same:
+                return False
+    except (OSError, KeyError, JsonInputError, *_READ_ERRORS):
+        return False
+    return True
+
+
+def _crc_matches(path: Path, info: zipfile.ZipInfo) -> bool:
+    crc, size = 0, 0
+    with path.open("rb") as fh:
+        while chunk := fh.read(CHUNK):
+            crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+    return size == info.file_size and crc == info.CRC
+
+
+def _run_json_as_extracted(zf: zipfile.ZipFile, dest: Path, has_task: bool) -> bytes | None:
+    """The bytes run.json has after extraction into `dest` (see `_point_run_at_task`)."""
+    buf = io.BytesIO()
+    if _copy_capped(zf, zf.getinfo(RUN_FILE), buf, MAX_MANIFEST) is None:
+        return None
+    rewritten, _ = _run_json_for(buf.getvalue(), dest, has_task)
+    return buf.getvalue() if rewritten is None else rewritten
 
 
 def _extract(
@@ -354,18 +405,27 @@ def _point_run_at_task(tmp: Path, dest: Path) -> str | None:
     run_file = tmp / RUN_FILE
     if not run_file.is_file():
         return None
+    rewritten, original = _run_json_for(run_file.read_bytes(), dest, (tmp / TASK_DIR).is_dir())
+    if rewritten is not None:
+        atomic.write_bytes(run_file, rewritten)
+    return original
+
+
+def _run_json_for(raw: bytes, dest: Path, has_task: bool) -> tuple[bytes | None, str | None]:
+    """run.json pointed at the task copy in `dest` (None: left as it is), and the path it
+    named."""
     try:
-        data: Any = read_json(run_file)
+        data: Any = loads(raw, RUN_FILE)
     except JsonInputError:
-        return None  # load_view reports the broken header
+        return None, None  # load_view reports the broken header
     if not isinstance(data, dict):
-        return None
+        return None, None
     original = data.get("task_folder")
-    has_task = (tmp / TASK_DIR).is_dir()
-    if has_task or original is not None:
-        data["task_folder"] = str((dest / TASK_DIR).resolve()) if has_task else None
-        atomic.write_json(run_file, data)
-    return original if isinstance(original, str) else None
+    named = original if isinstance(original, str) else None
+    if not has_task and original is None:
+        return None, named
+    data["task_folder"] = str((dest / TASK_DIR).resolve()) if has_task else None
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"), named
 
 
 def _move_into_place(tmp: Path, dest: Path, archive_hash: str) -> Path:

@@ -67,10 +67,38 @@ def test_export_then_open_gives_identical_steps_and_the_task(tmp_path: Path) -> 
 def test_opening_twice_reuses_the_extracted_folder(tmp_path: Path) -> None:
     out = export_archive(_trajectory(tmp_path, None), tmp_path / "run.zip")
     first = open_archive(out, tmp_path / "opened")
-    (first / "marker").write_text("still here")
+    stamp = (first / "archive.json").read_bytes()
     assert open_archive(out, tmp_path / "opened") == first
-    assert (first / "marker").is_file()
+    assert (first / "archive.json").read_bytes() == stamp  # not extracted again
     assert len(list((tmp_path / "opened").iterdir())) == 1
+
+
+@pytest.mark.parametrize("change", ["edited", "added", "removed", "run.json", "linked"])
+def test_an_extraction_changed_since_is_extracted_again(tmp_path: Path, change: str) -> None:
+    task = _task(tmp_path / "task")
+    out = export_archive(_trajectory(tmp_path, task), tmp_path / "run.zip", task)
+    first = open_archive(out, tmp_path / "opened")
+    script = first / "task" / "evaluate.js"
+    original = script.read_bytes()
+    if change == "edited":
+        script.write_text("module.exports = async () => ({success: true});")
+    elif change == "added":
+        (first / "task" / "helper.js").write_text("window.pass = true;")
+    elif change == "removed":
+        (first / "final.sb3").unlink()
+    elif change == "run.json":
+        run = json.loads((first / "run.json").read_text())
+        (first / "run.json").write_text(json.dumps({**run, "task_folder": str(tmp_path)}))
+    else:
+        (tmp_path / "elsewhere.js").write_bytes(original)
+        script.unlink()
+        script.symlink_to(tmp_path / "elsewhere.js")
+    again = open_archive(out, tmp_path / "opened")
+    assert again == first and not script.is_symlink()
+    assert script.read_bytes() == original and (first / "final.sb3").is_file()
+    assert not (first / "task" / "helper.js").exists()
+    run = json.loads((first / "run.json").read_text())
+    assert run["task_folder"] == str((first / "task").resolve())
 
 
 def test_a_task_folder_that_is_gone_is_noted_in_the_manifest(tmp_path: Path) -> None:
