@@ -120,3 +120,25 @@ def test_problem_lines_cut_long_values_with_a_marker() -> None:
     )
     assert len(finding.message) + len(finding.fix) < 2 * MAX_PROBLEM
     assert "more characters cut]" in finding.fix
+
+
+def test_other_readers_of_outside_json_name_a_deep_file(tmp_path: Path) -> None:
+    from studio.services.authoring.library_ops import validate_new_id
+    from studio.services.diagnostic_report import SUMMARY_FILE, load_diagnostics
+
+    make_task(tmp_path / "lib" / "deep")
+    (tmp_path / "lib" / "deep" / "task.json").write_text(ABYSS)
+    validate_new_id(tmp_path / "lib", "fresh")  # a broken task.json holds no id
+    (tmp_path / "runs" / "r1").mkdir(parents=True)
+    (tmp_path / "runs" / "r1" / SUMMARY_FILE).write_text(ABYSS)
+    rows, problems = load_diagnostics(tmp_path / "runs")
+    assert rows == [] and "summary.json: cannot be read (nested more than" in problems[0]
+
+
+def test_import_warnings_are_cut(tmp_path: Path) -> None:
+    sw = build_set(tmp_path / "sw")
+    (sw.tasks / "long_list.json").write_text(json.dumps(["x" * 100_000]))
+    report = import_scratchworld(sw.root, tmp_path / "lib")
+    warnings = [w for w in report.to_json()["warnings"] if "x" * 300 in w]
+    assert warnings and all(len(w) < MAX_PROBLEM + 100 for w in warnings)
+    assert all(w.endswith("more characters cut]") for w in warnings)

@@ -62,7 +62,7 @@ class ImportReport:
             "skipped": problems,
             "without_golden": self.without_golden,
             "task_lists": self.task_lists,
-            "warnings": self.warnings,
+            "warnings": [cut(w) for w in self.warnings],
         }
 
 
@@ -96,7 +96,7 @@ class ExportReport:
             "problems": problems,
             "skipped": problems,
             "files": self.files,
-            "warnings": self.warnings,
+            "warnings": [cut(w) for w in self.warnings],
         }
 
 
