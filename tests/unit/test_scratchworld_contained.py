@@ -255,3 +255,20 @@ def test_drag_and_qa_files_linked_out_of_the_checkout_are_refused(tmp_path: Path
     assert reasons and all("outside the checkout" in r for r in reasons)
     assert {p.field for p in report.skipped} == {"init_project", "screenshot"}
     assert "T1_001" not in report.drag_items and "T1_002" in report.drag_items
+
+
+def test_export_refuses_library_files_linked_out_of_their_folder(lib: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.bin"
+    secret.write_bytes(b"SECRET" + b"\0" * 40)
+    script = lib / "compute_sum_list" / "compute_sum_list.js"
+    script.unlink()
+    script.symlink_to(secret)
+    project = lib / "diagnostics/drag/T1_001/T1_001.sb3"
+    project.unlink()
+    project.symlink_to(secret)
+    report = export_checkout(lib, tmp_path / "out")
+    named = [str(p) for p in report.skipped]
+    assert any("compute_sum_list.js is a symbolic link" in n for n in named)
+    assert any("T1_001.sb3 is a symbolic link out of its folder" in n for n in named)
+    written = [p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert all(b"SECRET" not in data for data in written)

@@ -36,6 +36,7 @@ from studio.services.drag.item import (
 )
 from studio.services.errors import ProjectFileError, TaskFileError
 from studio.services.leftovers import clean_leftovers, temp_dir
+from studio.services.names import contained
 from studio.services.sb3 import check_sb3
 from studio.services.scratchworld.diagnostics_common import (
     STUDIO_KEY,
@@ -239,6 +240,9 @@ def _drag_files(entry: ItemFolder, report: Report) -> dict[str, bytes]:
         raise _Bad(file, f"item {item.id}: {project!r} is not a plain file name", "init_project")
     if not plain_name(item.id):
         raise _Bad(file, f"item {item.id}: the id cannot name a file", "id")
+    for path in (entry.project_path, entry.screenshot_path):
+        if path.exists() and not contained(path, entry.path):
+            raise _Bad(file, f"item {item.id}: {path.name} is a symbolic link out of its folder")
     data, notes = drag_record(item, project)
     report.warnings.extend(notes)
     files = {

@@ -33,6 +33,7 @@ from pydantic import ValidationError
 
 from studio.services.drag.item import png_size
 from studio.services.errors import TaskFileError
+from studio.services.names import contained
 from studio.services.qa.item import ITEMS_DIR, QaItem, QaSet, read_item
 from studio.services.scratchworld.diagnostics_common import (
     SOURCE_FIELDS,
@@ -195,6 +196,10 @@ def export_qa(src: Path, out: Output, report: Report) -> None:
         name, shot = qa_file_name(item), qa.screenshot_path(item.screenshot)
         if not plain_name(name) or not plain_name(item.screenshot):
             report.skipped.append(Problem(path, f"{who}: a file name is not plain", "screenshot"))
+            continue
+        if shot.exists() and not contained(shot, src):
+            msg = f"{who}: the screenshot {item.screenshot} is a symbolic link out of {src}"
+            report.skipped.append(Problem(path, msg, "screenshot"))
             continue
         if not shot.is_file():
             msg = f"{who}: the screenshot {item.screenshot} is missing"

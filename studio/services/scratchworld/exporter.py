@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from studio.models.task import Convention
 from studio.services import atomic, paths
 from studio.services.errors import StudioError, cut
-from studio.services.names import name_problem
+from studio.services.names import contained, name_problem
 from studio.services.scratchworld.layout import (
     GOLDEN_SUFFIX,
     HELPER_NAME,
@@ -133,11 +133,31 @@ def _collect(entries: list[TaskFolder], report: ExportReport) -> list[_Item]:
             continue
         seen[task.id] = entry.folder
         try:
+            _refuse_links_out(entry)
             items.append(_read_item(entry, report))
+        except _LinkOut as exc:
+            report.skipped.append(exc.problem)
         except OSError as exc:
             name = getattr(exc, "filename", None) or entry.folder
             report.skipped.append(Problem(Path(name), f"cannot be read ({exc.strerror or exc})"))
     return items
+
+
+class _LinkOut(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def _refuse_links_out(entry: TaskFolder) -> None:
+    """A task whose files are symbolic links out of its folder is not exported (named)."""
+    files = [entry.initial_path, entry.script_path, entry.golden_path]
+    if entry.task.evaluation.helper_library:
+        files.append(entry.helper_path)
+    for path in files:
+        if path is not None and not contained(path, entry.folder):
+            msg = f"{path.name} is a symbolic link to {path.resolve()}, outside the task folder"
+            raise _LinkOut(Problem(entry.folder / "task.json", msg))
 
 
 def _read_item(entry: TaskFolder, report: ExportReport) -> _Item:
