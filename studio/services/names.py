@@ -4,8 +4,8 @@ A task file, a drag or QA record, a task list or an item file names other files 
 scripts, screenshots, its own published file). Such a name is used only when it is *plain*
 (`name_problem` says why not): a non-empty string of at most 255 characters with no path
 separator (`/`, `\\`), no drive (`C:`), no NUL or other control character, no leading or
-trailing space, and neither `.` nor `..`. `inside(folder, name)` is the only way such a name
-becomes a path, so whatever the file says, the path stays in `folder`.
+trailing space, and neither `.` nor `..`; so `folder / name` stays in `folder`, whatever the
+file says. A name that is not plain is refused with a problem that names the file and field.
 
 Names that become folders of a library (task ids, item ids) must also not be hidden (start with
 `.`: the library's `.trash/` and folders being written) nor reserved (`RESERVED`: the
@@ -21,20 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from studio.services.errors import StudioError, cut
-
 MAX_NAME = 255
 RESERVED = frozenset({".trash", "diagnostics"})
-
-
-class UnsafeNameError(StudioError):
-    """A file names another file by a name that is not plain (or is reserved)."""
-
-    def __init__(self, where: Path | str, what: str, value: Any, problem: str) -> None:
-        self.path = Path(where)
-        self.field = what
-        self.problem = f"{cut(repr(value), 80)} {problem}"
-        super().__init__(f"{where} ({what}): {self.problem}")
 
 
 def name_problem(value: Any) -> str | None:
@@ -66,19 +54,6 @@ def library_name_problem(value: Any) -> str | None:
     if value.startswith("."):
         return "is hidden (starts with '.'), as the library's own folders are"
     return None
-
-
-def check_name(value: Any, where: Path | str, what: str) -> str:
-    """`value` when it is a plain file name; else UnsafeNameError naming `where` and `what`."""
-    problem = name_problem(value)
-    if problem is not None:
-        raise UnsafeNameError(where, what, value, problem)
-    return str(value)
-
-
-def inside(folder: Path, value: Any, where: Path | str, what: str) -> Path:
-    """The path `folder/value` for a plain name `value` (see `check_name`)."""
-    return folder / check_name(value, where, what)
 
 
 def contained(path: Path, root: Path) -> bool:

@@ -272,3 +272,42 @@ def test_export_refuses_library_files_linked_out_of_their_folder(lib: Path, tmp_
     assert any("T1_001.sb3 is a symbolic link out of its folder" in n for n in named)
     written = [p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()]
     assert all(b"SECRET" not in data for data in written)
+
+
+@pytest.mark.parametrize(
+    ("value", "plain", "for_library"),
+    [
+        ("pong.sb3", True, True),
+        ("my task.js", True, True),
+        (".trash", True, False),
+        ("diagnostics", True, False),
+        (".hidden", True, False),
+        (".", False, False),
+        ("..", False, False),
+        ("../x.sb3", False, False),
+        ("/etc/passwd", False, False),
+        ("a\\b.js", False, False),
+        ("C:x.sb3", False, False),
+        ("x\n.sb3", False, False),
+        (" x.sb3", False, False),
+        ("", False, False),
+        (7, False, False),
+    ],
+)
+def test_plain_and_library_names(value: Any, plain: bool, for_library: bool) -> None:
+    from studio.services.names import library_name_problem, name_problem
+
+    assert (name_problem(value) is None) == plain
+    assert (library_name_problem(value) is None) == for_library
+
+
+def test_contained_follows_links(tmp_path: Path) -> None:
+    from studio.services.names import contained
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a").write_text("a")
+    (tmp_path / "in" / "to_a").symlink_to(tmp_path / "in" / "a")
+    (tmp_path / "in" / "out").symlink_to(tmp_path)
+    assert contained(tmp_path / "in" / "to_a", tmp_path / "in")
+    assert not contained(tmp_path / "in" / "out", tmp_path / "in")
+    assert not contained(tmp_path / "in" / ".." / "x", tmp_path / "in")
