@@ -311,3 +311,18 @@ def test_contained_follows_links(tmp_path: Path) -> None:
     assert contained(tmp_path / "in" / "to_a", tmp_path / "in")
     assert not contained(tmp_path / "in" / "out", tmp_path / "in")
     assert not contained(tmp_path / "in" / ".." / "x", tmp_path / "in")
+
+
+def test_a_helper_library_linked_out_of_the_checkout_is_refused_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    sw = build_set(tmp_path / "sw")
+    helper = sw.scripts / "evaluation_utils.js"
+    (tmp_path / "outside.js").write_bytes(helper.read_bytes())
+    helper.unlink()
+    helper.symlink_to(tmp_path / "outside.js")
+    report = import_scratchworld(sw.root, tmp_path / "lib")
+    assert [p.file.name for p in report.skipped] == ["evaluation_utils.js"]
+    assert "outside the checkout" in report.skipped[0].problem
+    assert sorted(report.imported) == sorted(sw.ids)
+    assert not list((tmp_path / "lib").glob("*/evaluation_utils.js"))

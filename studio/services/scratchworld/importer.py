@@ -69,10 +69,14 @@ class _Sources:
         self.used: set[str] = set()
         self._sb3: dict[str, bytes | ProjectFileError] = {}
         helper = scripts / HELPER_NAME
-        self.helper = None
+        self.helper: bytes | None = None
+        self.refused: Problem | None = None  # the helper library, linked out of the checkout
         if helper.is_file():
-            outside(helper, roots, helper, None)
-            self.helper = helper.read_bytes()
+            try:
+                outside(helper, roots, helper, None)
+                self.helper = helper.read_bytes()
+            except _Skip as skip:
+                self.refused = skip.problem
 
     def project(self, name: str, task_file: Path, field: str) -> bytes:
         path = self.projects / plain(name, task_file, field)
@@ -157,7 +161,9 @@ def import_scratchworld(
     roots = [root, *(Path(d) for d in (tasks_dir, scripts_dir, projects_dir) if d)]
     sources = _Sources(sdir, pdir, roots)
     sources.used.update(also_used)
-    if sources.helper is None:
+    if sources.refused is not None:
+        report.skipped.append(sources.refused)
+    elif sources.helper is None:
         report.warnings.append(f"{sdir / HELPER_NAME}: missing; tasks will use our helpers")
     parsed = _parse_all(_inside(task_files, roots, report), tdir, report)
     lists = _inside(sorted(p for p in tdir.glob("*.json") if p.is_file()), roots, report)
