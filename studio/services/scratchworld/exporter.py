@@ -4,6 +4,12 @@ Imported tasks come back as they were read, field by field, unless we changed th
 several tasks share (a default initial project, a family golden) are written once. When two
 tasks want one file name for different bytes, the task whose file is unchanged since import
 keeps the name and the other gets a name of its own (reported as a warning).
+
+Names come from task files and are not trusted: every name written (project, script, the task
+file's place `metadata.scratchworld.file`, task list names) is a plain name inside its folder
+of DEST, or is replaced by the studio's own name with a warning; a JSON style read at import is
+used only when it is a small indent (layout.JsonStyle). A task whose files are symbolic links
+out of its folder is skipped and named.
 """
 
 from __future__ import annotations

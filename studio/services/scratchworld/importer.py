@@ -2,6 +2,15 @@
 
 Every problem with one task (bad JSON, missing field, missing script or project, broken .sb3) is
 reported with the file it concerns and that task is skipped; the others are imported.
+
+Everything in the set is untrusted. Task files are read with the bounded JSON reader; the file
+names a task file gives (initial project, script) are plain names resolved inside their own
+folder (names.py); a task whose name is a folder the library keeps for itself (`.trash`,
+`diagnostics`, hidden names, `.`, `..`) is refused; a file of the set that is a symbolic link
+out of the checkout (or out of a folder given with --tasks/--scripts/--projects) is not read or
+copied (links that stay inside are followed). Each task folder is built in a hidden
+`.<id>.<tag>.….importing` folder beside its place; one a killed import left is removed by the
+next import (leftovers.py).
 """
 
 from __future__ import annotations
