@@ -20,7 +20,9 @@ from studio.cli_progress import ProgressBar
 from studio.models.agent import Mode
 from studio.services import paths
 from studio.services.errors import StudioError, TaskFileError
+from studio.services.jsonl import json_lines
 from studio.services.store import TaskFolder, scan_library
+from studio.services.untrusted_json import JsonInputError, loads
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 AGENTS = ("scripted", "idle", "random", "oracle", "llm")
@@ -317,13 +319,10 @@ def _load_actions(path: Path) -> list[dict[str, Any]]:
     except OSError as exc:
         raise StudioError(f"{path}: cannot be read ({exc})") from None
     try:
-        data = json.loads(text)
+        data = loads(text, path)
         items = data if isinstance(data, list) else [data]
-    except json.JSONDecodeError:
-        try:
-            items = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as exc:
-            raise StudioError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from None
+    except JsonInputError:
+        items = [value for _, value in json_lines(path)]
     actions = [i.get("action", i) if isinstance(i, dict) else i for i in items]
     bad = [n for n, a in enumerate(actions, 1) if not (isinstance(a, dict) and "api" in a)]
     if bad:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.services.errors import StudioError
+from studio.services.errors import StudioError, cut
 from studio.services.scratchworld import (
     ExportReport,
     ImportReport,
@@ -120,4 +120,4 @@ def print_problems(report: ImportReport | ExportReport) -> None:
         for problem in report.skipped:
             print(f"  {problem}", file=sys.stderr)
     for warning in report.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {cut(warning)}", file=sys.stderr)

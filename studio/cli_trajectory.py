@@ -2,9 +2,9 @@
 
 Exit codes: 0 done; 2 unusable input (a path that is not a trajectory folder or archive, an
 archive with unsafe members, no manifest or members past the size limits), with a message
-naming the file. `export` packs the task folder given with `--task`, else the run's (for a
-folder opened from an archive, only the task folder inside it: a path named in an archive is
-never followed, and the note printed says to pass --task).
+naming the file. `export` packs the task folder given with `--task`, else only the `task/`
+folder the run folder itself holds (an opened archive's): a path that run.json names is never
+followed, since a run folder may come from elsewhere, and the note printed says to pass --task.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def add_parsers(subparsers: Any) -> None:
     ex = sub.add_parser("export", help="pack a run and its task into one .zip")
     ex.add_argument("folder", type=Path, metavar="FOLDER", help="trajectory folder")
     ex.add_argument("-o", "--out", type=Path, required=True, metavar="OUT.zip")
-    task_help = "task folder (default: the run's; for an opened archive, only the one inside it)"
+    task_help = "task folder (default: only the task/ folder inside the run folder)"
     ex.add_argument("--task", type=Path, metavar="DIR", help=task_help)
 
     cp = sub.add_parser("compare", help="two runs of one task side by side, by step")

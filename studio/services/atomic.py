@@ -1,14 +1,18 @@
 """Atomic file writes: a reader sees the old file or the new one, never half of one.
 
-Writing `<name>` creates a temporary file `.<name>.<random>.tmp` beside it, writes and fsyncs
-the data, then renames it over `<name>`; a failed write removes its temporary. The saved file
+Writing `<name>` creates a temporary file `.<name>.<tag>-<random>.tmp` beside it (`<tag>`: the
+writer's process id and host, see leftovers.py), writes and fsyncs the data, then renames it
+over `<name>`; a failed write removes its temporary. The saved file
 keeps the permission bits `<name>` had; a new file gets those of a plain `open()` (0o666 less
 the umask, or what a default ACL of the folder gives).
 
 A process killed mid-save leaves its temporary behind. Each write of `<name>` therefore first
-removes temporaries of `<name>` (the pattern above, also the names the former `mkstemp` gave)
-that are older than `STALE_AGE` seconds; a younger one may belong to a concurrent writer and is
-left alone. Clean-up is best effort: it never makes a save fail.
+removes the temporaries of `<name>` left by processes that are gone: at once when the tag names
+a dead process of this host, else (names of another host, or without a tag as the former
+`mkstemp` gave) once older than `STALE_AGE` seconds; a live writer's temporary is left alone.
+`clean_folder(folder)` does the same for every temporary in a folder; the library scan calls it
+on each task folder, so leftovers go at the next start, not only at the next save of that file.
+Clean-up is best effort: it never makes a save fail.
 """
 
 from __future__ import annotations
@@ -19,15 +23,17 @@ import os
 import re
 import secrets
 import stat
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-# Seconds after which a temporary is taken as left over by a killed save (a live save renames
-# its temporary within moments of writing it).
-STALE_AGE = 600.0
+from studio.services.leftovers import STALE_AGE, is_leftover, owner_tag
+
+__all__ = ["STALE_AGE", "clean_folder", "clean_stale", "write_bytes", "write_json", "write_text"]
 _TMP_SUFFIX = ".tmp"
-_RANDOM = re.compile(r"[A-Za-z0-9_]{8,32}")  # token_hex(8) now, mkstemp's 8 characters before
+# `<tag>-<token_hex(8)>` now, mkstemp's 8 characters or a bare token_hex(8) before
+_RANDOM = re.compile(r"[A-Za-z0-9_-]{8,64}")
+_ANY_TEMP = re.compile(r"\..+\.[A-Za-z0-9_-]{8,64}\.tmp")
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -67,15 +73,23 @@ def _is_temp_of(path: Path, candidate: str) -> bool:
 
 
 def clean_stale(path: Path, max_age: float = STALE_AGE) -> None:
-    """Remove temporaries of `path` older than `max_age` seconds (left by a killed save)."""
-    cutoff = time.time() - max_age
-    with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
+    """Remove the temporaries of `path` that killed saves left (see the module doc)."""
+    _clean(path.parent, lambda name: _is_temp_of(path, name), max_age)
+
+
+def clean_folder(folder: Path, max_age: float = STALE_AGE) -> None:
+    """Remove every temporary in `folder` that a killed save left (see the module doc)."""
+    _clean(folder, lambda name: _ANY_TEMP.fullmatch(name) is not None, max_age)
+
+
+def _clean(folder: Path, is_temp: Callable[[str], bool], max_age: float) -> None:
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            if not _is_temp_of(path, entry.name):
+            if not is_temp(entry.name):
                 continue
             with contextlib.suppress(OSError):
                 info = entry.stat(follow_symlinks=False)
-                if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                if stat.S_ISREG(info.st_mode) and is_leftover(entry.name, info.st_mtime, max_age):
                     os.unlink(entry.path)
 
 
@@ -91,7 +105,8 @@ def _existing_mode(path: Path) -> int | None:
 def _create_temp(path: Path) -> tuple[int, str]:
     """Create `.<name>.<random>.tmp` beside `path` with the mode a plain open() would give."""
     for _ in range(100):
-        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(8)}{_TMP_SUFFIX}")
+        tmp = f".{path.name}.{owner_tag()}-{secrets.token_hex(8)}{_TMP_SUFFIX}"
+        tmp = str(path.parent / tmp)
         try:
             return os.open(tmp, _FLAGS, 0o666), tmp
         except FileExistsError:

@@ -36,7 +36,7 @@ from studio.services.clock_agreement import (
     compare_verdicts,
     hazards_note,
 )
-from studio.services.errors import TaskFileError
+from studio.services.errors import StudioError, TaskFileError
 from studio.services.evaluator import Evaluates
 from studio.services.mutant_runs import MutantRunner, flaky_tests
 from studio.services.store import TaskFolder
@@ -262,7 +262,15 @@ async def check_tasks(
 
     async def one(entry: TaskFolder) -> TaskCheck:
         nonlocal done
-        result = await checker.check(entry)
+        try:
+            result = await checker.check(entry)
+        except StudioError as exc:  # a file of this task is unusable: the others go on
+            result = TaskCheck(
+                id=entry.task.id,
+                category=entry.task.category.value,
+                folder=str(entry.folder),
+                errors=[str(exc)],
+            )
         done += 1
         if progress:
             progress(done, total, result)

@@ -8,12 +8,12 @@ diagnostics report them.
 
 from __future__ import annotations
 
-import json
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from studio.models.report import DiagnosticRow
+from studio.services.untrusted_json import JsonInputError, read_json
 
 SUMMARY_FILE = "summary.json"
 KINDS = ("drag", "qa")
@@ -68,9 +68,9 @@ def load_diagnostics(root: Path) -> tuple[list[DiagnosticRow], list[str]]:
     rows, problems = [], []
     for path in sorted(root.rglob(SUMMARY_FILE)):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            problems.append(f"{path}: cannot be read ({exc})")
+            data = read_json(path)
+        except JsonInputError as exc:
+            problems.append(f"{path}: cannot be read ({exc.problem})")
             continue
         if not isinstance(data, dict) or data.get("kind") not in KINDS:
             continue

@@ -8,12 +8,12 @@ what a line must hold is for the caller to check, naming the line the same way.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from studio.services.errors import TaskFileError
+from studio.services.untrusted_json import JsonInputError, loads
 
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -29,6 +29,6 @@ def json_lines(path: Path) -> Iterator[tuple[int, Any]]:
         if not text.strip():
             continue
         try:
-            yield n, json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TaskFileError(path, f"line {n}: not JSON ({exc.msg})") from None
+            yield n, loads(text, path)
+        except JsonInputError as exc:
+            raise TaskFileError(path, f"line {n}: not JSON ({exc.problem})") from None

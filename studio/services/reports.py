@@ -8,7 +8,6 @@ Runs of the diagnostics (drag, QA) follow as tables of their own (`diagnostic_re
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from statistics import mean
@@ -21,6 +20,7 @@ from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.diagnostic_report import format_diagnostics, load_diagnostics
 from studio.services.errors import StudioError
+from studio.services.untrusted_json import JsonInputError, read_json
 
 
 def load_runs(root: Path) -> tuple[list[RunEntry], list[str]]:
@@ -92,8 +92,8 @@ def task_category(run: RunInfo, cache: dict[str, str]) -> str:
 
 def _category_from_folder(folder: Path) -> str:
     try:
-        data: Any = json.loads((folder / TASK_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data: Any = read_json(folder / TASK_FILE)
+    except JsonInputError:
         return ""
     category = data.get("category") if isinstance(data, dict) else None
     return category.lower() if isinstance(category, str) else ""

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.errors import ProjectFileError
+from studio.services.untrusted_json import JsonInputError, loads
 
 MB = 1024 * 1024
 MAX_PROJECT_JSON = 64 * MB  # bytes of project.json, uncompressed
@@ -179,9 +180,9 @@ def read_project_json(data: bytes, name: str | Path = "project.sb3") -> dict[str
             ) from None
         raw = read_member(zf, info, name)
     try:
-        project = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProjectFileError(name, f"project.json is not valid JSON ({exc})") from None
+        project = loads(raw, f"{name}: {PROJECT_JSON}", max_bytes=MAX_PROJECT_JSON)
+    except JsonInputError as exc:
+        raise ProjectFileError(name, f"project.json is not valid JSON ({exc.problem})") from None
     if not isinstance(project, dict) or not isinstance(project.get("targets"), list):
         raise ProjectFileError(name, "project.json has no list of targets (not Scratch 3?)")
     if not any(isinstance(t, dict) and t.get("isStage") for t in project["targets"]):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +9,11 @@ from pydantic import ValidationError
 
 from studio.models.task import TASK_FILE, Task
 from studio.services import atomic, paths
-from studio.services.errors import TaskFileError
+from studio.services.errors import TaskFileError, cut
+from studio.services.names import name_problem
+from studio.services.untrusted_json import JsonInputError, read_json
+
+MAX_TASK_FILE = 16 * 1024 * 1024  # bytes of a task.json
 
 
 @dataclass(frozen=True)
@@ -55,11 +58,9 @@ def load_task(folder: Path) -> TaskFolder:
     if not task_file.is_file():
         raise TaskFileError(folder, f"is not a task folder: it has no {TASK_FILE}")
     try:
-        raw = json.loads(task_file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise TaskFileError(task_file, f"invalid JSON at line {exc.lineno}: {exc.msg}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TaskFileError(task_file, f"cannot be read ({exc})") from None
+        raw = read_json(task_file, max_bytes=MAX_TASK_FILE)
+    except JsonInputError as exc:
+        raise TaskFileError(task_file, exc.problem) from None
     try:
         task = Task.model_validate(raw)
     except ValidationError as exc:
@@ -74,6 +75,20 @@ def load_task(folder: Path) -> TaskFolder:
 
 
 def _check_files_exist(entry: TaskFolder, task_file: Path) -> None:
+    """Every file task.json names is a plain name of a file in the task folder."""
+    task = entry.task
+    named = {
+        "initial_project": task.initial_project,
+        "evaluation.script": task.evaluation.script,
+        "golden_project": task.golden_project,
+        "evaluation.helper_library": task.evaluation.helper_library,
+    }
+    for field, name in named.items():
+        problem = None if name is None else name_problem(name)
+        if problem is None and name == TASK_FILE:
+            problem = "is the task file itself, not a file beside it"
+        if problem is not None:
+            raise TaskFileError(task_file, f"{cut(repr(name), 80)} {problem}", field=field)
     required = {"initial_project": entry.initial_path, "evaluation.script": entry.script_path}
     if entry.golden_path is not None:
         required["golden_project"] = entry.golden_path
@@ -113,6 +128,7 @@ def scan_library(root: Path) -> LibraryScan:
         )
     tasks, errors = [], []
     for folder in candidates:
+        atomic.clean_folder(folder)  # temporaries of saves that were killed
         try:
             tasks.append(load_task(folder))
         except TaskFileError as exc:

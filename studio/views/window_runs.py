@@ -17,11 +17,11 @@ from studio.services import agents
 from studio.services.agents.base import Agent
 from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, load_task
-from studio.services.trajectories.archive import export_archive
+from studio.services.trajectories.archive import export_archive, recorded_task_folder
 from studio.services.trajectories.compare import compare
 from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
-from studio.views.human_session import HumanSessionController
+from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
@@ -210,7 +210,10 @@ class RunWiring:
         if self.opened is None:
             return None
         try:
-            written = await asyncio.to_thread(export_archive, self.opened.view.folder, out)
+            folder = self.opened.view.folder
+            stores = [runs_dir(), sessions_dir()]  # runs the studio recorded: their task too
+            task = recorded_task_folder(folder, stores)
+            written = await asyncio.to_thread(export_archive, folder, out, task)
         except StudioError as exc:
             self.shell.results.show_error(str(exc))
             return None

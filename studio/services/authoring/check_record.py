@@ -96,7 +96,7 @@ def fingerprint(folder: Path) -> str:
         raw_bytes = None
     try:
         raw = json.loads(raw_bytes or b"")
-    except ValueError:
+    except (ValueError, RecursionError):  # load_task names the problem; here it only differs
         raw = None
     if isinstance(raw, dict):
         content = {k: v for k, v in raw.items() if k not in _UNCHECKED_FIELDS}

@@ -8,7 +8,6 @@ restored. Every function here does blocking file I/O.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import tempfile
@@ -37,6 +36,7 @@ from studio.services.authoring.trash import (
 from studio.services.errors import TaskFileError
 from studio.services.sb3 import load_sb3
 from studio.services.store import TaskFolder, is_task_folder, load_task, save_task
+from studio.services.untrusted_json import JsonInputError, read_json
 
 __all__ = [
     "TRASH_DIR",
@@ -87,8 +87,8 @@ def _ids_in_library(root: Path) -> set[str]:
         if _hidden(task_file.parent, root):
             continue
         try:
-            ids.add(str(json.loads(task_file.read_text(encoding="utf-8")).get("id")))
-        except (OSError, ValueError, AttributeError):
+            ids.add(str(read_json(task_file).get("id")))
+        except (JsonInputError, AttributeError):
             continue  # a broken task.json cannot hold the id; scan_library reports it
     return ids
 

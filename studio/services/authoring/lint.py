@@ -19,7 +19,7 @@ from studio.services.authoring.check_record import CheckRecord, is_fresh
 from studio.services.authoring.names import has_name, mentions
 from studio.services.authoring.script_refs import Ref, RefKind, script_refs
 from studio.services.authoring.starter import PLACEHOLDER_INSTRUCTION, PLACEHOLDER_MARKER
-from studio.services.errors import ProjectFileError
+from studio.services.errors import ProjectFileError, cut
 from studio.services.sb3 import missing_assets, read_project_json
 from studio.services.store import TaskFolder
 
@@ -60,6 +60,7 @@ def level_of(finding: LintFinding) -> str:
 E, W = Level.ERROR, Level.WARNING
 _PLACEHOLDER = re.compile(r"^\s*(todo|tbd|fixme|xxx|lorem ipsum|instruction\b|describe\b)", re.I)
 _SHORT_INSTRUCTION = 20
+MAX_NAME_IN_LINE = 80  # characters of a name (sprite, variable, file) echoed in a fix
 
 
 @dataclass
@@ -123,8 +124,10 @@ RULES: dict[str, tuple[Level, str]] = {
 
 
 def _finding(code: str, message: str, **fmt: str) -> Finding:
+    """One finding; names and values from the task are cut (`errors.cut`) to keep it a line."""
     level, fix = RULES[code]
-    return Finding(level, code, message, fix.format(**fmt))
+    short = {key: cut(value, MAX_NAME_IN_LINE) for key, value in fmt.items()}
+    return Finding(level, code, cut(message), fix.format(**short))
 
 
 def _instruction(text: str) -> list[Finding]:

@@ -17,9 +17,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from studio.services.atomic import write_bytes, write_text
-from studio.services.errors import StudioError, TaskFileError
+from studio.services.errors import StudioError, TaskFileError, cut
 from studio.services.labeling.review import Review
 from studio.services.labeling.source import SwSource
+from studio.services.names import name_problem
+from studio.services.untrusted_json import JsonInputError, read_json
 
 ITEM_FILE = "item.json"
 PROJECT_FILE = "project.sb3"
@@ -184,15 +186,24 @@ def load_item(path: Path) -> ItemFolder:
     if not file.is_file():
         raise TaskFileError(file, "no drag item here (item.json is missing)")
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise TaskFileError(file, f"not readable JSON ({exc})") from None
+        data = read_json(file)
+    except JsonInputError as exc:
+        raise TaskFileError(file, f"not readable JSON ({exc.problem})") from None
     try:
         item = DragItem.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
         raise TaskFileError(file, err["msg"], where) from None
+    named = {"init_project": item.init_project, "screenshot": item.screenshot}
+    if item.sw_source is not None:
+        named["sw_source.file"] = item.sw_source.file
+    for field, name in named.items():
+        problem = name_problem(name)
+        if problem is None and name == ITEM_FILE:
+            problem = "is the item file itself"
+        if problem is not None:
+            raise TaskFileError(file, f"{cut(repr(name), 80)} {problem}", field)
     entry = ItemFolder(folder, item)
     if not entry.project_path.is_file():
         raise TaskFileError(file, f"the project {item.init_project} is missing", "init_project")

@@ -17,9 +17,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from studio.services.atomic import write_bytes, write_text
-from studio.services.errors import TaskFileError
+from studio.services.errors import TaskFileError, cut
 from studio.services.labeling.review import Review
 from studio.services.labeling.source import SwSource
+from studio.services.names import name_problem
+from studio.services.untrusted_json import JsonInputError, read_json
 
 ITEMS_DIR = "items"
 SCREENSHOTS_DIR = "screenshots"
@@ -107,11 +109,19 @@ class QaSet:
 
 def read_item(path: Path) -> QaItem:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise TaskFileError(path, f"not readable JSON ({exc})") from None
+        data = read_json(path)
+    except JsonInputError as exc:
+        raise TaskFileError(path, f"not readable JSON ({exc.problem})") from None
     try:
-        return QaItem.model_validate(data)
+        item = QaItem.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         raise TaskFileError(path, err["msg"], ".".join(str(p) for p in err["loc"])) from None
+    named = {"task_id": item.task_id, "screenshot": item.screenshot}
+    if item.sw_source is not None:
+        named["sw_source.file"] = item.sw_source.file
+    for field, name in named.items():
+        problem = name_problem(name)
+        if problem is not None:
+            raise TaskFileError(path, f"{cut(repr(name), 80)} {problem}", field)
+    return item

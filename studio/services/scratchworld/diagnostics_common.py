@@ -9,7 +9,8 @@ labels, answers, ...) stays in the studio. A changed value is spelled as the one
 objects when they were. Items made in the studio have no record: they are written with the
 published keys plus a `"studio"` key (`STUDIO_KEY`) holding the rest, which import reads back.
 
-Untrusted input. File names taken from records are used only when plain (`plain_name`: no
+Untrusted input. A file of the checkout that is a symbolic link out of it is not read
+(`_in_checkout`). File names taken from records are used only when plain (`plain_name`: no
 folders, no `..`, nothing hidden). Records are read up to `MAX_RECORD_BYTES` and must hold one
 JSON object (`_read_record`); other files are read up to a limit (`_read_bytes`), screenshots up
 to `MAX_SCREENSHOT_BYTES` and only when they are PNG files (`_read_png`). Whatever is wrong with
@@ -26,7 +27,6 @@ The underscored names are for the other diagnostics_*.py modules only.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -37,10 +37,14 @@ from studio.services.atomic import write_bytes
 from studio.services.drag.item import DragItemError, png_size
 from studio.services.errors import StudioError
 from studio.services.labeling.source import SwSource
+from studio.services.names import contained
 from studio.services.scratchworld.layout import JsonStyle
 from studio.services.scratchworld.reports import ExportReport, ImportReport, Problem
+from studio.services.untrusted_json import JsonInputError, loads
 
 STUDIO_KEY = "studio"
+# What an item file keeps of the published record; a "studio" key of a record never sets them.
+SOURCE_FIELDS = frozenset({"sw_source", "sw_extra"})
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 MAX_SCREENSHOT_BYTES = 32 * 1024 * 1024
@@ -67,6 +71,13 @@ def plain_name(value: Any) -> bool:
     )
 
 
+def _in_checkout(path: Path, roots: Iterable[Path], record: Path, field: str | None) -> None:
+    """A _Bad when `path` is a symbolic link (or lies in a linked folder) out of the checkout."""
+    if path.exists() and not any(contained(path, root) for root in roots):
+        msg = f"{path} is a symbolic link to {path.resolve()}, outside the checkout; not copied"
+        raise _Bad(record, msg, field)
+
+
 def _read_bytes(path: Path, limit: int, who: str, field: str | None, record: Path) -> bytes:
     if not path.is_file():
         raise _Bad(record, f"{who}: names {path.name}, which is not in {path.parent}", field)
@@ -82,9 +93,9 @@ def _read_record(path: Path) -> tuple[dict[str, Any], str]:
         raise _Bad(path, f"{size} bytes, more than the {MAX_RECORD_BYTES} allowed for a record")
     try:
         text = path.read_text(encoding="utf-8")
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Bad(path, f"invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        raw = loads(text, path, max_bytes=MAX_RECORD_BYTES)
+    except JsonInputError as exc:
+        raise _Bad(path, exc.problem) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise _Bad(path, f"cannot be read ({exc})") from None
     if not isinstance(raw, dict):
@@ -132,10 +143,22 @@ def _source(raw: dict[str, Any], file: str, text: str) -> dict[str, Any]:
 
 def _record_bytes(source: SwSource, out: dict[str, Any], changed: bool) -> bytes:
     """The file of a published record: as read when unchanged, else in the file's style."""
-    style = JsonStyle.model_validate(source.style)
-    if not changed and source.text is not None:
+    try:
+        style = JsonStyle.model_validate(source.style)
+    except ValidationError:  # an item file can hold anything there: the default style then
+        style = JsonStyle()
+    if not changed and source.text is not None and _is_record(source.text, source.record):
         return source.text.encode("utf-8")
     return style.dump(out).encode("utf-8")
+
+
+def _is_record(text: str, record: dict[str, Any]) -> bool:
+    """Whether the kept text is the record itself (else it is not written: an item file could
+    hold any text there)."""
+    try:
+        return bool(loads(text, "sw_source.text", max_bytes=MAX_RECORD_BYTES) == record)
+    except JsonInputError:
+        return False
 
 
 def _has_float(value: Any) -> bool:

@@ -22,7 +22,6 @@ has one. An item whose files would clash with files already written is skipped.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -36,12 +35,15 @@ from studio.services.drag.item import (
     write_item,
 )
 from studio.services.errors import ProjectFileError, TaskFileError
+from studio.services.leftovers import clean_leftovers, temp_dir
+from studio.services.names import contained
 from studio.services.sb3 import check_sb3
 from studio.services.scratchworld.diagnostics_common import (
     STUDIO_KEY,
     Output,
     Report,
     _Bad,
+    _in_checkout,
     _read_bytes,
     _read_png,
     _read_record,
@@ -71,12 +73,13 @@ MAX_PROJECT_BYTES = 256 * 1024 * 1024
 class _Projects:
     """The checkout's projects folder: each .sb3 read and checked once."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, roots: list[Path]) -> None:
+        self.folder, self.roots = folder, roots
         self._seen: dict[str, bytes | ProjectFileError] = {}
 
     def get(self, name: str, who: str, record: Path) -> bytes:
         path = self.folder / name
+        _in_checkout(path, self.roots, record, "init_project")
         if name not in self._seen:
             data = _read_bytes(path, MAX_PROJECT_BYTES, who, "init_project", record)
             try:
@@ -114,10 +117,14 @@ def import_drag(
     """Each `single_step_drag_benchmark/tasks/*.json` of `root` to an item folder
     `dest/<id>/`; problems are named in the report and the item skipped."""
     folder = root / DRAG_TASKS
-    projects = _Projects(projects_dir or root / PROJECTS_DIR)
+    roots = [root, *([projects_dir] if projects_dir else [])]
+    projects = _Projects(projects_dir or root / PROJECTS_DIR, roots)
+    if dest.is_dir():
+        clean_leftovers(dest)
     seen: dict[str, Path] = {}
     for path in sorted(p for p in folder.glob("*.json") if p.is_file()):
         try:
+            _in_checkout(path, [root], path, None)
             item, project, shot = _read_drag(path, projects, root / DRAG_SHOTS)
             if item.id in seen:
                 msg = f"item {item.id}: the id is also the id of {seen[item.id].name}"
@@ -149,6 +156,7 @@ def _read_drag(
     shot = None
     if item.sw_source is None:  # made in the studio: its screenshot, when it has one
         shot_path = shots / f"{item.id}.png"
+        _in_checkout(shot_path, projects.roots, path, "screenshot")
         if shot_path.is_file():
             shot = _read_png(shot_path, who, path)
     if not plain_name(item.init_project) or item.init_project in (ITEM_FILE, PARTIAL_FILE):
@@ -171,12 +179,12 @@ def _write_folder(
     if final.exists() and not overwrite:
         raise _Bad(record, f"item {item_id}: {final} already exists; not overwritten", "id")
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{item_id}.", suffix=".importing", dir=final.parent))
+    tmp = temp_dir(final.parent, item_id, ".importing")
     try:
         write_item(tmp, item, project, shot)
         load_item(tmp)
         if final.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{item_id}.", suffix=".old", dir=final.parent))
+            old = temp_dir(final.parent, item_id, ".old")
             final.replace(old / item_id)
             tmp.replace(final)
             shutil.rmtree(old)
@@ -232,6 +240,9 @@ def _drag_files(entry: ItemFolder, report: Report) -> dict[str, bytes]:
         raise _Bad(file, f"item {item.id}: {project!r} is not a plain file name", "init_project")
     if not plain_name(item.id):
         raise _Bad(file, f"item {item.id}: the id cannot name a file", "id")
+    for path in (entry.project_path, entry.screenshot_path):
+        if path.exists() and not contained(path, entry.path):
+            raise _Bad(file, f"item {item.id}: {path.name} is a symbolic link out of its folder")
     data, notes = drag_record(item, project)
     report.warnings.extend(notes)
     files = {

@@ -31,10 +31,12 @@ from typing import Any
 from studio.services.drag.item import PROJECT_FILE, DragItem
 from studio.services.labeling.review import ReviewState
 from studio.services.scratchworld.diagnostics_common import (
+    SOURCE_FIELDS,
     STUDIO_KEY,
     _Overlay,
     _record_bytes,
     _source,
+    plain_name,
 )
 from studio.services.scratchworld.layout import JsonStyle
 
@@ -94,7 +96,9 @@ def drag_item_of(raw: dict[str, Any], file: str | None = None, text: str | None 
     data: dict[str, Any] = {k: raw[k] for k in DRAG_FIELDS if k in raw}
     data["sw_extra"] = {k: v for k, v in raw.items() if k not in known}
     if isinstance(studio, dict):  # written by the studio's export: the studio's own fields
-        data.update({k: v for k, v in studio.items() if k != LOCAL_PROJECT})
+        data.update(
+            {k: v for k, v in studio.items() if k != LOCAL_PROJECT and k not in SOURCE_FIELDS}
+        )
         data["init_project"] = studio.get(LOCAL_PROJECT, raw.get("init_project"))
     else:
         data["evaluation_config"] = _studio_config(raw.get("evaluation_config"))
@@ -170,7 +174,7 @@ def _new_drag_record(item: DragItem, project: str) -> dict[str, Any]:
 
 def drag_file_name(item: DragItem) -> str:
     source = item.sw_source
-    if source is not None and source.record.get("id") == item.id:
+    if source is not None and source.record.get("id") == item.id and plain_name(source.file):
         return source.file
     return f"{item.id}.json"
 

@@ -33,12 +33,15 @@ from pydantic import ValidationError
 
 from studio.services.drag.item import png_size
 from studio.services.errors import TaskFileError
+from studio.services.names import contained
 from studio.services.qa.item import ITEMS_DIR, QaItem, QaSet, read_item
 from studio.services.scratchworld.diagnostics_common import (
+    SOURCE_FIELDS,
     STUDIO_KEY,
     Output,
     Report,
     _Bad,
+    _in_checkout,
     _Overlay,
     _read_png,
     _read_record,
@@ -75,7 +78,7 @@ def qa_item_of(raw: dict[str, Any], file: str | None = None, text: str | None = 
     }
     data["sw_extra"] = {k: v for k, v in raw.items() if k not in known}
     if isinstance(studio, dict):
-        data.update(studio)
+        data.update({k: v for k, v in studio.items() if k not in SOURCE_FIELDS})
     elif file is not None and text is not None:
         data["sw_source"] = _source(raw, file, text)
     return QaItem.model_validate(data)
@@ -116,6 +119,7 @@ def import_qa(root: Path, dest: Path, report: Report, *, overwrite: bool = False
     used: set[str] = set()
     for path in sorted((p for p in folder.glob("*.json") if p.is_file()), key=_natural):
         try:
+            _in_checkout(path, [root], path, None)
             raw, text = _read_record(path)
             who = _who(raw, "task_id", path)
             _require(raw, QA_FIELDS, who, path)
@@ -132,6 +136,7 @@ def import_qa(root: Path, dest: Path, report: Report, *, overwrite: bool = False
                 msg = f"{who}: the task_id is also the task_id of {seen[item.task_id].name}"
                 raise _Bad(path, msg, "task_id")
             used.add(item.screenshot)
+            _in_checkout(shots / item.screenshot, [root], path, "screenshot")
             png = _read_png(shots / item.screenshot, who, path)
             if item.screenshot not in written:
                 _check_screen(png, shots / item.screenshot, report)
@@ -191,6 +196,10 @@ def export_qa(src: Path, out: Output, report: Report) -> None:
         name, shot = qa_file_name(item), qa.screenshot_path(item.screenshot)
         if not plain_name(name) or not plain_name(item.screenshot):
             report.skipped.append(Problem(path, f"{who}: a file name is not plain", "screenshot"))
+            continue
+        if shot.exists() and not contained(shot, src):
+            msg = f"{who}: the screenshot {item.screenshot} is a symbolic link out of {src}"
+            report.skipped.append(Problem(path, msg, "screenshot"))
             continue
         if not shot.is_file():
             msg = f"{who}: the screenshot {item.screenshot} is missing"

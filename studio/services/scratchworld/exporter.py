@@ -4,6 +4,12 @@ Imported tasks come back as they were read, field by field, unless we changed th
 several tasks share (a default initial project, a family golden) are written once. When two
 tasks want one file name for different bytes, the task whose file is unchanged since import
 keeps the name and the other gets a name of its own (reported as a warning).
+
+Names come from task files and are not trusted: every name written (project, script, the task
+file's place `metadata.scratchworld.file`, task list names) is a plain name inside its folder
+of DEST, or is replaced by the studio's own name with a warning; a JSON style read at import is
+used only when it is a small indent (layout.JsonStyle). A task whose files are symbolic links
+out of its folder is skipped and named.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from pydantic import ValidationError
 
 from studio.models.task import Convention
 from studio.services import atomic, paths
-from studio.services.errors import StudioError
+from studio.services.errors import StudioError, cut
+from studio.services.names import contained, name_problem
 from studio.services.scratchworld.layout import (
     GOLDEN_SUFFIX,
     HELPER_NAME,
@@ -74,6 +81,9 @@ class _Names:
         return name not in self.reserved and self.files.setdefault(name, data) == data
 
     def claim(self, wanted: list[str], data: bytes) -> str:
+        """The first free name of `wanted` (names that are not plain are passed over: they
+        came from task files), else the last one with a number added."""
+        wanted = [n for n in wanted if name_problem(n) is None] or ["unnamed.bin"]
         for name in dict.fromkeys(wanted):
             if self._take(name, data):
                 return name
@@ -129,11 +139,31 @@ def _collect(entries: list[TaskFolder], report: ExportReport) -> list[_Item]:
             continue
         seen[task.id] = entry.folder
         try:
+            _refuse_links_out(entry)
             items.append(_read_item(entry, report))
+        except _LinkOut as exc:
+            report.skipped.append(exc.problem)
         except OSError as exc:
             name = getattr(exc, "filename", None) or entry.folder
             report.skipped.append(Problem(Path(name), f"cannot be read ({exc.strerror or exc})"))
     return items
+
+
+class _LinkOut(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def _refuse_links_out(entry: TaskFolder) -> None:
+    """A task whose files are symbolic links out of its folder is not exported (named)."""
+    files = [entry.initial_path, entry.script_path, entry.golden_path]
+    if entry.task.evaluation.helper_library:
+        files.append(entry.helper_path)
+    for path in files:
+        if path is not None and not contained(path, entry.folder):
+            msg = f"{path.name} is a symbolic link to {path.resolve()}, outside the task folder"
+            raise _LinkOut(Problem(entry.folder / "task.json", msg))
 
 
 def _read_item(entry: TaskFolder, report: ExportReport) -> _Item:
@@ -272,7 +302,14 @@ def _task_files(items: list[_Item], report: ExportReport) -> dict[Path, bytes]:
         task, record, base = item.entry.task, item.record, item.base
         rel = f"{task.category.value}/{task.id}.json"
         if record and base and (task.id, task.category.value) == (base.id, base.category):
-            rel = record.file
+            if _task_file_ok(record.file):
+                rel = record.file
+            else:
+                report.warnings.append(
+                    f"{item.entry.folder / 'task.json'}: metadata.scratchworld.file "
+                    f"{cut(repr(record.file), 80)} is not a task file name of the tasks folder; "
+                    f"written as {rel}"
+                )
         if TASKS_DIR / rel in files:
             report.skipped.append(Problem(item.entry.folder, f"{rel} is written by another task"))
             items.remove(item)
@@ -291,7 +328,24 @@ def _task_files(items: list[_Item], report: ExportReport) -> dict[Path, bytes]:
             )
         )
         for name, shape in (record.task_list_shapes if record else {}).items():
-            shapes.setdefault(name, shape)
+            if name_problem(name) is None and name.endswith(".json"):
+                shapes.setdefault(name, shape)
+            else:
+                report.warnings.append(
+                    f"{item.entry.folder / 'task.json'}: the task list {cut(repr(name), 80)} "
+                    "is not a plain .json file name; not written"
+                )
     for name, text in rebuild_task_lists(listed, shapes).items():
         files[TASKS_DIR / name] = text.encode("utf-8")
     return files
+
+
+def _task_file_ok(rel: str) -> bool:
+    """A task file's place in the tasks folder: `<id>.json` or `<category>/<id>.json`, each
+    part a plain name (metadata.scratchworld.file comes from a file and is not trusted)."""
+    parts = rel.split("/")
+    return (
+        rel.endswith(".json")
+        and len(parts) <= 2
+        and all(name_problem(part) is None and not part.startswith(".") for part in parts)
+    )

@@ -2,13 +2,20 @@
 
 Every problem with one task (bad JSON, missing field, missing script or project, broken .sb3) is
 reported with the file it concerns and that task is skipped; the others are imported.
+
+Everything in the set is untrusted. Task files are read with the bounded JSON reader; the file
+names a task file gives (initial project, script) are plain names resolved inside their own
+folder (names.py); a task whose name is a folder the library keeps for itself (`.trash`,
+`diagnostics`, hidden names, `.`, `..`) is refused; a file of the set that is a symbolic link
+out of the checkout (or out of a folder given with --tasks/--scripts/--projects) is not read or
+copied (links that stay inside are followed). Each task folder is built in a hidden
+`.<id>.<tag>.….importing` folder beside its place; one a killed import left is removed by the
+next import (leftovers.py).
 """
 
 from __future__ import annotations
 
-import json
 import shutil
-import tempfile
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +24,9 @@ from pydantic import ValidationError
 
 from studio.models.task import Task
 from studio.services import atomic
-from studio.services.errors import ProjectFileError, StudioError, TaskFileError
+from studio.services.errors import ProjectFileError, StudioError, TaskFileError, cut
+from studio.services.leftovers import clean_leftovers, temp_dir
+from studio.services.names import contained, library_name_problem, name_problem
 from studio.services.sb3 import check_sb3
 from studio.services.scratchworld.layout import (
     GOLDEN_SUFFIX,
@@ -39,7 +48,8 @@ from studio.services.scratchworld.record import (
 )
 from studio.services.scratchworld.reports import ImportReport, Problem
 from studio.services.scratchworld.tasklists import parse_task_list, resolve_entry
-from studio.services.store import TaskFolder, load_task, save_task
+from studio.services.store import MAX_TASK_FILE, TaskFolder, load_task, save_task
+from studio.services.untrusted_json import JsonInputError, loads
 
 
 class _Skip(Exception):
@@ -62,18 +72,26 @@ class _Parsed:
 class _Sources:
     """The set's scripts and projects folders; checks each .sb3 once and notes what is used."""
 
-    def __init__(self, scripts: Path, projects: Path) -> None:
-        self.scripts, self.projects = scripts, projects
+    def __init__(self, scripts: Path, projects: Path, roots: Collection[Path]) -> None:
+        self.scripts, self.projects, self.roots = scripts, projects, roots
         self.golden_names = sorted(p.name for p in projects.glob("*" + GOLDEN_SUFFIX))
         self.used: set[str] = set()
         self._sb3: dict[str, bytes | ProjectFileError] = {}
         helper = scripts / HELPER_NAME
-        self.helper = helper.read_bytes() if helper.is_file() else None
+        self.helper: bytes | None = None
+        self.refused: Problem | None = None  # the helper library, linked out of the checkout
+        if helper.is_file():
+            try:
+                outside(helper, roots, helper, None)
+                self.helper = helper.read_bytes()
+            except _Skip as skip:
+                self.refused = skip.problem
 
     def project(self, name: str, task_file: Path, field: str) -> bytes:
-        path = self.projects / name
+        path = self.projects / plain(name, task_file, field)
         self.used.add(name)
         if name not in self._sb3:
+            outside(path, self.roots, task_file, field)
             if not path.is_file():
                 msg = f"names {name}, which is not in {self.projects}"
                 raise _Skip(Problem(task_file, msg, field))
@@ -89,10 +107,11 @@ class _Sources:
         return found
 
     def script(self, name: str, task_file: Path) -> bytes:
-        path = self.scripts / name
+        path = self.scripts / plain(name, task_file, "evaluation.function")
         self.used.add(name)
         if name == HELPER_NAME:
             raise _Skip(Problem(task_file, "names the helper library", "evaluation.function"))
+        outside(path, self.roots, task_file, "evaluation.function")
         if not path.is_file():
             msg = f"names {name}, which is not in {self.scripts}"
             raise _Skip(Problem(task_file, msg, "evaluation.function"))
@@ -102,6 +121,22 @@ class _Sources:
         except UnicodeDecodeError:
             raise _Skip(Problem(path, "is not UTF-8 text")) from None
         return data
+
+
+def plain(name: str, task_file: Path, field: str) -> str:
+    """`name` when it is a plain file name (see names.py); else the task is skipped."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise _Skip(Problem(task_file, f"{cut(repr(name), 80)} {problem}", field))
+    return name
+
+
+def outside(path: Path, roots: Collection[Path], task_file: Path, field: str | None) -> None:
+    """Skip the task when `path` is a symbolic link (or lies in a folder linked) outside the
+    checkout: a checkout's files are copied only when they stay inside it."""
+    if path.exists() and not any(contained(path, root) for root in roots):
+        msg = f"{path} is a symbolic link to {path.resolve()}, outside the checkout; not copied"
+        raise _Skip(Problem(task_file, msg, field))
 
 
 def import_scratchworld(
@@ -132,20 +167,39 @@ def import_scratchworld(
     if not task_files:
         raise StudioError(f"{tdir}: no task files (<category>/<id>.json) in it")
     report = ImportReport(root, dest)
-    sources = _Sources(sdir, pdir)
+    roots = [root, *(Path(d) for d in (tasks_dir, scripts_dir, projects_dir) if d)]
+    sources = _Sources(sdir, pdir, roots)
     sources.used.update(also_used)
-    if sources.helper is None:
+    if sources.refused is not None:
+        report.skipped.append(sources.refused)
+    elif sources.helper is None:
         report.warnings.append(f"{sdir / HELPER_NAME}: missing; tasks will use our helpers")
-    parsed = _parse_all(task_files, tdir, report)
-    _read_lists(sorted(p for p in tdir.glob("*.json") if p.is_file()), tdir, parsed, report)
+    parsed = _parse_all(_inside(task_files, roots, report), tdir, report)
+    lists = _inside(sorted(p for p in tdir.glob("*.json") if p.is_file()), roots, report)
+    _read_lists(lists, tdir, parsed, report)
     dest.mkdir(parents=True, exist_ok=True)
+    clean_leftovers(dest)
     for item in parsed:
         try:
             _import_one(item, sources, dest, report, overwrite)
         except _Skip as skip:
             report.skipped.append(skip.problem)
+        except (OSError, StudioError) as exc:  # one task's trouble never stops the others
+            report.skipped.append(Problem(item.path, f"cannot be imported ({exc})"))
     _warn_unused(sources, report)
     return report
+
+
+def _inside(files: list[Path], roots: Collection[Path], report: ImportReport) -> list[Path]:
+    """The files that stay inside the checkout; each symbolic link out of it is reported."""
+    kept = []
+    for path in files:
+        try:
+            outside(path, roots, path, None)
+            kept.append(path)
+        except _Skip as skip:
+            report.skipped.append(skip.problem)
+    return kept
 
 
 def _parse_all(files: list[Path], tdir: Path, report: ImportReport) -> list[_Parsed]:
@@ -170,9 +224,9 @@ def _parse_all(files: list[Path], tdir: Path, report: ImportReport) -> list[_Par
 def _parse(path: Path, tdir: Path) -> _Parsed:
     try:
         text = path.read_text(encoding="utf-8")
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Skip(Problem(path, f"invalid JSON at line {exc.lineno}: {exc.msg}")) from None
+        raw = loads(text, path, max_bytes=MAX_TASK_FILE)
+    except JsonInputError as exc:
+        raise _Skip(Problem(path, exc.problem)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise _Skip(Problem(path, f"cannot be read ({exc})")) from None
     try:
@@ -212,6 +266,9 @@ def _import_one(
     item: _Parsed, sources: _Sources, dest: Path, report: ImportReport, overwrite: bool
 ) -> None:
     base = item.base
+    problem = library_name_problem(base.id)
+    if problem is not None:
+        raise _Skip(Problem(item.path, f"{cut(repr(base.id), 80)} {problem}", "name"))
     final = dest / base.id
     if final.exists() and not overwrite:
         raise _Skip(Problem(item.path, f"{final} already exists; not overwritten", "name"))
@@ -234,7 +291,11 @@ def _import_one(
 
 
 def _initial_name(name: str, projects: Path) -> str:
-    if not name.endswith(".sb3") and (projects / f"{name}.sb3").is_file():
+    if (
+        name_problem(name) is None
+        and not name.endswith(".sb3")
+        and (projects / f"{name}.sb3").is_file()
+    ):
         return f"{name}.sb3"
     return name
 
@@ -285,14 +346,14 @@ def _task(
 
 def _write_folder(task: Task, files: dict[str, bytes], final: Path, dest: Path) -> None:
     """Build the folder beside its final place, check it loads, then move it there."""
-    tmp = Path(tempfile.mkdtemp(prefix=f".{task.id}.", suffix=".importing", dir=dest))
+    tmp = temp_dir(dest, task.id, ".importing")
     try:
         for name, data in files.items():
             atomic.write_bytes(tmp / name, data)
         save_task(TaskFolder(task, tmp))
         load_task(tmp)
         if final.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{task.id}.", suffix=".old", dir=dest))
+            old = temp_dir(dest, task.id, ".old")
             final.replace(old / task.id)
             tmp.replace(final)
             shutil.rmtree(old)

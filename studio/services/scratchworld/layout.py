@@ -8,13 +8,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 TASKS_DIR = Path("tasks")
 SCRIPTS_DIR = Path("scratch-bench-api/api/evaluation_scripts")
 PROJECTS_DIR = Path("scratch-gui/static")
 HELPER_NAME = "evaluation_utils.js"
 GOLDEN_SUFFIX = "_golden.sb3"
+MAX_INDENT = 16  # spaces or tabs of one level of a JSON file's indent
 # A family golden only matches at a word boundary of the id, so `cat_golden.sb3` is not the golden
 # of `catch_game`.
 FAMILY_BOUNDARIES = ("_", "-", ".")
@@ -30,6 +31,17 @@ class JsonStyle(BaseModel):
     ascii: bool = False
     compact: bool = False  # one line without spaces after , and : (as JSON.stringify writes)
 
+    @field_validator("indent")
+    @classmethod
+    def _small_indent(cls, value: int | str | None) -> int | str | None:
+        """An indent is at most `MAX_INDENT` spaces (a number) or whitespace (a string): any
+        other text would be written between the values, and the file would not be JSON."""
+        if isinstance(value, bool) or (isinstance(value, int) and not 0 <= value <= MAX_INDENT):
+            raise ValueError(f"indent must be a number from 0 to {MAX_INDENT}")
+        if isinstance(value, str) and (len(value) > MAX_INDENT or value.strip(" \t") != ""):
+            raise ValueError(f"indent must be at most {MAX_INDENT} spaces or tabs")
+        return value
+
     @classmethod
     def detect(cls, text: str) -> JsonStyle:
         """Guess indent, final newline and escaping of non-ASCII characters from the text."""
@@ -39,6 +51,8 @@ class JsonStyle(BaseModel):
             second = lines[1]
             space = second[: len(second) - len(second.lstrip())]
             indent = len(space) if space and set(space) == {" "} else (space or None)
+            if len(space) > MAX_INDENT or space.strip(" \t"):  # not an indent we can write
+                indent = 2
         return cls(
             indent=indent,
             newline=text.endswith("\n"),

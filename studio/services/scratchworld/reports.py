@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.services.errors import cut
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -14,6 +16,11 @@ class Problem:
     file: Path
     problem: str
     field: str | None = None
+
+    def __post_init__(self) -> None:  # values echoed from files are cut to keep one line
+        object.__setattr__(self, "problem", cut(self.problem))
+        if self.field:
+            object.__setattr__(self, "field", cut(self.field, 80))
 
     def __str__(self) -> str:
         where = f" (field '{self.field}')" if self.field else ""
@@ -55,7 +62,7 @@ class ImportReport:
             "skipped": problems,
             "without_golden": self.without_golden,
             "task_lists": self.task_lists,
-            "warnings": self.warnings,
+            "warnings": [cut(w) for w in self.warnings],
         }
 
 
@@ -89,7 +96,7 @@ class ExportReport:
             "problems": problems,
             "skipped": problems,
             "files": self.files,
-            "warnings": self.warnings,
+            "warnings": [cut(w) for w in self.warnings],
         }
 
 

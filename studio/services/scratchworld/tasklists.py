@@ -7,7 +7,6 @@ rebuilds the lists from the tasks it writes, in the original order and spelling.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -15,8 +14,10 @@ from typing import Any
 from studio.models.task import Category
 from studio.services.scratchworld.layout import JsonStyle
 from studio.services.scratchworld.record import ListMembership, ListShape
+from studio.services.untrusted_json import JsonInputError, loads
 
 DEFAULT_LIST = "all_tasks.json"
+MAX_LIST_BYTES = 16 * 1024 * 1024
 _NEW = 10**9  # position of entries added at export, after every original entry
 
 
@@ -37,7 +38,10 @@ def _entries(value: Any) -> list[str] | None:
 
 def parse_task_list(name: str, text: str) -> ParsedList:
     """Parse a list file's text; ValueError when it is neither a dict of lists nor a list."""
-    value = json.loads(text)
+    try:
+        value = loads(text, name, max_bytes=MAX_LIST_BYTES)
+    except JsonInputError as exc:
+        raise ValueError(exc.problem) from None
     style = JsonStyle.detect(text)
     plain = _entries(value)
     if plain is not None:

@@ -7,11 +7,14 @@ projects, the evaluation script) so the run can be evaluated or re-run on anothe
 size and sha256.
 
 Export packs the task folder given explicitly (`task_folder`, the CLI's `--task DIR`). Without
-one it packs, for a folder that `open_archive` extracted (it holds `archive.json`), only the
-`task/` folder inside it: paths named by anything that came out of an archive are never
-followed, so re-exporting an opened archive that has no task folder exports the run without one
-(the manifest's task note says to pass --task). For any other trajectory folder it packs the
-task folder that run.json names.
+one it packs only what the run folder itself holds: its `task/` folder (an archive opened by
+`open_archive` has one when the archive had one). A path that run.json names is never followed
+by export itself: a run folder may come from elsewhere, and its run.json could name any folder
+(the manifest's task note says to pass --task). `recorded_task_folder` gives the task folder
+run.json names for a run the studio recorded itself (a run folder inside one of the studio's
+own record folders, naming a task folder), which the window passes explicitly. Files that are
+symbolic links out of the folder they are packed from are left out (and named in the
+manifest's problems).
 
 Archives are bounded, counted uncompressed: at most `MAX_ARCHIVE_MEMBERS` (50 000) members,
 `MAX_MANIFEST` (16 MB) for manifest.json, `MAX_ARCHIVE_MEMBER` (512 MB) for any other member,
@@ -29,7 +32,11 @@ and shown by `load_view`. run.json of the extracted run names the extracted `tas
 no task folder when the archive has none (the original path is only recorded in
 `archive.json`). An archive opened twice is extracted once: the extraction folder is keyed by
 the sha256 of the archive file's own bytes (never by hashes the archive states about itself),
-so archives that differ in any byte never share an extraction.
+so archives that differ in any byte never share an extraction. The extraction is verified
+against the archive in hand when it is reused: `archive.json` lists the files extracted, and the
+folder must hold those and no others, manifest.json as read, run.json as extraction rewrites it
+and every other file with the size and CRC-32 its member has in the archive; an extraction
+changed since (a file edited, added or removed) is removed and extracted again.
 """
 
 from __future__ import annotations
@@ -47,10 +54,13 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.models.task import TASK_FILE
+from studio.models.trajectory import RUN_FILE
 from studio.services import atomic
 from studio.services.errors import StudioError
+from studio.services.names import contained
 from studio.services.trajectories.view import ARCHIVE_INFO, load_view
+from studio.services.untrusted_json import JsonInputError, loads, read_json
 
 FORMAT = "scratch-bench-trajectory"
 VERSION = 1
@@ -68,6 +78,10 @@ NO_TASK_IN_ARCHIVE = (
     "the run was opened from an archive without a task folder, and a path named inside an "
     "archive is not followed; pass --task DIR to include one"
 )
+NOT_FOLLOWED = (
+    "the run folder holds no task folder, and the task folder its run.json names is not "
+    "followed (a run folder may come from elsewhere); pass --task DIR to include one"
+)
 # What inflating a member raises when its data is damaged, encrypted or compressed oddly.
 _READ_ERRORS = (
     zipfile.BadZipFile,
@@ -81,138 +95,22 @@ _READ_ERRORS = (
 
 # ---- export --------------------------------------------------------------------------------
 def export_archive(folder: Path, out_zip: Path, task_folder: Path | None = None) -> Path:
-    """Write the trajectory in `folder` and its task folder to `out_zip` (atomically)."""
-    folder, out_zip = Path(folder), Path(out_zip)
-    view = load_view(folder)
-    if task_folder is not None:
-        task_note = _task_note(Path(task_folder))
-    elif (folder / ARCHIVE_INFO).is_file():  # extracted by open_archive: only its own task/
-        task_folder = folder / TASK_DIR
-        if task_folder.is_dir() and not task_folder.is_symlink():
-            task_note = _task_note(task_folder)
-        else:
-            task_note = {"included": False, "source": None, "note": NO_TASK_IN_ARCHIVE}
-    else:
-        if view.run is not None and view.run.task_folder:
-            task_folder = Path(view.run.task_folder)
-        task_note = _task_note(task_folder)
-    members = _trajectory_files(folder, out_zip)
-    if task_note["included"]:
-        assert task_folder is not None
-        members += [(f"{TASK_DIR}/{rel}", path) for rel, path in _tree_files(task_folder)]
-    _check_export_sizes(out_zip, members)
-    manifest = {
-        "format": FORMAT,
-        "version": VERSION,
-        "created_at": datetime.now(UTC).isoformat(),
-        "run": _run_summary(view.run),
-        "task": task_note,
-        "problems": view.problems,
-        "files": [],  # filled while writing, from the very bytes written
-    }
-    try:
-        _write_zip(out_zip, members, manifest)
-    except OSError as exc:
-        raise StudioError(f"{out_zip}: cannot be written ({exc})") from None
-    return out_zip
+    """Write the trajectory in `folder` and its task folder to `out_zip` (atomically); see
+    the module doc for which task folder (export.py does the work)."""
+    from studio.services.trajectories.export import write_archive
+
+    return write_archive(Path(folder), Path(out_zip), task_folder)
 
 
-def _trajectory_files(folder: Path, out_zip: Path) -> list[tuple[str, Path]]:
-    skip = out_zip.resolve()
-    return [
-        (p.name, p)
-        for p in sorted(folder.iterdir())
-        if p.is_file() and _kept(p.name) and p.resolve() != skip
-    ]
-
-
-def _tree_files(root: Path) -> list[tuple[str, Path]]:
-    found = []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if path.is_file() and all(_kept(part) for part in rel.parts):
-            found.append((rel.as_posix(), path))
-    return found
-
-
-def _kept(name: str) -> bool:
-    return not name.startswith(".") and name not in _SKIPPED_NAMES
-
-
-def _task_note(task_folder: Path | None) -> dict[str, Any]:
-    if task_folder is None:
-        return {"included": False, "source": None, "note": "the run names no task folder"}
-    if not task_folder.is_dir():
-        note = "task folder not found when exporting; not included"
-        return {"included": False, "source": str(task_folder), "note": note}
-    return {"included": True, "source": str(task_folder), "note": ""}
-
-
-def _check_export_sizes(out_zip: Path, members: list[tuple[str, Path]]) -> None:
-    """Refuse to write an archive that `open_archive` would refuse for its size."""
-    if len(members) + 1 > MAX_ARCHIVE_MEMBERS:
-        raise StudioError(
-            f"{out_zip}: cannot be written: {len(members) + 1} members, more than "
-            f"{MAX_ARCHIVE_MEMBERS} allowed in an archive"
-        )
-    total = 0
-    for _name, path in members:
-        size = path.stat().st_size
-        if size > MAX_ARCHIVE_MEMBER:
-            raise StudioError(
-                f"{out_zip}: cannot be written: {path} is {size} bytes, more than "
-                f"{_limit(MAX_ARCHIVE_MEMBER)} allowed for a member of an archive"
-            )
-        total += size
-        if total > MAX_ARCHIVE_TOTAL:
-            raise StudioError(
-                f"{out_zip}: cannot be written: the files up to {path} are {total} bytes, more "
-                f"than {_limit(MAX_ARCHIVE_TOTAL)} allowed in an archive"
-            )
-
-
-def _run_summary(run: RunInfo | None) -> dict[str, Any] | None:
-    if run is None:
+def recorded_task_folder(folder: Path, stores: list[Path]) -> Path | None:
+    """The task folder run.json names, for a run the studio recorded itself: the run folder is
+    inside one of `stores` (the studio's own record folders) and the folder named is a task
+    folder (holds task.json). None otherwise."""
+    if not any(contained(folder, store) for store in stores if store.is_dir()):
         return None
-    result = run.eval
-    return {
-        "episode_id": run.episode_id,
-        "task_id": run.task_id,
-        "agent": run.agent,
-        "mode": run.mode.value,
-        "status": run.status.value,
-        "steps": run.steps,
-        "started_at": run.started_at.isoformat(),
-        "ended_at": run.ended_at.isoformat() if run.ended_at else None,
-        "success": bool(result and result.ok),
-        "passed_tests": result.passed_tests if result else None,
-        "total_tests": result.total_tests if result else None,
-    }
-
-
-def _write_zip(out_zip: Path, members: list[tuple[str, Path]], manifest: dict[str, Any]) -> None:
-    """Write members, then the manifest listing each one's size and sha256; atomically."""
-    out_zip.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out_zip.name}.", suffix=".tmp", dir=out_zip.parent)
-    os.close(fd)
-    try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-            for name, path in members:
-                info = zipfile.ZipInfo.from_file(path, name)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                digest, size = hashlib.sha256(), 0
-                with path.open("rb") as src, zf.open(info, "w") as dst:
-                    while chunk := src.read(CHUNK):
-                        digest.update(chunk)
-                        dst.write(chunk)
-                        size += len(chunk)
-                entry = {"path": name, "size": size, "sha256": digest.hexdigest()}
-                manifest["files"].append(entry)
-            zf.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
-        os.replace(tmp, out_zip)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    run = load_view(folder).run
+    named = Path(run.task_folder) if run is not None and run.task_folder else None
+    return named if named is not None and (named / TASK_FILE).is_file() else None
 
 
 # ---- open ----------------------------------------------------------------------------------
@@ -257,7 +155,9 @@ def _open(zf: zipfile.ZipFile, zip_path: Path, dest_root: Path, archive_hash: st
     files = manifest["files"]
     dest = dest_root / f"{_slug(manifest, zip_path)}-{archive_hash[:HASH_CHARS]}"
     if _already_extracted(dest, archive_hash):
-        return dest
+        if _still_as_extracted(dest, zf, raw_manifest):
+            return dest
+        shutil.rmtree(dest)  # changed since it was extracted: extracted again
     dest_root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".extract-", dir=dest_root))
     try:
@@ -270,6 +170,7 @@ def _open(zf: zipfile.ZipFile, zip_path: Path, dest_root: Path, archive_hash: st
             "opened_at": datetime.now(UTC).isoformat(),
             "original_task_folder": source_task,
             "problems": problems,
+            "extracted": sorted(_files_in(tmp)),
         }
         atomic.write_json(tmp / ARCHIVE_INFO, info)
         return _move_into_place(tmp, dest, archive_hash)
@@ -370,9 +271,9 @@ def _read_manifest(zf: zipfile.ZipFile, zip_path: Path) -> tuple[dict[str, Any],
         raise _too_big(zip_path, MANIFEST, f"the {_limit(MAX_MANIFEST)} bytes allowed")
     raw = buf.getvalue()
     try:
-        manifest: Any = json.loads(raw)
-    except ValueError as exc:
-        raise StudioError(f"{zip_path}: {MANIFEST} is not valid JSON ({exc})") from None
+        manifest: Any = loads(raw, f"{zip_path}: {MANIFEST}", max_bytes=MAX_MANIFEST)
+    except JsonInputError as exc:
+        raise StudioError(f"{zip_path}: {MANIFEST} is not valid JSON ({exc.problem})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise StudioError(f"{zip_path}: {MANIFEST}: format is not {FORMAT!r}")
     version = manifest.get("version")
@@ -404,10 +305,57 @@ def _slug(manifest: dict[str, Any], zip_path: Path) -> str:
 
 def _already_extracted(dest: Path, archive_hash: str) -> bool:
     try:
-        info = json.loads((dest / ARCHIVE_INFO).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        info = read_json(dest / ARCHIVE_INFO, max_bytes=MAX_MANIFEST)
+    except JsonInputError:
         return False
     return isinstance(info, dict) and info.get("archive_sha256") == archive_hash
+
+
+def _files_in(folder: Path) -> set[str]:
+    """Every file below `folder` (links too), as a path relative to it; not archive.json."""
+    found = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if not p.is_dir()}
+    return found - {ARCHIVE_INFO}
+
+
+def _still_as_extracted(dest: Path, zf: zipfile.ZipFile, raw_manifest: bytes) -> bool:
+    """Whether the extraction `dest` holds what extracting `zf` gave, and nothing else."""
+    try:
+        listed = read_json(dest / ARCHIVE_INFO, max_bytes=MAX_MANIFEST).get("extracted")
+        if not isinstance(listed, list) or set(listed) != _files_in(dest):
+            return False
+        for name in listed:
+            path = dest / name
+            if path.is_symlink() or not path.is_file():
+                return False
+            if name == MANIFEST:
+                same = path.read_bytes() == raw_manifest
+            elif name == RUN_FILE:
+                has_task = any(str(n).startswith(f"{TASK_DIR}/") for n in listed)
+                same = path.read_bytes() == _run_json_as_extracted(zf, dest, has_task)
+            else:
+                same = _crc_matches(path, zf.getinfo(name))
+            if not same:
+                return False
+    except (OSError, KeyError, JsonInputError, *_READ_ERRORS):
+        return False
+    return True
+
+
+def _crc_matches(path: Path, info: zipfile.ZipInfo) -> bool:
+    crc, size = 0, 0
+    with path.open("rb") as fh:
+        while chunk := fh.read(CHUNK):
+            crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+    return size == info.file_size and crc == info.CRC
+
+
+def _run_json_as_extracted(zf: zipfile.ZipFile, dest: Path, has_task: bool) -> bytes | None:
+    """The bytes run.json has after extraction into `dest` (see `_point_run_at_task`)."""
+    buf = io.BytesIO()
+    if _copy_capped(zf, zf.getinfo(RUN_FILE), buf, MAX_MANIFEST) is None:
+        return None
+    rewritten, _ = _run_json_for(buf.getvalue(), dest, has_task)
+    return buf.getvalue() if rewritten is None else rewritten
 
 
 def _extract(
@@ -457,18 +405,27 @@ def _point_run_at_task(tmp: Path, dest: Path) -> str | None:
     run_file = tmp / RUN_FILE
     if not run_file.is_file():
         return None
+    rewritten, original = _run_json_for(run_file.read_bytes(), dest, (tmp / TASK_DIR).is_dir())
+    if rewritten is not None:
+        atomic.write_bytes(run_file, rewritten)
+    return original
+
+
+def _run_json_for(raw: bytes, dest: Path, has_task: bool) -> tuple[bytes | None, str | None]:
+    """run.json pointed at the task copy in `dest` (None: left as it is), and the path it
+    named."""
     try:
-        data: Any = json.loads(run_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None  # load_view reports the broken header
+        data: Any = loads(raw, RUN_FILE)
+    except JsonInputError:
+        return None, None  # load_view reports the broken header
     if not isinstance(data, dict):
-        return None
+        return None, None
     original = data.get("task_folder")
-    has_task = (tmp / TASK_DIR).is_dir()
-    if has_task or original is not None:
-        data["task_folder"] = str((dest / TASK_DIR).resolve()) if has_task else None
-        atomic.write_json(run_file, data)
-    return original if isinstance(original, str) else None
+    named = original if isinstance(original, str) else None
+    if not has_task and original is None:
+        return None, named
+    data["task_folder"] = str((dest / TASK_DIR).resolve()) if has_task else None
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"), named
 
 
 def _move_into_place(tmp: Path, dest: Path, archive_hash: str) -> Path:

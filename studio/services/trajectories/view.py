@@ -10,7 +10,6 @@ reader skim a long run: "failed", "repeated" and "no_op".
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from studio.models.trajectory import (
 )
 from studio.services.errors import StudioError
 from studio.services.trajectories.geometry import ActionGeometry, action_point
+from studio.services.untrusted_json import JsonInputError, read_json
 
 __all__ = [
     "ARCHIVE_INFO",
@@ -185,9 +185,9 @@ def _archive_problems(folder: Path, problems: list[str]) -> None:
     if not path.is_file():
         return
     try:
-        info: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        problems.append(f"{path}: cannot be read ({exc})")
+        info: Any = read_json(path)
+    except JsonInputError as exc:
+        problems.append(f"{path}: cannot be read ({exc.problem})")
         return
     found = info.get("problems") if isinstance(info, dict) else None
     if isinstance(found, list):

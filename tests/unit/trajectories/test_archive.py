@@ -40,7 +40,7 @@ def _trajectory(tmp_path: Path, task: Path | None) -> Path:
 def test_export_then_open_gives_identical_steps_and_the_task(tmp_path: Path) -> None:
     task = _task(tmp_path / "task")
     folder = _trajectory(tmp_path, task)
-    out = export_archive(folder, tmp_path / "out" / "run.zip")
+    out = export_archive(folder, tmp_path / "out" / "run.zip", task)
     with zipfile.ZipFile(out) as zf:
         names = set(zf.namelist())
         manifest = json.loads(zf.read("manifest.json"))
@@ -67,15 +67,43 @@ def test_export_then_open_gives_identical_steps_and_the_task(tmp_path: Path) -> 
 def test_opening_twice_reuses_the_extracted_folder(tmp_path: Path) -> None:
     out = export_archive(_trajectory(tmp_path, None), tmp_path / "run.zip")
     first = open_archive(out, tmp_path / "opened")
-    (first / "marker").write_text("still here")
+    stamp = (first / "archive.json").read_bytes()
     assert open_archive(out, tmp_path / "opened") == first
-    assert (first / "marker").is_file()
+    assert (first / "archive.json").read_bytes() == stamp  # not extracted again
     assert len(list((tmp_path / "opened").iterdir())) == 1
+
+
+@pytest.mark.parametrize("change", ["edited", "added", "removed", "run.json", "linked"])
+def test_an_extraction_changed_since_is_extracted_again(tmp_path: Path, change: str) -> None:
+    task = _task(tmp_path / "task")
+    out = export_archive(_trajectory(tmp_path, task), tmp_path / "run.zip", task)
+    first = open_archive(out, tmp_path / "opened")
+    script = first / "task" / "evaluate.js"
+    original = script.read_bytes()
+    if change == "edited":
+        script.write_text("module.exports = async () => ({success: true});")
+    elif change == "added":
+        (first / "task" / "helper.js").write_text("window.pass = true;")
+    elif change == "removed":
+        (first / "final.sb3").unlink()
+    elif change == "run.json":
+        run = json.loads((first / "run.json").read_text())
+        (first / "run.json").write_text(json.dumps({**run, "task_folder": str(tmp_path)}))
+    else:
+        (tmp_path / "elsewhere.js").write_bytes(original)
+        script.unlink()
+        script.symlink_to(tmp_path / "elsewhere.js")
+    again = open_archive(out, tmp_path / "opened")
+    assert again == first and not script.is_symlink()
+    assert script.read_bytes() == original and (first / "final.sb3").is_file()
+    assert not (first / "task" / "helper.js").exists()
+    run = json.loads((first / "run.json").read_text())
+    assert run["task_folder"] == str((first / "task").resolve())
 
 
 def test_a_task_folder_that_is_gone_is_noted_in_the_manifest(tmp_path: Path) -> None:
     folder = _trajectory(tmp_path, tmp_path / "gone")
-    out = export_archive(folder, tmp_path / "run.zip")
+    out = export_archive(folder, tmp_path / "run.zip", tmp_path / "gone")
     with zipfile.ZipFile(out) as zf:
         manifest = json.loads(zf.read("manifest.json"))
     assert manifest["task"]["included"] is False and "not found" in manifest["task"]["note"]
@@ -328,7 +356,7 @@ def test_exporting_an_opened_archive_never_packs_a_folder_its_run_json_names(
 
 def test_an_opened_archive_exports_again_with_its_own_task_folder(tmp_path: Path) -> None:
     task = _task(tmp_path / "task")
-    out = export_archive(_trajectory(tmp_path, task), tmp_path / "run.zip")
+    out = export_archive(_trajectory(tmp_path, task), tmp_path / "run.zip", task)
     opened = open_archive(out, tmp_path / "opened")
     with zipfile.ZipFile(export_archive(opened, tmp_path / "again.zip")) as zf:
         names = set(zf.namelist())
@@ -347,3 +375,44 @@ def test_export_refuses_what_open_would_refuse(
     with pytest.raises(StudioError, match=rf"final\.sb3 is {5 * KB} bytes, more than {4 * KB}"):
         export_archive(folder, tmp_path / "run.zip")
     assert not (tmp_path / "run.zip").exists()
+
+
+def test_a_received_run_folder_packs_only_what_it_holds(tmp_path: Path) -> None:
+    secret = tmp_path / "home" / ".ssh"
+    secret.mkdir(parents=True)
+    (secret / "id_rsa").write_text("PRIVATE KEY")
+    (secret / "task.json").write_text('{"id": "t1"}')
+    folder = _trajectory(tmp_path, secret)  # a run folder as received: run.json names ~/.ssh
+    (folder / "notes.txt").symlink_to(secret / "id_rsa")  # and a link out of it
+    out = export_archive(folder, tmp_path / "run.zip")
+    with zipfile.ZipFile(out) as zf:
+        names = set(zf.namelist())
+        manifest = json.loads(zf.read("manifest.json"))
+    assert not any(n.startswith("task/") for n in names) and "notes.txt" not in names
+    assert b"PRIVATE KEY" not in out.read_bytes()
+    assert manifest["task"]["included"] is False and "pass --task DIR" in manifest["task"]["note"]
+    assert any("notes.txt: a symbolic link out of" in p for p in manifest["problems"])
+    own = _task(folder / "task")  # what the run folder itself holds is packed
+    with zipfile.ZipFile(export_archive(folder, tmp_path / "own.zip")) as zf:
+        assert "task/evaluate.js" in zf.namelist()
+    assert own.is_dir()
+
+
+def test_the_window_passes_the_task_folder_only_of_runs_the_studio_recorded(
+    tmp_path: Path,
+) -> None:
+    from studio.services.trajectories.archive import recorded_task_folder
+
+    task = _task(tmp_path / "task")
+    stores = [tmp_path / "runs"]
+    (tmp_path / "runs").mkdir()
+    inside = write_trajectory(
+        tmp_path / "runs" / "r1", [step(1)], run=run_info(task_folder=str(task))
+    )
+    received = write_trajectory(tmp_path / "r2", [step(1)], run=run_info(task_folder=str(task)))
+    pointing_away = write_trajectory(
+        tmp_path / "runs" / "r3", [step(1)], run=run_info(task_folder=str(tmp_path / "home"))
+    )
+    assert recorded_task_folder(inside, stores) == task
+    assert recorded_task_folder(received, stores) is None
+    assert recorded_task_folder(pointing_away, stores) is None  # not a task folder

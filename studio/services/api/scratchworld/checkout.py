@@ -10,6 +10,8 @@
   published server runs `evaluation_scripts/<task_name>.js`); then the studio library's
   tasks by id; then a script of the checkout that no task file names (also one added after
   the start), judged under the published convention with the checkout's helper library.
+  The private folder (`studio-sw-tasks-<pid>-<host>.…` in the system temporary folder) is
+  removed by `close()`; one a killed server left is removed when the next one starts.
 - `session_task()`: the stand-in task of a session that names none (a drag run), recorded
   under the name of the project it loads.
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from studio.models.task import Category, Convention, Evaluation, Task
 from studio.services.errors import StudioError
+from studio.services.leftovers import clean_temp_dirs, owner_tag
 from studio.services.scratchworld.importer import import_scratchworld
 from studio.services.scratchworld.layout import HELPER_NAME, PROJECTS_DIR, SCRIPTS_DIR, TASKS_DIR
 from studio.services.scratchworld.reports import ImportReport
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MAX_PROJECT_BYTES = 100 * 1024 * 1024
 SESSION_TASK_ID = "scratchworld-session"
+TEMP_PREFIX = "studio-sw-tasks-"
 
 
 def plain_name(name: str) -> str:
@@ -67,7 +71,8 @@ class SwCheckout:
                 self._by_name.setdefault(entry.task.id, entry)
 
     def _import(self) -> None:
-        self._imported = Path(tempfile.mkdtemp(prefix="studio-sw-tasks-"))
+        clean_temp_dirs(TEMP_PREFIX)  # a killed server's imported tasks
+        self._imported = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{owner_tag()}."))
         report = import_scratchworld(self.root, self._imported)
         self.import_report = report
         for problem in report.skipped:
