@@ -10,8 +10,16 @@ Evaluations share no storage: each page is served from an origin of its own slot
 (`e<N>.localhost`, all answered by the one loopback editor server), at most one page per slot
 at a time, and a slot's storage (cookies, local storage, IndexedDB, caches) is wiped before its
 next page loads; service workers are blocked. Slots are reused most-recently-freed first, so
-their code caches stay warm. The page's Content-Security-Policy (see server.EVAL_PAGE_CSP)
-keeps its requests on its own origin; navigating away is refused here.
+their code caches stay warm.
+
+An evaluation page reaches no network but its own origin, behind four walls: its
+Content-Security-Policy (server.EVAL_PAGE_CSP); the browser's WebRTC policy and preferences (no
+non-proxied UDP, no network prediction, so a page that names a host gets no preconnect); a
+script installed before any of the page's own (resources/js/page-containment.js) that removes
+WebRTC from every frame; and, once the page is ready, request interception here that refuses
+every request not to its own origin and every navigation. A page that tried either is marked
+broken (`broken`), as callers mark a page that crashed or stopped answering; every evaluation
+page is closed after one use anyway (`discard`), and none is ever handed out twice.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import os
 import shutil
 import tempfile
@@ -27,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from studio.services import paths
+from studio.services import atomic, paths
 from studio.services.server import EditorServer
 
 CHROMIUM_ARGS = [
@@ -41,8 +50,10 @@ CHROMIUM_ARGS = [
     "--mute-audio",
     "--autoplay-policy=no-user-gesture-required",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 EVAL_PAGE = "eval.html"
+CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # runs before any script of the page
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
 
@@ -70,6 +81,7 @@ class BrowserPool:
         self._free_slots: asyncio.LifoQueue[int] | None = None
         self._slot_of: dict[Any, int] = {}
         self._popups: dict[Any, list[Any]] = {}
+        self._broken: dict[Any, str] = {}
         self._pw: Any = None
         self._context: Any = None
         self._profile: Path | None = None
@@ -89,6 +101,7 @@ class BrowserPool:
         t0 = time.perf_counter()
         self._pw = await async_playwright().start()
         self._profile = self._claim_profile()
+        _close_network_preferences(self._profile)
         self._context = await self._pw.chromium.launch_persistent_context(
             str(self._profile),
             executable_path=str(chromium),
@@ -184,11 +197,12 @@ class BrowserPool:
         try:
             cdp = await self.context.new_cdp_session(page)
             await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            await page.add_init_script(path=str(CONTAINMENT_JS))
             await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
             await page.wait_for_function(
                 "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
             )
-            await _refuse_navigation(cdp)
+            await self._contain(page, origin)
         except BaseException:
             await self.discard(page)
             raise
@@ -202,6 +216,32 @@ class BrowserPool:
                 opener = await opener.opener()
             if opener is not None:
                 self._popups.setdefault(opener, []).append(page)
+
+    async def _contain(self, page: Any, origin: str) -> None:
+        """From now on the page's requests reach its own origin only, and it loads no document:
+        a navigation (or a frame) fails at the request, and the page is marked broken."""
+
+        async def guard(route: Any, request: Any) -> None:
+            if request.is_navigation_request():
+                self._broken.setdefault(page, "the script navigated the evaluation page away")
+            elif not request.url.startswith(origin + "/"):
+                self._broken.setdefault(page, "the page requested another origin")
+            else:
+                with contextlib.suppress(Exception):  # the page may be closing
+                    await route.continue_()
+                return
+            with contextlib.suppress(Exception):
+                await route.abort("blockedbyclient")
+
+        await page.route("**/*", guard)
+
+    def broken(self, page: Any) -> str | None:
+        """Why a script broke `page` (it navigated, reached out, crashed), or None."""
+        return self._broken.get(page)
+
+    def mark_broken(self, page: Any, why: str) -> None:
+        """Remember that `page` must not be used again (it is closed at `discard`)."""
+        self._broken.setdefault(page, why)
 
     async def acquire_eval_page(self) -> ReadyPage:
         """A fresh, loaded evaluation page; the caller must `discard` it after one use."""
@@ -229,18 +269,33 @@ class BrowserPool:
             self._free_slots.put_nowait(slot)
 
 
-async def _refuse_navigation(cdp: Any) -> None:
-    """From now on the page loads no document: navigations and frames fail at the request."""
+# Profile preferences that keep WebRTC off the network and stop the browser from guessing
+# connections: no preconnect or DNS prefetch to a host a page merely names.
+NETWORK_PREFERENCES: dict[str, dict[str, Any]] = {
+    "webrtc": {
+        "ip_handling_policy": "disable_non_proxied_udp",
+        "multiple_routes_enabled": False,
+        "nonproxied_udp_enabled": False,
+    },
+    "net": {"network_prediction_options": 2},  # never predict
+}
 
-    async def refuse(event: dict[str, Any]) -> None:
-        with contextlib.suppress(Exception):  # the page may be closing
-            await cdp.send(
-                "Fetch.failRequest",
-                {"requestId": event["requestId"], "errorReason": "BlockedByClient"},
-            )
 
-    cdp.on("Fetch.requestPaused", refuse)
-    await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]})
+def _close_network_preferences(profile: Path) -> None:
+    """Merge NETWORK_PREFERENCES into the profile's Preferences (kept otherwise: code caches
+    and the browser's own state stay warm); an unreadable file is replaced."""
+    path = profile / "Default" / "Preferences"
+    try:
+        prefs = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        prefs = {}
+    if not isinstance(prefs, dict):
+        prefs = {}
+    for section, values in NETWORK_PREFERENCES.items():
+        current = prefs.get(section)
+        prefs[section] = {**(current if isinstance(current, dict) else {}), **values}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic.write_json(path, prefs)
 
 
 def default_spares() -> int:
