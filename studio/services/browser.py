@@ -56,6 +56,7 @@ EVAL_PAGE = "eval.html"
 CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # runs before any script of the page
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
+CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
 
 
 @dataclass
@@ -82,6 +83,7 @@ class BrowserPool:
         self._slot_of: dict[Any, int] = {}
         self._popups: dict[Any, list[Any]] = {}
         self._broken: dict[Any, str] = {}
+        self._retired: list[int] = []  # slots whose page would not close
         self._pw: Any = None
         self._context: Any = None
         self._profile: Path | None = None
@@ -189,24 +191,27 @@ class BrowserPool:
         t0 = time.perf_counter()
         origin = self.slot_origin(slot)
         try:
-            page = await self.context.new_page()
+            page = await asyncio.wait_for(self.context.new_page(), PAGE_READY_TIMEOUT_S)
         except BaseException:
             self._free_slots.put_nowait(slot)
             raise
         self._slot_of[page] = slot
-        try:
-            cdp = await self.context.new_cdp_session(page)
-            await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-            await page.add_init_script(path=str(CONTAINMENT_JS))
-            await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
-            await page.wait_for_function(
-                "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
-            )
-            await self._contain(page, origin)
+        try:  # every step under one deadline: a browser that stops answering fails the page
+            await asyncio.wait_for(self._load(page, origin), PAGE_READY_TIMEOUT_S)
         except BaseException:
             await self.discard(page)
             raise
         return ReadyPage(page, time.perf_counter() - t0, slot)
+
+    async def _load(self, page: Any, origin: str) -> None:
+        cdp = await self.context.new_cdp_session(page)
+        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        await page.add_init_script(path=str(CONTAINMENT_JS))
+        await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
+        await page.wait_for_function(
+            "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
+        )
+        await self._contain(page, origin)
 
     async def _adopt_popup(self, page: Any) -> None:
         """Remember a popup of an evaluation page, so that it is closed with its opener."""
@@ -251,21 +256,34 @@ class BrowserPool:
             task = self._spare_tasks.pop(0)
             self._top_up()
             try:
-                return await task
+                ready = await task
             except Exception:
                 continue  # a spare that failed to load: try a fresh one
+            if ready.page.is_closed() or self.broken(ready.page):
+                await self.discard(ready.page)  # a spare that crashed while it waited
+                continue
+            return ready
         ready = await self._open_eval_page()
         self._top_up()
         return ready
 
     async def discard(self, page: Any) -> None:
         """Close a used page and the popups it opened; a hung page is closed without running
-        unload handlers. Its slot is free again once the page is gone."""
+        unload handlers. Its slot is free again once the page is gone; a page that does not
+        close in CLOSE_LIMIT_S takes its slot (origin and storage) with it, and a new slot
+        takes its place, so no later page shares an origin with it."""
+        closed = True
         for popup in [*self._popups.pop(page, []), page]:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(popup.close(run_before_unload=False), timeout=10)
+            try:
+                await asyncio.wait_for(popup.close(run_before_unload=False), CLOSE_LIMIT_S)
+            except Exception:
+                closed = closed and _is_closed(popup)
+        self._broken.pop(page, None)
         slot = self._slot_of.pop(page, None)
         if slot is not None and self._free_slots is not None:
+            if not closed:
+                self._retired.append(slot)
+                slot = self.slots + len(self._retired)
             self._free_slots.put_nowait(slot)
 
 
@@ -296,6 +314,12 @@ def _close_network_preferences(profile: Path) -> None:
         prefs[section] = {**(current if isinstance(current, dict) else {}), **values}
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic.write_json(path, prefs)
+
+
+def _is_closed(page: Any) -> bool:
+    with contextlib.suppress(Exception):
+        return bool(page.is_closed())
+    return False
 
 
 def default_spares() -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from studio.models.evaluation import Clock, ErrorKind
+from studio.services.eval_console import MAX_CONSOLE_LINE_CHARS, MAX_CONSOLE_LINES, PAGE_LIMITS
 from studio.services.store import load_task
 from tests.helpers.tasks import make_task
 
@@ -129,3 +130,97 @@ def test_no_way_out_reaches_a_loopback_port(
     assert result.error is not None and result.error.kind is ErrorKind.SCRIPT
     assert "navigated the evaluation page away" in result.error.message
     assert _connections(listener) == []
+
+
+FLOOD = """module.exports = async () => {
+  for (let i = 0; i < 20000; i++) {
+    console.assert(false, 'assert ' + i); console.count('count'); console.table([i]);
+    console.dir({ i }); console.group('g'); console.groupEnd(); console.time('t' + i);
+    console.timeLog('t' + i); console.timeEnd('t' + i); console.countReset('count');
+  }
+  const long = 'x'.repeat(8 * 1024 * 1024);
+  for (let i = 0; i < 5; i++) { console.log(long); console.error('%s', long); }
+  return true;
+};
+"""
+
+HUGE_RESULT = """module.exports = async () => ({ success: true,
+  details: [{ name: 'huge', passed: true, meta: { blob: 'x'.repeat(120 * 1000 * 1000) } }] });
+"""
+
+HUGE_ERROR = "module.exports = async () => { throw new Error('e'.repeat(10 * 1000 * 1000)); };"
+
+
+def test_console_floods_and_huge_results_stay_in_the_page(
+    tmp_path: Path,
+    evaluate,  # type: ignore[no-untyped-def]
+    loop_thread,  # type: ignore[no-untyped-def]
+    browser_pool,  # type: ignore[no-untyped-def]
+) -> None:
+    received: list[int] = []  # the length of every console message the studio was sent
+
+    async def listen(on: bool) -> None:
+        if on:
+            browser_pool.context.on("console", count)
+        else:
+            browser_pool.context.remove_listener("console", count)
+
+    def count(msg) -> None:  # type: ignore[no-untyped-def]
+        received.append(len(msg.text))
+
+    loop_thread.run(listen(True))
+    try:
+        flood = evaluate(load_task(make_task(tmp_path / "flood", script=FLOOD)), clock=Clock.REAL)
+    finally:
+        loop_thread.run(listen(False))
+    assert flood.error is None and flood.success, flood.error
+    assert len(received) < PAGE_LIMITS["consoleCalls"] + 200, len(received)
+    assert max(received) < MAX_CONSOLE_LINE_CHARS + 100
+    assert len(flood.console) <= MAX_CONSOLE_LINES + 1
+    assert flood.console[-1].endswith("more console lines were not kept")
+
+    huge = evaluate(load_task(make_task(tmp_path / "huge", script=HUGE_RESULT)), clock=Clock.REAL)
+    assert huge.error is not None and huge.error.kind is ErrorKind.RESULT, huge.error
+    assert "120000" in huge.error.message and "more than the" in huge.error.message
+    thrown = evaluate(load_task(make_task(tmp_path / "err", script=HUGE_ERROR)), clock=Clock.REAL)
+    assert thrown.error is not None and thrown.error.kind is ErrorKind.SCRIPT
+    assert len(thrown.error.message) < 5_000 and "10000000 characters" in thrown.error.message
+    # the evaluation after all that gets a fresh page and its verdict
+    assert evaluate(load_task(make_task(tmp_path / "next")), clock=Clock.VIRTUAL).success
+
+
+LEAVES_MARKS = """module.exports = async (vm) => {
+  window.leftBehind = 1; Object.prototype.polluted = 1;
+  vm.constructor.prototype.greenFlag = () => {}; vm.runtime.constructor.prototype.startHats = null;
+  localStorage.setItem('left', '1');
+  return true;
+};
+"""
+
+FINDS_MARKS = """module.exports = async (vm, config, cleanup) => {
+  const marks = [typeof window.leftBehind, typeof ({}).polluted, localStorage.getItem('left'),
+                 String(vm.greenFlag).includes('{}'), typeof vm.runtime.startHats];
+  const r = await EvaluationUtils.runTests(vm, [{ name: 'flag', run: async () => {
+    EvaluationUtils.greenFlag(vm); await EvaluationUtils.waitForIdle(vm);
+    EvaluationUtils.check(EvaluationUtils.getPosition(vm, 'Cat').x === 100, 'moved'); } }],
+    { cleanup });
+  r.details[0].meta = { marks };
+  return r;
+};
+"""
+
+
+def test_a_page_a_script_changed_is_never_used_again(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
+    leaves = load_task(make_task(tmp_path / "leaves", script=LEAVES_MARKS))
+    finds = load_task(make_task(tmp_path / "finds", script=FINDS_MARKS))
+    for _ in range(2):  # with one spare page and several slots, each run gets a fresh page
+        assert evaluate(leaves, clock=Clock.REAL).success
+        result = evaluate(finds, clock=Clock.VIRTUAL)
+        assert result.error is None and result.success, (result.error, result.details)
+        assert result.details[0].meta["marks"] == [
+            "undefined",
+            "undefined",
+            None,
+            False,
+            "function",
+        ]
