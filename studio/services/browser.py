@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import urlsplit
 
 from studio.services import atomic, paths
 from studio.services.server import EditorServer
@@ -221,6 +222,15 @@ class BrowserPool:
                 opener = await opener.opener()
             if opener is not None:
                 self._popups.setdefault(opener, []).append(page)
+
+    async def contain_loaded(self, page: Any) -> None:
+        """Contain a page that is already loaded (an editor page about to run an evaluation
+        script, as the published protocol does): WebRTC removed from its document and from every
+        frame made later, and its requests held to its own origin from now on."""
+        url = urlsplit(page.url)
+        await page.add_init_script(path=str(CONTAINMENT_JS))
+        await page.evaluate("() => {\n" + CONTAINMENT_JS.read_text(encoding="utf-8") + "\n}")
+        await self._contain(page, f"{url.scheme}://{url.netloc}")
 
     async def _contain(self, page: Any, origin: str) -> None:
         """From now on the page's requests reach its own origin only, and it loads no document:

@@ -224,3 +224,28 @@ def test_a_page_a_script_changed_is_never_used_again(tmp_path: Path, evaluate) -
             False,
             "function",
         ]
+
+
+REACHES_OUT = """module.exports = async () => {
+  const out = { webrtc: typeof RTCPeerConnection };
+  try { await fetch('http://127.0.0.1:PORT/f', { mode: 'no-cors' }); out.fetch = 'reached'; }
+  catch (e) { out.fetch = 'refused'; }
+  return { success: true, details: [{ name: 'out', passed: true, meta: out }] };
+};
+"""
+
+
+def test_the_published_protocols_editor_page_is_contained_too(
+    tmp_path: Path,
+    loop_thread,  # type: ignore[no-untyped-def]
+    browser_pool,  # type: ignore[no-untyped-def]
+    listener: socket.socket,
+) -> None:
+    from studio.services.published_protocol import PublishedProtocol
+
+    port = str(listener.getsockname()[1])
+    entry = load_task(make_task(tmp_path / "pub", script=REACHES_OUT.replace("PORT", port)))
+    result = loop_thread.run(PublishedProtocol(browser_pool).evaluate(entry))
+    assert result.error is None, result.error
+    assert result.details[0].meta == {"webrtc": "undefined", "fetch": "refused"}
+    assert _connections(listener) == []
