@@ -3,7 +3,8 @@
  * of the page's own scripts run, in every frame of it: the page has no WebRTC. A peer connection
  * is outside the Content-Security-Policy's reach (a TURN server `turn:127.0.0.1:PORT` opens TCP
  * to any port), so its constructors are removed from the window; the browser's own flags and the
- * pool's request interception are the other two walls.
+ * pool's request interception are the other two walls. A frame's console is silenced, so
+ * that the page's console budget (eval-runner.js) cannot be bypassed through a frame.
  */
 (function () {
   'use strict';
@@ -17,6 +18,12 @@
       try {
         Object.defineProperty(window, name, { value: undefined, writable: false, configurable: false });
       } catch (e) { /* nothing more can be done here; the browser's walls remain */ }
+    }
+  }
+  // A frame of the page has no console: its output would bypass the page's console budget.
+  if (window.top !== window) {
+    for (const name of Object.getOwnPropertyNames(console)) {
+      if (typeof console[name] === 'function') console[name] = function () { return undefined; };
     }
   }
   try {

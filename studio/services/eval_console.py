@@ -5,7 +5,9 @@ given by PAGE_LIMITS) every console method counts against one budget of calls an
 once the script runs, and long string arguments are cut, so a flood never leaves the page.
 Here `ConsoleLog` keeps at most MAX_CONSOLE_LINES lines of at most MAX_CONSOLE_LINE_CHARS
 characters, MAX_CONSOLE_CHARS in all; once full it stops listening, so that whatever still
-arrives (a frame's or a worker's console) is not even read. The last line then says how many
+arrives (a worker's console, which the page's budget does not see) is not even read; long
+lines count in full towards MAX_RECEIVED_CHARS, so a worker printing megabytes is cut off after
+a few. The last line then says how many
 lines were not kept.
 """
 
@@ -17,7 +19,8 @@ from typing import Any
 
 MAX_CONSOLE_LINES = 500  # console output kept per evaluation: lines,
 MAX_CONSOLE_LINE_CHARS = 2_000  # characters of one line,
-MAX_CONSOLE_CHARS = 100_000  # and characters in all
+MAX_CONSOLE_CHARS = 100_000  # and characters in all;
+MAX_RECEIVED_CHARS = 2_000_000  # characters read before the log stops listening, kept or not
 MAX_RESULT_CHARS = 4_000_000  # the script's result, as JSON, measured in the page
 MAX_MESSAGE_CHARS = 4_000  # an error message or stack from the page
 
@@ -40,19 +43,25 @@ class ConsoleLog:
         self.chars = 0
         self.dropped = 0
         self.full = False
+        self.received = 0  # characters read
         self.on_full: Callable[[], None] | None = None  # called once, when nothing more fits
 
     def add(self, kind: str, raw: str) -> None:
         if self.full:
             self.dropped += 1
             return
+        self.received += len(raw)
         text = clean_console_text(raw)
         if not text:
             return
         if len(text) > MAX_CONSOLE_LINE_CHARS:
             text = text[:MAX_CONSOLE_LINE_CHARS] + f"… ({len(text)} characters)"
         line = f"[{kind}] {text}"
-        if len(self.lines) >= MAX_CONSOLE_LINES or self.chars + len(line) > MAX_CONSOLE_CHARS:
+        if (
+            len(self.lines) >= MAX_CONSOLE_LINES
+            or self.chars + len(line) > MAX_CONSOLE_CHARS
+            or self.received > MAX_RECEIVED_CHARS
+        ):
             self.dropped += 1
             self.full = True
             if self.on_full is not None:

@@ -138,6 +138,9 @@ FLOOD = """module.exports = async () => {
     console.dir({ i }); console.group('g'); console.groupEnd(); console.time('t' + i);
     console.timeLog('t' + i); console.timeEnd('t' + i); console.countReset('count');
   }
+  const frame = document.createElement('iframe');
+  document.body.appendChild(frame);
+  for (let i = 0; i < 20000; i++) frame.contentWindow.console.log('frame ' + i);
   const long = 'x'.repeat(8 * 1024 * 1024);
   for (let i = 0; i < 5; i++) { console.log(long); console.error('%s', long); }
   return true;

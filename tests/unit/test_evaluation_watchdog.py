@@ -183,3 +183,15 @@ def test_a_full_console_log_stops_listening_and_counts_what_the_page_held_back()
     assert stopped == [True] and len(lines) == 500
     log.close({"calls": 5000, "forwarded": 2000})
     assert lines[-1] == "[studio] at least 3100 more console lines were not kept"
+
+
+def test_a_console_log_stops_reading_after_a_few_huge_lines() -> None:
+    lines: list[str] = []
+    log = ConsoleLog(lines)
+    stopped: list[bool] = []
+    log.on_full = lambda: stopped.append(True)
+    huge = "x" * 1_000_000
+    for _ in range(10):  # a worker's console is outside the page's budget
+        log.add("log", huge)
+    assert stopped == [True] and len(lines) == 2 and log.received == 3_000_000
+    assert all(len(line) < 2_100 for line in lines)
