@@ -8,6 +8,7 @@ a page that would not close takes its slot (origin and storage) out of use.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -195,3 +196,16 @@ def test_a_console_log_stops_reading_after_a_few_huge_lines() -> None:
         log.add("log", huge)
     assert stopped == [True] and len(lines) == 2 and log.received == 3_000_000
     assert all(len(line) < 2_100 for line in lines)
+
+
+def test_the_profile_keeps_webrtc_and_prediction_closed(tmp_path: Any) -> None:
+    prefs = tmp_path / "Default" / "Preferences"
+    prefs.parent.mkdir()
+    prefs.write_text('{"webrtc": {"ip_handling_policy": "default", "x": 1}, "y": 2}')
+    browser._close_network_preferences(tmp_path)
+    data = json.loads(prefs.read_text())
+    assert data["webrtc"] == {**browser.NETWORK_PREFERENCES["webrtc"], "x": 1} and data["y"] == 2
+    assert data["net"]["network_prediction_options"] == 2  # never
+    prefs.write_text("[not json")  # a file the browser left torn is replaced
+    browser._close_network_preferences(tmp_path)
+    assert json.loads(prefs.read_text()) == browser.NETWORK_PREFERENCES
