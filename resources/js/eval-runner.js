@@ -11,7 +11,14 @@
 (function () {
   'use strict';
   const WRAP_LINES = 1; // the wrapper line added before a module's source
-  const MAX_CONSOLE_CALLS = 2000; // console calls forwarded once the script runs
+  // What the page hands the studio, unless the studio's arguments say otherwise (args.limits):
+  const LIMITS = {
+    consoleCalls: 2000, // console calls forwarded once the script runs (every console method),
+    consoleArgChars: 2000, // characters of one forwarded string argument,
+    consoleChars: 200000, // characters forwarded in all,
+    resultChars: 4000000, // characters of the script's result as JSON,
+    messageChars: 4000, // characters of an error message or stack.
+  };
   const realNow = performance.now.bind(performance); // taken before any virtual clock
 
   function base64ToBuffer(b64) {
@@ -63,9 +70,28 @@
   }
 
   function describe(err, fileName) {
-    if (err && err.kind) return err;
-    return { kind: 'script', file: fileName, message: String(err && err.message || err),
-             line: lineFromStack(err && err.stack, fileName), stack: String(err && err.stack || '') };
+    const e = (err && err.kind) ? err : {
+      kind: 'script', file: fileName, message: String(err && err.message || err),
+      line: lineFromStack(err && err.stack, fileName), stack: String(err && err.stack || '') };
+    return { ...e, message: cut(String(e.message || ''), LIMITS.messageChars),
+             stack: cut(String(e.stack || ''), LIMITS.messageChars) };
+  }
+
+  function cut(text, max) {
+    return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+  }
+
+  /** The script's value as a plain object, or throws {kind: 'result'} when its JSON is larger
+   * than the studio takes: it is measured here, so a huge result never leaves the page. */
+  function plainResult(value, fileName) {
+    const json = JSON.stringify(value === undefined ? null : value);
+    if (json === undefined) return null;
+    if (json.length > LIMITS.resultChars) {
+      throw { kind: 'result', file: fileName, line: null,
+              message: `the script's result is ${json.length} characters of JSON, more than the ` +
+                       `${LIMITS.resultChars} an evaluation may return` };
+    }
+    return JSON.parse(json);
   }
 
   async function loadInto(vm, args, virtual) {
@@ -86,14 +112,24 @@
     return fn;
   }
 
-  /** Stop forwarding console output past `max` calls: a script that logs in a loop must not
+  /** Bound what the console forwards once the script runs: every console method (log,
+   * assert, count, table, dir, trace, group..., time...) counts against one budget of calls and
+   * of characters, and long string arguments are cut. A script that logs in a loop must not
    * flood the studio (which keeps a bounded part of what it receives anyway). */
-  function capConsole(max) {
-    let calls = 0;
-    for (const name of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) {
+  function capConsole(stats) {
+    const budget = (a) => a.reduce((n, v) => n + (typeof v === 'string' ? v.length : 16), 0);
+    const shorten = (v) => (typeof v === 'string' ? cut(v, LIMITS.consoleArgChars) : v);
+    for (const name of Object.getOwnPropertyNames(console)) {
       const fn = console[name];
       if (typeof fn !== 'function') continue;
-      console[name] = function (...a) { calls += 1; if (calls <= max) fn.apply(console, a); };
+      console[name] = function (...a) {
+        stats.calls += 1;
+        if (stats.calls > LIMITS.consoleCalls || stats.chars > LIMITS.consoleChars) return undefined;
+        const args = a.slice(0, 20).map(shorten);
+        stats.chars += budget(args);
+        stats.forwarded += 1;
+        return fn.apply(console, args);
+      };
     }
   }
 
@@ -112,7 +148,7 @@
         out.error = { kind: 'timeout', file: args.scriptName,
                       message: `the script did not finish within ${args.timeoutMs / 1000} s (${args.limitNote || 'its limit'})` };
       } else {
-        out.result = JSON.parse(JSON.stringify(value === undefined ? null : value));
+        out.result = plainResult(value, args.scriptName);
       }
     } catch (err) {
       out.error = describe(err, args.scriptName);
@@ -127,7 +163,7 @@
    * machine; only the script's own time counts against its limit), then bound the console. */
   function scriptStarts(out, t0) {
     console.info('studio:script-start');
-    capConsole(MAX_CONSOLE_CALLS);
+    capConsole(out.console);
     out.timings.project_load_ms = realNow() - t0;
   }
 
@@ -135,7 +171,8 @@
     try {
       await loadInto(vm, args, virtual);
     } catch (err) {
-      out.error = { kind: 'project', file: args.projectName, message: String(err && err.message || err) };
+      out.error = { kind: 'project', file: args.projectName,
+                    message: cut(String(err && err.message || err), LIMITS.messageChars) };
       return out;
     }
     vm.start();
@@ -155,13 +192,18 @@
 
   /** An evaluation on an existing VM (the editor's), on the real clock, unseeded. */
   async function runOn(vm, args) {
-    const out = { timings: {}, result: null, error: null };
+    const out = newOutcome(args);
     return loadAndRun(vm, args, false, out, realNow());
+  }
+
+  function newOutcome(args) {
+    Object.assign(LIMITS, args.limits || {});
+    return { timings: {}, result: null, error: null, console: { calls: 0, forwarded: 0, chars: 0 } };
   }
 
   /** One evaluation: {timings, result, error}; `args.clock` is 'virtual' or 'real'. */
   async function run(args) {
-    const out = { timings: {}, result: null, error: null };
+    const out = newOutcome(args);
     const virtual = args.clock === 'virtual';
     const t0 = realNow();
     VirtualClock.seedRandom(args.seed || 0);

@@ -32,6 +32,7 @@ class ErrorKind(StrEnum):
     TIMEOUT = "timeout"  # the script did not finish in time
     RESULT = "result"  # the script returned something that is not a result
     CRASH = "crash"  # the browser page died
+    STALLED = "stalled"  # the page stopped answering: the watchdog ended the run, page discarded
     SETUP = "setup"  # browser or bundle missing
 
 

@@ -10,8 +10,16 @@ Evaluations share no storage: each page is served from an origin of its own slot
 (`e<N>.localhost`, all answered by the one loopback editor server), at most one page per slot
 at a time, and a slot's storage (cookies, local storage, IndexedDB, caches) is wiped before its
 next page loads; service workers are blocked. Slots are reused most-recently-freed first, so
-their code caches stay warm. The page's Content-Security-Policy (see server.EVAL_PAGE_CSP)
-keeps its requests on its own origin; navigating away is refused here.
+their code caches stay warm.
+
+An evaluation page reaches no network but its own origin, behind four walls: its
+Content-Security-Policy (server.EVAL_PAGE_CSP); the browser's WebRTC policy and preferences (no
+non-proxied UDP, no network prediction, so a page that names a host gets no preconnect); a
+script installed before any of the page's own (resources/js/page-containment.js) that removes
+WebRTC from every frame; and, once the page is ready, request interception here that refuses
+every request not to its own origin and every navigation. A page that tried either is marked
+broken (`broken`), as callers mark a page that crashed or stopped answering; every evaluation
+page is closed after one use anyway (`discard`), and none is ever handed out twice.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import os
 import shutil
 import tempfile
@@ -26,8 +35,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import urlsplit
 
-from studio.services import paths
+from studio.services import atomic, paths
 from studio.services.server import EditorServer
 
 CHROMIUM_ARGS = [
@@ -41,10 +51,13 @@ CHROMIUM_ARGS = [
     "--mute-audio",
     "--autoplay-policy=no-user-gesture-required",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 EVAL_PAGE = "eval.html"
+CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # runs before any script of the page
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
+CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
 
 
 @dataclass
@@ -70,6 +83,8 @@ class BrowserPool:
         self._free_slots: asyncio.LifoQueue[int] | None = None
         self._slot_of: dict[Any, int] = {}
         self._popups: dict[Any, list[Any]] = {}
+        self._broken: dict[Any, str] = {}
+        self._retired: list[int] = []  # slots whose page would not close
         self._pw: Any = None
         self._context: Any = None
         self._profile: Path | None = None
@@ -89,6 +104,7 @@ class BrowserPool:
         t0 = time.perf_counter()
         self._pw = await async_playwright().start()
         self._profile = self._claim_profile()
+        _close_network_preferences(self._profile)
         self._context = await self._pw.chromium.launch_persistent_context(
             str(self._profile),
             executable_path=str(chromium),
@@ -176,23 +192,27 @@ class BrowserPool:
         t0 = time.perf_counter()
         origin = self.slot_origin(slot)
         try:
-            page = await self.context.new_page()
+            page = await asyncio.wait_for(self.context.new_page(), PAGE_READY_TIMEOUT_S)
         except BaseException:
             self._free_slots.put_nowait(slot)
             raise
         self._slot_of[page] = slot
-        try:
-            cdp = await self.context.new_cdp_session(page)
-            await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-            await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
-            await page.wait_for_function(
-                "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
-            )
-            await _refuse_navigation(cdp)
+        try:  # every step under one deadline: a browser that stops answering fails the page
+            await asyncio.wait_for(self._load(page, origin), PAGE_READY_TIMEOUT_S)
         except BaseException:
             await self.discard(page)
             raise
         return ReadyPage(page, time.perf_counter() - t0, slot)
+
+    async def _load(self, page: Any, origin: str) -> None:
+        cdp = await self.context.new_cdp_session(page)
+        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        await page.add_init_script(path=str(CONTAINMENT_JS))
+        await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
+        await page.wait_for_function(
+            "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
+        )
+        await self._contain(page, origin)
 
     async def _adopt_popup(self, page: Any) -> None:
         """Remember a popup of an evaluation page, so that it is closed with its opener."""
@@ -203,6 +223,41 @@ class BrowserPool:
             if opener is not None:
                 self._popups.setdefault(opener, []).append(page)
 
+    async def contain_loaded(self, page: Any) -> None:
+        """Contain a page that is already loaded (an editor page about to run an evaluation
+        script, as the published protocol does): WebRTC removed from its document and from every
+        frame made later, and its requests held to its own origin from now on."""
+        url = urlsplit(page.url)
+        await page.add_init_script(path=str(CONTAINMENT_JS))
+        await page.evaluate("() => {\n" + CONTAINMENT_JS.read_text(encoding="utf-8") + "\n}")
+        await self._contain(page, f"{url.scheme}://{url.netloc}")
+
+    async def _contain(self, page: Any, origin: str) -> None:
+        """From now on the page's requests reach its own origin only, and it loads no document:
+        a navigation (or a frame) fails at the request, and the page is marked broken."""
+
+        async def guard(route: Any, request: Any) -> None:
+            if request.is_navigation_request():
+                self._broken.setdefault(page, "the script navigated the evaluation page away")
+            elif not request.url.startswith(origin + "/"):
+                self._broken.setdefault(page, "the page requested another origin")
+            else:
+                with contextlib.suppress(Exception):  # the page may be closing
+                    await route.continue_()
+                return
+            with contextlib.suppress(Exception):
+                await route.abort("blockedbyclient")
+
+        await page.route("**/*", guard)
+
+    def broken(self, page: Any) -> str | None:
+        """Why a script broke `page` (it navigated, reached out, crashed), or None."""
+        return self._broken.get(page)
+
+    def mark_broken(self, page: Any, why: str) -> None:
+        """Remember that `page` must not be used again (it is closed at `discard`)."""
+        self._broken.setdefault(page, why)
+
     async def acquire_eval_page(self) -> ReadyPage:
         """A fresh, loaded evaluation page; the caller must `discard` it after one use."""
         if self._context is None:
@@ -211,36 +266,70 @@ class BrowserPool:
             task = self._spare_tasks.pop(0)
             self._top_up()
             try:
-                return await task
+                ready = await task
             except Exception:
                 continue  # a spare that failed to load: try a fresh one
+            if ready.page.is_closed() or self.broken(ready.page):
+                await self.discard(ready.page)  # a spare that crashed while it waited
+                continue
+            return ready
         ready = await self._open_eval_page()
         self._top_up()
         return ready
 
     async def discard(self, page: Any) -> None:
         """Close a used page and the popups it opened; a hung page is closed without running
-        unload handlers. Its slot is free again once the page is gone."""
+        unload handlers. Its slot is free again once the page is gone; a page that does not
+        close in CLOSE_LIMIT_S takes its slot (origin and storage) with it, and a new slot
+        takes its place, so no later page shares an origin with it."""
+        closed = True
         for popup in [*self._popups.pop(page, []), page]:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(popup.close(run_before_unload=False), timeout=10)
+            try:
+                await asyncio.wait_for(popup.close(run_before_unload=False), CLOSE_LIMIT_S)
+            except Exception:
+                closed = closed and _is_closed(popup)
+        self._broken.pop(page, None)
         slot = self._slot_of.pop(page, None)
         if slot is not None and self._free_slots is not None:
+            if not closed:
+                self._retired.append(slot)
+                slot = self.slots + len(self._retired)
             self._free_slots.put_nowait(slot)
 
 
-async def _refuse_navigation(cdp: Any) -> None:
-    """From now on the page loads no document: navigations and frames fail at the request."""
+# Profile preferences that keep WebRTC off the network and stop the browser from guessing
+# connections: no preconnect or DNS prefetch to a host a page merely names.
+NETWORK_PREFERENCES: dict[str, dict[str, Any]] = {
+    "webrtc": {
+        "ip_handling_policy": "disable_non_proxied_udp",
+        "multiple_routes_enabled": False,
+        "nonproxied_udp_enabled": False,
+    },
+    "net": {"network_prediction_options": 2},  # never predict
+}
 
-    async def refuse(event: dict[str, Any]) -> None:
-        with contextlib.suppress(Exception):  # the page may be closing
-            await cdp.send(
-                "Fetch.failRequest",
-                {"requestId": event["requestId"], "errorReason": "BlockedByClient"},
-            )
 
-    cdp.on("Fetch.requestPaused", refuse)
-    await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]})
+def _close_network_preferences(profile: Path) -> None:
+    """Merge NETWORK_PREFERENCES into the profile's Preferences (kept otherwise: code caches
+    and the browser's own state stay warm); an unreadable file is replaced."""
+    path = profile / "Default" / "Preferences"
+    try:
+        prefs = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        prefs = {}
+    if not isinstance(prefs, dict):
+        prefs = {}
+    for section, values in NETWORK_PREFERENCES.items():
+        current = prefs.get(section)
+        prefs[section] = {**(current if isinstance(current, dict) else {}), **values}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic.write_json(path, prefs)
+
+
+def _is_closed(page: Any) -> bool:
+    with contextlib.suppress(Exception):
+        return bool(page.is_closed())
+    return False
 
 
 def default_spares() -> int:

@@ -1,15 +1,20 @@
 """Runs a task's evaluation script against a project in a headless browser page.
 
-The script is untrusted JavaScript: it only ever runs inside a page, under a time limit
-enforced twice (a timer in the page and, for scripts that block the page, a deadline here
-after which the page is killed).
+The script is untrusted JavaScript: it only ever runs inside a page (contained as
+studio.services.browser says), under a time limit enforced twice (a timer in the page and, for
+scripts that block the page, a deadline here after which the page is killed). A watchdog bounds
+every step the studio waits on, getting the page included: an evaluation whose page stops
+answering ends with the kind `stalled` (or `timeout`, once the script started) instead of
+waiting, and its page is discarded. A page the run broke (crashed, navigated, stalled) is
+marked broken in the pool; no evaluation page is ever used twice. What comes back is bounded:
+console output (studio.services.eval_console) and the result, measured in the page.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import re
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,17 +22,26 @@ from typing import Any, Protocol
 
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail, Timings
 from studio.models.task import ScriptLimit
-from studio.services.browser import BrowserPool
+from studio.services.browser import PAGE_READY_TIMEOUT_S, BrowserPool
 from studio.services.errors import ProjectFileError, StudioError
+from studio.services.eval_console import (  # noqa: F401  (names tests and callers import here)
+    MAX_CONSOLE_CHARS,
+    MAX_CONSOLE_LINE_CHARS,
+    MAX_CONSOLE_LINES,
+    MAX_MESSAGE_CHARS,
+    PAGE_LIMITS,
+    ConsoleLog,
+    clean_console_text,
+    cut,
+)
 from studio.services.sb3 import check_sb3
 from studio.services.store import TaskFolder
 
 GRACE_S = 5.0  # how long past the script's limit a blocked page is given before it is killed
 LOAD_LIMIT_S = 90.0  # how long the page may take to load the project before the script starts
 SCRIPT_START = "studio:script-start"  # the page's console says the script starts now
-MAX_CONSOLE_LINES = 500  # console output kept per evaluation: lines,
-MAX_CONSOLE_LINE_CHARS = 2_000  # characters of one line,
-MAX_CONSOLE_CHARS = 100_000  # and characters in all
+ACQUIRE_LIMIT_S = PAGE_READY_TIMEOUT_S + 30  # getting a ready page, waiting for a slot included
+WATCHDOG_SLACK_S = 10.0  # past every phase's own limit, before the watchdog ends the run
 
 
 @dataclass
@@ -87,6 +101,7 @@ def prepare(
         "clock": clock.value,
         "seed": seed,
         "stage": list(entry.task.evaluation.stage_size()),
+        "limits": PAGE_LIMITS,
     }
     return Prepared(result, args, limit, t0)
 
@@ -139,18 +154,45 @@ async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult
     result = prepared.result
     waited = time.perf_counter()
     try:
-        ready = await pool.acquire_eval_page()
+        ready = await asyncio.wait_for(pool.acquire_eval_page(), ACQUIRE_LIMIT_S)
+    except TimeoutError:
+        result.error = EvalError(
+            kind=ErrorKind.STALLED,
+            message=f"no evaluation page got ready within {ACQUIRE_LIMIT_S:g} s (watchdog)",
+        )
     except Exception as exc:  # browser missing or dead: a setup problem, not a verdict
         result.error = EvalError(kind=ErrorKind.SETUP, message=f"no browser page: {exc}")
     else:
         result.timings.page_ready_s = ready.ready_s
         result.timings.page_wait_s = time.perf_counter() - waited
         try:
-            await run_in_page(ready.page, "(a) => window.StudioEval.run(a)", prepared)
+            await watched(ready.page, "(a) => window.StudioEval.run(a)", prepared)
         finally:
+            if result.error is not None and result.error.kind in BREAKING:
+                pool.mark_broken(ready.page, result.error.message)
             await pool.discard(ready.page)
     result.timings.total_s = time.perf_counter() - prepared.t0
     return result
+
+
+# Errors after which the page is not trusted (it is discarded after every run in any case).
+BREAKING = {ErrorKind.CRASH, ErrorKind.STALLED, ErrorKind.TIMEOUT, ErrorKind.SCRIPT}
+
+
+async def watched(page: Any, call: str, prepared: Prepared) -> None:
+    """`run_in_page` under a watchdog: whatever the page or the driver stop answering, the run
+    ends within the load limit, the script's limit, its grace and WATCHDOG_SLACK_S, with the
+    error kind `stalled`."""
+    limit = LOAD_LIMIT_S + prepared.limit.seconds + GRACE_S + WATCHDOG_SLACK_S
+    try:
+        await asyncio.wait_for(run_in_page(page, call, prepared), limit)
+    except TimeoutError:
+        prepared.result.error = EvalError(
+            kind=ErrorKind.STALLED,
+            file=prepared.args["scriptName"],
+            message=f"the evaluation page stopped answering; the watchdog ended the run after "
+            f"{limit:g} s and discarded the page",
+        )
 
 
 async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
@@ -164,6 +206,7 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
     crashed = asyncio.get_running_loop().create_future()
     started = asyncio.get_running_loop().create_future()
     console = ConsoleLog(result.console)
+    page_stats: Any = None
 
     def on_console(msg: Any) -> None:
         if msg.text == SCRIPT_START:
@@ -176,6 +219,11 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
         if not crashed.done():
             crashed.set_result(True)
 
+    def stop_listening() -> None:  # nothing more is kept: the driver need not send it
+        with contextlib.suppress(Exception):
+            page.remove_listener("console", on_console)
+
+    console.on_full = stop_listening
     page.on("console", on_console)
     page.on("crash", on_crash)
     run = asyncio.ensure_future(page.evaluate(call, args))
@@ -197,7 +245,9 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
                 message="the browser page crashed during the run",
             )
         elif run in done:
-            _apply_outcome(result, run.result())
+            outcome = run.result()
+            page_stats = outcome.get("console") if isinstance(outcome, dict) else None
+            _apply_outcome(result, outcome)
         elif not started.done():
             result.error = EvalError(
                 kind=ErrorKind.TIMEOUT,
@@ -221,36 +271,10 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
         result.error = EvalError(kind=kind, file=args["scriptName"], message=message)
     finally:
         run.cancel()
-        console.close()
-        page.remove_listener("console", on_console)
-        page.remove_listener("crash", on_crash)
-
-
-class ConsoleLog:
-    """The console output kept of one evaluation, bounded in lines and characters."""
-
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.chars = 0
-        self.dropped = 0
-
-    def add(self, kind: str, raw: str) -> None:
-        text = clean_console_text(raw)
-        if not text:
-            return
-        if len(text) > MAX_CONSOLE_LINE_CHARS:
-            text = text[:MAX_CONSOLE_LINE_CHARS] + f"… ({len(text)} characters)"
-        line = f"[{kind}] {text}"
-        if len(self.lines) >= MAX_CONSOLE_LINES or self.chars + len(line) > MAX_CONSOLE_CHARS:
-            self.dropped += 1
-            return
-        self.chars += len(line)
-        self.lines.append(line)
-
-    def close(self) -> None:
-        if self.dropped:
-            self.lines.append(f"[studio] {self.dropped} more console lines were not kept")
-            self.dropped = 0
+        console.close(page_stats)
+        stop_listening()
+        with contextlib.suppress(Exception):
+            page.remove_listener("crash", on_crash)
 
 
 def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
@@ -262,17 +286,21 @@ def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
         result.timings.program_s = timings["program_ms"] / 1000
     if outcome.get("error"):
         err = outcome["error"]
+        kind = err.get("kind", "script")
         result.error = EvalError(
-            kind=ErrorKind(err.get("kind", "script")),
-            message=str(err.get("message", "")),
-            file=err.get("file"),
-            line=err.get("line"),
+            kind=ErrorKind(kind) if kind in PAGE_KINDS else ErrorKind.SCRIPT,
+            message=cut(str(err.get("message", "")), MAX_MESSAGE_CHARS + 200),  # the page cut it
+            file=cut(str(err["file"]), 300) if err.get("file") else None,
+            line=_int(err.get("line"), 0) or None,
         )
         return
     try:
         normalize_into(result, outcome.get("result"))
     except ValueError as exc:
         result.error = EvalError(kind=ErrorKind.RESULT, message=str(exc))
+
+
+PAGE_KINDS = {"project", "syntax", "script", "timeout", "result"}  # what the page may report
 
 
 def normalize_into(result: EvalResult, raw: Any) -> None:
@@ -298,18 +326,6 @@ def normalize_into(result: EvalResult, raw: Any) -> None:
     result.passed_tests, result.total_tests = passed, total
     result.partial_success_rate = float(psr)
     result.details = details
-
-
-_STYLE_ARG = re.compile(r"\s+(?:color|font-weight|background)[^%]*$")
-
-
-def clean_console_text(text: str) -> str:
-    """Drop the browser's GL chatter and the VM logger's %c styling from a console line."""
-    if "GL Driver Message" in text:
-        return ""
-    if "%c" in text:
-        text = _STYLE_ARG.sub("", text.replace("%c", ""))
-    return text.strip()
 
 
 def _int(value: Any, default: int) -> int:

@@ -71,6 +71,7 @@ class PublishedProtocol:
         try:
             result.timings.page_ready_s = time.perf_counter() - t0
             await _prepare_page(page, server.url(RUNNER))
+            await self.pool.contain_loaded(page)  # the script is untrusted here too
             await run_in_page(page, "(a) => window.StudioEval.runOn(window.vm, a)", prepared)
         finally:
             with contextlib.suppress(Exception):
