@@ -762,7 +762,16 @@ def test_custom_js_escape_hatch(hatch: Served) -> None:
     with zipfile.ZipFile(io.BytesIO(client.export_project(sid, "x.sb3"))) as zf:
         project = json.loads(zf.read("project.json"))
     assert all(not t["blocks"] for t in project["targets"]), "the golden's scripts came back"
-    client.delete_session(sid)
+    # the watchdog: a function that never ends ends its session; DELETE answers, others go on
+    other = client.create_session(record=None, quality=None)
+    endless = failed_with(run("custom_js", {"fn": "() => { for (;;) {} }"}), "CUSTOM_JS_ERROR")
+    assert "the session has ended" in endless["error"]["message"], endless
+    resp = client.request("GET", f"/sessions/{sid}/screenshot", params={"format": "base64"})
+    assert resp.status_code == 410, resp.text
+    assert client.delete_session(sid)["status"] == "closed"
+    client.load_project(other, "T1_001.sb3")
+    client.delete_session(other)
+    assert not [line for line in hatch.log if "Traceback" in line], "".join(hatch.log)
     out = subprocess.run(
         [*studio_cmd(), "report", str(hatch.runs)],
         capture_output=True,

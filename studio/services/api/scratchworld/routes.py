@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 
 from studio.services.api.scratchworld import schemas
 from studio.services.api.scratchworld.sessions import (
+    EVALUATE_LIMIT_S,
     SessionNotFound,
     SwCallError,
     SwRefused,
@@ -212,7 +213,8 @@ def _router(sessions: SwSessions) -> APIRouter:
     @router.post(PREFIX + "/{session_id}/evaluate", summary="Run a task's evaluation script")
     async def evaluate(session_id: str, body: schemas.EvaluateBody) -> dict[str, Any]:
         session = _session(sessions, session_id)
-        return await _call(sessions.evaluate(session, body.task_name, body.evaluation_method))
+        work = sessions.evaluate(session, body.task_name, body.evaluation_method)
+        return await _call(sessions.watch(session, work, EVALUATE_LIMIT_S))
 
     return router
 

@@ -74,6 +74,7 @@ MAX_SESSIONS = 100
 CALL_TIMEOUT_S = 90.0  # a page call that takes longer means the page stopped answering
 PROBE_TIMEOUT_S = 5.0  # how long a page gets to answer `1` after a call timed out
 CLOSE_TIMEOUT_S = 20.0  # closing a session's episode (final export, page close)
+EVALUATE_LIMIT_S = 600.0  # an evaluation: the export, then the script (120 s at most) and more
 DEFAULT_TTL_S = 900.0
 MAX_SELECTORS = 64
 # calls that show neither mode
@@ -254,16 +255,16 @@ class SwSessions(ProjectCalls):
                 await self.delete(session.id)
 
     # ---- watchdog ------------------------------------------------------------------------
-    async def watch(self, session: SwSession, work: Any) -> Any:
-        """`work` (a call on the session's page) within `call_timeout_s`; a page that then
-        does not answer ends the session (SwRefused 410), a slow one is a SwCallError."""
+    async def watch(self, session: SwSession, work: Any, limit: float | None = None) -> Any:
+        """`work` (a call on the session's page) within `limit` (default `call_timeout_s`); a
+        page that then does not answer ends the session (SwRefused 410), a slow one is a
+        SwCallError."""
+        limit = limit or self.call_timeout_s
         try:
-            return await asyncio.wait_for(work, self.call_timeout_s)
+            return await asyncio.wait_for(work, limit)
         except TimeoutError:
             if await _answers(session.page):
-                raise SwCallError(
-                    f"the call did not finish within {self.call_timeout_s:g} s"
-                ) from None
+                raise SwCallError(f"the call did not finish within {limit:g} s") from None
             reason = await self._end(session, "its page stopped answering")
             raise SwRefused(f"session {session.id}: {reason}", 410) from None
 
