@@ -71,7 +71,7 @@ from studio.services.store import TaskFolder
 log = logging.getLogger(__name__)
 
 MAX_SESSIONS = 100
-CALL_TIMEOUT_S = 90.0  # a page call that takes longer means the page stopped answering
+CALL_TIMEOUT_S = 300.0  # a page call this long: the page may have stopped answering (probed)
 PROBE_TIMEOUT_S = 5.0  # how long a page gets to answer `1` after a call timed out
 CLOSE_TIMEOUT_S = 20.0  # closing a session's episode (final export, page close)
 EVALUATE_LIMIT_S = 600.0  # an evaluation: the export, then the script (120 s at most) and more
