@@ -108,6 +108,15 @@ def test_a_session_evaluates_only_the_task_it_was_opened_for(tmp_path: Path) -> 
             assert resp.status_code == 403, resp.text
             assert (await _evaluate(client, free, "cat_walk_left")).status_code == 200
             assert _judged(sessions, free) == ["cat_walk_left", "cat_walk_left"]
+            info = (await client.get(f"/sessions/{free}")).json()
+            assert info["bound_task"] == "cat_walk_left" and info["ended"] is None, info
+            # a name no task answered to when the session opened is still its only task
+            later = await _open(client, "later_task")
+            assert (await _evaluate(client, later, "cat_walk_left")).status_code == 403
+            (tmp_path / "sw" / "scratch-bench-api/api/evaluation_scripts/later_task.js").write_text(
+                "module.exports = async () => ({success: true});\n"
+            )
+            assert (await _evaluate(client, later, "later_task")).status_code == 200
             assert _judged(sessions, sid) == []
 
     asyncio.run(go())

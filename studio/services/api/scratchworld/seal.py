@@ -108,10 +108,10 @@ def bind(checkout: Any, binding: Binding, name: str, task: TaskFolder) -> None:
             f"this session is for task {binding.name!r} and evaluates only that task, "
             f"not {name[:120]!r}; open a session per task"
         )
-    if binding.name is not None and binding.task is None:
+    if binding.name is not None and binding.task is None and name != binding.name:
         raise SwRefused(
-            f"this session named task {binding.name[:120]!r}, which the server does not know; "
-            f"it cannot evaluate {name[:120]!r}"
+            f"this session is for task {binding.name[:120]!r} and evaluates only that task, "
+            f"not {name[:120]!r}; open a session per task"
         )
     if binding.task is None:
         starts = checkout.starts(task)

@@ -112,6 +112,8 @@ class SwSession:
             "task_name": self.task_name,
             "episode_id": self.episode.id,
             "steps": self.episode.step_count,
+            "bound_task": self.binding.name,  # the only task it evaluates (seal)
+            "ended": self.ended,
         }
 
 
