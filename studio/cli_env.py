@@ -150,6 +150,8 @@ async def _serve(args: argparse.Namespace) -> int:
     check_host(args.host, args.allow_remote)
     if args.max_sessions < 1 or args.max_episodes < 1:
         raise StudioError("--max-sessions and --max-episodes take a number of 1 or more")
+    if args.allow_custom_js and args.scratchworld is None:
+        raise StudioError("--allow-custom-js is about ScratchWorld sessions: give --scratchworld")
     token, generated = resolve_token(args.token, args.token_file)
     library = args.serve_library or getattr(args, "library", None) or paths.BUNDLED_TASKS
     out = None if args.no_record else args.out / f"api-{_stamp()}"
