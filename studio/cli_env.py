@@ -61,6 +61,26 @@ def add_parsers(subparsers: Any) -> None:
         help="also serve the published ScratchWorld server's routes (/sessions/...), with "
         "projects and task scripts of the checkout ROOT (loopback only, no token)",
     )
+    sv.add_argument(
+        "--allow-custom-js",
+        action="store_true",
+        help="let ScratchWorld sessions run custom_js (agent JavaScript in the editor page); "
+        "every session is then marked 'unsealed' in its record and in `studio report`",
+    )
+    sv.add_argument(
+        "--max-sessions",
+        type=int,
+        default=100,
+        metavar="N",
+        help="open ScratchWorld sessions at most (more: 429; default 100)",
+    )
+    sv.add_argument(
+        "--max-episodes",
+        type=int,
+        default=16,
+        metavar="N",
+        help="open /episodes at most (more: 429; default 16)",
+    )
 
     rn = subparsers.add_parser(
         "run",
@@ -130,6 +150,10 @@ async def _serve(args: argparse.Namespace) -> int:
     from studio.services.env.episode import EpisodeManager
 
     check_host(args.host, args.allow_remote)
+    if args.max_sessions < 1 or args.max_episodes < 1:
+        raise StudioError("--max-sessions and --max-episodes take a number of 1 or more")
+    if args.allow_custom_js and args.scratchworld is None:
+        raise StudioError("--allow-custom-js is about ScratchWorld sessions: give --scratchworld")
     token, generated = resolve_token(args.token, args.token_file)
     library = args.serve_library or getattr(args, "library", None) or paths.BUNDLED_TASKS
     out = None if args.no_record else args.out / f"api-{_stamp()}"
@@ -137,7 +161,13 @@ async def _serve(args: argparse.Namespace) -> int:
     checkout, sessions = _scratchworld(args, manager, library, out)
     try:
         server = ApiServer(
-            manager, token, host=args.host, port=args.port, library=library, scratchworld=sessions
+            manager,
+            token,
+            host=args.host,
+            port=args.port,
+            library=library,
+            scratchworld=sessions,
+            max_episodes=args.max_episodes,
         )
     except StudioError:
         if checkout is not None:
@@ -152,12 +182,14 @@ async def _serve(args: argparse.Namespace) -> int:
     print(f"serving the agent API on {server.url} (OpenAPI: {server.url}/openapi.json)")
     if generated:
         print(f"token: {token}  (send 'Authorization: Bearer <token>'; set STUDIO_TOKEN to fix it)")
-    print(f"tasks: folders, or ids in {library}")
+    print(f"tasks: ids or task folders in {library}")
     if checkout is not None:
         print(
             f"ScratchWorld routes: {server.url}/sessions (no token), projects of "
             f"{checkout.static}, {checkout.task_count} task(s) by name"
         )
+        if args.allow_custom_js:
+            print("custom_js allowed: every ScratchWorld session is marked unsealed")
     print(f"recording to {out}" if out else "not recording trajectories")
     sys.stdout.flush()
     stop = asyncio.Event()
@@ -193,7 +225,14 @@ def _scratchworld(
             f"--scratchworld serves routes without a token: listen on 127.0.0.1, not {args.host}"
         )
     checkout = SwCheckout(args.scratchworld, library=library)
-    return checkout, SwSessions(manager, checkout, out_dir=out)
+    sessions = SwSessions(
+        manager,
+        checkout,
+        out_dir=out,
+        max_sessions=args.max_sessions,
+        allow_custom_js=args.allow_custom_js,
+    )
+    return checkout, sessions
 
 
 # ---- run -----------------------------------------------------------------------------------

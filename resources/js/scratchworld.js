@@ -21,6 +21,10 @@
  *       -> {ok: true, value} | {ok: false, code: INVALID_JS_FN | CUSTOM_JS_ERROR, message}
  *     `code` is the source of a function; it is awaited as
  *     fn({vm, SB, ws, payload, getVM, getWorkspace, getScratchBlocks}).
+ *   window.StudioScratchWorld.restoreWorkspace(state) -> {scale, scrollX, scrollY}
+ *     The drag runner's workspace restore (section 11), done by the studio instead of the
+ *     code it sends: zoom to state.scale (else keep), scroll to scrollX/scrollY (else -tx/scale,
+ *     -ty/scale, else 0); where the scroll cannot reach, translate the canvas there.
  */
 (function () {
   'use strict';
@@ -191,6 +195,29 @@
     }
   }
 
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const finite = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+  async function restoreWorkspace(state) {
+    const w = ws();
+    const scale = finite(state.scale) && state.scale > 0 ? state.scale : w.scale;
+    if (w.scale !== scale) w.setScale(scale);
+    await frame();
+    const tx = finite(state.tx), ty = finite(state.ty);
+    let sx = finite(state.scrollX), sy = finite(state.scrollY);
+    if (sx === null) sx = tx !== null ? -tx / scale : 0;
+    if (sy === null) sy = ty !== null ? -ty / scale : 0;
+    w.scroll(sx, sy);
+    if (Math.abs(w.scrollX - sx) > 0.5 || Math.abs(w.scrollY - sy) > 0.5) {
+      const m = w.getMetrics();
+      w.scrollX = sx;
+      w.scrollY = sy;
+      w.translate(tx !== null ? tx : sx + m.absoluteLeft, ty !== null ? ty : sy + m.absoluteTop);
+    }
+    await frame();
+    return { scale: w.scale, scrollX: w.scrollX, scrollY: w.scrollY };
+  }
+
   /** The targets, and the ids of the variables, lists and messages in the editing target's
    * scope by name (what set_block_field's names map to). */
   function context() {
@@ -232,7 +259,7 @@
   }
 
   window.StudioScratchWorld = {
-    elementsBatch, structure, customJs, control,
+    elementsBatch, structure, customJs, control, restoreWorkspace,
     /** context() with the placements of the blocks `ids` (one call per observation). */
     pseudocodeExtras: (ids) => ({ ...context(), placements: placements(ids) }),
   };

@@ -4,6 +4,11 @@ The grid has one row per agent and mode and one column per task category plus SR
 overall, like the published ScratchWorld tables, and the mean time per task. `format_table`
 renders it as text; `studio.services.report_html.render_html` as a self-contained HTML page.
 Runs of the diagnostics (drag, QA) follow as tables of their own (`diagnostic_report`).
+
+A run whose record is marked `unsealed` (a ScratchWorld session on a server that allowed
+custom_js, so agent JavaScript could change the program outside the editor) counts under its
+agent's name with `UNSEALED_SUFFIX`: a row of its own, never mixed with sealed runs, and a
+note under the table says what the mark means.
 """
 
 from __future__ import annotations
@@ -21,6 +26,12 @@ from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.diagnostic_report import format_diagnostics, load_diagnostics
 from studio.services.errors import StudioError
 from studio.services.untrusted_json import JsonInputError, read_json
+
+UNSEALED_SUFFIX = " [unsealed]"
+UNSEALED_NOTE = (
+    "[unsealed]: runs on a server started with --allow-custom-js (agent JavaScript could "
+    "change the program outside the editor)"
+)
 
 
 def load_runs(root: Path) -> tuple[list[RunEntry], list[str]]:
@@ -60,8 +71,9 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         error = f"not evaluated (status {run.status.value})"
     elif result.error is not None:
         error = f"{result.error.kind.value}: {result.error.message}"
+    unsealed = bool(run.meta.get("unsealed"))
     return RunEntry(
-        agent=run.agent,
+        agent=run.agent + (UNSEALED_SUFFIX if unsealed else ""),
         mode=run.mode.value,
         task_id=run.task_id,
         category=task_category(run, cache if cache is not None else {}),
@@ -209,6 +221,8 @@ def format_table(report: RunReport) -> str:
             rest = [cell.rjust(w) for cell, w in zip(r[1:], widths[1:], strict=True)]
             lines.append("  ".join([first, *rest]).rstrip())
         lines.append("")
+    if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
+        lines.extend([UNSEALED_NOTE, ""])
     lines.extend(format_diagnostics(report.diagnostics))
     for problem in report.problems:
         lines.append(f"skipped: {problem}")

@@ -41,6 +41,7 @@ from tests.helpers.sw_client import (
     run_drag_item,
     run_task,
 )
+from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,12 +71,16 @@ CLIENT_TIMEOUT = 180.0
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 
 
+TOKEN = "sw-compat-token"  # the studio's own routes (/episodes) keep their token
+
+
 @dataclass
 class Served:
     url: str
     root: Path
     runs: Path
     client: SwClient
+    golden: str
     log: list[str] = field(default_factory=list)
 
 
@@ -86,6 +91,16 @@ def studio_cmd() -> list[str]:
 @pytest.fixture(scope="module")
 def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """One `studio serve --scratchworld` for the module, on a checkout in the published layout."""
+    yield from _serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def hatch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The same with the escape hatch on (`--allow-custom-js`); its tests run last."""
+    yield from _serve(tmp_path_factory, "--allow-custom-js")
+
+
+def _serve(tmp_path_factory: pytest.TempPathFactory, *extra: str) -> Iterator[Served]:
     base = tmp_path_factory.mktemp("scratchworld")
     root = base / "ScratchWorld"
     published = build_published_set(root, [TASK])
@@ -103,8 +118,8 @@ def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         task["name"] = task["evaluation"]["function"] = name
         (published.tasks_dir / "create" / f"{name}.json").write_text(json.dumps(task, indent=2))
     runs = base / "runs"
-    env = {**os.environ, "STUDIO_OCR": "off"}
-    cmd = [*studio_cmd(), "serve", "--scratchworld", str(root), "--port", "0"]
+    env = {**os.environ, "STUDIO_OCR": "off", "STUDIO_TOKEN": TOKEN}
+    cmd = [*studio_cmd(), "serve", "--scratchworld", str(root), "--port", "0", *extra]
     proc = subprocess.Popen(
         [*cmd, "--out", str(runs)],
         cwd=ROOT,
@@ -141,7 +156,9 @@ def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     client = SwClient(url, timeout=CLIENT_TIMEOUT)
     try:
         client.check_ready()
-        yield Served(url, root, runs, client, log)
+        golden = published.tasks[TASK].golden
+        assert golden is not None
+        yield Served(url, root, runs, client, golden, log)
     finally:
         client.close()
         proc.send_signal(signal.SIGINT)
@@ -485,27 +502,9 @@ def test_composite_errors_and_custom_js(sw: Served, shared: str) -> None:
 
     failed_with(run("fly_to_the_moon", {}), "UNSUPPORTED")
     failed_with(run("done"), "UNSUPPORTED")  # the catalog's done stays client-side
-    throw = "async () => { throw new Error('boom'); }"
-    failed_with(run("custom_js", {"fn": throw}), "CUSTOM_JS_ERROR")
-    failed_with(run("custom_js", {"fn": "42"}), "INVALID_JS_FN")
-    assert run("custom_js", {"fn": "() => 42"})["data"] == {"value": 42}
-    assert run("custom_js", {"fn": "() => 'x'"})["data"] == {"value": "x"}
-    assert run("custom_js", {"fn": "() => null"})["data"] == {}
-    assert run("custom_js", {"fn": "() => ({result: {a: 1}})"})["data"] == {"a": 1}
-    odd = run("custom_js", {"fn": "() => ({success: false, api: 'x', b: 2})"})
-    assert odd["success"] is True and odd["data"] == {"b": 2}, odd
-    assert run("custom_js", {"code": "() => 7"})["data"] == {"value": 7}
-    assert run("custom_js", {"function": "() => 8"})["data"] == {"value": 8}
-    doubled = run("custom_js", {"fn": "({payload}) => payload.n * 2", "payload": {"n": 21}})
-    assert doubled["data"] == {"value": 42}
-    probe = "async ({vm, SB, ws, getVM, getWorkspace}) => ({vm: !!vm.runtime, ws: !!ws, "
-    probe += "same: getWorkspace() === ws && getVM() === vm, sb: !!SB})"
-    assert run("custom_js", {"fn": probe})["data"] == {
-        "vm": True,
-        "ws": True,
-        "same": True,
-        "sb": True,
-    }
+    # custom_js is off unless the server allows it (test_custom_js_escape_hatch)
+    refused = failed_with(run("custom_js", {"fn": "() => 42"}), "UNSUPPORTED")
+    assert "--allow-custom-js" in refused["error"]["message"], refused
     # the index cache: add_block clears it, set_block_field then answers INVALID_STATE
     assert run("get_blocks_pseudocode")["success"]
     added = run("add_block", {"blockType": "event_whenkeypressed"})
@@ -540,14 +539,17 @@ def test_select_category(sw: Served, shared: str) -> None:
     assert any(n.startswith("sound_") for n in names), names
 
 
-def test_evaluate_answers(sw: Served, shared: str) -> None:
+def test_evaluate_answers(sw: Served) -> None:
     """§7: the success and failed forms; only "browser" works; a missing script is a 500."""
-    client, sid = sw.client, shared
+    client = sw.client
+    sid = client.create_session(record=None, quality=None)  # bound by its first evaluate
     ok = client.evaluate(sid, "sw_passes")
     assert ok["status"] == "success" and ok["message"] == "", ok
     assert ok["evaluation_method"] == "browser" and ok["result"]["success"] is True, ok
     assert "config {}" in str(ok["stdout"]), ok["stdout"]  # called with config {}
-    thrown = client.evaluate(sid, "sw_throws")
+    other = client.create_session(record=None, quality=None)
+    thrown = client.evaluate(other, "sw_throws")
+    client.delete_session(other)
     assert thrown["status"] == "failed" and thrown["result"] == {}, thrown
     assert "kaboom" in str(thrown["error"]) and thrown["evaluation_method"] == "browser", thrown
     assert "about to throw" in str(thrown["stdout"]), thrown["stdout"]
@@ -561,11 +563,14 @@ def test_evaluate_answers(sw: Served, shared: str) -> None:
     ignored: dict[str, Any] = {"sb3_file_name": "x.sb3", "timeout": 1}
     body = {"task_name": "sw_passes", "evaluation_method": "browser", **ignored}
     assert client.call("POST", f"/sessions/{sid}/evaluate", body=body)["status"] == "success"
+    client.delete_session(sid)
 
 
-def test_evaluate_needs_only_the_script(sw: Served, shared: str) -> None:
+def test_evaluate_needs_only_the_script(sw: Served) -> None:
     """§7: the script is api/evaluation_scripts/<task_name>.js; no task file is involved."""
-    answer = sw.client.evaluate(shared, ORPHAN)
+    sid = sw.client.create_session(record=None, quality=None)
+    answer = sw.client.evaluate(sid, ORPHAN)
+    sw.client.delete_session(sid)
     assert answer["status"] == "success" and answer["result"]["success"] is True, answer
 
 
@@ -597,6 +602,12 @@ def test_sessions_and_projects(sw: Served, shared: str) -> None:
     assert answer["size"] == len(base64.b64decode(answer["data_base64"])), answer["size"]
     for _ in range(2):  # repeats are harmless (§8)
         assert isinstance(client.toggle_stage(sid), dict)
+    # `shared` names its task: it loads only the task's start (test_sealed_sessions)
+    closed = client.delete_session(sid)
+    assert closed["status"] == "closed", closed
+    resp = client.request("GET", f"/sessions/{sid}/screenshot", params={"format": "base64"})
+    assert resp.status_code == 404 and resp.text == f"'Session not found: {sid}'", resp.text
+    sid = client.create_session(record=None, quality=None)  # as the drag runner opens one
     loaded = client.load_project(sid, "T1_001.sb3")
     assert loaded["status"] == "success" and loaded["details"]["ok"], loaded
     assert "fallback" not in loaded["details"] or not loaded["details"]["fallback"], loaded
@@ -617,10 +628,7 @@ def test_sessions_and_projects(sw: Served, shared: str) -> None:
         assert resp.status_code == 500, (resp.status_code, resp.text)
     finally:
         aside.rename(party)
-    closed = client.delete_session(sid)
-    assert closed["status"] == "closed", closed
-    resp = client.request("GET", f"/sessions/{sid}/screenshot", params={"format": "base64"})
-    assert resp.status_code == 404 and resp.text == f"'Session not found: {sid}'", resp.text
+    assert client.delete_session(sid)["status"] == "closed"
 
 
 def test_create_session_answer(sw: Served) -> None:
@@ -649,6 +657,42 @@ def test_unknown_http_error_has_status_and_text(sw: Served) -> None:
     assert caught.value.status == 404 and "Session not found" in caught.value.body
 
 
+# ---- 6. sealed sessions: the tricks of issue 32 are refused ----------------------------------
+def test_sealed_sessions(sw: Served, tmp_path: Path) -> None:
+    """A session that names its task cannot load the golden, run JavaScript or be judged as
+    another task; /episodes takes no task folder from outside the server's library."""
+    client = sw.client
+    sid = client.create_session(task_name=TASK)
+    try:
+        for forbidden in (sw.golden, "T1_001.sb3"):
+            resp = client.request(
+                "POST", f"/sessions/{sid}/load_project", params={"project_name": forbidden}
+            )
+            assert resp.status_code == 403 and "not a start" in resp.text, (forbidden, resp.text)
+        client.load_project(sid, INITIAL)
+        swap = "() => { window.studioBridge.saveProjectBase64 = async () => 'x'; }"
+        refused = client.composite(sid, "custom_js", {"fn": swap})
+        failed_with(refused, "UNSUPPORTED")
+        resp = client.request(
+            "POST",
+            f"/sessions/{sid}/evaluate",
+            body={"task_name": "sw_passes", "evaluation_method": "browser"},
+        )
+        assert resp.status_code == 403 and "evaluates only that task" in resp.text, resp.text
+        honest = client.evaluate(sid, TASK)  # the untouched start fails, as it should
+        assert honest["status"] == "success" and honest["result"]["success"] is False, honest
+    finally:
+        client.delete_session(sid)
+    outside = make_task(tmp_path / "mine", task_id=TASK)
+    for task in (str(outside), str(outside / "..") + "/mine"):
+        resp = client.http.post(
+            "/episodes",
+            json={"task": task, "mode": "composite"},
+            headers={"Authorization": f"Bearer {TOKEN}"},
+        )
+        assert resp.status_code == 404 and "only in the library" in resp.text, resp.text
+
+
 # ---- 6. the studio records the sessions -----------------------------------------------------
 def test_sessions_are_recorded(sw: Served, shared: str) -> None:
     client = sw.client
@@ -672,3 +716,69 @@ def test_sessions_are_recorded(sw: Served, shared: str) -> None:
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["rows"]
     assert rows, out.stdout
+
+
+# ---- 7. the escape hatch: custom_js allowed, runs marked, the VM still judged --------------
+def test_custom_js_escape_hatch(hatch: Served) -> None:
+    client = hatch.client
+    sid = client.create_session(task_name=TASK)
+    client.load_project(sid, INITIAL)
+
+    def run(api: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        return strict(client.composite(sid, api, args), sid, api)
+
+    throw = "async () => { throw new Error('boom'); }"
+    failed_with(run("custom_js", {"fn": throw}), "CUSTOM_JS_ERROR")
+    failed_with(run("custom_js", {"fn": "42"}), "INVALID_JS_FN")
+    assert run("custom_js", {"fn": "() => 42"})["data"] == {"value": 42}
+    assert run("custom_js", {"fn": "() => null"})["data"] == {}
+    assert run("custom_js", {"fn": "() => ({result: {a: 1}})"})["data"] == {"a": 1}
+    odd = run("custom_js", {"fn": "() => ({success: false, api: 'x', b: 2})"})
+    assert odd["success"] is True and odd["data"] == {"b": 2}, odd
+    assert run("custom_js", {"code": "() => 7"})["data"] == {"value": 7}
+    assert run("custom_js", {"function": "() => 8"})["data"] == {"value": 8}
+    doubled = run("custom_js", {"fn": "({payload}) => payload.n * 2", "payload": {"n": 21}})
+    assert doubled["data"] == {"value": 42}
+    probe = "async ({vm, SB, ws, getVM, getWorkspace}) => ({vm: !!vm.runtime, ws: !!ws, "
+    probe += "same: getWorkspace() === ws && getVM() === vm, sb: !!SB})"
+    assert run("custom_js", {"fn": probe})["data"] == {
+        "vm": True,
+        "ws": True,
+        "same": True,
+        "sb": True,
+    }
+    # the trick: the page's export bridge and the VM's own save answer the golden project
+    golden = base64.b64encode((hatch.root / "scratch-gui" / "static" / hatch.golden).read_bytes())
+    swap = (
+        "async ({vm}) => { const b64 = '" + golden.decode() + "';"
+        " const blob = () => fetch('data:application/zip;base64,' + b64).then((r) => r.blob());"
+        " window.studioBridge.saveProjectBase64 = async () => b64;"
+        " vm.saveProjectSb3 = blob; Object.getPrototypeOf(vm).saveProjectSb3 = blob;"
+        " vm.toJSON = () => '{}'; return true; }"
+    )
+    assert run("custom_js", {"fn": swap})["data"] == {"value": True}
+    verdict = client.evaluate(sid, TASK)
+    assert verdict["status"] == "success" and verdict["result"]["success"] is False, verdict
+    with zipfile.ZipFile(io.BytesIO(client.export_project(sid, "x.sb3"))) as zf:
+        project = json.loads(zf.read("project.json"))
+    assert all(not t["blocks"] for t in project["targets"]), "the golden's scripts came back"
+    # the watchdog: a function that never ends ends its session; DELETE answers, others go on
+    other = client.create_session(record=None, quality=None)
+    endless = failed_with(run("custom_js", {"fn": "() => { for (;;) {} }"}), "CUSTOM_JS_ERROR")
+    assert "the session has ended" in endless["error"]["message"], endless
+    resp = client.request("GET", f"/sessions/{sid}/screenshot", params={"format": "base64"})
+    assert resp.status_code == 410, resp.text
+    assert client.delete_session(sid)["status"] == "closed"
+    client.load_project(other, "T1_001.sb3")
+    client.delete_session(other)
+    assert not [line for line in hatch.log if "Traceback" in line], "".join(hatch.log)
+    out = subprocess.run(
+        [*studio_cmd(), "report", str(hatch.runs)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "scratchworld [unsealed]" in out.stdout and "--allow-custom-js" in out.stdout, out.stdout

@@ -48,9 +48,11 @@ class Solver:
 
 
 @pytest.fixture
-def server(loop_thread: LoopThread) -> Iterator[tuple[ApiServer, FakeEpisodeManager]]:
+def server(
+    loop_thread: LoopThread, tmp_path: Path
+) -> Iterator[tuple[ApiServer, FakeEpisodeManager]]:
     manager = FakeEpisodeManager()
-    srv = ApiServer(manager, TOKEN)
+    srv = ApiServer(manager, TOKEN, library=tmp_path)  # the tests' tasks are made in tmp_path
     loop_thread.run(srv.start())
     yield srv, manager
     loop_thread.run(srv.close())

@@ -159,3 +159,51 @@ def test_loopback_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STUDIO_TOKEN", "from-env")
     assert resolve_token(None) == ("from-env", False)
     assert resolve_token("given") == ("given", False)
+
+
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> bool:
+    """Whether the server closes `sock` within `seconds` while a byte of `trickle` is sent
+    every 0.1 s (a request head that never ends)."""
+    deadline = time.monotonic() + seconds
+    sock.settimeout(0.1)
+    sent = 0
+    while time.monotonic() < deadline:
+        try:
+            if sock.recv(65536) == b"":
+                return True
+        except TimeoutError:
+            pass
+        except ConnectionResetError:
+            return True
+        if sent < len(trickle):
+            try:
+                sock.sendall(trickle[sent : sent + 1])
+            except (BrokenPipeError, ConnectionResetError):
+                return True
+            sent += 1
+    return False
+
+
+def test_a_request_head_that_is_late_closes_its_connection(loop_thread: LoopThread) -> None:
+    """Heads trickled a byte at a time, or half sent and left, are closed at the deadline;
+    a kept-alive connection waits for its next request as before."""
+    manager = FakeEpisodeManager()
+    srv = ApiServer(manager, TOKEN, head_timeout_s=0.5)
+    loop_thread.run(srv.start())
+    head = b"GET /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH + b"\r\n"
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port)) as trickled:
+            assert _closed_within(trickled, 10, trickle=b"GET /episodes HTTP/1.1\r\nX-Slow: " * 9)
+        with socket.create_connection(("127.0.0.1", srv.port)) as half:
+            half.sendall(head[:20])
+            assert _closed_within(half, 10)
+        with socket.create_connection(("127.0.0.1", srv.port)) as kept:
+            kept.sendall(head)
+            kept.settimeout(10)
+            assert kept.recv(65536).startswith(b"HTTP/1.1 200")
+            assert not _closed_within(kept, 1.5)  # idle between requests: kept alive
+            kept.sendall(head[:20])  # the next request's head, never finished
+            assert _closed_within(kept, 10)
+    finally:
+        loop_thread.run(srv.close())
+        loop_thread.run(manager.close())

@@ -126,6 +126,36 @@ def test_create_by_folder_path_with_agent_name_and_step_limit(
     assert client.call("POST", f"/episodes/{episode}/actions", click)[0] == 409
 
 
+def test_a_task_folder_outside_the_library_is_not_served(client: Client, tmp_path: Path) -> None:
+    """A client may not name its own folder (its own permissive script) as the task."""
+    outside = make_task(tmp_path / "mine", task_id="cat_walks")
+    for name in (str(outside), str(outside / "."), f"{outside}/../mine", "../mine"):
+        status, answer = client.call("POST", "/episodes", {"task": name, "mode": "composite"})
+        assert status == 404 and "only in the library" in answer["error"], (name, answer)
+
+
+def test_open_episodes_are_capped_and_none_is_closed_for_a_new_one(
+    loop_thread: LoopThread, library: Path
+) -> None:
+    manager = FakeEpisodeManager()
+    srv = ApiServer(manager, TOKEN, library=library, max_episodes=2)
+    loop_thread.run(srv.start())
+    try:
+        client = Client(srv.url)
+        first, second = _start(client), _start(client)
+        status, answer = client.call("POST", "/episodes", {"task": "cat_walks"})
+        assert status == 429 and "--max-episodes 2" in answer["error"], answer
+        assert {e["id"] for e in client.call("GET", "/episodes")[1]["episodes"]} == {
+            first,
+            second,
+        }
+        assert client.call("DELETE", f"/episodes/{first}")[0] == 200
+        _start(client)  # room again
+    finally:
+        loop_thread.run(srv.close())
+        loop_thread.run(manager.close())
+
+
 @pytest.mark.parametrize(
     ("token", "fragment"), [(None, "missing token"), ("nope", "wrong token"), ("", "missing")]
 )
@@ -199,7 +229,9 @@ def test_action_after_end_is_409(client: Client) -> None:
         ("GET", "/nothing", None, 404, "no route /nothing"),
         ("PUT", "/episodes", {}, 405, "use GET, POST"),
         ("GET", "/episodes/x/actions", None, 405, "use POST"),
-        ("POST", "/episodes", {"task": "missing_task"}, 404, "neither a task folder"),
+        ("POST", "/episodes", {"task": "missing_task"}, 404, "neither the id nor the folder"),
+        ("POST", "/episodes", {"task": "t" * 300}, 404, "neither the id nor the folder"),
+        ("POST", "/episodes", {"task": "é" * 200}, 404, "neither the id nor the folder"),
         ("POST", "/episodes", {"task": "cat_walks", "mode": "vr"}, 422, "'mode' must be"),
         ("POST", "/episodes", {"mode": "composite"}, 422, "'task'"),
         ("POST", "/episodes", {"task": 7}, 422, "'task' must be"),
@@ -216,8 +248,8 @@ def test_error_mapping(
     assert status == code and fragment in answer["error"], answer
 
 
-def test_broken_task_folder_is_422(client: Client, tmp_path: Path) -> None:
-    folder = make_task(tmp_path / "broken")
+def test_broken_task_folder_is_422(client: Client, library: Path) -> None:
+    folder = make_task(library / "broken")
     (folder / "initial.sb3").unlink()
     status, answer = client.call("POST", "/episodes", {"task": str(folder)})
     assert status == 422 and "initial.sb3" in answer["error"]

@@ -201,3 +201,18 @@ def test_the_token_less_routes_are_refused_off_loopback(
             host="0.0.0.0",
             scratchworld=SwSessions(FakeEpisodeManager(), _checkout(tmp_path / "b")),
         )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--allow-custom-js"], "give --scratchworld"),
+        (["--max-sessions", "0"], "1 or more"),
+        (["--max-episodes", "-1"], "1 or more"),
+    ],
+)
+def test_serve_refuses_limits_and_flags_that_mean_nothing(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["serve", "--no-record", *argv]) == 2
+    assert message in capsys.readouterr().err

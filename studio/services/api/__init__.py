@@ -3,7 +3,9 @@
 `ApiServer` serves the routes (`app.ApiApp`, a FastAPI application behind `guard.Guard`) with
 uvicorn on the current event loop, so the CLI runs it with `asyncio.run` and the GUI on its
 qasync loop. The listening socket is bound here (port 0 picks a free one), uvicorn installs
-no signal handlers and configures no logging: the studio owns both.
+no signal handlers and configures no logging: the studio owns both. Its HTTP/1.1 protocol is
+`heads.HeadDeadlineProtocol`: a request head must arrive within `head_timeout_s`, and a
+connection that sends half a head and stalls is closed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from pathlib import Path
 
 import uvicorn
 
-from studio.services.api.app import ApiApp, EpisodeManagerLike
+from studio.services.api.app import MAX_EPISODES, ApiApp, EpisodeManagerLike
+from studio.services.api.heads import HEAD_TIMEOUT_S, protocol_with_deadline
 from studio.services.api.scratchworld.sessions import SwSessions
 from studio.services.errors import StudioError
 
@@ -108,6 +111,8 @@ class ApiServer:
         port: int = 0,
         library: Path | None = None,
         scratchworld: SwSessions | None = None,
+        max_episodes: int = MAX_EPISODES,
+        head_timeout_s: float = HEAD_TIMEOUT_S,
     ) -> None:
         if not token:
             raise StudioError("the API needs a non-empty token")
@@ -117,8 +122,14 @@ class ApiServer:
                 "they are served on a loopback address only"
             )
         self.app = ApiApp(
-            manager, token, library=library, listen_host=host, scratchworld=scratchworld
+            manager,
+            token,
+            library=library,
+            listen_host=host,
+            scratchworld=scratchworld,
+            max_episodes=max_episodes,
         )
+        self.head_timeout_s = head_timeout_s
         self.host = host
         self.port = port
         self._server: uvicorn.Server | None = None
@@ -146,7 +157,7 @@ class ApiServer:
             raise
         config = uvicorn.Config(
             self.app.asgi,
-            http="h11",
+            http=protocol_with_deadline(self.head_timeout_s),
             ws="none",
             lifespan="off",
             interface="asgi3",

@@ -8,7 +8,10 @@ Bad input gets a 4xx with a JSON `{"error": "...what to fix..."}` and leaves the
 usable: 400 unreadable or empty body, 401 no or wrong token, 404 unknown route, episode or
 task, 405 wrong method, 409 the episode has ended, 413 body too large, 422 a well-formed
 request the episode cannot do (unknown field, unknown api, bad args, missing index, stale
-index, point outside the viewport). A 500 means a bug and is logged with its traceback.
+index, point outside the viewport), 429 `max_episodes` episodes are open (none is closed to
+make room). A 500 means a bug and is logged with its traceback.
+
+Tasks are resolved only in the library the server was started with (`TaskResolver`).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, is_task_folder, load_task, scan_library
 
 log = logging.getLogger(__name__)
+MAX_EPISODES = 16  # each holds an editor page (~450 MB)
 
 _ENDED_OK = {EpisodeStatus.RUNNING}
 MAX_STEP_LIMIT = schemas.MAX_STEP_LIMIT
@@ -83,26 +87,40 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 
 class TaskResolver:
-    """Find a task by folder path or by id in a library (rescanned when an id is not found)."""
+    """Find a task by id in the server's library (rescanned when an id is not found), or by
+    the path of a task folder inside that library; never a folder elsewhere on disk, whose
+    script a client could have written."""
 
     def __init__(self, library: Path | None) -> None:
         self.library = library
         self._by_id: dict[str, TaskFolder] = {}
 
     def resolve(self, name: str) -> TaskFolder:
-        path = Path(name).expanduser()
-        if is_task_folder(path):
-            return load_task(path)
         if name not in self._by_id:
             self._rescan()
         if name in self._by_id:
             return self._by_id[name]
-        where = f" nor a task id in the library {self.library}" if self.library else ""
+        folder = self._inside(name)
+        if folder is not None:
+            return load_task(folder)
+        where = f"the library {self.library}" if self.library else "no library"
         raise _error(
             404,
-            f"task {short(name, 120)!r} is neither a task folder (with task.json){where}; "
-            "give a task folder path or the id of a library task",
+            f"task {short(name, 120)!r} is neither the id nor the folder of a task in {where}; "
+            "tasks are resolved only in the library the server was started with",
         )
+
+    def _inside(self, name: str) -> Path | None:
+        """The task folder `name` names when it lies inside the library, else None."""
+        if self.library is None or "\0" in name:
+            return None
+        try:
+            path = Path(name).expanduser().resolve()
+            root = self.library.expanduser().resolve()
+            inside = path != root and path.is_relative_to(root)
+            return path if inside and is_task_folder(path) else None
+        except (OSError, RuntimeError, ValueError):  # too long, a loop of links
+            return None
 
     def _rescan(self) -> None:
         if self.library is None or not self.library.exists():
@@ -135,6 +153,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         (404, "Unknown episode, task or route"),
         (409, "The episode has ended or is closed"),
         (422, "A well-formed request that cannot be done; the message says what to fix"),
+        (429, "As many episodes are open as the server keeps; delete one first"),
     )
 }
 
@@ -149,9 +168,13 @@ class ApiApp:
         library: Path | None = None,
         listen_host: str = "127.0.0.1",
         scratchworld: SwSessions | None = None,
+        max_episodes: int = MAX_EPISODES,
     ) -> None:
         """`scratchworld` adds the published server's session routes (served without token)."""
         self.manager = manager
+        self.max_episodes = max_episodes
+        self._own: set[str] = set()  # episodes started through /episodes
+        self._starting = 0  # episodes being started (they count towards the cap)
         self.tasks = TaskResolver(library)
         self.clock_cache = AgreementCache()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -211,7 +234,7 @@ class ApiApp:
                 self.create,
                 201,
                 schemas.EpisodeSummary,
-                (404, 422),
+                (404, 422, 429),
                 "Start an episode on a task",
             ),
             (
@@ -266,16 +289,28 @@ class ApiApp:
         return JSONResponse({"episodes": [summary(e) for e in self.manager.list()]})
 
     async def create(self, body: schemas.EpisodeRequest) -> JSONResponse:
+        open_now = {e.id for e in self.manager.list()} & self._own
+        self._own = open_now
+        if len(open_now) + self._starting >= self.max_episodes:
+            raise _error(
+                429,
+                f"{len(open_now)} episodes are open, the most this server keeps "
+                f"(--max-episodes {self.max_episodes}); DELETE /episodes/<id> one first",
+            )
         try:
             task = self.tasks.resolve(body.task)
         except StudioError as exc:
             raise _error(422, f"task {short(body.task, 120)!r} cannot be loaded: {exc}") from None
+        self._starting += 1
         try:
             episode = await self.manager.create(
                 task, body.mode, record_to=None, agent_name=body.agent, step_limit=body.step_limit
             )
         except StudioError as exc:  # e.g. the editor refused the task's initial project
             raise _error(422, f"cannot start an episode on {task.task.id}: {exc}") from None
+        finally:
+            self._starting -= 1
+        self._own.add(episode.id)
         log.info("episode %s started: %s in %s mode", episode.id, task.task.id, body.mode.value)
         return JSONResponse(summary(episode), 201, {"Location": f"/episodes/{episode.id}"})
 

@@ -250,7 +250,12 @@ class Episode:
             return result
 
     async def export_sb3(self) -> bytes:
-        """The current program as .sb3 bytes (vm.saveProjectSb3)."""
+        """The current program as .sb3 bytes (vm.saveProjectSb3); read by the handler's own
+        reader when it has one (a sealed ScratchWorld session's, captured before agent code)."""
+        reader = getattr(self.handler, "read_sb3", None)
+        if reader is not None:
+            data: bytes = await reader(self.page)
+            return data
         b64 = await page_scripts.bridge(self.page, "saveProjectBase64")
         return base64.b64decode(b64)
 

@@ -14,10 +14,17 @@
   removed by `close()`; one a killed server left is removed when the next one starts.
 - `session_task()`: the stand-in task of a session that names none (a drag run), recorded
   under the name of the project it loads.
+- `starts(task)`: the projects a session bound to `task` may load (sealed sessions, see
+  `seal`): the task's initial project; for a bare script, which lists none, every project
+  of the checkout but the goldens (`is_golden`: a `*_golden.sb3` name, a task's golden, or
+  the bytes of one under another name).
+- A name the file system cannot take (too long, say) is no task and no project, never an
+  OSError.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import shutil
 import tempfile
@@ -27,7 +34,13 @@ from studio.models.task import Category, Convention, Evaluation, Task
 from studio.services.errors import StudioError
 from studio.services.leftovers import clean_temp_dirs, owner_tag
 from studio.services.scratchworld.importer import import_scratchworld
-from studio.services.scratchworld.layout import HELPER_NAME, PROJECTS_DIR, SCRIPTS_DIR, TASKS_DIR
+from studio.services.scratchworld.layout import (
+    GOLDEN_SUFFIX,
+    HELPER_NAME,
+    PROJECTS_DIR,
+    SCRIPTS_DIR,
+    TASKS_DIR,
+)
 from studio.services.scratchworld.reports import ImportReport
 from studio.services.store import TaskFolder, scan_library
 
@@ -36,13 +49,14 @@ log = logging.getLogger(__name__)
 MAX_PROJECT_BYTES = 100 * 1024 * 1024
 SESSION_TASK_ID = "scratchworld-session"
 TEMP_PREFIX = "studio-sw-tasks-"
+MAX_NAME_BYTES = 255  # what a file name may take on the file systems the studio runs on
 
 
 def plain_name(name: str) -> str:
     """`name` when it is a plain file name; StudioError otherwise."""
     if (
         not name
-        or len(name) > 255
+        or len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES
         or name in (".", "..")
         or any(c in name for c in "/\\\0")
         or Path(name).name != name
@@ -63,6 +77,7 @@ class SwCheckout:
         self.library = library
         self._imported: Path | None = None
         self._by_name: dict[str, TaskFolder] = {}
+        self._golden_hashes: set[str] | None = None
         self.import_report: ImportReport | None = None
         if any((self.root / TASKS_DIR).glob("*/*.json")):
             self._import()
@@ -88,9 +103,43 @@ class SwCheckout:
     def task(self, name: str) -> TaskFolder | None:
         """The task `name` means: an imported or library task, else a bare script
         `evaluation_scripts/<name>.js` of the checkout (as the published server runs it)."""
+        if not name or len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+            return None
         return (
             self._by_name.get(name) or self._by_name.get(Path(name).stem) or self._script_task(name)
         )
+
+    def is_script_task(self, task: TaskFolder) -> bool:
+        """Whether `task` is a bare script of the checkout (no task file lists its start)."""
+        return task.folder == self.scripts and task.task.golden_project is None
+
+    def starts(self, task: TaskFolder) -> frozenset[str] | None:
+        """The projects a session bound to `task` may load; None: any project but a golden."""
+        if self.is_script_task(task):
+            return None
+        return frozenset({task.task.initial_project})
+
+    def is_golden(self, name: str, data: bytes | None = None) -> bool:
+        """Whether `name` (with its bytes `data`) is a golden project of the checkout."""
+        if name.endswith(GOLDEN_SUFFIX):
+            return True
+        if self._golden_hashes is None:
+            self._golden_hashes = self._goldens()
+        return data is not None and hashlib.sha256(data).hexdigest() in self._golden_hashes
+
+    def _goldens(self) -> set[str]:
+        """The sha256 of every golden: the checkout's `*_golden.sb3` and the tasks' goldens."""
+        files = list(self.static.glob("*" + GOLDEN_SUFFIX))
+        for entry in {id(t): t for t in self._by_name.values()}.values():
+            if entry.task.golden_project:
+                files.append(entry.folder / entry.task.golden_project)
+        found = set()
+        for path in files:
+            try:
+                found.add(hashlib.sha256(path.read_bytes()).hexdigest())
+            except OSError:
+                continue
+        return found
 
     def _script_task(self, name: str) -> TaskFolder | None:
         """A task made of the checkout's script `<name>.js` alone, under the published
@@ -100,7 +149,10 @@ class SwCheckout:
             script = plain_name(f"{stem}.js")
         except StudioError:
             return None
-        if stem == Path(HELPER_NAME).stem or not (self.scripts / script).is_file():
+        try:
+            if stem == Path(HELPER_NAME).stem or not (self.scripts / script).is_file():
+                return None
+        except OSError:  # a name the file system cannot take
             return None
         helper = HELPER_NAME if (self.scripts / HELPER_NAME).is_file() else None
         try:

@@ -14,8 +14,15 @@ is left in `last_reply`; a refusal is a `SwActionError` carrying the published e
   through `CompositeMode` on the block indexes of the session's last get_blocks_* call. An
   index call after the program changed, or before any get_blocks_*, is INVALID_STATE (the
   published server clears its index cache on every edit); an index the last call did not show
-  is NOT_FOUND. run_project, stop_project and select_category are page calls; custom_js awaits
-  the given function in the page, within `CUSTOM_JS_TIMEOUT_S`.
+  is NOT_FOUND. run_project, stop_project and select_category are page calls.
+- custom_js awaits the given function in the page, within `CUSTOM_JS_TIMEOUT_S`, only when
+  the server allows it (`allow_custom_js`); otherwise it is UNSUPPORTED, except the drag
+  runner's workspace restore (and the named `set_workspace_state`), which the studio's own
+  page script performs (`seal`). A function that did not finish leaves the error flagged
+  `page_stuck`, so the session can see whether its page still answers.
+- The program is read for evaluation and export by `read_sb3`, through a reader captured at
+  `setup` (before any agent call) that holds the VM and the functions it needs, not through
+  a page global agent code could replace.
 - The session's recorded mode is the first one it shows: a get_blocks_pseudocode or a
   composite edit makes it composite, elements_batch or a primitive action primitive.
 """
@@ -23,6 +30,7 @@ is left in `last_reply`; a refusal is a `SwActionError` carrying the published e
 from __future__ import annotations
 
 import asyncio
+import base64
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +41,11 @@ from studio.models.agent import COMPOSITE_APIS as STUDIO_COMPOSITE_APIS
 from studio.models.agent import ActionError, Mode, Observation, parse_action
 from studio.services import page_scripts
 from studio.services.api.scratchworld.schemas import PRIMITIVE_BODIES
+from studio.services.api.scratchworld.seal import (
+    RESTORE_API,
+    is_workspace_restore,
+    restore_payload,
+)
 from studio.services.env.composite import INDEX_FIELDS, STALE, CompositeMode
 from studio.services.env.modes import VIEWPORT, ActionOutcome
 from studio.services.env.primitive import check_point, normalize_key
@@ -48,16 +61,38 @@ MAX_CODE = 100_000  # characters of a custom_js function
 STUDIO_COMPOSITE = set(STUDIO_COMPOSITE_APIS) - {"done", "failed"}
 PAGE_CONTROL = {"run_project", "stop_project", "select_category"}
 OBSERVATIONS = {"get_blocks_pseudocode", "get_blocks_structure"}
-COMPOSITE_APIS = STUDIO_COMPOSITE | PAGE_CONTROL | OBSERVATIONS | {"custom_js"}
+COMPOSITE_APIS = STUDIO_COMPOSITE | PAGE_CONTROL | OBSERVATIONS | {"custom_js", RESTORE_API}
+# Captured when a session's page is set up: the VM, its own save and serialize functions and
+# the built-ins the read needs, out of reach of page globals that agent code could replace.
+SEALED_READER_JS = """() => {
+  const vm = window.vm, proto = Object.getPrototypeOf(vm), runtime = vm.runtime;
+  const save = proto.saveProjectSb3, toJSON = proto.toJSON, apply = Reflect.apply;
+  const create = Object.create, U8 = Uint8Array, fromCharCode = String.fromCharCode;
+  const arrayBuffer = Blob.prototype.arrayBuffer, toBase64 = window.btoa.bind(window);
+  return {
+    read: async () => {
+      const view = create(vm, {toJSON: {value: toJSON}, runtime: {value: runtime}});
+      let out = await apply(save, view, []);
+      if (!(out instanceof ArrayBuffer)) out = await apply(arrayBuffer, out, []);
+      const bytes = new U8(out);
+      let text = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) {
+        text += apply(fromCharCode, null, bytes.subarray(i, i + 0x8000));
+      }
+      return toBase64(text);
+    },
+  };
+}"""
 WHEEL = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
 class SwActionError(ActionError):
     """A refused action, with the published error code (INVALID_ARG, NOT_FOUND, ...)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, page_stuck: bool = False) -> None:
         super().__init__(message)
         self.code = code
+        self.page_stuck = page_stuck
 
 
 @dataclass
@@ -88,15 +123,28 @@ def parse_primitive(api: str, raw: dict[str, Any]) -> BaseModel:
 class SessionHandler:
     """Both interaction modes on one page (implements `ModeHandler`, plus `parse`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, allow_custom_js: bool = False) -> None:
         self.mode: Mode | None = None  # decided by the first call that shows it
         self.composite = CompositeMode()
         self.last_reply = Reply()
+        self.allow_custom_js = allow_custom_js
+        self.custom_js_timeout_s = CUSTOM_JS_TIMEOUT_S
+        self._reader: Any = None  # the JSHandle of SEALED_READER_JS's reader
 
     # ---- ModeHandler ------------------------------------------------------------------------
     async def setup(self, page: Any) -> None:
         await self.composite.setup(page)
         await page_scripts.install(page, SCRATCHWORLD)
+        if hasattr(page, "evaluate_handle"):
+            self._reader = await page.evaluate_handle(SEALED_READER_JS)
+
+    async def read_sb3(self, page: Any) -> bytes:
+        """The program as .sb3 bytes, read by the reader captured at setup."""
+        if self._reader is None:  # a page without handles (the window's own editor)
+            b64 = await page_scripts.bridge(page, "saveProjectBase64")
+        else:
+            b64 = await self._reader.evaluate("(reader) => reader.read()")
+        return base64.b64decode(b64)
 
     async def observe(self, page: Any, step: int) -> Observation:
         """The composite view (what get_blocks_* answer from), indexes updated."""
@@ -120,7 +168,19 @@ class SessionHandler:
             outcome = await self._primitive(page, action.api, action.args)
             await page_scripts.call(page, ELEMENTS, "settle", ACTION_SETTLE_MS, 2)
             return outcome
+        if action.api == RESTORE_API or (
+            action.api == "custom_js"
+            and not self.allow_custom_js
+            and is_workspace_restore(action.args)
+        ):
+            return await self._restore(page, action.args)
         if action.api == "custom_js":
+            if not self.allow_custom_js:
+                raise SwActionError(
+                    "UNSUPPORTED",
+                    "custom_js is off on this server: an agent changes the program through "
+                    "the editor (the server's operator can start it with --allow-custom-js)",
+                )
             return await self._custom_js(page, action.args)
         if action.api in PAGE_CONTROL:
             reply = await page_scripts.call(page, SCRATCHWORLD, "control", action.api, action.args)
@@ -225,11 +285,13 @@ class SessionHandler:
         try:
             reply = await asyncio.wait_for(
                 page_scripts.call(page, SCRATCHWORLD, "customJs", code, args.get("payload")),
-                CUSTOM_JS_TIMEOUT_S,
+                self.custom_js_timeout_s,
             )
         except TimeoutError:
             raise SwActionError(
-                "CUSTOM_JS_ERROR", f"the function did not finish within {CUSTOM_JS_TIMEOUT_S:g} s"
+                "CUSTOM_JS_ERROR",
+                f"the function did not finish within {self.custom_js_timeout_s:g} s",
+                page_stuck=True,
             ) from None
         except PlaywrightError as exc:
             raise SwActionError("JAVASCRIPT_ERROR", _first_line(exc)) from None
@@ -237,6 +299,16 @@ class SessionHandler:
             raise SwActionError(str(reply.get("code")), str(reply.get("message")))
         self.last_reply = Reply(dict(args), custom_js_data(reply.get("value")))
         return ActionOutcome(target="custom_js")
+
+    async def _restore(self, page: Any, args: dict[str, Any]) -> ActionOutcome:
+        """The drag runner's workspace restore, by the studio's own page script."""
+        payload = restore_payload(args)
+        try:
+            view = await page_scripts.call(page, SCRATCHWORLD, "restoreWorkspace", payload)
+        except PlaywrightError as exc:
+            raise SwActionError("JAVASCRIPT_ERROR", _first_line(exc)) from None
+        self.last_reply = Reply(dict(args), dict(view))
+        return ActionOutcome(target="workspace restore")
 
 
 def custom_js_data(value: Any) -> dict[str, Any]:

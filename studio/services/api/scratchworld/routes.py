@@ -6,7 +6,9 @@ their API URL changed. These routes need no token (the published clients send no
 server serves them on loopback only, and the Guard still checks Host and Origin, so a web page
 cannot reach them. Errors the published server raises as HTTP exceptions are plain text: an
 unknown or expired session is a 404 `'Session not found: <id>'`, a call that cannot be done a
-500 naming why. A body that does not validate is a 422.
+500 naming why. A body that does not validate is a 422. What a sealed session may not do
+(`seal`) is a 403, a session beyond the cap a 429, a call on a session the watchdog ended a
+410: each with a plain-text reason.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 
 from studio.services.api.scratchworld import schemas
 from studio.services.api.scratchworld.sessions import (
+    EVALUATE_LIMIT_S,
     SessionNotFound,
     SwCallError,
+    SwRefused,
     SwSession,
     SwSessions,
 )
@@ -63,11 +67,14 @@ def install_routes(api: FastAPI, sessions: SwSessions) -> None:
     api.include_router(_router(sessions))
 
 
-def _session(sessions: SwSessions, session_id: str) -> SwSession:
+def _session(sessions: SwSessions, session_id: str, live: bool = True) -> SwSession:
+    """The session (404 if none); `live`: refuse one the watchdog ended (410)."""
     try:
-        return sessions.get(session_id)
+        return sessions.live(session_id) if live else sessions.get(session_id)
     except SessionNotFound as exc:
         raise _PlainError(404, repr(str(exc))) from None
+    except SwRefused as exc:
+        raise _PlainError(exc.status, str(exc)) from None
 
 
 def _router(sessions: SwSessions) -> APIRouter:
@@ -87,6 +94,8 @@ def _router(sessions: SwSessions) -> APIRouter:
     ) -> JSONResponse:
         try:
             session = await sessions.create(record, quality, task_name, agent)
+        except SwRefused as exc:
+            raise _PlainError(exc.status, str(exc)) from None
         except StudioError as exc:
             raise _PlainError(500, str(exc)) from None
         return JSONResponse(
@@ -112,11 +121,11 @@ def _router(sessions: SwSessions) -> APIRouter:
 
     @router.get(PREFIX + "/{session_id}", summary="One session")
     async def info(session_id: str) -> dict[str, Any]:
-        return _session(sessions, session_id).info()
+        return _session(sessions, session_id, live=False).info()
 
     @router.delete(PREFIX + "/{session_id}", summary="Close a session")
     async def delete(session_id: str) -> dict[str, Any]:
-        _session(sessions, session_id)
+        _session(sessions, session_id, live=False)
         try:
             return await sessions.delete(session_id)
         except SessionNotFound as exc:
@@ -138,7 +147,10 @@ def _router(sessions: SwSessions) -> APIRouter:
     )
     async def composite(session_id: str, body: schemas.CompositeBody) -> JSONResponse:
         # a Response goes out as it is: the envelope is built to shape, not validated again
-        answer = await sessions.composite(_session(sessions, session_id), body.api, body.args)
+        session = _session(sessions, session_id)
+        answer = await _call(
+            sessions.watch(session, sessions.composite(session, body.api, body.args))
+        )
         return JSONResponse(answer)
 
     @router.get(PREFIX + "/{session_id}/screenshot", summary="A PNG of the page, base64")
@@ -148,25 +160,29 @@ def _router(sessions: SwSessions) -> APIRouter:
         if format != "base64":
             raise _PlainError(400, f"format {format[:20]!r}: only base64 is served")
         t0 = time.perf_counter()
-        shot = await _call(sessions.screenshot(_session(sessions, session_id), full_page))
+        session = _session(sessions, session_id)
+        shot = await _call(sessions.watch(session, sessions.screenshot(session, full_page)))
         return JSONResponse(shot, headers=server_timing(time.perf_counter() - t0))
 
     @router.get(PREFIX + "/{session_id}/elements_batch", summary="Elements of named selectors")
     async def elements_batch(
         session_id: str, selectors: str = Query(..., max_length=8192)
     ) -> dict[str, Any]:
-        return await _call(sessions.elements_batch(_session(sessions, session_id), selectors))
+        session = _session(sessions, session_id)
+        return await _call(sessions.watch(session, sessions.elements_batch(session, selectors)))
 
     @router.get(PREFIX + "/{session_id}/elements", summary="Elements of one selector")
     async def elements(
         session_id: str, selector: str = Query(DEFAULT_SELECTORS, max_length=8192)
     ) -> dict[str, Any]:
-        found = await _call(sessions.elements_batch(_session(sessions, session_id), selector))
+        session = _session(sessions, session_id)
+        found = await _call(sessions.watch(session, sessions.elements_batch(session, selector)))
         return {"count": len(found["elements"]), "elements": found["elements"]}
 
     @router.get(PREFIX + "/{session_id}/html", summary="The page's HTML")
     async def html(session_id: str) -> dict[str, Any]:
-        return {"html": await _call(sessions.html(_session(sessions, session_id)))}
+        session = _session(sessions, session_id)
+        return {"html": await _call(sessions.watch(session, sessions.html(session)))}
 
     @router.get(PREFIX + "/{session_id}/viewport_size", summary="The page size")
     async def viewport_size(session_id: str) -> dict[str, Any]:
@@ -179,22 +195,26 @@ def _router(sessions: SwSessions) -> APIRouter:
     async def load_project(
         session_id: str, project_name: str = Query(..., max_length=255)
     ) -> dict[str, Any]:
-        return await _call(sessions.load_project(_session(sessions, session_id), project_name))
+        session = _session(sessions, session_id)
+        return await _call(sessions.watch(session, sessions.load_project(session, project_name)))
 
     @router.post(PREFIX + "/{session_id}/export_project", summary="The program as .sb3, base64")
     async def export_project(
         session_id: str, output_name: str | None = Query(None, max_length=255)
     ) -> dict[str, Any]:
-        return await _call(sessions.export_project(_session(sessions, session_id), output_name))
+        session = _session(sessions, session_id)
+        return await _call(sessions.watch(session, sessions.export_project(session, output_name)))
 
     @router.post(PREFIX + "/{session_id}/toggle_stage", summary="Switch to the small stage")
     async def toggle_stage(session_id: str) -> dict[str, Any]:
-        return await _call(sessions.toggle_stage(_session(sessions, session_id)))
+        session = _session(sessions, session_id)
+        return await _call(sessions.watch(session, sessions.toggle_stage(session)))
 
     @router.post(PREFIX + "/{session_id}/evaluate", summary="Run a task's evaluation script")
     async def evaluate(session_id: str, body: schemas.EvaluateBody) -> dict[str, Any]:
         session = _session(sessions, session_id)
-        return await _call(sessions.evaluate(session, body.task_name, body.evaluation_method))
+        work = sessions.evaluate(session, body.task_name, body.evaluation_method)
+        return await _call(sessions.watch(session, work, EVALUATE_LIMIT_S))
 
     return router
 
@@ -202,6 +222,8 @@ def _router(sessions: SwSessions) -> APIRouter:
 async def _call(work: Any) -> dict[str, Any]:
     try:
         result: dict[str, Any] = await work
+    except SwRefused as exc:
+        raise _PlainError(exc.status, str(exc)) from None
     except (SwCallError, StudioError) as exc:
         raise _PlainError(500, str(exc)) from None
     return result
@@ -210,9 +232,8 @@ async def _call(work: Any) -> dict[str, Any]:
 def _action_route(sessions: SwSessions, api_name: str, model: type[Any]) -> Any:
     async def action(session_id: str, body: Any) -> JSONResponse:
         session = _session(sessions, session_id)
-        return JSONResponse(
-            await sessions.act(session, api_name, body.model_dump(exclude_none=True))
-        )
+        work = sessions.act(session, api_name, body.model_dump(exclude_none=True))
+        return JSONResponse(await _call(sessions.watch(session, work)))
 
     action.__annotations__ = {"session_id": str, "body": model, "return": JSONResponse}
     action.__name__ = f"sw_{api_name}"

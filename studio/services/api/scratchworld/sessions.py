@@ -7,9 +7,17 @@ published server sizes its page to the video); its actions are recorded as steps
 in the live viewer and, once evaluated, in `studio report`. It is recorded under the task it
 names, else under the project it loads (a drag run), and under the mode its calls show.
 
-Capacity and expiry as published: at `max_sessions` the least recently used session is
-closed; a session idle for `ttl_s` (SESSION_TTL_SECONDS, default 900) is dropped. Each call
-on a session resets its clock. Calls on one session run one at a time.
+Sessions are sealed (`seal`): one that names its task loads only the task's starts and
+evaluates only that task; custom_js runs only on a server started with `allow_custom_js`.
+
+Capacity: at `max_sessions` open sessions a new one is refused (429, `SwRefused`); no session
+is ever closed to make room for another client's. A session idle for `ttl_s`
+(SESSION_TTL_SECONDS, default 900) is dropped. Each call on a session resets its clock. Calls
+on one session run one at a time.
+
+Watchdog: a call whose page does not answer within `call_timeout_s` (a custom_js function
+that loops forever) ends its session: the page is closed, the call and every later one on
+the session answer that it ended (410), and DELETE still answers. Other sessions go on.
 
 The published server's video recording is not made: DELETE answers `recording: null` (the
 clients then save no video) and names the studio's trajectory folder instead.
@@ -29,43 +37,53 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
+
 from studio.models.agent import ActionError, Mode, Observation
 from studio.services import page_scripts
-from studio.services.api.scratchworld.checkout import SwCheckout, plain_name
+from studio.services.api.scratchworld.checkout import SwCheckout
 from studio.services.api.scratchworld.handler import (
     OBSERVATIONS,
     PRIMITIVE_BODIES,
     SessionHandler,
     SwActionError,
 )
+from studio.services.api.scratchworld.projects import ProjectCalls, SwCallError, brief
 from studio.services.api.scratchworld.replies import (
     envelope,
     failed_result,
     published_result,
     recorded_element,
 )
+from studio.services.api.scratchworld.seal import (
+    RESTORE_API,
+    UNSEALED_KEY,
+    UNSEALED_NOTE,
+    Binding,
+    SwRefused,
+    bind,
+)
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import StudioError
 from studio.services.page_scripts import SCRATCHWORLD
-from studio.services.published_protocol import SMALL_STAGE_JS
 from studio.services.store import TaskFolder
 
 log = logging.getLogger(__name__)
 
 MAX_SESSIONS = 100
+CALL_TIMEOUT_S = 300.0  # a page call this long: the page may have stopped answering (probed)
+PROBE_TIMEOUT_S = 5.0  # how long a page gets to answer `1` after a call timed out
+CLOSE_TIMEOUT_S = 20.0  # closing a session's episode (final export, page close)
+EVALUATE_LIMIT_S = 600.0  # an evaluation: the export, then the script (120 s at most) and more
 DEFAULT_TTL_S = 900.0
-FALLBACK_PROJECT = "party.sb3"
 MAX_SELECTORS = 64
+# calls that show neither mode
+PAGE_APIS = ("custom_js", RESTORE_API, "run_project", "stop_project", "select_category")
 VIDEO_SIZES = {"low": (854, 480), "medium": (1280, 720), "high": (1920, 1080)}
-SMALL_STAGE_FRAMES = 5  # frames the editor gets to lay itself out for the small stage
 
 
 class SessionNotFound(LookupError):
     """No session with that id (never made, deleted or expired)."""
-
-
-class SwCallError(StudioError):
-    """A call that the published server answers with a 500 (the message says why)."""
 
 
 @dataclass
@@ -79,6 +97,8 @@ class SwSession:
     task_name: str | None
     last_used: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    binding: Binding = field(default_factory=Binding)
+    ended: str | None = None  # why the watchdog ended it
 
     @property
     def page(self) -> Any:
@@ -92,6 +112,8 @@ class SwSession:
             "task_name": self.task_name,
             "episode_id": self.episode.id,
             "steps": self.episode.step_count,
+            "bound_task": self.binding.name,  # the only task it evaluates (seal)
+            "ended": self.ended,
         }
 
 
@@ -109,7 +131,7 @@ def parse_selectors(text: str) -> list[tuple[str, str]]:
     return specs
 
 
-class SwSessions:
+class SwSessions(ProjectCalls):
     """The sessions of one server over an episode manager and a checkout."""
 
     def __init__(
@@ -121,6 +143,8 @@ class SwSessions:
         max_sessions: int = MAX_SESSIONS,
         ttl_s: float | None = None,
         clock_cache: AgreementCache | None = None,
+        allow_custom_js: bool = False,
+        call_timeout_s: float = CALL_TIMEOUT_S,
     ) -> None:
         self.manager = manager
         self.checkout = checkout
@@ -129,6 +153,9 @@ class SwSessions:
         self.max_sessions = max_sessions
         self.ttl_s = ttl_s if ttl_s is not None else _env_ttl()
         self.clock_cache = clock_cache or AgreementCache()
+        self.allow_custom_js = allow_custom_js
+        self.call_timeout_s = call_timeout_s
+        self._starting = 0  # sessions being opened (they count towards the cap)
         self._sessions: dict[str, SwSession] = {}
         self.on_closed: list[Callable[[SwSession], None]] = []
 
@@ -141,28 +168,38 @@ class SwSessions:
         agent: str | None = None,
     ) -> SwSession:
         await self.expire()
-        while len(self._sessions) >= self.max_sessions:
-            oldest = min(self._sessions.values(), key=lambda s: s.last_used)
-            log.info("session %s closed: %d sessions is the limit", oldest.id, self.max_sessions)
-            await self.delete(oldest.id)
+        if len(self._sessions) + self._starting >= self.max_sessions:
+            raise SwRefused(
+                f"{len(self._sessions)} sessions are open, the most this server keeps "
+                f"(--max-sessions {self.max_sessions}); close one (DELETE /sessions/<id>) "
+                "or wait until an idle one expires",
+                429,
+            )
         sid = uuid.uuid4().hex
         task = self.checkout.task(task_name) if task_name else None
-        handler = SessionHandler()
+        handler = SessionHandler(allow_custom_js=self.allow_custom_js)
         folder = None
         if self.out_dir is not None:
             folder = self.out_dir / f"{(task.task.id if task else 'session')}-sw-{sid[:12]}"
-        episode = await self.manager.create(
-            task or self.checkout.session_task(),
-            Mode.PRIMITIVE,
-            record_to=folder,
-            agent_name=agent or self.agent_name,
-            handler=handler,
-            load_initial=False,
-        )
+        self._starting += 1
+        try:
+            episode = await self.manager.create(
+                task or self.checkout.session_task(),
+                Mode.PRIMITIVE,
+                record_to=folder,
+                agent_name=agent or self.agent_name,
+                handler=handler,
+                load_initial=False,
+            )
+        finally:
+            self._starting -= 1
         if record and quality in VIDEO_SIZES and quality != "medium":
             width, height = VIDEO_SIZES[quality]
             await episode.page.set_viewport_size({"width": width, "height": height})
         session = SwSession(sid, episode, handler, time.time(), bool(record), quality, task_name)
+        session.binding = Binding(task_name, task)
+        if self.allow_custom_js:
+            _mark_unsealed(episode)
         self._sessions[sid] = session
         return session
 
@@ -173,6 +210,13 @@ class SwSessions:
         session.last_used = time.monotonic()
         return session
 
+    def live(self, session_id: str) -> SwSession:
+        """`get`, refusing a session the watchdog ended (410)."""
+        session = self.get(session_id)
+        if session.ended:
+            raise SwRefused(f"session {session.id} has ended: {session.ended}", 410)
+        return session
+
     def list(self) -> list[SwSession]:
         return [s for s in self._sessions.values() if not self._expired(s)]
 
@@ -181,8 +225,13 @@ class SwSessions:
         if session is None:
             raise SessionNotFound(f"Session not found: {session_id[:80]}")
         folder = session.episode.trajectory_dir
-        with contextlib.suppress(KeyError):
-            await self.manager.delete(session.episode.id)
+        try:
+            await asyncio.wait_for(self.manager.delete(session.episode.id), CLOSE_TIMEOUT_S)
+        except KeyError:
+            pass
+        except TimeoutError:  # the page does not answer: close it without the final export
+            log.warning("session %s: its page did not close in %g s", session.id, CLOSE_TIMEOUT_S)
+            await _force_close(session.page)
         for hook in list(self.on_closed):
             hook(session)
         return {
@@ -207,6 +256,27 @@ class SwSessions:
             with contextlib.suppress(SessionNotFound):
                 await self.delete(session.id)
 
+    # ---- watchdog ------------------------------------------------------------------------
+    async def watch(self, session: SwSession, work: Any, limit: float | None = None) -> Any:
+        """`work` (a call on the session's page) within `limit` (default `call_timeout_s`); a
+        page that then does not answer ends the session (SwRefused 410), a slow one is a
+        SwCallError."""
+        limit = limit or self.call_timeout_s
+        try:
+            return await asyncio.wait_for(work, limit)
+        except TimeoutError:
+            if await _answers(session.page):
+                raise SwCallError(f"the call did not finish within {limit:g} s") from None
+            reason = await self._end(session, "its page stopped answering")
+            raise SwRefused(f"session {session.id}: {reason}", 410) from None
+
+    async def _end(self, session: SwSession, why: str) -> str:
+        """End a session whose page is stuck: close the page; later calls answer 410."""
+        session.ended = f"{why}; the session has ended (its page was closed): DELETE it"
+        log.warning("session %s: %s", session.id, session.ended)
+        await _force_close(session.page)
+        return session.ended
+
     # ---- actions -------------------------------------------------------------------------
     async def act(self, session: SwSession, api: str, args: dict[str, Any]) -> dict[str, Any]:
         """A primitive action or a composite call as a recorded step; the envelope."""
@@ -214,20 +284,28 @@ class SwSessions:
         async with session.lock:
             if api in PRIMITIVE_BODIES:
                 self._show_mode(session, Mode.PRIMITIVE)
-            elif api not in ("custom_js", "run_project", "stop_project", "select_category"):
+            elif api not in PAGE_APIS:
                 self._show_mode(session, Mode.COMPOSITE)
             try:
                 await session.episode.step({"api": api, "args": args})
             except SwActionError as exc:
-                return envelope(session.id, api, args, None, None, (exc.code, str(exc)), t0)
+                message = str(exc)
+                if exc.page_stuck and not await _answers(session.page):
+                    message += "; " + await self._end(session, "its page stopped answering")
+                return envelope(session.id, api, args, None, None, (exc.code, message), t0)
             except ActionError as exc:
                 return envelope(
                     session.id, api, args, None, None, ("ACTION_EXECUTION_ERROR", str(exc)), t0
                 )
-            except Exception as exc:  # the page died, the browser went away
+            except PlaywrightError as exc:  # the page died, the browser went away
+                log.warning("session %s: %s failed: %s", session.id, api, brief(exc))
+                return envelope(
+                    session.id, api, args, None, None, ("RUNTIME_ERROR", brief(exc)), t0
+                )
+            except Exception as exc:  # a bug: logged with its traceback
                 log.exception("session %s: %s failed", session.id, api)
                 return envelope(
-                    session.id, api, args, None, None, ("RUNTIME_ERROR", _brief(exc)), t0
+                    session.id, api, args, None, None, ("RUNTIME_ERROR", brief(exc)), t0
                 )
             reply = session.handler.last_reply
             return envelope(session.id, api, args, reply.executed, reply.data, None, t0)
@@ -246,10 +324,15 @@ class SwSessions:
                 data = await self._blocks(session, api)
             except (ActionError, StudioError) as exc:
                 return envelope(session.id, api, args, None, None, ("RUNTIME_ERROR", str(exc)), t0)
+            except PlaywrightError as exc:
+                log.warning("session %s: %s failed: %s", session.id, api, brief(exc))
+                return envelope(
+                    session.id, api, args, None, None, ("JAVASCRIPT_ERROR", brief(exc)), t0
+                )
             except Exception as exc:
                 log.exception("session %s: %s failed", session.id, api)
                 return envelope(
-                    session.id, api, args, None, None, ("JAVASCRIPT_ERROR", _brief(exc)), t0
+                    session.id, api, args, None, None, ("JAVASCRIPT_ERROR", brief(exc)), t0
                 )
             return envelope(session.id, api, args, args, data, None, t0)
 
@@ -331,79 +414,6 @@ class SwSessions:
             content: str = await session.page.content()
         return content
 
-    # ---- projects ------------------------------------------------------------------------
-    async def load_project(self, session: SwSession, name: str) -> dict[str, Any]:
-        """Load `scratch-gui/static/<name>`, else the fallback project (section 6)."""
-        async with session.lock:
-            try:
-                url = await self._load(session, name)
-                return {
-                    "status": "success",
-                    "message": f"loaded {name}",
-                    "details": {"ok": True, "url": url},
-                }
-            except StudioError as first:
-                try:
-                    url = await self._load(session, FALLBACK_PROJECT)
-                except StudioError as second:
-                    raise SwCallError(f"{first}; the fallback failed too: {second}") from None
-                log.warning("session %s: %s; loaded %s instead", session.id, first, url)
-                return {
-                    "status": "success",
-                    "message": f"loaded {FALLBACK_PROJECT} instead of {name}",
-                    "details": {
-                        "ok": True,
-                        "url": url,
-                        "fallback": True,
-                        "primary": {"ok": False, "url": f"/static/{name}", "error": str(first)},
-                    },
-                }
-
-    async def _load(self, session: SwSession, name: str) -> str:
-        plain_name(name)
-        data = self.checkout.project(name)
-        page = session.page
-        with contextlib.suppress(Exception):
-            await page.bring_to_front()
-        try:
-            b64 = base64.b64encode(data).decode("ascii")
-            await page_scripts.bridge(page, "loadProjectBase64", b64, name, name)
-        except Exception as exc:
-            raise StudioError(f"{name}: the editor did not load it ({_brief(exc)})") from None
-        session.episode.forget_program()
-        if session.task_name is None and session.episode.step_count == 0:
-            session.episode.relabel(task=self.checkout.session_task(name))
-        return f"/static/{name}"
-
-    async def export_project(self, session: SwSession, output_name: str | None) -> dict[str, Any]:
-        async with session.lock:
-            try:
-                sb3 = await session.episode.export_sb3()
-            except Exception as exc:
-                raise SwCallError(f"export failed: {_brief(exc)}") from None
-        return {
-            "status": "success",
-            "filename": output_name or "project.sb3",
-            "size": len(sb3),
-            "data_base64": base64.b64encode(sb3).decode("ascii"),
-        }
-
-    async def toggle_stage(self, session: SwSession) -> dict[str, Any]:
-        async with session.lock:
-            page = session.page
-            clicked = await page.evaluate(SMALL_STAGE_JS)
-            small = clicked and await page_scripts.call(
-                page, page_scripts.HELPERS, "smallStageShown", SMALL_STAGE_FRAMES
-            )
-        if not clicked:
-            return {"success": False, "message": "no small-stage button on the page"}
-        return {
-            "success": True,
-            "message": "switched to the small stage",
-            "selector_used": '[title="Switch to small stage"]',
-            "current_state": "small" if small else "normal",
-        }
-
     # ---- evaluation ----------------------------------------------------------------------
     async def evaluate(self, session: SwSession, task_name: str, method: str) -> dict[str, Any]:
         """The task's script on the session's program, by the task's usual clock (section 7)."""
@@ -412,6 +422,7 @@ class SwSessions:
         task = self.checkout.task(task_name)
         if task is None:
             raise SwCallError(f"no evaluation script for task {task_name[:120]!r}")
+        bind(self.checkout, session.binding, task_name, task)
         async with session.lock:
             session.episode.relabel(task=task)
             clock = clock_for(task, False, self.clock_cache)
@@ -422,6 +433,30 @@ class SwSessions:
         return published_result(result)
 
 
+def _mark_unsealed(episode: Any) -> None:
+    """Note in the session's run.json that custom_js was allowed (the report shows it)."""
+    recorder = getattr(episode, "recorder", None)
+    if recorder is not None:
+        recorder.run.meta[UNSEALED_KEY] = UNSEALED_NOTE
+
+
+async def _answers(page: Any) -> bool:
+    """Whether the page still runs scripts (answers `1` within PROBE_TIMEOUT_S)."""
+    if page is None:
+        return False
+    try:
+        return bool(await asyncio.wait_for(page.evaluate("1"), PROBE_TIMEOUT_S))
+    except Exception:
+        return False
+
+
+async def _force_close(page: Any) -> None:
+    if page is None:
+        return
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(page.close(run_before_unload=False), CLOSE_TIMEOUT_S)
+
+
 def _env_ttl() -> float:
     try:
         return float(os.environ.get("SESSION_TTL_SECONDS", DEFAULT_TTL_S))
@@ -429,14 +464,10 @@ def _env_ttl() -> float:
         return DEFAULT_TTL_S
 
 
-def _brief(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:300] if text else type(exc).__name__
-
-
 __all__ = [
     "SessionNotFound",
     "SwCallError",
+    "SwRefused",
     "SwSession",
     "SwSessions",
     "TaskFolder",
