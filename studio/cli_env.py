@@ -62,20 +62,38 @@ def add_parsers(subparsers: Any) -> None:
 
     rn = subparsers.add_parser(
         "run",
-        help="run an agent on tasks and record every episode",
+        help="run an agent on tasks and record every episode (a resumable campaign)",
         description="Run AGENT on every task in TASKS; each episode is recorded under "
-        "OUT/<agent>-<mode>-<timestamp>/<task id>/.",
+        "OUT/<agent>-<mode>-<timestamp>/<task id>/ (<task id>/epoch-<e>/ with --epochs), "
+        "with a campaign.json manifest and a results.jsonl of finished episodes. "
+        "--resume RUN_DIR plays only the episodes of that campaign that have no result.",
     )
-    rn.add_argument("tasks", type=Path, nargs="+", metavar="TASKS", help="task folders/libraries")
-    rn.add_argument("--agent", required=True, choices=AGENTS, help="which agent acts")
-    rn.add_argument("--mode", choices=[m.value for m in Mode], default="composite")
+    rn.add_argument("tasks", type=Path, nargs="*", metavar="TASKS", help="task folders/libraries")
+    rn.add_argument("--agent", choices=AGENTS, help="which agent acts (required unless --resume)")
+    rn.add_argument("--mode", choices=[m.value for m in Mode], help="default: composite")
+    rn.add_argument(
+        "--epochs", type=int, help="play each task K times (seed fixed per epoch; default 1)"
+    )
+    rn.add_argument(
+        "--resume",
+        type=Path,
+        metavar="RUN_DIR",
+        help="go on with the campaign in RUN_DIR (TASKS, when given, must be its tasks)",
+    )
+    rn.add_argument(
+        "--retries",
+        type=int,
+        help="replays of an episode after a failure of the environment (browser crash, page "
+        "or endpoint time-out, 5xx of the model's endpoint); default 2",
+    )
     rn.add_argument("--workers", type=int, default=1, help="episodes side by side")
     rn.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
     rn.add_argument("--steps", type=int, help="step limit per episode")
-    rn.add_argument("--seed", type=int, default=0, help="seed (random agent)")
+    rn.add_argument("--seed", type=int, help="base seed (random agent; default 0)")
     rn.add_argument(
         "--realtime",
         action="store_true",
+        default=None,
         help="evaluate on the real clock (default: accelerated unless a task needs real time)",
     )
     rn.add_argument(
@@ -196,17 +214,22 @@ def _scratchworld(
 
 # ---- run -----------------------------------------------------------------------------------
 async def _run(args: argparse.Namespace) -> int:
-    from studio.services.batch import run_batch, run_dir_name
+    from studio.cli_campaign import campaign_for
+    from studio.services.batch import plan_jobs, run_batch
+    from studio.services.campaign import Ledger
     from studio.services.clock_agreement import AgreementCache, clock_for
 
-    tasks = _collect_tasks(args.tasks)
-    mode = Mode(args.mode)
-    if args.workers < 1 or (args.steps is not None and args.steps < 1):
-        raise StudioError("--workers and --steps must be at least 1")
-    agent_for = agent_factory(args.agent, mode, args)
-    run_dir = args.out / run_dir_name(args.agent, mode)
+    tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
+    mode = manifest.mode
+    agent_for = agent_factory(manifest.agent, mode, args)
+    ledger = Ledger(run_dir)
+    for warning in ledger.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    jobs, finished = plan_jobs(tasks, run_dir, manifest.epochs, ledger)
+    if args.resume:
+        print(f"resuming {run_dir}: {finished} episode(s) finished, {len(jobs)} to play")
     cache = AgreementCache()
-    with ProgressBar(len(tasks), "episode", rate="SR") as progress:
+    with ProgressBar(len(jobs), "episode", rate="SR") as progress:
         async with _episodes(args) as manager:
             batch = await run_batch(
                 manager,
@@ -215,9 +238,12 @@ async def _run(args: argparse.Namespace) -> int:
                 mode,
                 run_dir,
                 args.workers,
-                args.agent,
+                manifest.agent,
                 progress.on_outcome,
                 clock_for=lambda task: clock_for(task, args.realtime, cache),
+                epochs=manifest.epochs,
+                ledger=ledger,
+                retries=args.retries,
             )
     if args.json:
         print(json.dumps(batch.to_json(), indent=2))
@@ -230,6 +256,11 @@ async def _run(args: argparse.Namespace) -> int:
             f"PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
             f"({batch.episodes_per_hour():.0f} episodes/hour)"
         )
+        if batch.env_failures or batch.env_retries:
+            print(
+                f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "
+                "(played again by --resume)"
+            )
         print(f"recorded in {run_dir}; `studio report {args.out}` shows the grid")
     return EXIT_FAILED if batch.errors else EXIT_OK
 

@@ -61,7 +61,8 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         error = f"not evaluated (status {run.status.value})"
     elif result.error is not None:
         error = f"{result.error.kind.value}: {result.error.message}"
-    usage = run.meta.get("usage") if isinstance(run.meta.get("usage"), dict) else {}
+    given = run.meta.get("usage")
+    usage: dict[str, Any] = given if isinstance(given, dict) else {}
     cost = usage.get("cost")
     return RunEntry(
         agent=run.agent,

@@ -1,0 +1,100 @@
+"""The campaign side of `studio run` (a new campaign or --resume) and `studio rescore`.
+
+`studio rescore RUN_DIR [--tasks DIR]` judges every finished episode's final project again with
+the evaluation script its task has now, says which scripts changed since the campaign's manifest
+(content hash) and which verdicts changed, test by test; it writes `rescore.json` in RUN_DIR.
+Exit codes: 0 no verdict changed; 1 some verdicts changed; 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import Mode
+from studio.services import campaign
+from studio.services.batch import run_dir_name
+from studio.services.campaign import Manifest
+from studio.services.errors import StudioError
+from studio.services.store import TaskFolder
+
+
+def campaign_for(
+    args: argparse.Namespace, collect: Callable[[list[Path]], list[TaskFolder]]
+) -> tuple[list[TaskFolder], Path, Manifest]:
+    """The tasks, run folder and manifest of a new campaign, or of the one --resume names;
+    the manifest's settings become the run's (args is updated with them)."""
+    if args.resume is None:
+        if args.agent is None or not args.tasks:
+            raise StudioError("studio run needs TASKS and --agent (or --resume RUN_DIR)")
+        tasks = collect(args.tasks)
+        _defaults(args)
+        manifest = campaign.new_manifest(
+            tasks, args.agent, Mode(args.mode), args.epochs, args.seed, **_settings(args)
+        )
+        run_dir = args.out / run_dir_name(args.agent, manifest.mode)
+        campaign.write_manifest(run_dir, manifest)
+        return tasks, run_dir, manifest
+    manifest = campaign.read_manifest(args.resume)
+    for flag, given, kept in (
+        ("--agent", args.agent, manifest.agent),
+        ("--mode", args.mode, manifest.mode.value),
+        ("--epochs", args.epochs, manifest.epochs),
+        ("--seed", args.seed, manifest.seed),
+    ):
+        if given is not None and given != kept:
+            raise StudioError(f"{flag} {given}: the campaign in {args.resume} has {kept}")
+    given_tasks = collect(args.tasks) if args.tasks else []
+    for warning in campaign.check_resume(manifest, given_tasks):
+        print(f"warning: {warning}", file=sys.stderr)
+    by_id = {t.task.id: t for t in given_tasks}
+    tasks = [by_id.get(t.id) or _load_task(Path(t.folder)) for t in manifest.tasks]
+    args.agent, args.mode, args.epochs, args.seed = (
+        manifest.agent,
+        manifest.mode.value,
+        manifest.epochs,
+        manifest.seed,
+    )
+    for name, value in manifest.settings.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, Path(value) if name == "actions" and value else value)
+    _defaults(args)
+    return tasks, args.resume, manifest
+
+
+def _defaults(args: argparse.Namespace) -> None:
+    defaults = (
+        ("mode", "composite"),
+        ("epochs", 1),
+        ("seed", 0),
+        ("retries", 2),
+        ("realtime", False),
+    )
+    for name, value in defaults:
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.workers < 1 or (args.steps is not None and args.steps < 1) or args.epochs < 1:
+        raise StudioError("--workers, --steps and --epochs must be at least 1")
+    if args.retries < 0:
+        raise StudioError("--retries must be 0 or more")
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What a resume must reuse: recorded in the manifest."""
+    return {
+        "steps": args.steps,
+        "realtime": args.realtime,
+        "retries": args.retries,
+        "actions": str(args.actions) if args.actions else None,
+    }
+
+
+def _load_task(folder: Path) -> TaskFolder:
+    from studio.services.store import load_task
+
+    if not folder.is_dir():
+        raise StudioError(f"{folder}: task folder of the campaign is gone (give TASKS)")
+    return load_task(folder)
