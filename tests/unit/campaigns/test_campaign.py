@@ -17,6 +17,7 @@ from studio.models.agent import EpisodeStatus, Mode
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import campaign
+from studio.services.agents.base import Agent
 from studio.services.batch import AgentFactory, BatchResult, run_batch
 from studio.services.errors import StudioError
 from studio.services.reports import report_for
@@ -85,9 +86,13 @@ def tasks(tmp_path: Path) -> list[TaskFolder]:
 def _run(runner: FakeRunner, tasks: list[TaskFolder], run_dir: Path, **kw: Any) -> BatchResult:
     ledger = campaign.Ledger(run_dir)
     coro = run_batch(
-        runner, tasks, lambda t, p: None, Mode.COMPOSITE, run_dir, 2, "fake", ledger=ledger, **kw
-    )  # type: ignore[arg-type]
+        runner, tasks, _no_agent, Mode.COMPOSITE, run_dir, 2, "fake", ledger=ledger, **kw
+    )
     return asyncio.run(coro)
+
+
+def _no_agent(task: TaskFolder, position: int) -> Agent:
+    raise AssertionError("the fake runner makes no agent")
 
 
 def test_epochs_play_each_task_k_times_with_fixed_seed_positions(
@@ -122,8 +127,8 @@ def test_resume_plays_only_unfinished_episodes_and_never_a_finished_one(
     # an episode that finished (verdict in run.json) but died before its ledger line
     second = FakeRunner()
     asyncio.run(
-        second.play(tasks[0], None, 2, Mode.COMPOSITE, run_dir / "create_a" / "epoch-2",
-                    Clock.REAL, print)  # type: ignore[arg-type]
+        second.play(tasks[0], _no_agent, 2, Mode.COMPOSITE, run_dir / "create_a" / "epoch-2",
+                    Clock.REAL, print)
     )  # fmt: skip
     verdicts = {k: (v["success"], v["passed"]) for k, v in ledger.done.items()}
     third = FakeRunner()
