@@ -4,6 +4,7 @@ that finished. The idle agent on two bundled tasks, two epochs: four cheap episo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -46,10 +47,8 @@ def _wait_for_results(proc: subprocess.Popen[str], run_dir: Path, count: int) ->
 
 
 def _end_group(proc: subprocess.Popen[str]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait(timeout=60)
 
 
