@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,9 +18,11 @@ from typing import Any
 
 from studio.models.agent import Mode
 from studio.services import campaign
+from studio.services.agents.llm import ENV_MODEL
 from studio.services.batch import run_dir_name
 from studio.services.campaign import Manifest
 from studio.services.errors import StudioError
+from studio.services.limits import Limits, PriceTable, load_prices
 from studio.services.store import TaskFolder
 
 
@@ -90,7 +93,30 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "realtime": args.realtime,
         "retries": args.retries,
         "actions": str(args.actions) if args.actions else None,
+        "max_seconds": args.max_seconds,
+        "max_tokens": args.max_tokens,
+        "max_cost": args.max_cost,
+        "prices": str(args.prices) if args.prices else None,
     }
+
+
+def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | None]:
+    """The per-episode limits and the price table the flags (or the manifest) give."""
+    prices = load_prices(Path(args.prices)) if args.prices else None
+    if args.max_cost is not None and prices is None:
+        raise StudioError("--max-cost needs --prices FILE (prices per model)")
+    for flag, value in (("--max-seconds", args.max_seconds), ("--max-tokens", args.max_tokens)):
+        if value is not None and value <= 0:
+            raise StudioError(f"{flag} must be more than 0")
+    if args.max_cost is not None and prices is not None and args.agent == "llm":
+        model = os.environ.get(ENV_MODEL, "")
+        if model and model not in prices.models:
+            raise StudioError(
+                f"{args.prices}: no prices for model '{model}' (needed by --max-cost)"
+            )
+    if args.max_seconds is None and args.max_tokens is None and args.max_cost is None:
+        return None, prices
+    return Limits(args.max_seconds, args.max_tokens, args.max_cost), prices
 
 
 def _load_task(folder: Path) -> TaskFolder:

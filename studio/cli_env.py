@@ -107,6 +107,16 @@ def add_parsers(subparsers: Any) -> None:
     )
     rn.add_argument("--token", help="the server's token (default: STUDIO_TOKEN)")
     rn.add_argument("--token-file", type=Path, help="read the server's token from this file")
+    rn.add_argument("--max-seconds", type=float, help="wall-time limit per episode")
+    rn.add_argument("--max-tokens", type=int, help="token limit per episode (prompt+completion)")
+    rn.add_argument("--max-cost", type=float, help="cost limit per episode (needs --prices)")
+    rn.add_argument(
+        "--prices",
+        type=Path,
+        metavar="FILE",
+        help='price table, JSON or TOML: {"currency": "USD", "per_tokens": 1000000, '
+        '"models": {"MODEL": {"prompt": P, "completion": C}}}',
+    )
     rn.add_argument("--json", action="store_true", help="print the summary as JSON")
     rn.add_argument(
         "--ray",
@@ -214,12 +224,13 @@ def _scratchworld(
 
 # ---- run -----------------------------------------------------------------------------------
 async def _run(args: argparse.Namespace) -> int:
-    from studio.cli_campaign import campaign_for
+    from studio.cli_campaign import campaign_for, limits_for
     from studio.services.batch import plan_jobs, run_batch
     from studio.services.campaign import Ledger
     from studio.services.clock_agreement import AgreementCache, clock_for
 
     tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
+    limits, prices = limits_for(args)
     mode = manifest.mode
     agent_for = agent_factory(manifest.agent, mode, args)
     ledger = Ledger(run_dir)
@@ -244,6 +255,8 @@ async def _run(args: argparse.Namespace) -> int:
                 epochs=manifest.epochs,
                 ledger=ledger,
                 retries=args.retries,
+                limits=limits,
+                prices=prices,
             )
     if args.json:
         print(json.dumps(batch.to_json(), indent=2))
@@ -256,6 +269,13 @@ async def _run(args: argparse.Namespace) -> int:
             f"PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
             f"({batch.episodes_per_hour():.0f} episodes/hour)"
         )
+        spent = batch.spent()
+        if spent["prompt_tokens"] or spent["completion_tokens"]:
+            cost = "" if spent["cost"] is None else f", cost {spent['cost']:.4f}"
+            print(
+                f"tokens: {spent['prompt_tokens']} prompt, {spent['completion_tokens']} "
+                f"completion{cost}"
+            )
         if batch.env_failures or batch.env_retries:
             print(
                 f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "

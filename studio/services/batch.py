@@ -33,6 +33,7 @@ from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import atomic
 from studio.services.agents.base import Agent, run_episode
 from studio.services.campaign import Ledger, episode_folder, result_line
+from studio.services.limits import Limits, PriceTable
 from studio.services.store import TaskFolder
 
 if TYPE_CHECKING:
@@ -112,6 +113,20 @@ class BatchResult:
     def env_retries(self) -> int:
         return sum(o.retries for o in self.outcomes)
 
+    def spent(self) -> dict[str, Any]:
+        """Tokens and cost over the episodes, from their run.json (`meta.usage`)."""
+        total: dict[str, Any] = {"prompt_tokens": 0, "completion_tokens": 0, "cost": None}
+        for outcome in self.outcomes:
+            run = _read_run(outcome.folder)
+            usage = run.meta.get("usage") if run else None
+            if not isinstance(usage, dict):
+                continue
+            for name in ("prompt_tokens", "completion_tokens"):
+                total[name] += int(usage.get(name) or 0)
+            if isinstance(usage.get("cost"), int | float):
+                total["cost"] = (total["cost"] or 0.0) + usage["cost"]
+        return total
+
     def episodes_per_hour(self) -> float:
         return 3600 * len(self.outcomes) / self.seconds if self.seconds > 0 else 0.0
 
@@ -170,10 +185,18 @@ class EpisodeRunner(Protocol):
 
 
 class ManagerEpisodes:
-    """Episodes played through an episode manager: this process's browser, or a server's."""
+    """Episodes played through an episode manager: this process's browser, or a server's;
+    within `limits`, the agent's tokens priced by `prices` (run.json `meta.usage`)."""
 
-    def __init__(self, manager: EpisodeManager) -> None:
+    def __init__(
+        self,
+        manager: EpisodeManager,
+        limits: Limits | None = None,
+        prices: PriceTable | None = None,
+    ) -> None:
         self.manager = manager
+        self.limits = limits
+        self.prices = prices
 
     async def play(
         self,
@@ -187,9 +210,13 @@ class ManagerEpisodes:
     ) -> tuple[EvalResult, Path | None, str]:
         agent = agent_for(task, position)
         named(agent.name)
+        started = datetime.now(UTC)
+        spent: dict[str, Any] = {}
         result, recorded = await run_episode(
-            self.manager, task, mode, agent, record_to=record_to, clock=clock
+            self.manager, task, mode, agent, record_to, clock, self.limits, self.prices, spent
         )
+        if spent:
+            _write_run(record_to, task, mode, agent.name, started, result=result, meta=spent)
         return result, recorded, agent.name
 
 
@@ -235,14 +262,20 @@ async def run_batch(
     epochs: int = 1,
     ledger: Ledger | None = None,
     retries: int = 0,
+    limits: Limits | None = None,
+    prices: PriceTable | None = None,
 ) -> BatchResult:
     """Run `epochs` episodes per task (less what `ledger` holds), `workers` at a time;
     `on_done(done, total, outcome)` reports each.
 
     `clock_for(task)` picks the evaluation clock of each task (default: real time).
-    `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere.
+    `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere
+    (`limits` and `prices` apply to episodes played through a manager).
     """
-    runner = manager if isinstance(manager, EpisodeRunner) else ManagerEpisodes(manager)
+    if isinstance(manager, EpisodeRunner):
+        runner: EpisodeRunner = manager
+    else:
+        runner = ManagerEpisodes(manager, limits, prices)
     run_dir.mkdir(parents=True, exist_ok=True)
     batch = BatchResult(run_dir, agent_name, Mode(mode))
     jobs, _ = plan_jobs(tasks, run_dir, epochs, ledger)
