@@ -87,6 +87,15 @@ class Limits:
         return {"seconds": self.seconds, "tokens": self.tokens, "cost": self.cost}
 
 
+def usage_text(usage: dict[str, Any] | None) -> str:
+    """A step's or episode's usage for people: 'tokens 100 + 20, cost 0.1400' ('' if none)."""
+    if not usage:
+        return ""
+    text = f"tokens {usage.get('prompt_tokens', 0)} + {usage.get('completion_tokens', 0)}"
+    cost = usage.get("cost")
+    return text + (f", cost {cost:.4f}" if isinstance(cost, int | float) else "")
+
+
 class Meter:
     """Tokens and cost of one agent through an episode, step by step."""
 

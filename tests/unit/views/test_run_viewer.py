@@ -81,3 +81,18 @@ def test_live_flags_mark_failures_repeats_and_no_ops(qapp: Any) -> None:
     assert model.rowCount() == 3
     assert "repeated" in model.data(model.index(1, 5))
     assert model.data(model.index(2, 4)).startswith("error")
+
+
+def test_step_detail_shows_the_tokens_and_cost_of_the_step(qapp: Any) -> None:
+    from studio.views.viewer.step_detail import StepDetail
+
+    record = step(1)
+    record.usage = {"prompt_tokens": 100, "completion_tokens": 20, "cost": 0.14}
+    detail = StepDetail()
+    try:
+        detail.show_step(ViewerStep(record))
+        assert "tokens 100 + 20, cost 0.1400" in detail.caption.text()
+        detail.show_step(ViewerStep(step(2)))
+        assert "tokens" not in detail.caption.text()
+    finally:
+        detail.deleteLater()
