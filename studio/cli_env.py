@@ -128,7 +128,13 @@ def add_parsers(subparsers: Any) -> None:
     rp = subparsers.add_parser(
         "report",
         help="SR and PSR per category, agent and mode over recorded runs",
-        description="Read every run.json below RUNS_DIR and show the SR/PSR grid.",
+        description="Read every run.json below RUNS_DIR and show the SR/PSR grid. SR and PSR "
+        "are means over tasks (a task's episodes averaged first). Below each table: the 95% "
+        "interval of SR (Wilson score interval over episodes) and of PSR (Student t interval "
+        "over the tasks' mean PSR: a task's epochs form one cluster), pass@k (the unbiased "
+        "estimator of Chen et al. 2021, 1 - C(n-c,k)/C(n,k), averaged over tasks) and pass^k "
+        "(C(c,k)/C(n,k)) for k up to the fewest episodes of a task, environment failures, and "
+        "tokens and cost. Drag and QA scores get Wilson intervals over their items.",
     )
     rp.add_argument("runs_dir", type=Path, metavar="RUNS_DIR")
     rp.add_argument("--html", type=Path, metavar="FILE", help="also write a self-contained page")

@@ -139,11 +139,15 @@ class BatchResult:
             "sr": self.sr,
             "psr": self.psr,
             "errors": self.errors,
+            "env_failures": self.env_failures,
+            "env_retries": self.env_retries,
+            "usage": self.spent(),
             "seconds": round(self.seconds, 2),
             "episodes_per_hour": round(self.episodes_per_hour(), 1),
             "episodes": [
                 {
                     "task": o.task.task.id,
+                    "epoch": o.epoch,
                     "category": o.task.task.category.value,
                     "success": o.success,
                     "passed_tests": o.result.passed_tests if o.result else 0,
@@ -152,6 +156,7 @@ class BatchResult:
                     "seconds": round(o.seconds, 2),
                     "folder": str(o.folder),
                     "error": o.error,
+                    "failure": o.failure,
                 }
                 for o in self.outcomes
             ],
