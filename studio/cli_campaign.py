@@ -40,6 +40,10 @@ def campaign_for(
             tasks, args.agent, Mode(args.mode), args.epochs, args.seed, **_settings(args)
         )
         run_dir = args.out / run_dir_name(args.agent, manifest.mode)
+        base, n = run_dir, 1
+        while run_dir.exists():  # another campaign started in the same second
+            n += 1
+            run_dir = base.with_name(f"{base.name}-{n}")
         campaign.write_manifest(run_dir, manifest)
         return tasks, run_dir, manifest
     manifest = campaign.read_manifest(args.resume)

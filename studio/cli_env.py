@@ -287,7 +287,7 @@ async def _run(args: argparse.Namespace) -> int:
                 f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "
                 "(played again by --resume)"
             )
-        print(f"recorded in {run_dir}; `studio report {args.out}` shows the grid")
+        print(f"recorded in {run_dir}; `studio report {run_dir.parent}` shows the grid")
     return EXIT_FAILED if batch.errors else EXIT_OK
 
 

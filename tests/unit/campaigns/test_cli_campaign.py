@@ -67,3 +67,16 @@ def test_limits_and_prices_flags(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert table is not None and table.cost("m", 1000, 0) == pytest.approx(0.001)
     assert cli.main(["run", "--agent", "idle"]) == 2
     assert "needs TASKS and --agent" in capsys.readouterr().err
+
+
+def test_two_campaigns_started_in_the_same_second_get_two_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("studio.cli_campaign.run_dir_name", lambda agent, mode: "same-second")
+    a = make_task(tmp_path / "lib" / "a", task_id="create_a")
+    argv = (str(a), "--agent", "idle", "--out", str(tmp_path / "runs"))
+    first = campaign_for(_args(*argv), cli_env._collect_tasks)[1]
+    (first / "results.jsonl").write_text('{"task": "create_a", "epoch": 1}\n')
+    second = campaign_for(_args(*argv), cli_env._collect_tasks)[1]
+    assert first.name == "same-second" and second.name == "same-second-2"
+    assert not (second / "results.jsonl").exists()
