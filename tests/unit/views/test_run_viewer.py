@@ -96,3 +96,14 @@ def test_step_detail_shows_the_tokens_and_cost_of_the_step(qapp: Any) -> None:
         assert "tokens" not in detail.caption.text()
     finally:
         detail.deleteLater()
+
+
+def test_a_recorded_run_title_shows_the_episode_tokens_and_cost(qapp: Any, tmp_path: Any) -> None:
+    from studio.views.viewer.recorded import open_run
+    from tests.unit.trajectories.build import run_info, write_trajectory
+
+    usage = {"prompt_tokens": 300, "completion_tokens": 60, "cost": 0.42}
+    folder = write_trajectory(tmp_path / "r", [step(1)], run=run_info(meta={"usage": usage}))
+    assert "tokens 300 + 60, cost 0.4200" in open_run(folder).title
+    plain = write_trajectory(tmp_path / "p", [step(1)])
+    assert "tokens" not in open_run(plain).title
