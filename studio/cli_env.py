@@ -153,6 +153,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        run_dir = getattr(args, "campaign_dir", None)
+        if run_dir is not None:
+            print(
+                f"\nstopped; the finished episodes are kept: `studio run --resume {run_dir}` "
+                "plays the rest",
+                file=sys.stderr,
+            )
         return 130
 
 
@@ -236,6 +243,7 @@ async def _run(args: argparse.Namespace) -> int:
     from studio.services.clock_agreement import AgreementCache, clock_for
 
     tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
+    args.campaign_dir = run_dir  # named if the run is stopped
     limits, prices = limits_for(args)
     mode = manifest.mode
     agent_for = agent_factory(manifest.agent, mode, args)

@@ -63,7 +63,9 @@ def test_resume_after_sigint_and_after_sigkill_plays_no_episode_twice(tmp_path: 
         (run_dir,) = (p.parent for p in out.glob(f"*/{MANIFEST_FILE}"))
         _wait_for_results(first, run_dir, 1)
         first.send_signal(signal.SIGINT)  # Ctrl+C during the second episode
-        assert first.wait(timeout=120) == 130
+        stopped = first.communicate(timeout=120)[0]
+        assert first.returncode == 130, stopped
+        assert f"`studio run --resume {run_dir}` plays the rest" in stopped
     finally:
         _end_group(first)
     before = {(r["task"], r["epoch"]): r for r in _lines(run_dir)}
