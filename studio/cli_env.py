@@ -238,8 +238,8 @@ def _scratchworld(
 # ---- run -----------------------------------------------------------------------------------
 async def _run(args: argparse.Namespace) -> int:
     from studio.cli_campaign import campaign_for, limits_for
-    from studio.services.batch import plan_jobs, run_batch
-    from studio.services.campaign import Ledger
+    from studio.services.batch import run_batch
+    from studio.services.campaign import Ledger, plan_jobs
     from studio.services.clock_agreement import AgreementCache, clock_for
 
     tasks, run_dir, manifest = campaign_for(args, _collect_tasks)

@@ -32,7 +32,7 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import atomic
 from studio.services.agents.base import Agent, run_episode
-from studio.services.campaign import Ledger, episode_folder, result_line
+from studio.services.campaign import Job, Ledger, plan_jobs, result_line
 from studio.services.limits import Limits, PriceTable
 from studio.services.store import TaskFolder
 
@@ -223,35 +223,6 @@ class ManagerEpisodes:
         if spent:
             _write_run(record_to, task, mode, agent.name, started, result=result, meta=spent)
         return result, recorded, agent.name
-
-
-@dataclass(frozen=True)
-class Job:
-    """One episode to play: a task in an epoch, its seed position and its folder."""
-
-    task: TaskFolder
-    epoch: int
-    position: int
-    folder: Path
-
-
-def plan_jobs(
-    tasks: list[TaskFolder], run_dir: Path, epochs: int = 1, ledger: Ledger | None = None
-) -> tuple[list[Job], int]:
-    """The episodes left to play (epoch by epoch) and how many the ledger holds as finished.
-
-    An unfinished episode's folder (the run was stopped or killed in it) is emptied first."""
-    jobs, finished = [], 0
-    for epoch in range(1, epochs + 1):
-        for i, task in enumerate(tasks):
-            folder = episode_folder(run_dir, task.task.id, epoch, epochs)
-            if ledger is not None and ledger.finished(task.task.id, epoch, folder):
-                finished += 1
-                continue
-            if ledger is not None and folder.exists():
-                shutil.rmtree(folder)
-            jobs.append(Job(task, epoch, (epoch - 1) * len(tasks) + i, folder))
-    return jobs, finished
 
 
 async def run_batch(

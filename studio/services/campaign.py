@@ -13,7 +13,7 @@ finished when it has a line there, or when its run.json holds a verdict or an ag
 (the process died between the two writes; the line is then added). Environment failures left
 after the retries are not finished: a resume plays them again. A torn last line (the process
 was killed while writing it) is named, dropped and rewritten; any other line that is not a
-result is an error naming the file and the line.
+result is an error naming the file and the line. `plan_jobs` lists the episodes left to play.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -221,3 +223,32 @@ def _run_info(folder: Path) -> RunInfo | None:
         return RunInfo.model_validate_json((folder / RUN_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to play: a task in an epoch, its seed position and its folder."""
+
+    task: TaskFolder
+    epoch: int
+    position: int
+    folder: Path
+
+
+def plan_jobs(
+    tasks: list[TaskFolder], run_dir: Path, epochs: int = 1, ledger: Ledger | None = None
+) -> tuple[list[Job], int]:
+    """The episodes left to play (epoch by epoch) and how many the ledger holds as finished.
+
+    An unfinished episode's folder (the run was stopped or killed in it) is emptied first."""
+    jobs, finished = [], 0
+    for epoch in range(1, epochs + 1):
+        for i, task in enumerate(tasks):
+            folder = episode_folder(run_dir, task.task.id, epoch, epochs)
+            if ledger is not None and ledger.finished(task.task.id, epoch, folder):
+                finished += 1
+                continue
+            if ledger is not None and folder.exists():
+                shutil.rmtree(folder)
+            jobs.append(Job(task, epoch, (epoch - 1) * len(tasks) + i, folder))
+    return jobs, finished
