@@ -253,6 +253,9 @@ async def _run(args: argparse.Namespace) -> int:
     jobs, finished = plan_jobs(tasks, run_dir, manifest.epochs, ledger)
     if args.resume:
         print(f"resuming {run_dir}: {finished} episode(s) finished, {len(jobs)} to play")
+        if not jobs:
+            print(f"nothing left to play; `studio report {run_dir}` shows the campaign")
+            return EXIT_OK
     cache = AgreementCache()
     with ProgressBar(len(jobs), "episode", rate="SR") as progress:
         async with _episodes(args) as manager:

@@ -80,3 +80,16 @@ def test_two_campaigns_started_in_the_same_second_get_two_folders(
     second = campaign_for(_args(*argv), cli_env._collect_tasks)[1]
     assert first.name == "same-second" and second.name == "same-second-2"
     assert not (second / "results.jsonl").exists()
+
+
+def test_resuming_a_finished_campaign_plays_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = make_task(tmp_path / "lib" / "a", task_id="create_a")
+    run_dir = campaign_for(
+        _args(str(a), "--agent", "idle", "--out", str(tmp_path)), cli_env._collect_tasks
+    )[1]
+    (run_dir / "results.jsonl").write_text('{"task": "create_a", "epoch": 1, "success": false}\n')
+    assert cli.main(["run", "--resume", str(run_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "1 episode(s) finished, 0 to play" in out and "nothing left to play" in out
