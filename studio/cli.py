@@ -105,6 +105,7 @@ def _add_plugins(sub: argparse._SubParsersAction) -> None:
     cli_scratchworld.add_parsers(sub)
     cli_propose.add_parsers(sub)
     cli_env.add_parsers(sub)
+    __import__("studio.cli_campaign").cli_campaign.add_parsers(sub)
     cli_trajectory.add_parsers(sub)
     __import__("studio.cli_labeling").cli_labeling.add_parsers(sub)
 
@@ -129,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
             from studio import cli_env
 
             return cli_env.run(args)
+        if args.command == "rescore":
+            return __import__("studio.cli_campaign").cli_campaign.run(args)
         if args.command in ("import", "export"):
             from studio import cli_scratchworld
 

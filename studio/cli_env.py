@@ -84,20 +84,38 @@ def add_parsers(subparsers: Any) -> None:
 
     rn = subparsers.add_parser(
         "run",
-        help="run an agent on tasks and record every episode",
+        help="run an agent on tasks and record every episode (a resumable campaign)",
         description="Run AGENT on every task in TASKS; each episode is recorded under "
-        "OUT/<agent>-<mode>-<timestamp>/<task id>/.",
+        "OUT/<agent>-<mode>-<timestamp>/<task id>/ (<task id>/epoch-<e>/ with --epochs), "
+        "with a campaign.json manifest and a results.jsonl of finished episodes. "
+        "--resume RUN_DIR plays only the episodes of that campaign that have no result.",
     )
-    rn.add_argument("tasks", type=Path, nargs="+", metavar="TASKS", help="task folders/libraries")
-    rn.add_argument("--agent", required=True, choices=AGENTS, help="which agent acts")
-    rn.add_argument("--mode", choices=[m.value for m in Mode], default="composite")
+    rn.add_argument("tasks", type=Path, nargs="*", metavar="TASKS", help="task folders/libraries")
+    rn.add_argument("--agent", choices=AGENTS, help="which agent acts (required unless --resume)")
+    rn.add_argument("--mode", choices=[m.value for m in Mode], help="default: composite")
+    rn.add_argument(
+        "--epochs", type=int, help="play each task K times (seed fixed per epoch; default 1)"
+    )
+    rn.add_argument(
+        "--resume",
+        type=Path,
+        metavar="RUN_DIR",
+        help="go on with the campaign in RUN_DIR (TASKS, when given, must be its tasks)",
+    )
+    rn.add_argument(
+        "--retries",
+        type=int,
+        help="replays of an episode after a failure of the environment (browser crash, page "
+        "or endpoint time-out, 5xx of the model's endpoint); default 2",
+    )
     rn.add_argument("--workers", type=int, default=1, help="episodes side by side")
     rn.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
     rn.add_argument("--steps", type=int, help="step limit per episode")
-    rn.add_argument("--seed", type=int, default=0, help="seed (random agent)")
+    rn.add_argument("--seed", type=int, help="base seed (random agent; default 0)")
     rn.add_argument(
         "--realtime",
         action="store_true",
+        default=None,
         help="evaluate on the real clock (default: accelerated unless a task needs real time)",
     )
     rn.add_argument(
@@ -111,6 +129,16 @@ def add_parsers(subparsers: Any) -> None:
     )
     rn.add_argument("--token", help="the server's token (default: STUDIO_TOKEN)")
     rn.add_argument("--token-file", type=Path, help="read the server's token from this file")
+    rn.add_argument("--max-seconds", type=float, help="wall-time limit per episode")
+    rn.add_argument("--max-tokens", type=int, help="token limit per episode (prompt+completion)")
+    rn.add_argument("--max-cost", type=float, help="cost limit per episode (needs --prices)")
+    rn.add_argument(
+        "--prices",
+        type=Path,
+        metavar="FILE",
+        help='price table, JSON or TOML: {"currency": "USD", "per_tokens": 1000000, '
+        '"models": {"MODEL": {"prompt": P, "completion": C}}}',
+    )
     rn.add_argument("--json", action="store_true", help="print the summary as JSON")
     rn.add_argument(
         "--ray",
@@ -122,7 +150,13 @@ def add_parsers(subparsers: Any) -> None:
     rp = subparsers.add_parser(
         "report",
         help="SR and PSR per category, agent and mode over recorded runs",
-        description="Read every run.json below RUNS_DIR and show the SR/PSR grid.",
+        description="Read every run.json below RUNS_DIR and show the SR/PSR grid. SR and PSR "
+        "are means over tasks (a task's episodes averaged first). Below each table: the 95% "
+        "interval of SR (Wilson score interval over episodes) and of PSR (Student t interval "
+        "over the tasks' mean PSR: a task's epochs form one cluster), pass@k (the unbiased "
+        "estimator of Chen et al. 2021, 1 - C(n-c,k)/C(n,k), averaged over tasks) and pass^k "
+        "(C(c,k)/C(n,k)) for k up to the fewest episodes of a task, environment failures, and "
+        "tokens and cost. Drag and QA scores get Wilson intervals over their items.",
     )
     rp.add_argument("runs_dir", type=Path, metavar="RUNS_DIR")
     rp.add_argument("--html", type=Path, metavar="FILE", help="also write a self-contained page")
@@ -141,6 +175,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        run_dir = getattr(args, "campaign_dir", None)
+        if run_dir is not None:
+            print(
+                f"\nstopped; the finished episodes are kept: `studio run --resume {run_dir}` "
+                "plays the rest",
+                file=sys.stderr,
+            )
         return 130
 
 
@@ -237,17 +278,27 @@ def _scratchworld(
 
 # ---- run -----------------------------------------------------------------------------------
 async def _run(args: argparse.Namespace) -> int:
-    from studio.services.batch import run_batch, run_dir_name
+    from studio.cli_campaign import campaign_for, limits_for
+    from studio.services.batch import run_batch
+    from studio.services.campaign import Ledger, plan_jobs
     from studio.services.clock_agreement import AgreementCache, clock_for
 
-    tasks = _collect_tasks(args.tasks)
-    mode = Mode(args.mode)
-    if args.workers < 1 or (args.steps is not None and args.steps < 1):
-        raise StudioError("--workers and --steps must be at least 1")
-    agent_for = agent_factory(args.agent, mode, args)
-    run_dir = args.out / run_dir_name(args.agent, mode)
+    tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
+    args.campaign_dir = run_dir  # named if the run is stopped
+    limits, prices = limits_for(args)
+    mode = manifest.mode
+    agent_for = agent_factory(manifest.agent, mode, args)
+    ledger = Ledger(run_dir)
+    for warning in ledger.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    jobs, finished = plan_jobs(tasks, run_dir, manifest.epochs, ledger)
+    if args.resume:
+        print(f"resuming {run_dir}: {finished} episode(s) finished, {len(jobs)} to play")
+        if not jobs:
+            print(f"nothing left to play; `studio report {run_dir}` shows the campaign")
+            return EXIT_OK
     cache = AgreementCache()
-    with ProgressBar(len(tasks), "episode", rate="SR") as progress:
+    with ProgressBar(len(jobs), "episode", rate="SR") as progress:
         async with _episodes(args) as manager:
             batch = await run_batch(
                 manager,
@@ -256,9 +307,14 @@ async def _run(args: argparse.Namespace) -> int:
                 mode,
                 run_dir,
                 args.workers,
-                args.agent,
+                manifest.agent,
                 progress.on_outcome,
                 clock_for=lambda task: clock_for(task, args.realtime, cache),
+                epochs=manifest.epochs,
+                ledger=ledger,
+                retries=args.retries,
+                limits=limits,
+                prices=prices,
             )
     if args.json:
         print(json.dumps(batch.to_json(), indent=2))
@@ -271,7 +327,19 @@ async def _run(args: argparse.Namespace) -> int:
             f"PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
             f"({batch.episodes_per_hour():.0f} episodes/hour)"
         )
-        print(f"recorded in {run_dir}; `studio report {args.out}` shows the grid")
+        spent = batch.spent()
+        if spent["prompt_tokens"] or spent["completion_tokens"]:
+            cost = "" if spent["cost"] is None else f", cost {spent['cost']:.4f}"
+            print(
+                f"tokens: {spent['prompt_tokens']} prompt, {spent['completion_tokens']} "
+                f"completion{cost}"
+            )
+        if batch.env_failures or batch.env_retries:
+            print(
+                f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "
+                "(played again by --resume)"
+            )
+        print(f"recorded in {run_dir}; `studio report {run_dir.parent}` shows the grid")
     return EXIT_FAILED if batch.errors else EXIT_OK
 
 

@@ -397,3 +397,4 @@ class StepRecord(BaseModel):
     target: str | None = None  # element hit or block acted on
     change: ProgramChange = Field(default_factory=ProgramChange)
     status_after: EpisodeStatus = EpisodeStatus.RUNNING
+    usage: dict[str, Any] | None = None  # tokens (and cost) the agent spent choosing this action

@@ -1,8 +1,10 @@
 """A report over recorded runs: SR and PSR per category and overall, per agent and mode.
 
 SR is the share of tasks whose every test passed; PSR the mean over tasks of passed/total
-(FORMATS.md section 2). A task run several times by the same agent in the same mode (repeated
-batches, several human participants) counts once, with the mean of its runs.
+(FORMATS.md section 2). A task run several times by the same agent in the same mode (epochs,
+repeated batches, several human participants) counts once, with the mean of its runs, so the
+figures of a single run stay those of the published tables. Over repeated episodes a cell also
+carries 95 % intervals and pass@k (studio.services.stats says how they are computed).
 """
 
 from __future__ import annotations
@@ -27,15 +29,36 @@ class RunEntry(BaseModel):
     status: str = ""
     folder: str = ""
     error: str | None = None  # why the run has no verdict of its own
+    failure: str | None = None  # "environment" (browser, time-out, endpoint 5xx) or "agent"
+    epoch: int | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None  # in the price table's currency
 
 
 class CellStats(BaseModel):
-    """SR and PSR (fractions in [0, 1]) over `tasks` distinct tasks and `runs` runs."""
+    """SR and PSR (fractions in [0, 1]) over `tasks` distinct tasks and `runs` runs.
+
+    `episodes` (= runs) and `successes` count episodes; `sr_ci95` is the Wilson interval of
+    successes / episodes, `psr_ci95` a t interval over the tasks' mean PSR (None for one task);
+    `pass_at_k` and `pass_hat_k` are averaged over tasks for k up to the fewest episodes of a
+    task. `env_failures` counts episodes left without a verdict by the environment.
+    """
 
     tasks: int = 0
     runs: int = 0
     sr: float | None = None
     psr: float | None = None
+    episodes: int = 0
+    successes: int = 0
+    sr_ci95: tuple[float, float] | None = None
+    psr_ci95: tuple[float, float] | None = None
+    pass_at_k: dict[int, float] = Field(default_factory=dict)
+    pass_hat_k: dict[int, float] = Field(default_factory=dict)
+    env_failures: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
 
 
 class TaskStats(BaseModel):
@@ -47,6 +70,10 @@ class TaskStats(BaseModel):
     sr: float
     psr: float
     mean_seconds: float | None = None
+    successes: int = 0
+    sr_var: float | None = None  # sample variance of the episodes' success (0/1); None below 2
+    psr_var: float | None = None
+    env_failures: int = 0
 
 
 class ReportRow(BaseModel):
@@ -76,6 +103,7 @@ class DiagnosticRow(BaseModel):
     errors: int = 0
     started_at: str = ""
     folder: str = ""
+    ci95: dict[str, tuple[float, float]] = Field(default_factory=dict)  # Wilson, per score (%)
 
 
 class RunReport(BaseModel):

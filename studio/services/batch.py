@@ -3,7 +3,14 @@
 Each episode is recorded under `<run dir>/<task id>/` (run.json, steps.jsonl, screenshots), so
 `studio report` can read the batch back. An episode that crashes (the agent's endpoint is down,
 the editor would not load the project) is recorded as a run without a verdict, counted as a
-failure, and the batch goes on.
+failure, and the batch goes on. A crash of the environment (the browser, a page or endpoint
+time-out, a transient answer of the model's endpoint: `failure_kind`) is retried up to
+`retries` times from a clean folder; what is left is recorded as `meta.failure` "environment",
+apart from the agent's own failures ("agent").
+
+With `epochs` each task is played that many times (studio.services.campaign says where and with
+which seed); with a campaign `ledger` the episodes it holds are skipped and each finished one
+is added to it, so a resumed campaign never plays a finished episode again.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +32,8 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import atomic
 from studio.services.agents.base import Agent, run_episode
+from studio.services.campaign import Job, Ledger, plan_jobs, result_line
+from studio.services.limits import Limits, PriceTable
 from studio.services.store import TaskFolder
 
 if TYPE_CHECKING:
@@ -43,10 +53,13 @@ class EpisodeOutcome:
     folder: Path
     seconds: float
     error: str | None = None
+    epoch: int = 1
+    failure: str | None = None  # "environment" | "agent" when the episode crashed
+    retries: int = 0  # environment failures retried before this outcome
 
     @property
     def label(self) -> str:
-        return self.task.task.id
+        return self.task.task.id if self.epoch == 1 else f"{self.task.task.id}#{self.epoch}"
 
     @property
     def success(self) -> bool:
@@ -62,7 +75,7 @@ class EpisodeOutcome:
         """One line for the terminal."""
         tid = self.label
         if self.error is not None:
-            return f"ERROR {tid}: {self.error}"
+            return f"ERROR {tid} ({self.failure or 'agent'}): {self.error}"
         assert self.result is not None
         verdict = "PASS " if self.success else "FAIL "
         tests = f"{self.result.passed_tests}/{self.result.total_tests} tests"
@@ -92,6 +105,28 @@ class BatchResult:
     def errors(self) -> int:
         return sum(o.error is not None for o in self.outcomes)
 
+    @property
+    def env_failures(self) -> int:
+        return sum(o.failure == "environment" for o in self.outcomes)
+
+    @property
+    def env_retries(self) -> int:
+        return sum(o.retries for o in self.outcomes)
+
+    def spent(self) -> dict[str, Any]:
+        """Tokens and cost over the episodes, from their run.json (`meta.usage`)."""
+        total: dict[str, Any] = {"prompt_tokens": 0, "completion_tokens": 0, "cost": None}
+        for outcome in self.outcomes:
+            run = _read_run(outcome.folder)
+            usage = run.meta.get("usage") if run else None
+            if not isinstance(usage, dict):
+                continue
+            for name in ("prompt_tokens", "completion_tokens"):
+                total[name] += int(usage.get(name) or 0)
+            if isinstance(usage.get("cost"), int | float):
+                total["cost"] = (total["cost"] or 0.0) + usage["cost"]
+        return total
+
     def episodes_per_hour(self) -> float:
         return 3600 * len(self.outcomes) / self.seconds if self.seconds > 0 else 0.0
 
@@ -104,11 +139,15 @@ class BatchResult:
             "sr": self.sr,
             "psr": self.psr,
             "errors": self.errors,
+            "env_failures": self.env_failures,
+            "env_retries": self.env_retries,
+            "usage": self.spent(),
             "seconds": round(self.seconds, 2),
             "episodes_per_hour": round(self.episodes_per_hour(), 1),
             "episodes": [
                 {
                     "task": o.task.task.id,
+                    "epoch": o.epoch,
                     "category": o.task.task.category.value,
                     "success": o.success,
                     "passed_tests": o.result.passed_tests if o.result else 0,
@@ -117,6 +156,7 @@ class BatchResult:
                     "seconds": round(o.seconds, 2),
                     "folder": str(o.folder),
                     "error": o.error,
+                    "failure": o.failure,
                 }
                 for o in self.outcomes
             ],
@@ -150,10 +190,18 @@ class EpisodeRunner(Protocol):
 
 
 class ManagerEpisodes:
-    """Episodes played through an episode manager: this process's browser, or a server's."""
+    """Episodes played through an episode manager: this process's browser, or a server's;
+    within `limits`, the agent's tokens priced by `prices` (run.json `meta.usage`)."""
 
-    def __init__(self, manager: EpisodeManager) -> None:
+    def __init__(
+        self,
+        manager: EpisodeManager,
+        limits: Limits | None = None,
+        prices: PriceTable | None = None,
+    ) -> None:
         self.manager = manager
+        self.limits = limits
+        self.prices = prices
 
     async def play(
         self,
@@ -167,9 +215,13 @@ class ManagerEpisodes:
     ) -> tuple[EvalResult, Path | None, str]:
         agent = agent_for(task, position)
         named(agent.name)
+        started = datetime.now(UTC)
+        spent: dict[str, Any] = {}
         result, recorded = await run_episode(
-            self.manager, task, mode, agent, record_to=record_to, clock=clock
+            self.manager, task, mode, agent, record_to, clock, self.limits, self.prices, spent
         )
+        if spent:
+            _write_run(record_to, task, mode, agent.name, started, result=result, meta=spent)
         return result, recorded, agent.name
 
 
@@ -183,59 +235,120 @@ async def run_batch(
     agent_name: str = "",
     on_done: Callable[[int, int, EpisodeOutcome], None] | None = None,
     clock_for: Callable[[TaskFolder], Clock] | None = None,
+    epochs: int = 1,
+    ledger: Ledger | None = None,
+    retries: int = 0,
+    limits: Limits | None = None,
+    prices: PriceTable | None = None,
 ) -> BatchResult:
-    """Run one episode per task, `workers` at a time; `on_done(done, total, outcome)` reports.
+    """Run `epochs` episodes per task (less what `ledger` holds), `workers` at a time;
+    `on_done(done, total, outcome)` reports each.
 
     `clock_for(task)` picks the evaluation clock of each task (default: real time).
-    `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere.
+    `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere
+    (`limits` and `prices` apply to episodes played through a manager).
     """
-    runner = manager if isinstance(manager, EpisodeRunner) else ManagerEpisodes(manager)
+    if isinstance(manager, EpisodeRunner):
+        runner: EpisodeRunner = manager
+    else:
+        runner = ManagerEpisodes(manager, limits, prices)
     run_dir.mkdir(parents=True, exist_ok=True)
     batch = BatchResult(run_dir, agent_name, Mode(mode))
+    jobs, _ = plan_jobs(tasks, run_dir, epochs, ledger)
     slots = asyncio.Semaphore(max(1, workers))
     t0 = time.perf_counter()
 
-    async def one(position: int, task: TaskFolder) -> EpisodeOutcome:
+    async def one(job: Job) -> EpisodeOutcome:
         async with slots:
-            clock = clock_for(task) if clock_for else Clock.REAL
-            outcome = await _episode(runner, task, agent_for, position, batch, clock)
+            clock = clock_for(job.task) if clock_for else Clock.REAL
+            outcome = await _retried(runner, job, agent_for, batch, clock, retries)
+            if ledger is not None and outcome.failure != "environment":
+                run = _read_run(job.folder)
+                if run is not None:
+                    ledger.add(result_line(run, job.task.task.id, job.epoch, job.folder))
         batch.outcomes.append(outcome)
         if on_done is not None:
-            on_done(len(batch.outcomes), len(tasks), outcome)
+            on_done(len(batch.outcomes), len(jobs), outcome)
         return outcome
 
-    ordered = await asyncio.gather(*(one(i, t) for i, t in enumerate(tasks)))
+    ordered = await asyncio.gather(*(one(job) for job in jobs))
     batch.outcomes = list(ordered)
     batch.seconds = time.perf_counter() - t0
     return batch
 
 
-async def _episode(
+def failure_kind(exc: BaseException) -> str:
+    """ "environment" for a crash the agent did not cause (the browser or page died or timed
+    out, the model's endpoint was unreachable or answered 5xx/429), else "agent"."""
+    from playwright.async_api import Error as PlaywrightError
+
+    from studio.services.agents.llm import LlmUnavailable
+
+    environment = (PlaywrightError, LlmUnavailable, TimeoutError, ConnectionError)
+    return "environment" if isinstance(exc, environment) else "agent"
+
+
+async def _retried(
     runner: EpisodeRunner,
-    task: TaskFolder,
+    job: Job,
     agent_for: AgentFactory,
-    position: int,
     batch: BatchResult,
     clock: Clock,
+    retries: int,
 ) -> EpisodeOutcome:
-    folder = batch.run_dir / task.task.id
+    """Play the job; replay it from a clean folder after an environment failure, `retries`
+    times at most."""
+    for attempt in range(retries + 1):
+        outcome = await _episode(runner, job, agent_for, batch, clock, attempt)
+        if outcome.failure != "environment" or attempt == retries:
+            return outcome
+        log.warning("%s: environment failure, retrying: %s", outcome.label, outcome.error)
+        shutil.rmtree(job.folder, ignore_errors=True)
+    raise AssertionError("unreachable")
+
+
+async def _episode(
+    runner: EpisodeRunner,
+    job: Job,
+    agent_for: AgentFactory,
+    batch: BatchResult,
+    clock: Clock,
+    attempt: int = 0,
+) -> EpisodeOutcome:
+    task, folder = job.task, job.folder
     t0 = time.perf_counter()
     started = datetime.now(UTC)
     names = [batch.agent]
+    meta: dict[str, Any] = {"epoch": job.epoch, "seed_position": job.position}
+    if attempt:
+        meta["env_retries"] = attempt
     try:
-        result, recorded, agent_name = await runner.play(
-            task, agent_for, position, batch.mode, folder, clock, names.append
+        result, _recorded, agent_name = await runner.play(
+            task, agent_for, job.position, batch.mode, folder, clock, names.append
         )
-        if recorded is None:  # the episode ran elsewhere (a server): keep its verdict here
-            _write_run(folder, task, batch.mode, agent_name, started, result=result)
+        # the verdict is kept here too when the episode ran elsewhere (a server)
+        _write_run(folder, task, batch.mode, agent_name, started, result=result, meta=meta)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
         log.warning("%s: episode failed: %s", task.task.id, exc, exc_info=True)
         error = str(exc) or type(exc).__name__
-        _write_run(folder, task, batch.mode, names[-1], started, error=error)
-        return EpisodeOutcome(task, None, folder, time.perf_counter() - t0, error)
-    return EpisodeOutcome(task, result, folder, time.perf_counter() - t0)
+        meta["failure"] = failure_kind(exc)
+        _write_run(folder, task, batch.mode, names[-1], started, error=error, meta=meta)
+        seconds = time.perf_counter() - t0
+        return EpisodeOutcome(
+            task, None, folder, seconds, error, job.epoch, meta["failure"], attempt
+        )
+    return EpisodeOutcome(
+        task, result, folder, time.perf_counter() - t0, epoch=job.epoch, retries=attempt
+    )
+
+
+def _read_run(folder: Path) -> RunInfo | None:
+    try:
+        return RunInfo.model_validate_json((folder / RUN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def _write_run(
@@ -246,8 +359,9 @@ def _write_run(
     started: datetime,
     result: EvalResult | None = None,
     error: str | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> None:
-    """Leave a run.json for an episode recorded elsewhere, or one that crashed (no verdict)."""
+    """Leave or complete the run.json of an episode (recorded here, elsewhere, or crashed)."""
     path = folder / RUN_FILE
     run: RunInfo | None = None
     if path.is_file():
@@ -268,5 +382,6 @@ def _write_run(
         run.eval = result
     if error is not None:
         run.meta["error"] = error
+    run.meta.update(meta or {})
     folder.mkdir(parents=True, exist_ok=True)
     atomic.write_text(path, run.model_dump_json(indent=2) + "\n")

@@ -3,7 +3,8 @@
 `studio drag run` and `studio qa run` write `summary.json` with `"kind": "drag" | "qa"` into
 their run folders; a table per diagnostic lists the runs (agent, items, Pass@k and the
 component accuracies for drag, accuracy per question type for QA), in percent as the
-diagnostics report them.
+diagnostics report them. Scores over a known number of items (drag Pass@k and T1/T2 Pass@1 over
+items, QA accuracies over the questions of their type) carry a 95 % Wilson interval (`ci95`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from studio.models.report import DiagnosticRow
 from studio.services.untrusted_json import JsonInputError, read_json
+from studio.services.stats import wilson
 
 SUMMARY_FILE = "summary.json"
 KINDS = ("drag", "qa")
@@ -47,7 +49,7 @@ def row_from_summary(data: dict[str, Any], folder: Path) -> DiagnosticRow:
     else:
         scores = {key: _num(data.get(key)) for key, _ in QA_COLUMNS}
     errors = data.get("errors")
-    return DiagnosticRow(
+    row = DiagnosticRow(
         kind=kind,
         agent=str(data.get("agent") or "?"),
         items=int(data.get("items") or 0),
@@ -57,6 +59,37 @@ def row_from_summary(data: dict[str, Any], folder: Path) -> DiagnosticRow:
         started_at=str(data.get("started_at") or ""),
         folder=str(folder),
     )
+    for key, n in _item_counts(data, row).items():
+        value = scores.get(key)
+        if value is not None and isinstance(n, int) and n > 0:
+            interval = wilson(min(n, max(0, round(value * n / 100))), n)
+            if interval is not None:
+                row.ci95[key] = (100 * interval[0], 100 * interval[1])
+    return row
+
+
+def _item_counts(data: dict[str, Any], row: DiagnosticRow) -> dict[str, Any]:
+    """How many items each score is a share of, where the summary says it."""
+    if row.kind == "drag":
+        counts: dict[str, Any] = {f"pass@{i}": row.items for i in range(1, row.k + 1)}
+        for part in ("T1", "T2"):
+            sub = data.get(part)
+            counts[f"{part} pass@1"] = sub.get("items") if isinstance(sub, dict) else None
+        return counts
+    given = data.get("counts")
+    counts = dict(given) if isinstance(given, dict) else {}
+    counts["overall"] = row.items
+    return counts
+
+
+def ci_lines(rows: list[DiagnosticRow]) -> list[str]:
+    """One line per run with intervals: '95% CI (Wilson): pass@1 [a, b], ...'."""
+    return [
+        f"  {r.agent} ({Path(r.folder).name}): 95% CI (Wilson) "
+        + ", ".join(f"{k} [{lo:.2f}, {hi:.2f}]" for k, (lo, hi) in r.ci95.items())
+        for r in rows
+        if r.ci95
+    ]
 
 
 def load_diagnostics(root: Path) -> tuple[list[DiagnosticRow], list[str]]:
@@ -129,6 +162,7 @@ def format_diagnostics(rows: list[DiagnosticRow]) -> list[str]:
             cells += [c.rjust(w) for c, w in zip(r[1:-1], widths[1:-1], strict=True)]
             cells.append(r[-1])
             lines.append("  ".join(cells).rstrip())
+        lines.extend(ci_lines([r for r in rows if TITLES[r.kind] == title]))
         lines.append("")
     return lines
 
@@ -141,8 +175,12 @@ def diagnostics_html(rows: list[DiagnosticRow]) -> str:
         lines = "".join(
             "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in body
         )
+        cis = "".join(
+            f"<li>{escape(c.strip())}</li>"
+            for c in ci_lines([r for r in rows if TITLES[r.kind] == title])
+        )
         parts.append(
             f"<h2>{escape(title)}</h2>\n<table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{lines}</tbody></table>"
+            f'<tbody>{lines}</tbody></table><ul class="ci">{cis}</ul>'
         )
     return "\n".join(parts)

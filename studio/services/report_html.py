@@ -12,7 +12,7 @@ from html import escape
 from studio.models.report import ReportRow, RunReport
 from studio.services import paths
 from studio.services.diagnostic_report import diagnostics_html
-from studio.services.reports import duration, header_counts, pct
+from studio.services.reports import ci_text, duration, header_counts, interval_line, pct
 
 TEMPLATE_DIR = paths.RESOURCES / "report"
 PALETTE = ("#2f6fb3", "#e07b39", "#3f9b5a", "#b8434a", "#7b5ea7", "#8c6d3f", "#d15fa6", "#6b7280")
@@ -71,8 +71,8 @@ def _table(report: RunReport, mode: str, rows: list[ReportRow]) -> str:
         cells = [
             _td(row.categories[c].sr, row.categories[c].tasks, counts[c], best[c]) for c in cols
         ]
-        cells.append(_td(row.overall.sr, row.overall.tasks, n, best["sr"]))
-        cells.append(_td(row.overall.psr, row.overall.tasks, n, best["psr"]))
+        cells.append(_td(row.overall.sr, row.overall.tasks, n, best["sr"], row.overall.sr_ci95))
+        cells.append(_td(row.overall.psr, row.overall.tasks, n, best["psr"], row.overall.psr_ci95))
         cells.append(f"<td>{escape(duration(row.mean_seconds))}</td>")
         lines.append(f"<tr><td>{escape(row.agent)}</td>{''.join(cells)}</tr>")
     return f"<table>{head}<tbody>{''.join(lines)}</tbody></table>"
@@ -89,17 +89,24 @@ def _best(rows: list[ReportRow], cols: list[str]) -> dict[str, float | None]:
     return best
 
 
-def _td(value: float | None, tasks: int, expected: int, best: float | None) -> str:
+def _td(
+    value: float | None,
+    tasks: int,
+    expected: int,
+    best: float | None,
+    ci: tuple[float, float] | None = None,
+) -> str:
     cls = ' class="best"' if value is not None and best is not None and value == best else ""
     count = f' <span class="n">({tasks})</span>' if tasks and tasks != expected else ""
-    return f"<td{cls}>{pct(value)}{count}</td>"
+    interval = f'<br><span class="ci">{ci_text(ci)}</span>' if ci is not None else ""
+    return f"<td{cls}>{pct(value)}{count}{interval}</td>"
 
 
 def _chart(report: RunReport, mode: str, rows: list[ReportRow]) -> str:
     """Grouped bars: one group per category plus SR and PSR, one bar per agent, 0-100 %."""
-    groups = [(c.capitalize(), [r.categories[c].sr for r in rows]) for c in _columns(report, mode)]
-    groups.append(("SR", [r.overall.sr for r in rows]))
-    groups.append(("PSR", [r.overall.psr for r in rows]))
+    groups = [(c.capitalize(), [r.categories[c] for r in rows]) for c in _columns(report, mode)]
+    groups.append(("SR", [r.overall for r in rows]))
+    groups.append(("PSR", [r.overall for r in rows]))
     plot_w, plot_h = CHART_W - MARGIN_L - 8, CHART_H - MARGIN_B - MARGIN_T
     legend_h = 18 * ((len(rows) + 3) // 4)
     out = [
@@ -118,8 +125,10 @@ def _chart(report: RunReport, mode: str, rows: list[ReportRow]) -> str:
     bar_w = min(28.0, group_w * 0.8 / max(1, len(rows)))
     for g, (label, values) in enumerate(groups):
         x0 = MARGIN_L + g * group_w + (group_w - bar_w * len(rows)) / 2
-        for i, value in enumerate(values):
+        for i, cell in enumerate(values):
+            value, ci = (cell.psr, cell.psr_ci95) if label == "PSR" else (cell.sr, cell.sr_ci95)
             out.append(_bar(x0 + i * bar_w, bar_w, value, plot_h, i, rows[i].agent, label))
+            out.append(_error_bar(x0 + i * bar_w + max(bar_w - 2, 1) / 2, ci, plot_h))
         cx = MARGIN_L + (g + 0.5) * group_w
         out.append(
             f'<text x="{cx:.1f}" y="{MARGIN_T + plot_h + 18}" text-anchor="middle">'
@@ -149,6 +158,21 @@ def _bar(
     )
 
 
+def _error_bar(cx: float, ci: tuple[float, float] | None, plot_h: float) -> str:
+    """The 95 % interval as a vertical line with caps (none without an interval)."""
+    if ci is None:
+        return ""
+    y_lo, y_hi = (MARGIN_T + plot_h * (1 - v) for v in ci)
+    caps = "".join(
+        f'<line class="ci" x1="{cx - 4:.1f}" x2="{cx + 4:.1f}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        for y in (y_lo, y_hi)
+    )
+    return (
+        f'<line class="ci" x1="{cx:.1f}" x2="{cx:.1f}" y1="{y_lo:.1f}" y2="{y_hi:.1f}">'
+        f"<title>95% CI {ci_text(ci)}</title></line>{caps}"
+    )
+
+
 def _legend(rows: list[ReportRow]) -> list[str]:
     out = []
     for i, row in enumerate(rows):
@@ -167,12 +191,19 @@ def _task_details(rows: list[ReportRow]) -> str:
     for row in rows:
         lines = "".join(
             f"<tr><td>{escape(t.task_id)}</td><td>{escape(t.category)}</td><td>{t.runs}</td>"
-            f"<td>{pct(t.sr)}</td><td>{pct(t.psr)}</td><td>{escape(duration(t.mean_seconds))}</td></tr>"
+            f"<td>{pct(t.sr)}</td><td>{_var(t.sr_var)}</td><td>{pct(t.psr)}</td>"
+            f"<td>{_var(t.psr_var)}</td><td>{escape(duration(t.mean_seconds))}</td></tr>"
             for t in row.tasks
         )
         parts.append(
-            f"<details><summary>{escape(row.agent)}: {len(row.tasks)} tasks</summary><table>"
-            "<thead><tr><th>Task</th><th>Category</th><th>Runs</th><th>SR</th><th>PSR</th>"
+            f"<details><summary>{escape(row.agent)}: {len(row.tasks)} tasks; "
+            f"{escape(interval_line(row.overall))}</summary><table>"
+            "<thead><tr><th>Task</th><th>Category</th><th>Runs</th><th>SR</th><th>SR var</th>"
+            "<th>PSR</th><th>PSR var</th>"
             f"<th>Time</th></tr></thead><tbody>{lines}</tbody></table></details>"
         )
     return "\n".join(parts)
+
+
+def _var(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"

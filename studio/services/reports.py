@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from studio.models.report import CATEGORIES, CellStats, ReportRow, RunEntry, RunReport, TaskStats
 from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services import stats
 from studio.services.diagnostic_report import format_diagnostics, load_diagnostics
 from studio.services.errors import StudioError
 from studio.services.untrusted_json import JsonInputError, read_json
@@ -72,6 +73,9 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
     elif result.error is not None:
         error = f"{result.error.kind.value}: {result.error.message}"
     unsealed = bool(run.meta.get("unsealed"))
+    given = run.meta.get("usage")
+    usage: dict[str, Any] = given if isinstance(given, dict) else {}
+    cost = usage.get("cost")
     return RunEntry(
         agent=run.agent + (UNSEALED_SUFFIX if unsealed else ""),
         mode=run.mode.value,
@@ -85,7 +89,20 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         status=run.status.value,
         folder=str(folder),
         error=error,
+        failure=_text(run.meta.get("failure")),
+        epoch=_int(run.meta.get("epoch")),
+        prompt_tokens=_int(usage.get("prompt_tokens")) or 0,
+        completion_tokens=_int(usage.get("completion_tokens")) or 0,
+        cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
     )
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def task_category(run: RunInfo, cache: dict[str, str]) -> str:
@@ -130,13 +147,16 @@ def _row(agent: str, mode: str, runs: list[RunEntry], categories: list[str]) -> 
     for run in runs:
         by_task[run.task_id].append(run)
     tasks = [_task_stats(task_id, group) for task_id, group in sorted(by_task.items())]
-    cells = {c: _cell([t for t in tasks if t.category == c]) for c in categories}
+    cells = {
+        c: _cell([t for t in tasks if t.category == c], [r for r in runs if r.category == c])
+        for c in categories
+    }
     times = [t.mean_seconds for t in tasks if t.mean_seconds is not None]
     return ReportRow(
         agent=agent,
         mode=mode,
         categories=cells,
-        overall=_cell(tasks),
+        overall=_cell(tasks, runs),
         mean_seconds=mean(times) if times else None,
         tasks=tasks,
     )
@@ -144,24 +164,44 @@ def _row(agent: str, mode: str, runs: list[RunEntry], categories: list[str]) -> 
 
 def _task_stats(task_id: str, runs: list[RunEntry]) -> TaskStats:
     times = [r.seconds for r in runs if r.seconds is not None]
+    wins = [1.0 if r.success else 0.0 for r in runs]
     return TaskStats(
         task_id=task_id,
         category=runs[-1].category,
         runs=len(runs),
-        sr=mean(1.0 if r.success else 0.0 for r in runs),
+        sr=mean(wins),
         psr=mean(r.psr for r in runs),
         mean_seconds=mean(times) if times else None,
+        successes=int(sum(wins)),
+        sr_var=stats.sample_variance(wins),
+        psr_var=stats.sample_variance([r.psr for r in runs]),
+        env_failures=sum(r.failure == "environment" for r in runs),
     )
 
 
-def _cell(tasks: list[TaskStats]) -> CellStats:
+def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
+    """A cell over `tasks` (and the episodes `runs` of those tasks, for tokens and cost)."""
     if not tasks:
         return CellStats()
+    episodes = sum(t.runs for t in tasks)
+    successes = sum(t.successes for t in tasks)
+    counts = [(t.runs, t.successes) for t in tasks]
+    costs = [r.cost for r in runs if r.cost is not None]
     return CellStats(
         tasks=len(tasks),
-        runs=sum(t.runs for t in tasks),
+        runs=episodes,
         sr=mean(t.sr for t in tasks),
         psr=mean(t.psr for t in tasks),
+        episodes=episodes,
+        successes=successes,
+        sr_ci95=stats.wilson(successes, episodes),
+        psr_ci95=stats.cluster_t_interval([t.psr for t in tasks]),
+        pass_at_k=stats.mean_over_tasks(counts),
+        pass_hat_k=stats.mean_over_tasks(counts, hat=True),
+        env_failures=sum(t.env_failures for t in tasks),
+        prompt_tokens=sum(r.prompt_tokens for r in runs),
+        completion_tokens=sum(r.completion_tokens for r in runs),
+        cost=sum(costs) if costs else None,
     )
 
 
@@ -220,6 +260,9 @@ def format_table(report: RunReport) -> str:
             first = r[0].ljust(widths[0])
             rest = [cell.rjust(w) for cell, w in zip(r[1:], widths[1:], strict=True)]
             lines.append("  ".join([first, *rest]).rstrip())
+        lines.extend(
+            f"  {row.agent}: {interval_line(row.overall)}" for row in report.rows_for(mode)
+        )
         lines.append("")
     if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
         lines.extend([UNSEALED_NOTE, ""])
@@ -227,6 +270,30 @@ def format_table(report: RunReport) -> str:
     for problem in report.problems:
         lines.append(f"skipped: {problem}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def ci_text(ci: tuple[float, float] | None) -> str:
+    """An interval in percent, '[40.00, 90.00]'; '-' when there is none."""
+    return "-" if ci is None else f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
+
+
+def interval_line(cell: CellStats) -> str:
+    """What repeated episodes add to a row: intervals, pass@k, pass^k, failures, cost."""
+    parts = [
+        f"{cell.episodes} episodes",
+        f"SR 95% CI {ci_text(cell.sr_ci95)} (Wilson)",
+        f"PSR 95% CI {ci_text(cell.psr_ci95)} (t over tasks)",
+    ]
+    if len(cell.pass_at_k) > 1:
+        parts.append(" ".join(f"pass@{k} {pct(v)}" for k, v in cell.pass_at_k.items()))
+        parts.append(" ".join(f"pass^{k} {pct(v)}" for k, v in cell.pass_hat_k.items()))
+    if cell.env_failures:
+        parts.append(f"{cell.env_failures} environment failures")
+    if cell.prompt_tokens or cell.completion_tokens:
+        parts.append(f"tokens {cell.prompt_tokens} in / {cell.completion_tokens} out")
+    if cell.cost is not None:
+        parts.append(f"cost {cell.cost:.4f}")
+    return "; ".join(parts)
 
 
 def _cell_text(cell: CellStats, expected: int, which: str) -> str:

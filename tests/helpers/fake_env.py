@@ -66,6 +66,7 @@ class FakeEpisode:
         self.agent_name = "unknown"
         self.evaluated_with: tuple[Clock, int] | None = None
         self.started_at = datetime.now(UTC)
+        self.records: list[StepRecord] = []  # every step taken, as returned
 
     @property
     def running(self) -> bool:
@@ -86,7 +87,9 @@ class FakeEpisode:
             elements=ELEMENTS,
         )
 
-    async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> StepRecord:
+    async def step(
+        self, raw_action: dict[str, Any], reasoning: str = "", usage: dict[str, Any] | None = None
+    ) -> StepRecord:
         if self.status is not EpisodeStatus.RUNNING:
             raise ActionError(f"the episode has ended ({self.status.value})")
         action = parse_action(raw_action, self.mode)
@@ -96,14 +99,17 @@ class FakeEpisode:
             self.status = EpisodeStatus(action.api)
         elif self.step_count >= self.max_steps:
             self.status = EpisodeStatus.STEP_LIMIT
-        return StepRecord(
+        record = StepRecord(
             index=self.step_count,
             at=datetime.now(UTC),
             action=raw_action,
             reasoning=reasoning,
+            usage=usage,
             change=change,
             status_after=self.status,
         )
+        self.records.append(record)
+        return record
 
     def _execute(self, action: Any) -> ProgramChange:
         args = action.args
@@ -188,6 +194,7 @@ class FakeEpisodeManager:
         self.goal = goal if goal is not None else ["event_whenflagclicked", "motion_movesteps"]
         self.max_steps = max_steps
         self.episodes: dict[str, FakeEpisode] = {}
+        self.ended: list[FakeEpisode] = []  # deleted episodes, in order
         self.created: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
         self.started = False
@@ -227,4 +234,5 @@ class FakeEpisodeManager:
     async def delete(self, episode_id: str) -> None:
         episode = self.get(episode_id)
         del self.episodes[episode_id]
+        self.ended.append(episode)
         await episode.close()

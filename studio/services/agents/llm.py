@@ -44,6 +44,11 @@ class LlmError(StudioError):
     """The endpoint cannot be used: not configured, unreachable, or it refused the request."""
 
 
+class LlmUnavailable(LlmError):
+    """The endpoint stayed unreachable, timed out or answered a transient status (5xx, 429)
+    after the retries: a failure of the environment, not of the model's reply."""
+
+
 class ReplyError(ValueError):
     """A reply that holds no usable action; the message says why."""
 
@@ -244,7 +249,7 @@ def post_json(settings: LlmSettings, payload: dict[str, Any]) -> dict[str, Any]:
                     raise LlmError(problem)
             if attempt < settings.retries:
                 time.sleep(min(8.0, 1.0 * 2**attempt))
-    raise LlmError(problem)
+    raise LlmUnavailable(problem)
 
 
 def _json_object(endpoint: str, raw: bytes) -> dict[str, Any]:

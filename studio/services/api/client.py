@@ -123,7 +123,11 @@ class RemoteEpisode:
         self.status = EpisodeStatus(data.pop("status", self.status))
         return Observation.model_validate(data)
 
-    async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> StepRecord:
+    async def step(
+        self, raw_action: dict[str, Any], reasoning: str = "", usage: dict[str, Any] | None = None
+    ) -> StepRecord:
+        """One action through the server (which records the steps; `usage` stays with the
+        caller's run.json)."""
         body = {"api": raw_action.get("api"), "args": raw_action.get("args") or {}}
         if reasoning:
             body["reasoning"] = reasoning

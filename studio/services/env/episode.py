@@ -165,8 +165,11 @@ class Episode:
             self.last_observation = obs
             return obs
 
-    async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> StepRecord:
-        """Perform one action; raise ActionError when it is invalid or the episode has ended."""
+    async def step(
+        self, raw_action: dict[str, Any], reasoning: str = "", usage: dict[str, Any] | None = None
+    ) -> StepRecord:
+        """Perform one action; raise ActionError when it is invalid or the episode has ended.
+        `usage` (tokens and cost the agent spent on it) is recorded with the step."""
         self._check_open()
         if self.gate is not None and self.running:
             await self.gate(raw_action)
@@ -175,9 +178,11 @@ class Episode:
             if not self.running:
                 raise ActionError(f"the episode has ended (status {self.status.value})")
             await self._focus()
-            return await self._step(raw_action, reasoning)
+            return await self._step(raw_action, reasoning, usage)
 
-    async def _step(self, raw: dict[str, Any], reasoning: str) -> StepRecord:
+    async def _step(
+        self, raw: dict[str, Any], reasoning: str, usage: dict[str, Any] | None = None
+    ) -> StepRecord:
         t0 = time.perf_counter()
         index = self.step_count + 1
         record = StepRecord(
@@ -186,6 +191,7 @@ class Episode:
             action=raw if isinstance(raw, dict) else {"raw": raw},
             reasoning=reasoning,
             observation_summary=_summary(self.last_observation),
+            usage=usage,
         )
         png: bytes | None = None
         if self.recorder is not None:

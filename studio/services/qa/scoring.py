@@ -90,6 +90,7 @@ def score(items: Iterable[QaItem], answers: dict[str, str]) -> dict[str, Any]:
     out["field_exact"] = _pct(sum(field_exact), len(field_exact))
     out["overall"] = _pct(sum(allv), len(allv))
     out["items"] = len(allv)
+    out["counts"] = {t: len(v) for t, v in per.items()} | {"field_exact": len(field_exact)}
     out["missing"] = missing
     return out
 

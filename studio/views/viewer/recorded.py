@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.services import paths
+from studio.services.limits import usage_text
 from studio.services.trajectories.archive import open_archive
 from studio.services.trajectories.view import TrajectoryView, load_view
 from studio.views.viewer.steps import ViewerStep
@@ -27,9 +28,12 @@ class OpenedRun:
             head = f"<b>Recorded:</b> {self.view.folder} (run.json unreadable)"
         else:
             verdict = run.eval.summary_line() if run.eval is not None else "not evaluated"
+            usage = run.meta.get("usage")
+            spent = usage_text(usage if isinstance(usage, dict) else None)
             head = (
                 f"<b>Recorded:</b> {run.agent} on {run.task_id} · {run.mode.value} mode · "
                 f"{run.status.value} after {len(self.steps)} steps · {verdict}"
+                + (f" · {_escape(spent)}" if spent else "")
             )
         lines = [head, f"<small>{_escape(str(self.source))}</small>"]
         marks = list(self.view.missing) + list(self.view.problems)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.agent import ProgramChange
+from studio.services.limits import usage_text
 from studio.views.viewer import overlay
 from studio.views.viewer.marks import hit_index, mark_for
 from studio.views.viewer.steps import FLAG_FAILED, ViewerStep
@@ -141,9 +142,11 @@ class StepDetail(QWidget):
             self.image.set_image(overlay.draw(image, mark_for(step), FLAG_FAILED in step.flags))
         outcome = "ok" if record.ok else f"<span style='color:#cf222e'>error: {record.error}</span>"
         missing = f" · <b>missing:</b> {', '.join(step.missing)}" if step.missing else ""
+        spent = usage_text(record.usage)
         self.caption.setText(
             f"<b>Step {record.index}</b> · {step.api} · {record.duration_ms:.0f} ms · "
             f"{outcome} · after: {record.status_after.value}{missing}"
+            + (f" · {spent}" if spent else "")
         )
         self.reasoning.setPlainText(record.reasoning or "(no reasoning recorded)")
         self.change.setHtml(change_html(record.change))

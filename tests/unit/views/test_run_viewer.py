@@ -81,3 +81,29 @@ def test_live_flags_mark_failures_repeats_and_no_ops(qapp: Any) -> None:
     assert model.rowCount() == 3
     assert "repeated" in model.data(model.index(1, 5))
     assert model.data(model.index(2, 4)).startswith("error")
+
+
+def test_step_detail_shows_the_tokens_and_cost_of_the_step(qapp: Any) -> None:
+    from studio.views.viewer.step_detail import StepDetail
+
+    record = step(1)
+    record.usage = {"prompt_tokens": 100, "completion_tokens": 20, "cost": 0.14}
+    detail = StepDetail()
+    try:
+        detail.show_step(ViewerStep(record))
+        assert "tokens 100 + 20, cost 0.1400" in detail.caption.text()
+        detail.show_step(ViewerStep(step(2)))
+        assert "tokens" not in detail.caption.text()
+    finally:
+        detail.deleteLater()
+
+
+def test_a_recorded_run_title_shows_the_episode_tokens_and_cost(qapp: Any, tmp_path: Any) -> None:
+    from studio.views.viewer.recorded import open_run
+    from tests.unit.trajectories.build import run_info, write_trajectory
+
+    usage = {"prompt_tokens": 300, "completion_tokens": 60, "cost": 0.42}
+    folder = write_trajectory(tmp_path / "r", [step(1)], run=run_info(meta={"usage": usage}))
+    assert "tokens 300 + 60, cost 0.4200" in open_run(folder).title
+    plain = write_trajectory(tmp_path / "p", [step(1)])
+    assert "tokens" not in open_run(plain).title

@@ -1,0 +1,196 @@
+"""The campaign side of `studio run` (a new campaign or --resume) and `studio rescore`.
+
+`studio rescore RUN_DIR [--tasks DIR]` judges every finished episode's final project again with
+the evaluation script its task has now, says which scripts changed since the campaign's manifest
+(content hash) and which verdicts changed, test by test; it writes `rescore.json` in RUN_DIR.
+Exit codes: 0 no verdict changed; 1 some verdicts changed; 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import Mode
+from studio.services import campaign
+from studio.services.agents.llm import ENV_MODEL
+from studio.services.batch import run_dir_name
+from studio.services.campaign import Manifest
+from studio.services.errors import StudioError
+from studio.services.limits import Limits, PriceTable, load_prices
+from studio.services.store import TaskFolder
+
+
+def campaign_for(
+    args: argparse.Namespace, collect: Callable[[list[Path]], list[TaskFolder]]
+) -> tuple[list[TaskFolder], Path, Manifest]:
+    """The tasks, run folder and manifest of a new campaign, or of the one --resume names;
+    the manifest's settings become the run's (args is updated with them)."""
+    if args.resume is None:
+        if args.agent is None or not args.tasks:
+            raise StudioError("studio run needs TASKS and --agent (or --resume RUN_DIR)")
+        tasks = collect(args.tasks)
+        _defaults(args)
+        manifest = campaign.new_manifest(
+            tasks, args.agent, Mode(args.mode), args.epochs, args.seed, **_settings(args)
+        )
+        run_dir = args.out / run_dir_name(args.agent, manifest.mode)
+        base, n = run_dir, 1
+        while run_dir.exists():  # another campaign started in the same second
+            n += 1
+            run_dir = base.with_name(f"{base.name}-{n}")
+        campaign.write_manifest(run_dir, manifest)
+        return tasks, run_dir, manifest
+    manifest = campaign.read_manifest(args.resume)
+    for flag, given, kept in (
+        ("--agent", args.agent, manifest.agent),
+        ("--mode", args.mode, manifest.mode.value),
+        ("--epochs", args.epochs, manifest.epochs),
+        ("--seed", args.seed, manifest.seed),
+    ):
+        if given is not None and given != kept:
+            raise StudioError(f"{flag} {given}: the campaign in {args.resume} has {kept}")
+    given_tasks = collect(args.tasks) if args.tasks else []
+    for warning in campaign.check_resume(manifest, given_tasks):
+        print(f"warning: {warning}", file=sys.stderr)
+    by_id = {t.task.id: t for t in given_tasks}
+    tasks = [by_id.get(t.id) or _load_task(Path(t.folder)) for t in manifest.tasks]
+    args.agent, args.mode, args.epochs, args.seed = (
+        manifest.agent,
+        manifest.mode.value,
+        manifest.epochs,
+        manifest.seed,
+    )
+    for name, value in manifest.settings.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, Path(value) if name == "actions" and value else value)
+    _defaults(args)
+    return tasks, args.resume, manifest
+
+
+def _defaults(args: argparse.Namespace) -> None:
+    defaults = (
+        ("mode", "composite"),
+        ("epochs", 1),
+        ("seed", 0),
+        ("retries", 2),
+        ("realtime", False),
+    )
+    for name, value in defaults:
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.workers < 1 or (args.steps is not None and args.steps < 1) or args.epochs < 1:
+        raise StudioError("--workers, --steps and --epochs must be at least 1")
+    if args.retries < 0:
+        raise StudioError("--retries must be 0 or more")
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What a resume must reuse: recorded in the manifest."""
+    return {
+        "steps": args.steps,
+        "realtime": args.realtime,
+        "retries": args.retries,
+        "actions": str(args.actions) if args.actions else None,
+        "max_seconds": args.max_seconds,
+        "max_tokens": args.max_tokens,
+        "max_cost": args.max_cost,
+        "prices": str(args.prices) if args.prices else None,
+    }
+
+
+def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | None]:
+    """The per-episode limits and the price table the flags (or the manifest) give."""
+    prices = load_prices(Path(args.prices)) if args.prices else None
+    if args.max_cost is not None and prices is None:
+        raise StudioError("--max-cost needs --prices FILE (prices per model)")
+    for flag, value in (("--max-seconds", args.max_seconds), ("--max-tokens", args.max_tokens)):
+        if value is not None and value <= 0:
+            raise StudioError(f"{flag} must be more than 0")
+    if args.max_cost is not None and prices is not None and args.agent == "llm":
+        model = os.environ.get(ENV_MODEL, "")
+        if model and model not in prices.models:
+            raise StudioError(
+                f"{args.prices}: no prices for model '{model}' (needed by --max-cost)"
+            )
+    if args.max_seconds is None and args.max_tokens is None and args.max_cost is None:
+        return None, prices
+    return Limits(args.max_seconds, args.max_tokens, args.max_cost), prices
+
+
+def _load_task(folder: Path) -> TaskFolder:
+    from studio.services.store import load_task
+
+    if not folder.is_dir():
+        raise StudioError(f"{folder}: task folder of the campaign is gone (give TASKS)")
+    return load_task(folder)
+
+
+# ---- rescore -------------------------------------------------------------------------------
+def add_parsers(subparsers: Any) -> None:
+    """Add `rescore` to the studio's subcommands."""
+    rs = subparsers.add_parser(
+        "rescore",
+        help="judge a run's final projects again with the current evaluation scripts",
+        description="Evaluate each finished episode's final.sb3 below RUN_DIR with its task's "
+        "evaluation script as it is now; compare script hashes with the campaign's manifest "
+        "and list the verdicts that changed, test by test. Writes RUN_DIR/rescore.json; "
+        "exit code 1 when some verdict changed.",
+    )
+    rs.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    rs.add_argument("--tasks", type=Path, metavar="DIR", help="task library to judge with")
+    rs.add_argument("--realtime", action="store_true", help="evaluate on the real clock")
+    rs.add_argument("--json", action="store_true", help="print the outcome as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """`studio rescore`; errors as one line; 0 no change, 1 changes, 2 bad input."""
+    try:
+        return asyncio.run(_rescore(args))
+    except StudioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _rescore(args: argparse.Namespace) -> int:
+    from studio.services import atomic
+    from studio.services.browser import BrowserPool
+    from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
+    from studio.services.evaluator import Evaluator
+    from studio.services.rescore import RESCORE_FILE, rescore
+
+    if not args.run_dir.is_dir():
+        raise StudioError(f"{args.run_dir}: is not a folder")
+    cache = AgreementCache()
+    async with BrowserPool(spares=1) as pool:
+        evaluator = Evaluator(pool)
+
+        async def judge(task: TaskFolder, project: Path) -> Any:
+            return await evaluate_on_chosen_clock(
+                evaluator, task, project, realtime=args.realtime, cache=cache
+            )
+
+        outcome = await rescore(args.run_dir, judge, args.tasks)
+    if not outcome.episodes:
+        raise StudioError(f"{args.run_dir}: no finished episode (run.json with a verdict)")
+    atomic.write_text(args.run_dir / RESCORE_FILE, outcome.model_dump_json(indent=2) + "\n")
+    if args.json:
+        print(outcome.model_dump_json(indent=2))
+    else:
+        for tid, hashes in outcome.scripts.items():
+            if hashes["manifest"] != hashes["now"]:
+                print(f"script of {tid} changed since the campaign (sha256 {hashes['now'][:12]})")
+        for episode in outcome.episodes:
+            print(episode.line())
+        print(
+            f"{len(outcome.changed)} of {len(outcome.episodes)} verdicts changed; "
+            f"written to {args.run_dir / RESCORE_FILE}"
+        )
+    return 1 if outcome.changed else 0

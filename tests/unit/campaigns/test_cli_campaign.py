@@ -1,0 +1,95 @@
+"""`studio run` flags of a campaign: a new one writes its manifest; --resume takes its settings
+from it, refuses other tasks or another agent, and names a torn manifest; limits and prices."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from studio import cli, cli_env
+from studio.cli_campaign import campaign_for, limits_for
+from studio.services.campaign import MANIFEST_FILE
+from studio.services.errors import StudioError
+from tests.helpers.tasks import make_task
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    return cli.build_parser().parse_args(["run", *argv])
+
+
+def test_new_campaign_then_resume_takes_the_manifest_settings(tmp_path: Path) -> None:
+    a = make_task(tmp_path / "lib" / "a", task_id="create_a")
+    b = make_task(tmp_path / "lib" / "b", task_id="debug_b", category="debug")
+    out = tmp_path / "runs"
+    new = _args(str(a), str(b), "--agent", "random", "--epochs", "3", "--seed", "7",
+                "--steps", "5", "--max-tokens", "900", "--out", str(out))  # fmt: skip
+    tasks, run_dir, _ = campaign_for(new, cli_env._collect_tasks)
+    assert [t.task.id for t in tasks] == ["create_a", "debug_b"]
+    data = json.loads((run_dir / MANIFEST_FILE).read_text())
+    assert (data["agent"], data["mode"], data["epochs"], data["seed"]) == (
+        "random",
+        "composite",
+        3,
+        7,
+    )
+    assert data["settings"]["steps"] == 5 and data["settings"]["max_tokens"] == 900
+    assert len(data["tasks"][0]["script_sha256"]) == 64 and data["studio_version"]
+
+    again = _args("--resume", str(run_dir))
+    tasks, same_dir, _ = campaign_for(again, cli_env._collect_tasks)
+    assert same_dir == run_dir and [t.task.id for t in tasks] == ["create_a", "debug_b"]
+    assert (again.agent, again.epochs, again.seed, again.steps) == ("random", 3, 7, 5)
+    assert limits_for(again)[0].tokens == 900  # type: ignore[union-attr]
+
+    with pytest.raises(StudioError, match=r"not in it: \['other'\]"):
+        c = make_task(tmp_path / "lib" / "c", task_id="other")
+        campaign_for(
+            _args(str(a), str(b), str(c), "--resume", str(run_dir)), cli_env._collect_tasks
+        )
+    with pytest.raises(StudioError, match=f"--agent idle: the campaign in {run_dir} has random"):
+        campaign_for(_args("--resume", str(run_dir), "--agent", "idle"), cli_env._collect_tasks)
+    (run_dir / MANIFEST_FILE).write_text('{"agent": "random", "mo')
+    assert cli.main(["run", "--resume", str(run_dir)]) == 2
+
+
+def test_limits_and_prices_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert limits_for(_args("x", "--agent", "idle")) == (None, None)
+    with pytest.raises(StudioError, match="--max-cost needs --prices"):
+        limits_for(_args("x", "--agent", "llm", "--max-cost", "1"))
+    prices = tmp_path / "prices.json"
+    prices.write_text('{"models": {"m": {"prompt": 1, "completion": 2}}}')
+    limits, table = limits_for(_args("x", "--agent", "idle", "--max-seconds", "30",
+                                     "--max-cost", "2", "--prices", str(prices)))  # fmt: skip
+    assert limits is not None and (limits.seconds, limits.cost) == (30, 2)
+    assert table is not None and table.cost("m", 1000, 0) == pytest.approx(0.001)
+    assert cli.main(["run", "--agent", "idle"]) == 2
+    assert "needs TASKS and --agent" in capsys.readouterr().err
+
+
+def test_two_campaigns_started_in_the_same_second_get_two_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("studio.cli_campaign.run_dir_name", lambda agent, mode: "same-second")
+    a = make_task(tmp_path / "lib" / "a", task_id="create_a")
+    argv = (str(a), "--agent", "idle", "--out", str(tmp_path / "runs"))
+    first = campaign_for(_args(*argv), cli_env._collect_tasks)[1]
+    (first / "results.jsonl").write_text('{"task": "create_a", "epoch": 1}\n')
+    second = campaign_for(_args(*argv), cli_env._collect_tasks)[1]
+    assert first.name == "same-second" and second.name == "same-second-2"
+    assert not (second / "results.jsonl").exists()
+
+
+def test_resuming_a_finished_campaign_plays_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = make_task(tmp_path / "lib" / "a", task_id="create_a")
+    run_dir = campaign_for(
+        _args(str(a), "--agent", "idle", "--out", str(tmp_path)), cli_env._collect_tasks
+    )[1]
+    (run_dir / "results.jsonl").write_text('{"task": "create_a", "epoch": 1, "success": false}\n')
+    assert cli.main(["run", "--resume", str(run_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "1 episode(s) finished, 0 to play" in out and "nothing left to play" in out
