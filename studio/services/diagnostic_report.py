@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.report import DiagnosticRow
-from studio.services.untrusted_json import JsonInputError, read_json
 from studio.services.stats import wilson
+from studio.services.untrusted_json import JsonInputError, read_json
 
 SUMMARY_FILE = "summary.json"
 KINDS = ("drag", "qa")
