@@ -130,3 +130,17 @@ def test_cli_report_json_on_the_fixture() -> None:
         (AGENT, "composite"), (AGENT, "primitive"),
     }  # fmt: skip
     assert {d["kind"] for d in data["diagnostics"]} == {"drag", "qa"}
+
+
+def test_the_viewer_opens_a_drag_run_as_one_step_on_its_before_screenshot() -> None:
+    drag = FIXTURE / "result_single_step_drag_benchmark_gpt-4o"
+    view = load_view(drag / "T1_002" / "2")
+    assert view.run is not None and (view.run.task_id, view.run.agent) == ("T1_002", "gpt-4o")
+    assert view.run.eval is not None and view.run.eval.success
+    (only,) = view.steps
+    assert only.screenshot == drag / "T1_002" / "2" / "1.png"
+    assert only.geometry().points == [(102.0, 200.0), (500.0, 322.0)]
+    assert view.final_png == drag / "T1_002" / "2" / "2.png"
+    lost = load_view(drag / "T2_001" / "1")
+    assert lost.steps[0].missing == ["screenshot 1.png"]
+    assert lost.missing == ["final screenshot 2.png"]

@@ -16,13 +16,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.models.agent import StepRecord
-from studio.models.trajectory import RUN_FILE, STEPS_FILE
+from studio.models.agent import EpisodeStatus, Mode, StepRecord
+from studio.models.evaluation import EvalResult, TestDetail
+from studio.models.trajectory import RUN_FILE, STEPS_FILE, RunInfo
 from studio.services.scratchworld.results import (
     LOG_PREFIX,
     RESULT_FILE,
     ResultFolder,
     classify,
+    read_json,
     read_log,
     read_task,
     resolve,
@@ -30,14 +32,71 @@ from studio.services.scratchworld.results import (
 )
 from studio.services.trajectories.view import StepView, TrajectoryView
 
+DRAG_BEFORE, DRAG_AFTER = "1.png", "2.png"
 _REPLY_KEYS = ("model_response", "reasoning", "thought", "response", "model_output")
 
 
 def is_sw_task_folder(folder: Path) -> bool:
-    """A task runner's task folder (and not a studio trajectory)."""
-    if (folder / RUN_FILE).exists() or (folder / STEPS_FILE).exists():
+    """A task runner's task folder (and not a studio trajectory, nor a drag run)."""
+    if (folder / RUN_FILE).exists() or (folder / STEPS_FILE).exists() or is_sw_drag_run(folder):
         return False
     return (folder / RESULT_FILE).is_file() or any(folder.glob(f"{LOG_PREFIX}*.json"))
+
+
+def is_sw_drag_run(folder: Path) -> bool:
+    """A drag runner's `<id>/<run>/` folder (inside `result_single_step_drag_benchmark_*`)."""
+    outer = classify(folder.parent.parent)
+    return outer is not None and outer.kind == "drag" and (folder / RESULT_FILE).is_file()
+
+
+def load_sw_drag_view(folder: Path) -> TrajectoryView:
+    """A drag run as a one-step trajectory: the drag drawn on `1.png` (before), `2.png` (after)
+    as the final screen, the VM check as its one test."""
+    folder = Path(folder)
+    problems: list[str] = []
+    data = read_json(folder / RESULT_FILE, problems)
+    if not isinstance(data, dict):
+        return TrajectoryView(folder, None, [], None, None, [], problems)
+    outer = classify(folder.parent.parent)
+    item = str(data.get("task_id") or folder.parent.name)
+    when = _at(data.get("timestamp"))
+    check = data.get("evaluation_result") if isinstance(data.get("evaluation_result"), dict) else {}
+    assert isinstance(check, dict)
+    success = data.get("success") is True
+    reason = str(check.get("reason") or check.get("message") or "the intended connection exists")
+    run = RunInfo(
+        episode_id=f"{item}/{folder.name}",
+        task_id=item,
+        mode=Mode.PRIMITIVE,
+        agent=outer.model if outer is not None else "unknown",
+        started_at=when,
+        ended_at=when,
+        status=EpisodeStatus.DONE,
+        steps=1,
+        eval=EvalResult(
+            task_id=item, project=str(data.get("exported_file") or ""), success=success,
+            passed_tests=int(success), total_tests=1, partial_success_rate=float(success),
+            details=[TestDetail(name=reason, passed=success)],
+        ),
+        meta={"category": item.split("_", 1)[0], "source": "scratchworld drag runner"},
+    )  # fmt: skip
+    executed = data.get("execution_result")
+    ok = not (isinstance(executed, dict) and executed.get("success") is False)
+    raw = data.get("action")
+    action = {"api": raw.get("api"), "args": raw.get("args") or {}} if isinstance(raw, dict) else {}
+    record = StepRecord(
+        index=1, at=when, action=action or {"api": "unknown", "args": {}},
+        reasoning=str(data.get("instruction") or ""), ok=ok, screenshot=DRAG_BEFORE,
+    )  # fmt: skip
+    before = folder / DRAG_BEFORE
+    shot = before if before.is_file() else None
+    missing = [] if shot else [f"screenshot {DRAG_BEFORE}"]
+    step = StepView(record, shot, None, missing, line=1, _problems=problems)
+    after = folder / DRAG_AFTER
+    lost = [] if after.is_file() else [f"final screenshot {DRAG_AFTER}"]
+    return TrajectoryView(
+        folder, run, [step], after if after.is_file() else None, None, lost, problems
+    )
 
 
 def _result_folder(task: Path) -> ResultFolder:
