@@ -161,6 +161,13 @@ def add_parsers(subparsers: Any) -> None:
     rp.add_argument("runs_dir", type=Path, metavar="RUNS_DIR")
     rp.add_argument("--html", type=Path, metavar="FILE", help="also write a self-contained page")
     rp.add_argument("--json", action="store_true", help="print the report as JSON")
+    rp.add_argument(
+        "--bundle",
+        type=Path,
+        metavar="DIR",
+        help="also write a static site into DIR (open DIR/index.html from disk, no server): "
+        "the tables, every episode's steps with the action drawn, filters, two runs compared",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -447,12 +454,22 @@ def _report(args: argparse.Namespace) -> int:
         from studio.services import atomic
 
         atomic.write_text(args.html, render_html(report))
+    bundle = None
+    if getattr(args, "bundle", None):
+        from studio.services.bundle import write_bundle
+
+        bundle = write_bundle(args.runs_dir, args.bundle, report)
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
         sys.stdout.write(format_table(report))
         if args.html:
             print(f"HTML report written to {args.html}")
+        if bundle is not None:
+            print(
+                f"bundle written to {bundle.index} ({bundle.episodes} episodes, "
+                f"{bundle.images} screenshots, {bundle.seconds:.1f} s)"
+            )
     return EXIT_OK
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio import cli_inspect
 from studio.services.errors import StudioError, cut
 from studio.services.scratchworld import (
     ExportReport,
@@ -64,10 +65,13 @@ def add_parsers(subparsers: Any) -> None:
         "--overwrite", action="store_true", help="write into a folder that is not empty"
     )
     sw_exp.add_argument("--json", action="store_true", help="print the report as JSON")
+    cli_inspect.add_export_parser(exp_formats)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run `import scratchworld` or `export scratchworld`; print the report; return the code."""
+    if args.format == cli_inspect.FORMAT:
+        return cli_inspect.run(args)
     try:
         if args.command == "import":
             report: ImportReport | ExportReport = import_checkout(

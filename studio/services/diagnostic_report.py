@@ -135,6 +135,9 @@ def tables(rows: list[DiagnosticRow]) -> list[tuple[str, list[str], list[list[st
         else:
             keys = [key for key, _ in QA_COLUMNS]
             heads = [head for _, head in QA_COLUMNS]
+        extra = _extra_keys(mine, keys)
+        keys += extra
+        heads += [_head(key) for key in extra]
         header = ["Agent", "Items", *heads, "Errors", "Run"]
         body = [
             [
@@ -148,6 +151,17 @@ def tables(rows: list[DiagnosticRow]) -> list[tuple[str, list[str], list[list[st
         ]
         out.append((TITLES[kind], header, body))
     return out
+
+
+def _extra_keys(rows: list[DiagnosticRow], shown: list[str]) -> list[str]:
+    """Scores some rows carry beyond the standard columns (a published drag folder's T1/T2
+    Pass@2..k, a perception folder's accuracy per tag), in a stable order."""
+    keys = {key for r in rows for key in r.scores} - set(shown)
+    return sorted(keys, key=lambda k: (not k.startswith("T"), k))
+
+
+def _head(key: str) -> str:
+    return key.replace("pass@", "Pass@") if key.startswith("T") else key.capitalize()
 
 
 def format_diagnostics(rows: list[DiagnosticRow]) -> list[str]:

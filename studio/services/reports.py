@@ -206,16 +206,26 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
 
 
 def report_for(root: Path) -> RunReport:
-    """Read the runs below `root` (tasks, and diagnostics runs) and build their report;
-    StudioError when there are none."""
+    """Read the runs below `root` (tasks, and diagnostics runs, and the published ScratchWorld
+    runners' result folders) and build their report; StudioError when there are none."""
     entries, problems = load_runs(root)
     diagnostics, broken = load_diagnostics(root)
+    field = _field_results(root)  # ScratchWorld runners' result folders, read as they are
+    entries += field.entries
+    diagnostics += field.diagnostics
+    broken += field.problems
     if not entries and not diagnostics:
         detail = f" ({len(problems) + len(broken)} unreadable)" if problems or broken else ""
         raise StudioError(f"{root}: no finished runs (run.json files) below it{detail}")
     report = build_report(entries, root, problems + broken)
     report.diagnostics = diagnostics
     return report
+
+
+def _field_results(root: Path) -> Any:
+    from studio.services.scratchworld.results import load_field_results
+
+    return load_field_results(root)
 
 
 # ---- text --------------------------------------------------------------------------------

@@ -114,6 +114,14 @@ def load_view(folder: Path) -> TrajectoryView:
     if not folder.is_dir():
         raise StudioError(f"{folder}: is not a folder")
     if not (folder / RUN_FILE).exists() and not (folder / STEPS_FILE).exists():
+        from studio.services.trajectories import sw_view
+
+        if sw_view.is_sw_task_folder(folder):  # a ScratchWorld task runner's task folder
+            view = sw_view.load_sw_view(folder)
+            _set_flags(view)
+            return view
+        if sw_view.is_sw_drag_run(folder):  # a ScratchWorld drag runner's run folder
+            return sw_view.load_sw_drag_view(folder)
         raise StudioError(f"{folder}: is not a trajectory folder (no {RUN_FILE}, no {STEPS_FILE})")
     problems: list[str] = []
     run = _read_run(folder, problems)

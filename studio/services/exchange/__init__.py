@@ -1,0 +1,1 @@
+"""Campaigns in other tools' formats (Inspect AI eval logs)."""

@@ -1,0 +1,71 @@
+"""The bundle of `studio report --bundle` in a real browser, opened from disk (file://): no
+console error, the episodes the runs hold, a step's screenshot with its action drawn, the
+filters and two runs side by side (the fixture: ScratchWorld result folders of our own)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.services.bundle import write_bundle
+from tests.helpers.loop_thread import LoopThread
+
+pytestmark = pytest.mark.browser
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sw_results"
+
+
+def add_interval(data_js: Path) -> None:
+    """Give the first row's overall SR a 95% interval, as reports with intervals carry."""
+    prefix, text = data_js.read_text(encoding="utf-8").split(" = ", 1)
+    data = json.loads(text.rstrip().rstrip(";"))
+    data["report"]["rows"][0]["overall"]["sr_ci95"] = [0.125, 0.875]
+    data_js.write_text(f"{prefix} = {json.dumps(data)};\n", encoding="utf-8")
+
+
+def test_the_bundle_opens_from_disk_and_shows_the_runs(
+    tmp_path: Path, loop_thread: LoopThread, browser_pool: Any
+) -> None:
+    summary = write_bundle(FIXTURE, tmp_path / "site")
+    assert (summary.runs, summary.episodes) == (2, 6)
+    add_interval(summary.out / "data.js")
+
+    async def look() -> dict[str, Any]:
+        page = await browser_pool.context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            await page.goto(summary.index.as_uri())
+            await page.wait_for_selector("body[data-ready='1']")
+            seen: dict[str, Any] = {"count": await page.text_content("#count")}
+            seen["grid"] = await page.locator("table.grid").count()
+            seen["ci"] = await page.locator("table.grid .ci").all_text_contents()
+            row = page.locator("tr.episode[data-outcome='pass']", has_text="create_balloon_score")
+            await row.last.click()  # the primitive episode: click, drag, type, done
+            frame = page.locator(".episode-detail .frame").nth(1)
+            await frame.locator("img").evaluate("i => i.decode()")
+            seen["natural"] = await frame.locator("img").evaluate("i => i.naturalWidth")
+            seen["kind"] = await frame.locator("svg").get_attribute("data-kind")
+            seen["arrow"] = await frame.locator("svg line.drag").count()
+            await page.select_option("#f-outcome", "pass")
+            seen["passed"] = await page.text_content("#count")
+            await page.select_option("#f-outcome", "")
+            await page.fill("#f-task", "pong")
+            seen["pong"] = await page.locator("#episodes tr.episode").count()
+            await page.click("#compare tr[data-task='debug_pong_paddle']")
+            seen["pair"] = await page.locator("#compare-strips .episode-detail").count()
+            seen["errors"] = errors
+            return seen
+        finally:
+            await page.close()
+
+    seen = loop_thread.run(look())
+    assert seen["errors"] == []
+    assert seen["count"] == "6 of 6 episodes" and seen["grid"] == 2
+    assert seen["ci"] == ["[12.50, 87.50]"]  # drawn where a row carries an interval
+    assert seen["natural"] == 1280 and seen["kind"] == "drag" and seen["arrow"] == 1
+    assert seen["passed"] == "3 of 6 episodes"
+    assert seen["pong"] == 2 and seen["pair"] == 2
