@@ -36,6 +36,7 @@ from studio.views.authoring import AuthoringController
 from studio.views.background import BackgroundTasks
 from studio.views.checks_panel import ChecksPanel
 from studio.views.dialogs import ask_buttons
+from studio.views.diff_tab import DiffTab
 from studio.views.diff_view import DiffView
 from studio.views.document_bar import DocumentBar
 from studio.views.editor_page import EditorError
@@ -215,7 +216,8 @@ class MainWindow(QMainWindow):
             shell, library, self.library_ops, authoring, self.details, self.load_library
         )
         right = self._splitters["right"]
-        self.runs = RunWiring(shell, self.run_panel, self.tabs, right, authoring.lend_editor)
+        hides = [self.toolbar, self.menuBar(), self.bar, self._splitters["left"]]
+        self.runs = RunWiring(shell, self.run_panel, self.tabs, right, authoring.lend_editor, hides)
         self.labeling: LabelingWindow | None = None
         self.commands.labeling.triggered.connect(lambda: self.open_labeling())
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
@@ -226,8 +228,8 @@ class MainWindow(QMainWindow):
         c.submit.triggered.connect(lambda: self.background.spawn(self.quality.submit()))
         self.quality.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.proposing.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
-        self.quality.diff_shown.connect(lambda: self.tabs.setCurrentWidget(self.diff))
-        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.diff_tab = DiffTab(self.tabs, self.diff, self.quality.show_session_diff, shell.spawn)
+        self.quality.diff_shown.connect(self.diff_tab.show_asked)
         self.library.task_selected.connect(self._on_task_selected)
         self.library.task_activated.connect(self._on_task_activated)
         self.library.load_error_selected.connect(self._on_load_error_selected)
@@ -355,9 +357,7 @@ class MainWindow(QMainWindow):
     # -- handlers ----------------------------------------------------------------------------
 
     async def show_diff(self) -> None:
-        """Initial vs golden as the task holds them now, in the Diff tab."""
-        self.tabs.setCurrentWidget(self.diff)
-        await self.quality.show_session_diff()
+        await self.diff_tab.show_session_diff()
 
     def _on_check_requested(self) -> None:
         self.tabs.setCurrentWidget(self.checks)
@@ -370,10 +370,6 @@ class MainWindow(QMainWindow):
         self._entry = entry
         self.details.show_task(entry)
         self.library.entries[entry.task.id] = entry
-
-    def _on_tab_changed(self, index: int) -> None:
-        if self.tabs.widget(index) is self.diff:
-            self.background.spawn(self.show_diff())
 
     def _on_shortcuts_requested(self) -> None:
         dialog = ShortcutsDialog(self.commands.all(), self)
