@@ -46,6 +46,10 @@ class AuthoringController(QObject):
 
     task_opened = Signal(object)  # TaskFolder
     task_saved = Signal(object)  # TaskFolder
+    # (the task that could not be opened, the task still open or None): the previous task
+    # stays fully open (editor, bar, panels, Save) or nothing is open
+    open_failed = Signal(object, object)
+    task_closed = Signal()
     message = Signal(str)
 
     def __init__(
@@ -119,6 +123,10 @@ class AuthoringController(QObject):
         self._editor_dirty = False
         self._poll.stop()
         self._autosave.stop()
+        self._show_no_task()
+        self.task_closed.emit()
+
+    def _show_no_task(self) -> None:
         self.bar.set_enabled(False)
         self.bar.title.setText("No task open")
 
@@ -155,7 +163,12 @@ class AuthoringController(QObject):
         previous, self.session = self.session, session
         session.active = ""  # nothing shown yet
         if not await self.switch_document(document):
+            # The editor kept what it showed: so do the bar, the panels and Save.
             self.session = previous
+            if previous is None:
+                self._show_no_task()
+            self.refresh_bar()
+            self.open_failed.emit(entry, previous.entry if previous else None)
             return False
         self.form.set_task(entry.task)
         self.script.set_text(session.script_saved)

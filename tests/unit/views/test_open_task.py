@@ -1,0 +1,84 @@
+"""One open task: a failed open leaves the previous task fully open, Save writes only the
+task shown (issue 31, point 2)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QWidget
+
+from studio.services.authoring.recovery import RecoveryStore
+from studio.services.store import TaskFolder, load_task
+from studio.views.authoring import AuthoringController
+from studio.views.document_bar import DocumentBar
+from studio.views.script_editor import ScriptEditor
+from studio.views.task_form import TaskForm
+from tests.helpers.fake_editor import FakeEditor
+
+TASKS = Path(__file__).resolve().parents[3] / "tasks"
+
+
+def _copy(name: str, tmp_path: Path) -> TaskFolder:
+    return load_task(shutil.copytree(TASKS / name, tmp_path / name))
+
+
+def _corrupt(entry: TaskFolder) -> TaskFolder:
+    for path in (entry.initial_path, entry.golden_path):
+        assert path is not None
+        path.write_bytes(b"not a zip at all")
+    return entry
+
+
+@pytest.fixture
+def authoring(qtbot: Any, tmp_path: Path) -> AuthoringController:
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    editor = FakeEditor()
+    controller = AuthoringController(
+        parent,
+        editor,  # type: ignore[arg-type]
+        DocumentBar(parent),
+        TaskForm(parent),
+        ScriptEditor(parent),
+        RecoveryStore(tmp_path / "recovery"),
+    )
+    controller.spawn = lambda coro: coro.close()  # no timers' background work in these tests
+    return controller
+
+
+def test_a_failed_open_leaves_the_previous_task_fully_open(
+    authoring: AuthoringController, tmp_path: Path
+) -> None:
+    good = _copy("create_cat_walk", tmp_path)
+    broken = _corrupt(_copy("debug_score_reset", tmp_path))
+    failures: list[tuple[Any, Any]] = []
+    authoring.open_failed.connect(lambda f, kept: failures.append((f, kept)))
+    editor: FakeEditor = authoring.editor  # type: ignore[assignment]
+    assert asyncio.run(authoring.open_task(good))
+    shown = editor.project
+
+    assert not asyncio.run(authoring.open_task(broken))
+    assert authoring.entry is not None and authoring.entry.folder == good.folder
+    assert authoring.bar.title.text().startswith("create_cat_walk")  # the header follows
+    assert editor.project == shown and "initial.sb3" in editor.banner.text()
+    assert [(f.task.id, k.task.id) for f, k in failures] == [("debug_score_reset", good.task.id)]
+
+    before = {p: p.read_bytes() for p in broken.folder.iterdir() if p.is_file()}
+    authoring.form.instruction.setPlainText("A changed instruction")
+    assert asyncio.run(authoring.save()) is not None  # Save writes the task shown ...
+    assert "A changed instruction" in (good.folder / "task.json").read_text()
+    assert {p: p.read_bytes() for p in broken.folder.iterdir() if p.is_file()} == before
+
+
+def test_a_failed_open_with_no_task_open_leaves_nothing_open(
+    authoring: AuthoringController, tmp_path: Path
+) -> None:
+    broken = _corrupt(_copy("debug_score_reset", tmp_path))
+    assert not asyncio.run(authoring.open_task(broken))
+    assert authoring.entry is None and asyncio.run(authoring.save()) is None
+    assert authoring.bar.title.text() == "No task open"
+    assert not authoring.bar.save.isEnabled()
