@@ -284,14 +284,13 @@ class MainWindow(QMainWindow):
         return True
 
     async def evaluate_editor_project(self) -> EvalResult | None:
-        """Run the selected task's script on what the editor holds now."""
+        """Run the open task's script as the script editor holds it on the editor's project."""
         entry = self.authoring.entry or self._entry
         if entry is None:
             self.results.show_error("Select a task in the library to evaluate against.")
             return None
-        if self._evaluating or not await self.authoring.save_script_only():
+        if self._evaluating:  # the script runs as the editor holds it, unsaved (nothing written)
             return None
-        entry = self.authoring.entry or entry
         self._evaluating = True
         self._update_actions()
         name = Path(self.editor.project_name).name or "default project"
@@ -320,8 +319,9 @@ class MainWindow(QMainWindow):
             await self._ensure_pool()
             # Accelerated unless the task asks for real time or was seen to disagree with it.
             clock = clock_for(entry, realtime=False, cache=AgreementCache())
+            script = self.authoring.script_for(entry)
             return await self._evaluator.evaluate(
-                entry, data, project_name=project_name, clock=clock
+                entry, data, project_name=project_name, clock=clock, script=script
             )
         except Exception as exc:  # the browser is missing or died: say so, keep the window
             self.results.show_error(f"The evaluation could not run: {exc}")

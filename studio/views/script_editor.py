@@ -1,4 +1,5 @@
-"""A code editor for evaluation scripts: line numbers, JavaScript colours, an error marker."""
+"""A code editor for evaluation scripts: line numbers, JavaScript colours, an error marker,
+find and replace (Ctrl+F, studio.views.script_find)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.views.js_highlighter import JavaScriptHighlighter
+from studio.views.script_find import FindBar
 
 INDENT = "  "
 CURRENT_LINE_COLOR = "#eef3fc"
@@ -196,6 +198,7 @@ class ScriptEditor(QWidget):
         self.error_label.hide()
         self.edit.run_requested.connect(self.run_requested)
         self.edit.document().modificationChanged.connect(self.modified_changed)
+        self.find_bar = FindBar(self.edit, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -204,6 +207,7 @@ class ScriptEditor(QWidget):
         header.addStretch(1)
         header.addWidget(self.propose_button)
         layout.addLayout(header)
+        layout.addWidget(self.find_bar)
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.error_label)
         self.error_message = ""

@@ -4,26 +4,13 @@ task shown (issue 31, point 2)."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-from PySide6.QtWidgets import QWidget
-
-from studio.services.authoring.recovery import RecoveryStore
-from studio.services.store import TaskFolder, load_task
+from studio.services.store import TaskFolder
 from studio.views.authoring import AuthoringController
-from studio.views.document_bar import DocumentBar
-from studio.views.script_editor import ScriptEditor
-from studio.views.task_form import TaskForm
 from tests.helpers.fake_editor import FakeEditor
-
-TASKS = Path(__file__).resolve().parents[3] / "tasks"
-
-
-def _copy(name: str, tmp_path: Path) -> TaskFolder:
-    return load_task(shutil.copytree(TASKS / name, tmp_path / name))
+from tests.helpers.tasks import copy_bundled as _copy
 
 
 def _corrupt(entry: TaskFolder) -> TaskFolder:
@@ -31,23 +18,6 @@ def _corrupt(entry: TaskFolder) -> TaskFolder:
         assert path is not None
         path.write_bytes(b"not a zip at all")
     return entry
-
-
-@pytest.fixture
-def authoring(qtbot: Any, tmp_path: Path) -> AuthoringController:
-    parent = QWidget()
-    qtbot.addWidget(parent)
-    editor = FakeEditor()
-    controller = AuthoringController(
-        parent,
-        editor,  # type: ignore[arg-type]
-        DocumentBar(parent),
-        TaskForm(parent),
-        ScriptEditor(parent),
-        RecoveryStore(tmp_path / "recovery"),
-    )
-    controller.spawn = lambda coro: coro.close()  # no timers' background work in these tests
-    return controller
 
 
 def test_a_failed_open_leaves_the_previous_task_fully_open(
