@@ -463,14 +463,13 @@ class MainWindow(QMainWindow):
     def open_labeling(
         self, drag_root: Path | None = None, qa_root: Path | None = None
     ) -> LabelingWindow:
-        """The labeling window of the diagnostic benchmarks (one per studio window); the
-        shipped diagnostics/ folders unless others are given."""
-        if self.labeling is None:
-            from studio.views.labeling import window as labeling
+        """The labeling window of the diagnostic benchmarks (one per studio window), on the
+        open library's diagnostics/ folders unless others are given."""
+        from studio.views.labeling.window import labeling_window
 
-            self.labeling = labeling.LabelingWindow(
-                self.shell, drag_root or labeling.DRAG_ROOT, qa_root or labeling.QA_ROOT
-            )
+        self.labeling = labeling_window(
+            self.labeling, self.shell, self.library_root, drag_root, qa_root
+        )
         self.labeling.show()
         self.labeling.raise_()
         self.labeling.activateWindow()
