@@ -10,21 +10,23 @@ a hidden pane shown again is hidden at once. The open task's unsaved work is put
 (`lend_editor`), so nothing the participant does can be saved into the task, and a later
 Save cannot write the participant's project over a task document.
 
-The editor refuses to load any other project while the mode is on (the session loads its
-task through the page it was lent, not through `EditorView.load_project`). Such an attempt is
-a protocol breach: `breaches` lists each one (when, what was tried), and the session
+The studio's other windows (labeling, a run comparison, dialogs left open) are hidden too,
+and given back after. The editor refuses to load any other project while the mode is on (the
+session loads its task through the page it was lent, not through `EditorView.load_project`),
+and its own File ▸ Load from your computer gets no file. Such an attempt is a protocol breach: `breaches` lists each one (when, what was tried), and the session
 controller writes them into the session's run.json (`meta["protocol_breaches"]`).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 LendEditor = Callable[[str], Coroutine[Any, Any, None]]
 
@@ -70,12 +72,14 @@ class SessionMode(QObject):
         await self._lend_editor(what)
         self.breaches = []
         self._enabled = {a: a.isEnabled() for a in self._actions}
-        self._visible = {w: w.isVisible() for w in self._hidden}
+        others = [w for w in QApplication.topLevelWidgets() if w not in self._kept_windows()]
+        self._visible = {w: w.isVisible() for w in [*self._hidden, *others]}
         self.active = True
         for action in self._actions:
             action.setEnabled(False)
-        for widget in self._hidden:
-            widget.hide()
+        for widget, visible in self._visible.items():
+            if visible:
+                widget.hide()
         self._editor.load_gate = self._refuse_load
 
     def leave(self) -> None:
@@ -87,7 +91,12 @@ class SessionMode(QObject):
         for action, enabled in self._enabled.items():
             action.setEnabled(enabled)
         for widget, visible in self._visible.items():
-            widget.setVisible(visible)
+            with contextlib.suppress(RuntimeError):  # a window closed meanwhile is gone
+                widget.setVisible(visible)
+
+    def _kept_windows(self) -> list[QWidget]:
+        """The window the session runs in (that of the hidden panes)."""
+        return [w.window() for w in self._hidden if isinstance(w, QWidget)]
 
     def take_breaches(self) -> list[dict[str, str]]:
         """The breaches recorded since the last call (for one task of the session)."""

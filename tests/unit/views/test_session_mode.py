@@ -48,6 +48,9 @@ def test_a_session_hides_the_solution_and_disables_every_command(qtbot: Any) -> 
         lent.append(what)
 
     mode = SessionMode(commands.all(), hides, editor, lend)
+    labeling = QWidget()  # another window of the studio, open before the session
+    qtbot.addWidget(labeling)
+    labeling.show()
     golden = []
     commands.open_golden.triggered.connect(lambda: golden.append(1))
     commands.open_golden.setEnabled(True)
@@ -57,6 +60,7 @@ def test_a_session_hides_the_solution_and_disables_every_command(qtbot: Any) -> 
     asyncio.run(mode.enter("a session"))
     assert lent == ["a session"]  # the open task's unsaved work is put aside first
     assert not any(w.isVisible() for w in hides)
+    assert window.isVisible() and not labeling.isVisible()
     assert not any(a.isEnabled() for a in commands.all())
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     commands.open_golden.trigger()  # a disabled action does not run
@@ -73,8 +77,10 @@ def test_a_session_hides_the_solution_and_disables_every_command(qtbot: Any) -> 
 
     mode.leave()
     assert editor.load_gate is None and editor.load("golden.sb3") is None
-    assert all(w.isVisible() for w in hides)
+    assert all(w.isVisible() for w in hides) and labeling.isVisible()
     assert commands.open_golden.isEnabled()  # given back as it was asked to be
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     assert golden == [1, 1]
 
