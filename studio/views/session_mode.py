@@ -13,8 +13,9 @@ Save cannot write the participant's project over a task document.
 The studio's other windows (labeling, a run comparison, dialogs left open) are hidden too,
 and given back after. The editor refuses to load any other project while the mode is on (the
 session loads its task through the page it was lent, not through `EditorView.load_project`),
-and its own File ▸ Load from your computer gets no file. Such an attempt is a protocol breach: `breaches` lists each one (when, what was tried), and the session
-controller writes them into the session's run.json (`meta["protocol_breaches"]`).
+and its own File ▸ Load from your computer gets no file. Such an attempt is a protocol
+breach: `breaches` lists each one (when, what was tried), and the session controller writes
+them into the session's run.json (`meta["protocol_breaches"]`).
 """
 
 from __future__ import annotations
