@@ -52,3 +52,33 @@ def test_a_failed_open_with_no_task_open_leaves_nothing_open(
     assert authoring.entry is None and asyncio.run(authoring.save()) is None
     assert authoring.bar.title.text() == "No task open"
     assert not authoring.bar.save.isEnabled()
+
+
+def test_the_panels_follow_the_open_task(
+    authoring: AuthoringController, tmp_path: Path, qtbot: Any
+) -> None:
+    from studio.models.check import TaskCheck, Verdict
+    from studio.views.checks_panel import ChecksPanel
+    from studio.views.diff_view import DiffView
+    from studio.views.quality_controller import QualityController
+    from studio.views.review_panel import ReviewPanel
+
+    first = _copy("create_cat_walk", tmp_path)
+    second = _copy("debug_score_reset", tmp_path)
+    parent = authoring.window
+    checks, diff = ChecksPanel(parent), DiffView(parent)
+
+    async def no_evaluator() -> Any:
+        raise AssertionError("nothing is evaluated here")
+
+    quality = QualityController(
+        parent, authoring, checks, ReviewPanel(parent), diff, no_evaluator, lambda c: c.close()
+    )
+    assert asyncio.run(authoring.open_task(first))
+    check = TaskCheck(id=first.task.id, folder=str(first.folder), verdict=Verdict.VALID)
+    quality.check = check
+    checks.show_check(check)
+    diff.show_diff({"targets": []}, {"targets": []}, "golden", "m1")  # a mutant of `first`
+    assert asyncio.run(authoring.open_task(second))
+    assert quality.check is None and checks.check is None  # not the first task's check
+    assert diff.comparison is None  # nor its mutant
