@@ -174,8 +174,7 @@ class AuthoringController(QObject):
             self.open_failed.emit(entry, previous.entry if previous else None)
             return False
         self.form.set_task(entry.task)
-        self.script.set_text(session.script_saved)
-        self.script.mark_saved()
+        self.script.open_document(str(entry.folder), session.script_saved)
         self._apply_read_only()
         self._poll.start()
         self._autosave.start()

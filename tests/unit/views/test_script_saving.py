@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+from studio.services.store import load_task
 from studio.views.authoring import AuthoringController
 from studio.views.script_editor import ScriptEditor
 from tests.helpers.tasks import copy_bundled
@@ -43,6 +44,34 @@ def test_undo_works_across_saves_while_the_task_is_open(
     assert authoring.script.text() == saved
     assert authoring.dirty()["script"]  # the file still holds the regretted line: unsaved
     assert authoring.bar.title.text().endswith("•")
+
+
+def test_undo_goes_back_past_a_save_after_the_task_is_reopened(
+    authoring: AuthoringController, tmp_path: Path
+) -> None:
+    first = copy_bundled("create_cat_walk", tmp_path)
+    second = copy_bundled("debug_score_reset", tmp_path)
+    assert asyncio.run(authoring.open_task(first))
+    saved = first.script_path.read_text()
+    authoring.script.edit.appendPlainText("// saved, then regretted")
+    assert asyncio.run(authoring.save()) is not None
+    assert asyncio.run(authoring.open_task(second))
+    assert authoring.script.text() == second.script_path.read_text()
+    authoring.script.edit.undo()  # nothing to undo in the other task's script
+    assert authoring.script.text() == second.script_path.read_text()
+    assert asyncio.run(authoring.open_task(first))
+    assert not authoring.dirty()["script"]
+    authoring.script.edit.undo()  # the regretted line goes, though saved and reopened
+    assert authoring.script.text() == saved and authoring.dirty()["script"]
+
+    async def discard(_question: str) -> str:
+        return "discard"
+
+    authoring.ask_unsaved = discard
+    first.script_path.write_text("// changed on disk meanwhile\n")
+    assert asyncio.run(authoring.open_task(second))
+    assert asyncio.run(authoring.open_task(load_task(first.folder)))
+    assert authoring.script.text() == "// changed on disk meanwhile\n"  # the file wins
 
 
 SCRIPT = (
