@@ -269,3 +269,17 @@ def test_a_document_the_editor_refuses_leaves_the_shown_one_and_names_the_file(
     # nothing is open, and nothing acts as if it were
     assert window.bar.title.text() == "No task open" and window.authoring.entry is None
     assert not window.commands.save.isEnabled() and not window.commands.check.isEnabled()
+
+    # with a task open, a broken one opened from the library leaves it fully open
+    broken = write_sample_task(tmp_path / "lib" / "cat-broken", task_id="cat-broken")
+    for name in ("initial.sb3", "golden.sb3"):
+        (broken / name).write_bytes(b"corrupt")
+    run_async(window.load_library(tmp_path / "lib"))
+    assert window.library.select_task("cat-hello")
+    assert run_async(window.open_task_project("initial"))
+    assert window.library.select_task("cat-broken")
+    assert not run_async(window.open_task_project("initial"))
+    assert window.bar.title.text().startswith("cat-hello") and window.commands.save.isEnabled()
+    selected = window.library.current_entry()  # the tree is back on the task still open
+    assert selected is not None and selected.task.id == "cat-hello"
+    assert "cat-hello" in window.details.browser.toPlainText()
