@@ -47,7 +47,8 @@
     let syntaxError = null;
     // An inline script that does not parse reports through window 'error' while appended.
     const onError = (ev) => {
-      syntaxError = { message: ev.message, line: Math.max(1, ev.lineno - WRAP_LINES) };
+      syntaxError = { message: ev.message, line: Math.max(1, ev.lineno - WRAP_LINES),
+                      column: ev.lineno > WRAP_LINES ? ev.colno : null };
       ev.preventDefault();
     };
     window.addEventListener('error', onError);

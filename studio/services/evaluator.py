@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,11 +63,13 @@ def prepare(
     clock: Clock = Clock.REAL,
     seed: int = 0,
     config: dict[str, object] | None = None,
+    script: str | None = None,
 ) -> Prepared | EvalResult:
     """Read what an evaluation needs; an EvalResult with the error when something is wrong.
 
     `project` defaults to the golden project; `limit` and `config` to what the task's
-    convention gives.
+    convention gives; `script` to the task's script file (give the text an author has not
+    saved yet to run it without writing it).
     """
     t0 = time.perf_counter()
     if project is None:
@@ -78,7 +81,7 @@ def prepare(
     try:
         data = project.read_bytes() if isinstance(project, Path) else project
         check_sb3(data, name)
-        script = _read_text(entry.script_path)
+        script = _read_text(entry.script_path) if script is None else script
         helper = _read_text(entry.helper_path)
     except OSError as exc:
         return _failed(result, ErrorKind.PROJECT, f"cannot be read ({exc})", name, t0)
@@ -135,15 +138,17 @@ class Evaluator:
         timeout_s: float | None = None,
         clock: Clock = Clock.REAL,
         seed: int = 0,
+        script: str | None = None,
     ) -> EvalResult:
         """Evaluate `project` (bytes, a path, or by default the golden project) for `entry`.
 
         `clock` chooses real or virtual (accelerated) time in the page; `seed` seeds the page's
         Math.random, which the VM's pick-random blocks use. `timeout_s` replaces the time limit
-        of the task's convention for this run.
+        of the task's convention for this run; `script` the text of the task's script file
+        (nothing is written).
         """
         limit = ScriptLimit(timeout_s, "the limit given for this run") if timeout_s else None
-        prepared = prepare(entry, project, project_name, limit, clock, seed)
+        prepared = prepare(entry, project, project_name, limit, clock, seed, script=script)
         if isinstance(prepared, EvalResult):
             return prepared
         return await evaluate_prepared(self.pool, prepared)
@@ -286,10 +291,14 @@ def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
         result.timings.program_s = timings["program_ms"] / 1000
     if outcome.get("error"):
         err = outcome["error"]
-        kind = err.get("kind", "script")
+        kind_name = err.get("kind", "script")
+        kind = ErrorKind(kind_name) if kind_name in PAGE_KINDS else ErrorKind.SCRIPT
+        message = cut(str(err.get("message", "")), MAX_MESSAGE_CHARS + 200)  # the page cut it
+        if kind is ErrorKind.SYNTAX:
+            message = syntax_message(message, err.get("column"))
         result.error = EvalError(
-            kind=ErrorKind(kind) if kind in PAGE_KINDS else ErrorKind.SCRIPT,
-            message=cut(str(err.get("message", "")), MAX_MESSAGE_CHARS + 200),  # the page cut it
+            kind=kind,
+            message=message,
             file=cut(str(err["file"]), 300) if err.get("file") else None,
             line=_int(err.get("line"), 0) or None,
         )
@@ -326,6 +335,22 @@ def normalize_into(result: EvalResult, raw: Any) -> None:
     result.passed_tests, result.total_tests = passed, total
     result.partial_success_rate = float(psr)
     result.details = details
+
+
+# How Chromium words a parse error of a script element appended to the page: the browser's
+# DOM call, not the script's own problem.
+_DOM_WRAPPER = re.compile(r"^(?:Uncaught\s+)?(\w*Error):\s*Failed to execute '\w+' on '\w+':\s*")
+
+
+def syntax_message(message: str, column: object = None) -> str:
+    """A parse error in the script's own terms: "SyntaxError: Unexpected token ';' (column 22)"
+    rather than the browser's "Uncaught SyntaxError: Failed to execute 'appendChild' on
+    'Node': ..."; the line is given apart (EvalError.line)."""
+    text = _DOM_WRAPPER.sub(lambda m: f"{m.group(1)}: ", message.strip())
+    text = re.sub(r"^Uncaught\s+", "", text)
+    if isinstance(column, int) and not isinstance(column, bool) and column > 0:
+        text += f" (column {column})"
+    return text
 
 
 def _int(value: Any, default: int) -> int:

@@ -20,12 +20,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from studio.models.agent import EpisodeStatus
 from studio.models.report import CATEGORIES, CellStats, ReportRow, RunEntry, RunReport, TaskStats
 from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services import stats
 from studio.services.diagnostic_report import format_diagnostics, load_diagnostics
 from studio.services.errors import StudioError
+from studio.services.human.session import HUMAN_AGENT
 from studio.services.untrusted_json import JsonInputError, read_json
 
 UNSEALED_SUFFIX = " [unsealed]"
@@ -61,9 +63,16 @@ def load_runs(root: Path) -> tuple[list[RunEntry], list[str]]:
     return entries, problems
 
 
+def gave_up(run: RunInfo) -> bool:
+    """A human participant gave up (or ran out of time): a failure whatever the program does."""
+    return run.agent == HUMAN_AGENT and run.status is EpisodeStatus.FAILED
+
+
 def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = None) -> RunEntry:
-    """What the report needs of one run; a run without a verdict counts as failed."""
+    """What the report needs of one run; a run without a verdict counts as failed, and so
+    does a human session given up (its PSR still says how far the program got)."""
     result = run.eval
+    failed = gave_up(run)
     seconds = None
     if run.ended_at is not None:
         seconds = max(0.0, (run.ended_at - run.started_at).total_seconds())
@@ -81,7 +90,7 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         mode=run.mode.value,
         task_id=run.task_id,
         category=task_category(run, cache if cache is not None else {}),
-        success=bool(result and result.ok),
+        success=bool(result and result.ok) and not failed,
         passed_tests=result.passed_tests if result else 0,
         total_tests=result.total_tests if result else 0,
         psr=result.partial_success_rate if result and result.error is None else 0.0,

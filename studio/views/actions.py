@@ -41,7 +41,7 @@ class StudioActions:
         self.evaluate = make(
             "&Evaluate",
             ["F5", "Ctrl+R"],
-            "Run the task's script on what the editor holds now",
+            "Run the script as written (unsaved too, nothing is written) on the editor's project",
             pix.SP_MediaPlay,
         )
         self.open_library = make(
@@ -78,7 +78,7 @@ class StudioActions:
             "Save the task: projects, script and form",
             pix.SP_DialogSaveButton,
         )
-        self.revert = make("Re&vert project", [], "Put back the shown project as saved")
+        self.revert = make("Re&vert", [], "Put back the script and the shown project as saved")
         self.check = make(
             "&Check task",
             ["F6"],

@@ -4,7 +4,10 @@ The controller keeps a `TaskSession` (Qt-free) for the open task. The editor sho
 task's two projects; switching reads the shown one back from the editor first, so nothing typed
 or dragged there is lost. Save writes everything atomically; unsaved work also goes to the
 recovery folder every few seconds, and a session that ended without closing properly offers it
-back on the next start.
+back on the next start. The script is saved only by Save: an evaluation (F5, Ctrl+Enter) runs
+the text the script editor holds without writing it, so the unsaved mark stays; Revert puts
+back the script and the shown project; the script's undo history lasts while the task is open,
+across saves.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from studio.models.task import Task
-from studio.services import atomic, paths
+from studio.services import paths
 from studio.services.authoring import review
 from studio.services.authoring.metadata import apply_metadata
 from studio.services.authoring.recovery import RecoveryStore
@@ -46,6 +49,10 @@ class AuthoringController(QObject):
 
     task_opened = Signal(object)  # TaskFolder
     task_saved = Signal(object)  # TaskFolder
+    # (the task that could not be opened, the task still open or None): the previous task
+    # stays fully open (editor, bar, panels, Save) or nothing is open
+    open_failed = Signal(object, object)
+    task_closed = Signal()
     message = Signal(str)
 
     def __init__(
@@ -119,6 +126,10 @@ class AuthoringController(QObject):
         self._editor_dirty = False
         self._poll.stop()
         self._autosave.stop()
+        self._show_no_task()
+        self.task_closed.emit()
+
+    def _show_no_task(self) -> None:
         self.bar.set_enabled(False)
         self.bar.title.setText("No task open")
 
@@ -155,11 +166,15 @@ class AuthoringController(QObject):
         previous, self.session = self.session, session
         session.active = ""  # nothing shown yet
         if not await self.switch_document(document):
+            # The editor kept what it showed: so do the bar, the panels and Save.
             self.session = previous
+            if previous is None:
+                self._show_no_task()
+            self.refresh_bar()
+            self.open_failed.emit(entry, previous.entry if previous else None)
             return False
         self.form.set_task(entry.task)
-        self.script.set_text(session.script_saved)
-        self.script.mark_saved()
+        self.script.open_document(str(entry.folder), session.script_saved)
         self._apply_read_only()
         self._poll.start()
         self._autosave.start()
@@ -229,33 +244,34 @@ class AuthoringController(QObject):
         self.task_saved.emit(entry)
         return entry
 
-    async def save_script_only(self) -> bool:
-        """Write the evaluation script if it changed (before a run); False if it cannot."""
-        session = self.session
-        if session is None or self.script.text() == session.script_saved or self.read_only:
-            return True  # nothing to write
-        try:
-            path, text = session.entry.script_path, self.script.text()
-            await asyncio.to_thread(atomic.write_text, path, text)
-        except OSError as exc:
-            self.message.emit(f"Could not write {session.entry.script_path}: {exc}")
-            return False
-        session.script_saved = self.script.text()
-        self.script.mark_saved()
-        self.refresh_bar()
-        return True
+    def script_for(self, entry: TaskFolder) -> str | None:
+        """The script editor's text when `entry` is the open task (saved or not: an evaluation
+        runs what the author sees without writing it), else None (the task's file)."""
+        if self.session is None or self.session.entry.folder != entry.folder:
+            return None
+        return self.script.text()
 
     async def revert(self) -> None:
-        """Show the active project as it is on disk."""
+        """Put back the script and the shown project as they are on disk (the script's
+        revert is one edit of its own: Ctrl+Z in the script takes it back)."""
         session = self.session
-        if session is None or not session.active:
+        if session is None:
             return
-        name = session.active
-        session.revert(name)
-        self._editor_dirty = False
-        session.active = ""
-        await self.switch_document(name)
-        self.message.emit(f"Reverted the {name} project to the saved file")
+        reverted = []
+        if self.script.text() != session.script_saved:
+            self.script.replace_all(session.script_saved)
+            self.script.mark_saved()
+            reverted.append("the script")
+        if session.active:
+            name = session.active
+            session.revert(name)
+            self._editor_dirty = False
+            session.active = ""
+            await self.switch_document(name)
+            reverted.append(f"the {name} project")
+        self.refresh_bar()
+        if reverted:
+            self.message.emit(f"Reverted {' and '.join(reverted)} to the saved files")
 
     async def copy_document(self, source: str, target: str) -> None:
         """Make `target` a copy of `source` (as shown in the editor if it is shown) and show it."""

@@ -116,6 +116,15 @@ class DiffView(QWidget):
     def summary_text(self) -> str:
         return self.summary.text()
 
+    @property
+    def titles(self) -> tuple[str, str]:
+        """The names of the two sides shown (left, right)."""
+        return self._titles
+
+    def shows_session(self) -> bool:
+        """Nothing is compared yet, or initial -> golden (what the tab refreshes by itself)."""
+        return self._projects is None or self._titles == ("initial", "golden")
+
     def section_titles(self) -> list[str]:
         """The headline of every target section shown, in order."""
         return [

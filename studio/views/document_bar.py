@@ -36,7 +36,9 @@ class DocumentBar(QWidget):
             layout.addWidget(button)
         self.save = self._button("Save", "Save the task: projects, script and form (Ctrl+S)")
         self.save.clicked.connect(self.save_requested)
-        self.revert = self._button("Revert", "Put back the shown project as saved on disk")
+        self.revert = self._button(
+            "Revert", "Put back the script and the shown project as saved on disk"
+        )
         self.revert.clicked.connect(self.revert_requested)
         self.to_golden = self._button(
             "Golden ← initial", "Make the golden project a copy of the initial one"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QFile, QIODevice, QObject, Signal, Slot
@@ -63,6 +64,19 @@ class EditorPage(QWebEnginePage):
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self.loadStarted.connect(self._on_load_started)
         self.renderProcessTerminated.connect(self._on_render_process_terminated)
+        # Asked before the page's own file picker (the editor's File ▸ Load from your
+        # computer) opens: a reason to refuse it (a human session), or None.
+        self.file_gate: Callable[[], str | None] | None = None
+
+    def chooseFiles(
+        self,
+        mode: QWebEnginePage.FileSelectionMode,
+        oldFiles: Sequence[str],
+        acceptedMimeTypes: Sequence[str],
+    ) -> list[str]:
+        if self.file_gate is not None and self.file_gate():
+            return []  # as if the picker were cancelled
+        return list(super().chooseFiles(mode, oldFiles, acceptedMimeTypes))
 
     def call(self, method: str, *args: Any) -> asyncio.Future[Any]:
         """Run `studioBridge[method](...args)` in the page; the future gets its result."""

@@ -7,6 +7,7 @@ import base64
 import binascii
 import fcntl
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -85,6 +86,9 @@ class EditorView(QWidget):
         self._waiter: asyncio.Future[None] | None = None
         self._lent: tuple[int, int] | None = None  # the page's size while an episode has it
         self._zoom = 1.0
+        # Asked before every load_project: a reason to refuse it (a human session), or None.
+        self.load_gate: Callable[[str], str | None] | None = None
+        self.page.file_gate = lambda: self._gate("a file from the editor's File menu")
         self.page.loadProgress.connect(self._on_load_progress)
         self.page.loadFinished.connect(self._on_load_finished)
         self.page.renderProcessTerminated.connect(self._on_render_process_terminated)
@@ -167,6 +171,9 @@ class EditorView(QWidget):
         editor's title field (default: the file name without .sb3).
         """
         try:
+            refused = self._gate(name)
+            if refused:
+                raise EditorError(refused)
             try:
                 check_sb3(data, name)
             except ProjectFileError as exc:
@@ -185,6 +192,9 @@ class EditorView(QWidget):
         self.banner.hide()
         self.project_loaded.emit(name)
         return dict(summary or {})
+
+    def _gate(self, name: str) -> str | None:
+        return self.load_gate(name) if self.load_gate is not None else None
 
     async def export_project(self) -> bytes:
         """The project the editor holds right now, as .sb3 bytes."""

@@ -3,10 +3,13 @@ every click, drag, scroll and key is recorded in the agent action schema.
 
 The protocol card (who, what they could see and use, the stopping rule, the time limit) is
 asked for first and stored with every session. Each task starts exactly as an agent's episode
-does (initial project, known layout, 1280x720 screen). The bar above the editor shows the
-instruction, the time, and Finish / Give up; the final project is evaluated and the session
-lands in `<data dir>/sessions/<participant>-<time>/<task id>/`, where `studio report` lists it
-as agent "human".
+does (initial project, known layout, 1280x720 screen). While the session runs, the window is in
+its session mode (studio.views.session_mode): the bar above the editor shows the instruction,
+the time, and Finish / Give up, and nothing else of the window is reachable; a protocol breach
+is written into the task's run.json. The final project is evaluated and the session lands in
+`<data dir>/sessions/<participant>-<time>/<task id>/`, where `studio report` lists it as agent
+"human". Give up (or the time limit) ends a task as failed: the Results tab and the report
+count it as a failure whatever the program passes.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from studio.services.human.protocol import ProtocolCard
 from studio.services.human.session import HumanSessionRecorder
 from studio.services.store import TaskFolder
 from studio.views.dialogs import finished
+from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell
 
 POLL_MS = 100
@@ -151,9 +155,10 @@ class HumanSessionController(QObject):
 
     session_finished = Signal(object)  # the session folder
 
-    def __init__(self, shell: StudioShell) -> None:
+    def __init__(self, shell: StudioShell, mode: SessionMode | None = None) -> None:
         super().__init__(shell.parent)
         self.shell = shell
+        self.mode = mode
         self.bar = SessionBar(shell.parent)
         self.driver: HumanSessionDriver | None = None
         self.folder: Path | None = None
@@ -188,9 +193,15 @@ class HumanSessionController(QObject):
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         folder = sessions_dir() / f"{_safe(protocol.participant)}-{stamp}"
         self.folder = folder
-        for number, entry in enumerate(queue, 1):
-            await self._one_task(protocol, entry, folder / entry.task.id, number, len(queue))
-        self.bar.hide()
+        if self.mode is not None:
+            await self.mode.enter(f"the human baseline session of {protocol.participant}")
+        try:
+            for number, entry in enumerate(queue, 1):
+                await self._one_task(protocol, entry, folder / entry.task.id, number, len(queue))
+        finally:
+            self.bar.hide()
+            if self.mode is not None:
+                self.mode.leave()
         self.session_finished.emit(folder)
         return folder
 
@@ -211,9 +222,11 @@ class HumanSessionController(QObject):
             async def evaluate(sb3: bytes) -> EvalResult | None:
                 return await evaluator.evaluate(entry, sb3, project_name="final.sb3")
 
+            if self.mode is not None and self.mode.breaches:
+                recorder.run.meta["protocol_breaches"] = self.mode.take_breaches()
             result = await self.driver.finish(status, evaluate)
             if result is not None:
-                self.shell.results.show_result(result)
+                self.shell.results.show_result(result, gave_up=status is EpisodeStatus.FAILED)
             return result
         finally:
             self._ticker.stop()

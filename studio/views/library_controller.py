@@ -1,86 +1,32 @@
 """Library operations behind dialogs: new task from a template, duplicate, rename, delete
 (to the library's trash, recoverable), restore, open a task folder from anywhere.
 
-Every question goes through an overridable `ask_*` method so tests (and scripts) can answer
-without a dialog; dialogs are opened with `open()` and awaited, never with a nested `exec()`.
+The New task dialog (studio.views.new_task_dialog) creates the task itself and stays open on
+an error. Every question goes through an overridable `ask_*` method so tests (and scripts)
+can answer without a dialog; dialogs are opened with `open()` and awaited, never with a
+nested `exec()`.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
-    QFormLayout,
     QInputDialog,
-    QLineEdit,
     QMessageBox,
-    QPlainTextEdit,
     QWidget,
 )
 
-from studio.models.task import Category
 from studio.services.authoring import library_ops, trash
 from studio.services.errors import StudioError
 from studio.services.store import TaskFolder
 from studio.views.dialogs import ask_buttons, finished
-
-
-@dataclass
-class NewTaskRequest:
-    """What the New task dialog asks for."""
-
-    task_id: str
-    category: Category
-    instruction: str
-    author: str = ""
-    from_project: Path | None = None
-
-
-class NewTaskDialog(QDialog):
-    """Id, category, instruction, author and (for debug and extend) the project to start from."""
-
-    def __init__(self, parent: QWidget | None, author: str = "") -> None:
-        super().__init__(parent)
-        self.setWindowTitle("New task")
-        self.task_id = QLineEdit(self)
-        self.task_id.setPlaceholderText("letters, digits, _ . - (e.g. debug_fish_turns)")
-        self.category = QComboBox(self)
-        self.category.addItems([c.value for c in Category])
-        self.instruction = QPlainTextEdit(self)
-        self.instruction.setPlaceholderText("What the agent is asked to do")
-        self.author = QLineEdit(author, self)
-        self.project = QLineEdit(self)
-        self.project.setPlaceholderText("an .sb3 to start from (required for debug and extend)")
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QFormLayout(self)
-        layout.addRow("Task &id", self.task_id)
-        layout.addRow("&Category", self.category)
-        layout.addRow("&Instruction", self.instruction)
-        layout.addRow("&Author", self.author)
-        layout.addRow("Start from &project", self.project)
-        layout.addRow(buttons)
-
-    def request(self) -> NewTaskRequest:
-        project = self.project.text().strip()
-        return NewTaskRequest(
-            self.task_id.text().strip(),
-            Category(self.category.currentText()),
-            self.instruction.toPlainText(),
-            self.author.text().strip(),
-            Path(project) if project else None,
-        )
+from studio.views.new_task_dialog import NewTaskDialog, NewTaskRequest
 
 
 class LibraryController(QObject):
@@ -97,12 +43,27 @@ class LibraryController(QObject):
 
     # -- questions (overridable) -------------------------------------------------------------
 
-    async def ask_new_task(self) -> NewTaskRequest | None:
-        dialog = NewTaskDialog(self.window)
-        return (
-            dialog.request()
-            if await finished(dialog) == QDialog.DialogCode.Accepted.value
-            else None
+    async def ask_new_task(self) -> NewTaskRequest | TaskFolder | None:
+        """The New task dialog, which creates the task itself (and stays open on an error);
+        a test may answer with a request instead, which new_task then creates."""
+        dialog = NewTaskDialog(self.window, self._create)
+        accepted = await finished(dialog) == QDialog.DialogCode.Accepted.value
+        return dialog.created if accepted else None
+
+    async def _create(self, request: NewTaskRequest) -> TaskFolder | str:
+        try:
+            return await asyncio.to_thread(self._create_now, request)
+        except (OSError, StudioError) as exc:
+            return str(exc)
+
+    def _create_now(self, request: NewTaskRequest) -> TaskFolder:
+        return library_ops.create_task(
+            self.root(),
+            request.task_id,
+            request.category,
+            request.instruction,
+            author=request.author,
+            from_project=request.from_project,
         )
 
     async def ask_text(self, title: str, label: str, value: str) -> str | None:
@@ -135,20 +96,13 @@ class LibraryController(QObject):
     # -- operations ----------------------------------------------------------------------------
 
     async def new_task(self) -> TaskFolder | None:
-        request = await self.ask_new_task()
-        if request is None:
+        asked = await self.ask_new_task()
+        if isinstance(asked, TaskFolder):  # the dialog created it
+            self._announce(asked, "Created")
+            return asked
+        if asked is None:
             return None
-        return await self._run(
-            lambda: library_ops.create_task(
-                self.root(),
-                request.task_id,
-                request.category,
-                request.instruction,
-                author=request.author,
-                from_project=request.from_project,
-            ),
-            "Created",
-        )
+        return await self._run(lambda: self._create_now(asked), "Created")
 
     async def duplicate(self, entry: TaskFolder) -> TaskFolder | None:
         new_id = await self.ask_text("Duplicate task", "Id of the copy", f"{entry.task.id}_copy")
@@ -208,7 +162,13 @@ class LibraryController(QObject):
         except (OSError, StudioError) as exc:
             self.message.emit(f"{verb.split()[0]} failed: {exc}")
             return None
+        self._announce(entry, verb)
+        return entry
+
+    def _announce(self, entry: TaskFolder, verb: str) -> None:
         self.message.emit(f"{verb} {entry.task.id} in {entry.folder}")
         self.library_changed.emit(entry.task.id)
         self.task_created.emit(entry)
-        return entry
+
+
+__all__ = ["LibraryController", "NewTaskDialog", "NewTaskRequest"]

@@ -36,6 +36,7 @@ from studio.views.authoring import AuthoringController
 from studio.views.background import BackgroundTasks
 from studio.views.checks_panel import ChecksPanel
 from studio.views.dialogs import ask_buttons
+from studio.views.diff_tab import DiffTab
 from studio.views.diff_view import DiffView
 from studio.views.document_bar import DocumentBar
 from studio.views.editor_page import EditorError
@@ -215,7 +216,8 @@ class MainWindow(QMainWindow):
             shell, library, self.library_ops, authoring, self.details, self.load_library
         )
         right = self._splitters["right"]
-        self.runs = RunWiring(shell, self.run_panel, self.tabs, right, authoring.lend_editor)
+        hides = [self.toolbar, self.menuBar(), self.bar, self._splitters["left"]]
+        self.runs = RunWiring(shell, self.run_panel, self.tabs, right, authoring.lend_editor, hides)
         self.labeling: LabelingWindow | None = None
         self.commands.labeling.triggered.connect(lambda: self.open_labeling())
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
@@ -226,8 +228,8 @@ class MainWindow(QMainWindow):
         c.submit.triggered.connect(lambda: self.background.spawn(self.quality.submit()))
         self.quality.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.proposing.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
-        self.quality.diff_shown.connect(lambda: self.tabs.setCurrentWidget(self.diff))
-        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.diff_tab = DiffTab(self.tabs, self.diff, self.quality.show_session_diff, shell.spawn)
+        self.quality.diff_shown.connect(self.diff_tab.show_asked)
         self.library.task_selected.connect(self._on_task_selected)
         self.library.task_activated.connect(self._on_task_activated)
         self.library.load_error_selected.connect(self._on_load_error_selected)
@@ -282,14 +284,13 @@ class MainWindow(QMainWindow):
         return True
 
     async def evaluate_editor_project(self) -> EvalResult | None:
-        """Run the selected task's script on what the editor holds now."""
+        """Run the open task's script as the script editor holds it on the editor's project."""
         entry = self.authoring.entry or self._entry
         if entry is None:
             self.results.show_error("Select a task in the library to evaluate against.")
             return None
-        if self._evaluating or not await self.authoring.save_script_only():
+        if self._evaluating:  # the script runs as the editor holds it, unsaved (nothing written)
             return None
-        entry = self.authoring.entry or entry
         self._evaluating = True
         self._update_actions()
         name = Path(self.editor.project_name).name or "default project"
@@ -318,8 +319,9 @@ class MainWindow(QMainWindow):
             await self._ensure_pool()
             # Accelerated unless the task asks for real time or was seen to disagree with it.
             clock = clock_for(entry, realtime=False, cache=AgreementCache())
+            script = self.authoring.script_for(entry)
             return await self._evaluator.evaluate(
-                entry, data, project_name=project_name, clock=clock
+                entry, data, project_name=project_name, clock=clock, script=script
             )
         except Exception as exc:  # the browser is missing or died: say so, keep the window
             self.results.show_error(f"The evaluation could not run: {exc}")
@@ -355,9 +357,7 @@ class MainWindow(QMainWindow):
     # -- handlers ----------------------------------------------------------------------------
 
     async def show_diff(self) -> None:
-        """Initial vs golden as the task holds them now, in the Diff tab."""
-        self.tabs.setCurrentWidget(self.diff)
-        await self.quality.show_session_diff()
+        await self.diff_tab.show_session_diff()
 
     def _on_check_requested(self) -> None:
         self.tabs.setCurrentWidget(self.checks)
@@ -370,10 +370,6 @@ class MainWindow(QMainWindow):
         self._entry = entry
         self.details.show_task(entry)
         self.library.entries[entry.task.id] = entry
-
-    def _on_tab_changed(self, index: int) -> None:
-        if self.tabs.widget(index) is self.diff:
-            self.background.spawn(self.show_diff())
 
     def _on_shortcuts_requested(self) -> None:
         dialog = ShortcutsDialog(self.commands.all(), self)
@@ -467,14 +463,13 @@ class MainWindow(QMainWindow):
     def open_labeling(
         self, drag_root: Path | None = None, qa_root: Path | None = None
     ) -> LabelingWindow:
-        """The labeling window of the diagnostic benchmarks (one per studio window); the
-        shipped diagnostics/ folders unless others are given."""
-        if self.labeling is None:
-            from studio.views.labeling import window as labeling
+        """The labeling window of the diagnostic benchmarks (one per studio window), on the
+        open library's diagnostics/ folders unless others are given."""
+        from studio.views.labeling.window import labeling_window
 
-            self.labeling = labeling.LabelingWindow(
-                self.shell, drag_root or labeling.DRAG_ROOT, qa_root or labeling.QA_ROOT
-            )
+        self.labeling = labeling_window(
+            self.labeling, self.shell, self.library_root, drag_root, qa_root
+        )
         self.labeling.show()
         self.labeling.raise_()
         self.labeling.activateWindow()

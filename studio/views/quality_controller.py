@@ -13,6 +13,7 @@ import getpass
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -94,10 +95,18 @@ class QualityController(QObject):
         review_panel.reopen_requested.connect(
             lambda c: self.spawn(self.transition(review.reopen, c))
         )
-        authoring.task_opened.connect(self.show_task)
+        authoring.task_opened.connect(self.follow_open_task)
         authoring.task_saved.connect(self.show_task)
 
     # -- the open task -----------------------------------------------------------------------
+
+    def follow_open_task(self, entry: TaskFolder) -> None:
+        """Another task is open: no check or diff of the previous one stays on show."""
+        if self.check is not None and Path(self.check.folder) != entry.folder:
+            self.check = None
+            self.checks.clear()
+        self.diff.clear()  # the Diff tab computes the new task's when it comes forward
+        self.show_task(entry)
 
     def show_task(self, entry: TaskFolder) -> None:
         """Show the task's review state and lint it."""
@@ -153,10 +162,14 @@ class QualityController(QObject):
     async def _record(self, entry: TaskFolder, check: TaskCheck, started: str | None) -> None:
         when = datetime.now(UTC)
         await asyncio.to_thread(save_check, entry, check, when, started)
-        self.check = check
-        self.checks.show_check(check)
         if self.on_check_recorded is not None:
             self.on_check_recorded(entry, check, when)
+        open_now = self.authoring.entry
+        if open_now is None or open_now.folder != entry.folder:
+            self.message.emit(f"{entry.task.id}: {check.verdict.value} (recorded in the library)")
+            return  # another task was opened meanwhile: its panels stay its own
+        self.check = check
+        self.checks.show_check(check)
         await self.lint()
         self.message.emit(f"{entry.task.id}: {check.verdict.value} in {check.seconds:.0f} s")
         self.check_finished.emit(check)

@@ -90,20 +90,22 @@ class ResultsPanel(QWidget):
         self.result = None
         self._set_summary("error", message)
 
-    def show_result(self, result: EvalResult) -> None:
+    def show_result(self, result: EvalResult, gave_up: bool = False) -> None:
+        """Show a verdict; `gave_up`: a human session given up, a failure whatever it says."""
         self.result = result
         self._fill_table(result.details)
         self.console.setPlainText("\n".join(result.console))
         if result.error is not None:
             self._set_summary("error", f"{result.task_id}: {describe_error(result.error)}")
             return
-        verdict_text = "PASS" if result.success else "FAIL"
+        solved = result.ok and not gave_up
+        verdict_text = "GAVE UP (a failure)" if gave_up else "PASS" if result.success else "FAIL"
         text = (
             f"{verdict_text} · {result.passed_tests}/{result.total_tests} tests passed · "
-            f"SR {1 if result.ok else 0} · PSR {result.partial_success_rate:.2f} · "
+            f"SR {1 if solved else 0} · PSR {result.partial_success_rate:.2f} · "
             f"{result.timings.total_s:.1f} s\n{result.task_id} on {result.project}"
         )
-        self._set_summary("pass" if result.ok else "fail", text)
+        self._set_summary("pass" if solved else "fail", text)
         if not result.ok and result.details:
             self.tabs.setCurrentWidget(self.table)
 

@@ -1,4 +1,5 @@
-"""A code editor for evaluation scripts: line numbers, JavaScript colours, an error marker."""
+"""A code editor for evaluation scripts: line numbers, JavaScript colours, an error marker,
+find and replace (Ctrl+F, studio.views.script_find)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from PySide6.QtGui import (
     QPaintEvent,
     QResizeEvent,
     QTextCursor,
+    QTextDocument,
     QTextFormat,
 )
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QPlainTextDocumentLayout,
     QPlainTextEdit,
     QTextEdit,
     QToolButton,
@@ -26,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.views.js_highlighter import JavaScriptHighlighter
+from studio.views.script_find import FindBar
 
 INDENT = "  "
 CURRENT_LINE_COLOR = "#eef3fc"
@@ -196,6 +200,9 @@ class ScriptEditor(QWidget):
         self.error_label.hide()
         self.edit.run_requested.connect(self.run_requested)
         self.edit.document().modificationChanged.connect(self.modified_changed)
+        self._documents: dict[str, QTextDocument] = {}  # per task, with their undo history
+        self._highlighters: dict[str, JavaScriptHighlighter] = {}
+        self.find_bar = FindBar(self.edit, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -204,6 +211,7 @@ class ScriptEditor(QWidget):
         header.addStretch(1)
         header.addWidget(self.propose_button)
         layout.addLayout(header)
+        layout.addWidget(self.find_bar)
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.error_label)
         self.error_message = ""
@@ -213,6 +221,30 @@ class ScriptEditor(QWidget):
         self.clear_error()
         self.edit.setPlainText(text)
         self.edit.document().setModified(False)
+        self.edit.moveCursor(QTextCursor.MoveOperation.Start)
+
+    def open_document(self, key: str, text: str) -> None:
+        """Show the script of `key` (a task folder) saved as `text`: the document it had when
+        it was shown last, with its undo history (Ctrl+Z goes back past saves and reopening),
+        while it still holds `text`; else a fresh one."""
+        self.clear_error()
+        kept = self._documents.get(key)
+        if kept is None or kept.toPlainText() != text:
+            kept = QTextDocument(self)
+            kept.setDocumentLayout(QPlainTextDocumentLayout(kept))
+            kept.setDefaultFont(self.edit.font())
+            kept.setPlainText(text)
+            kept.setModified(False)
+            self._documents[key] = kept
+            self._highlighters[key] = JavaScriptHighlighter(kept)
+        if kept is not self.edit.document():
+            self.edit.document().modificationChanged.disconnect(self.modified_changed)
+            self.edit.setDocument(kept)
+            self.highlighter = self._highlighters[key]
+            kept.modificationChanged.connect(self.modified_changed)
+            self.edit.setTabStopDistance(
+                self.edit.fontMetrics().horizontalAdvance(" ") * len(INDENT)
+            )
         self.edit.moveCursor(QTextCursor.MoveOperation.Start)
 
     def text(self) -> str:

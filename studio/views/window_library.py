@@ -2,6 +2,12 @@
 
 Connects the Library menu and the library panel's context menu to the LibraryController, and
 keeps the task being authored consistent when its folder is renamed or deleted.
+
+The task `AuthoringController` has open is the one source of truth for "the open task": the
+document bar, the Review and Checks panels and Save follow it. When a task cannot be opened
+(a corrupt initial or golden .sb3) the library selection goes back to the task still open, so
+the tree, the details and the editor never show two different tasks; with no task open, the
+commands that act on one (Save, Revert, Check, Submit, Show diff) are disabled.
 """
 
 from __future__ import annotations
@@ -48,6 +54,21 @@ class LibraryWiring:
         panel.delete_requested.connect(lambda e: spawn(self.delete(e)))
         ops.library_changed.connect(self._on_library_changed)
         ops.task_created.connect(self._on_task_created)
+        authoring.task_opened.connect(lambda _e: self._follow_open_task())
+        authoring.task_closed.connect(self._follow_open_task)
+        authoring.open_failed.connect(self._on_open_failed)
+        self._follow_open_task()
+
+    def _follow_open_task(self) -> None:
+        for action in self.shell.commands.authoring_actions:
+            action.setEnabled(self.authoring.entry is not None)
+
+    def _on_open_failed(self, failed: TaskFolder, still_open: TaskFolder | None) -> None:
+        if still_open is not None:
+            self.panel.select_task(still_open.task.id)
+        self._follow_open_task()
+        kept = f"; {still_open.task.id} stays open" if still_open else "; no task is open"
+        self.shell.status(f"{failed.task.id} could not be opened{kept}", 15000)
 
     def _is_open(self, entry: TaskFolder) -> bool:
         current = self.authoring.entry

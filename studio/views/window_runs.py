@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QSplitter, QTabWidget, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.models.agent import Mode
 from studio.models.evaluation import EvalResult
@@ -23,6 +31,7 @@ from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir
+from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
 from studio.views.viewer.recorded import OpenedRun, open_run
@@ -50,6 +59,7 @@ class RunWiring:
         tabs: QTabWidget,
         splitter: QSplitter,
         lend_editor: Callable[[str], Coroutine[Any, Any, None]],
+        session_hides: Sequence[QWidget] = (),
     ) -> None:
         self.shell = shell
         self.panel = panel
@@ -68,7 +78,10 @@ class RunWiring:
         c.replay_run.triggered.connect(lambda: spawn(self.replay()))
         c.export_run.triggered.connect(self._ask_export)
         self.opened: OpenedRun | None = None
-        self.human = HumanSessionController(shell)
+        # A human session hides `session_hides` and the tabs, and disables every command.
+        hides = [*session_hides, tabs]
+        self.session_mode = SessionMode(c.all(), hides, shell.editor, lend_editor, shell.parent)
+        self.human = HumanSessionController(shell, self.session_mode)
         holder = shell.editor.parentWidget()
         column = holder.layout() if holder is not None else None
         assert isinstance(column, QVBoxLayout)

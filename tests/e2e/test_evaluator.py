@@ -68,6 +68,19 @@ def test_syntax_error_names_file_and_line(tmp_path: Path, evaluate) -> None:  # 
     assert result.error.kind is ErrorKind.SYNTAX
     assert result.error.file == "evaluate.js"
     assert result.error.line == 2
+    # In the script's own terms, not the browser's DOM call that loaded it.
+    assert "appendChild" not in result.error.message and "Node" not in result.error.message
+    assert result.error.message.startswith("SyntaxError: ")
+    assert result.error.message.endswith("(column 25)"), result.error.message
+    assert _digests(entry.folder) == before
+
+
+def test_the_text_given_runs_and_the_script_file_is_left_alone(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
+    broken = "module.exports = async (vm) => {\n  return { success: true;\n};\n"
+    entry = _task(tmp_path, script=broken)  # the file as saved last
+    before = _digests(entry.folder)
+    result = evaluate(entry, entry.golden_path, script=PASSING_SCRIPT)  # what the editor holds
+    assert result.error is None and result.success
     assert _digests(entry.folder) == before
 
 

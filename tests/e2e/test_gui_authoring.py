@@ -134,10 +134,14 @@ def test_author_builds_checks_submits_and_approves_a_debug_task(
     assert saved.task.metadata.blocks_changed == 1
     assert window.bar.label("initial") == "Initial"
 
-    # 4. evaluate what the editor holds (the broken initial): one test fails
+    # 4. evaluate what the editor holds (the broken initial): one test fails; the script runs
+    # as written, unsaved: evaluate.js is not written and the unsaved mark stays
+    window.script.edit.appendPlainText("// a note, not saved")
     window.commands.evaluate.trigger()
     qtbot.waitUntil(lambda: window.results.result is not None, timeout=WAIT_MS)
     assert (window.results.result.passed_tests, window.results.result.total_tests) == (1, 2)
+    assert (folder / "evaluate.js").read_text() == EVALUATE_JS
+    assert window.authoring.dirty()["script"] and window.bar.title.text().endswith("•")
 
     # 5. the adversarial check, with its progress and verdict recorded in the library
     window.quality.options = CheckOptions(mutants=4, reruns=1, workers=2)
@@ -262,3 +266,20 @@ def test_a_document_the_editor_refuses_leaves_the_shown_one_and_names_the_file(
     assert str(folder / "golden.sb3") in window.editor.banner.text()
     assert window.editor.project_name.endswith("initial.sb3")  # still the previous document
     assert (folder / "golden.sb3").read_bytes() == b"this is not a Scratch project"
+    # nothing is open, and nothing acts as if it were
+    assert window.bar.title.text() == "No task open" and window.authoring.entry is None
+    assert not window.commands.save.isEnabled() and not window.commands.check.isEnabled()
+
+    # with a task open, a broken one opened from the library leaves it fully open
+    broken = write_sample_task(tmp_path / "lib" / "cat-broken", task_id="cat-broken")
+    for name in ("initial.sb3", "golden.sb3"):
+        (broken / name).write_bytes(b"corrupt")
+    run_async(window.load_library(tmp_path / "lib"))
+    assert window.library.select_task("cat-hello")
+    assert run_async(window.open_task_project("initial"))
+    assert window.library.select_task("cat-broken")
+    assert not run_async(window.open_task_project("initial"))
+    assert window.bar.title.text().startswith("cat-hello") and window.commands.save.isEnabled()
+    selected = window.library.current_entry()  # the tree is back on the task still open
+    assert selected is not None and selected.task.id == "cat-hello"
+    assert "cat-hello" in window.details.browser.toPlainText()

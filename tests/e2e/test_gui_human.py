@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from PySide6.QtWebEngineCore import QWebEnginePage
 
 from studio.models.agent import EpisodeStatus
 from studio.services import paths
@@ -48,6 +49,14 @@ def test_a_human_session_is_recorded_from_input_events_and_evaluated(
 
     qtbot.waitUntil(lambda: human.driver is not None and human.bar.isVisible(), timeout=WAIT_MS)
     assert "create_cat_walk" in human.bar.text.text()
+    # Only the protocol card's editor, instruction, clock, Finish and Give up are reachable.
+    for hidden in (window.bar, window.library, window.tabs, window.toolbar, window.menuBar()):
+        assert not hidden.isVisible()
+    assert not any(a.isEnabled() for a in window.commands.all())
+    assert entry.golden_path is not None  # the golden project cannot get into the editor
+    assert not run_async(window.open_project_file(entry.golden_path))
+    open_file = QWebEnginePage.FileSelectionMode.FileSelectOpen  # File ▸ Load from your computer
+    assert window.editor.page.chooseFiles(open_file, [], []) == []
     before = js(window, MOVE_BLOCKS)
     page = window.runs.live.pages.page
     run_async(_drag(page, (84, 136), (520, 300)))
@@ -63,6 +72,8 @@ def test_a_human_session_is_recorded_from_input_events_and_evaluated(
     run = json.loads((recorded / "run.json").read_text())
     assert run["agent"] == "human" and run["status"] == EpisodeStatus.DONE.value
     assert run["meta"]["protocol"]["participant"] == "P01"
+    breaches = [b["what"] for b in run["meta"]["protocol_breaches"]]
+    assert len(breaches) == 2 and "golden.sb3" in breaches[0] and "File menu" in breaches[1]
     assert (recorded / "protocol.json").is_file() and (recorded / "final.sb3").is_file()
     assert run["eval"] is not None and run["eval"]["total_tests"] > 0
     steps = [json.loads(line) for line in (recorded / "steps.jsonl").read_text().splitlines()]
@@ -73,6 +84,11 @@ def test_a_human_session_is_recorded_from_input_events_and_evaluated(
     assert steps[0]["change"]["added"] and steps[0]["screenshot"]
     assert steps[1]["action"]["args"]["x"] == 30
     assert not human.bar.isVisible() and not window.runs.live.busy
+    assert (
+        window.bar.isVisible()
+        and window.tabs.isVisible()
+        and window.commands.open_library.isEnabled()
+    )
     panel = window.run_panel  # the recording is shown in the Run tab
     qtbot.waitUntil(lambda: [s.api for s in panel.model.steps] == apis, timeout=10_000)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -60,3 +61,11 @@ def make_task(
     }
     (folder / "task.json").write_text(json.dumps(task, indent=2), encoding="utf-8")
     return folder
+
+
+def copy_bundled(name: str, where: Path) -> Any:
+    """The bundled task `name` copied into `where`, loaded (a TaskFolder)."""
+    from studio.services import paths
+    from studio.services.store import load_task
+
+    return load_task(shutil.copytree(paths.BUNDLED_TASKS / name, where / name))

@@ -15,6 +15,8 @@ options ask, and closes the window:
   --trajectory PATH --step N open a recorded run (folder or .zip) and select step N
   --live-agent NAME          after --open: run that built-in agent live in --mode, paused; let
                              --step actions through, then stay paused
+  --human-session NAME       after --open: start a human baseline session of participant NAME
+                             on that task (the window in its session mode) and wait for it
   --check                    run the task's adversarial check
   --tab NAME                 show that bottom tab (Task, Script, Results, Checks, Diff, Review...)
   --labeling drag|qa         open the labeling window on that tab (--drag-root, --qa-root, --item)
@@ -73,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--step", type=int, default=1, help="run step to show, or live steps")
     parser.add_argument("--live-agent", choices=("oracle", "random", "idle"))
     parser.add_argument("--mode", choices=("composite", "primitive"), default="primitive")
+    parser.add_argument("--human-session", metavar="PARTICIPANT", help="start a human session")
     parser.add_argument("--check", action="store_true", help="run the task's check")
     parser.add_argument("--tab", help="bottom tab to show")
     parser.add_argument("--labeling", choices=app.LABELING_TABS, help="open the labeling window")
@@ -100,6 +103,8 @@ def script_for(opts: argparse.Namespace) -> app.WindowScript:
             code = await app.show_trajectory(window, opts.trajectory, opts.step) or code
         if opts.live_agent and opts.open_task:
             await _live_steps(window, opts.live_agent, opts.mode, opts.step)
+        if opts.human_session and opts.open_task:
+            await _human_session(window, opts.human_session)
         if opts.check:
             await window.quality.run_check()
         if opts.tab:
@@ -150,6 +155,19 @@ async def _live_steps(window: MainWindow, agent: str, mode: str, steps: int) -> 
         while panel.model.rowCount() < number:
             await asyncio.sleep(POLL_S)
     await until_paused()
+
+
+async def _human_session(window: MainWindow, participant: str) -> None:
+    """Start a session on the selected task; return once the participant could start."""
+    from studio.services.human.protocol import ProtocolCard
+
+    entry = window.library.current_entry()
+    assert entry is not None
+    human = window.runs.human
+    card = ProtocolCard(participant=participant, time_limit_s=15 * 60)
+    window.background.spawn(human.run(card, [entry]))
+    while human.driver is None or not human.bar.isVisible():
+        await asyncio.sleep(POLL_S)
 
 
 async def _grab(shown: QWidget, path: Path) -> bool:

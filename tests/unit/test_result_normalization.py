@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from studio.models.evaluation import EvalResult
-from studio.services.evaluator import clean_console_text, normalize_into
+from studio.services.evaluator import clean_console_text, normalize_into, syntax_message
 
 
 def _result() -> EvalResult:
@@ -55,3 +55,13 @@ def test_console_cleaning() -> None:
     assert "color:" not in clean_console_text(styled)
     assert clean_console_text("GL Driver Message (OpenGL...)") == ""
     assert clean_console_text("plain") == "plain"
+
+
+def test_a_parse_error_is_told_in_the_script_s_own_terms() -> None:
+    chromium = (
+        "Uncaught SyntaxError: Failed to execute 'appendChild' on 'Node': Unexpected token ';'"
+    )
+    assert syntax_message(chromium, 25) == "SyntaxError: Unexpected token ';' (column 25)"
+    assert syntax_message("Uncaught SyntaxError: Unexpected end of input", None) == (
+        "SyntaxError: Unexpected end of input"
+    )

@@ -7,6 +7,9 @@
   makes a draft or rejected item labeled. An approved item whose ground truth changes goes back
   to draft first ("ground truth changed"): it is reviewed again.
 - An item is labeled or approved only with a ground truth that is an answer of its type.
+- Changing the ground truth of an approved item is asked first (`truth_change` says what it
+  means, and whether the new truth contradicts the VM's suggested answer); a labeler who
+  declines keeps their answer apart from the truth.
 - Approving with `again` re-approves an approved item (reopened first, as the labeling window
   does when the labeler approves the answer shown); without, that is a ReviewError.
 
@@ -41,6 +44,29 @@ def checked_answer(item: QaItem, answer: str) -> str:
     """`answer` as the item keeps it; ReviewError when it is no answer to the item's question."""
     with about(_name(item)):
         return _answer(item, answer)
+
+
+def truth_change(item: QaItem, answer: str) -> str | None:
+    """What making `answer` the truth of an approved item means, for the labeler to confirm;
+    None when nothing reviewed changes (not approved, the same truth, or no valid answer)."""
+    if item.review.state is not ReviewState.APPROVED:
+        return None
+    try:
+        value = checked_answer(item, answer)
+    except ReviewError:
+        return None  # saving says why
+    if value == item.ground_truth:
+        return None
+    text = (
+        f"{item.task_id} is approved with the ground truth {item.ground_truth}; "
+        f"making it {value} sends it back to review"
+    )
+    vm = item.suggestion.answer if item.suggestion is not None else None
+    if vm is not None and vm != value:
+        text += f". It contradicts the VM's answer, {vm}"
+    elif vm is not None:
+        text += f" (the VM's answer is {vm} too)"
+    return text + "."
 
 
 def confirm(item: QaItem, labeler: str, answer: str | None = None) -> QaItem:

@@ -54,6 +54,7 @@ from studio.views.labeling.panel_base import AgreementBox, LabelingPanel
 from studio.views.labeling.qa_author import QaAuthorBar, QaAuthoring
 from studio.views.labeling.qa_items_model import QaItemsModel, read_set
 from studio.views.labeling.region_canvas import RegionCanvas
+from studio.views.labeling.truth_guard import TruthGuard
 
 SCORE_COLUMNS = ("Model", "Connection", "Existence", "Field", "Field exact", "Overall", "Missing")
 
@@ -133,6 +134,7 @@ class QaPanel(LabelingPanel):
         self.save_button.setToolTip(
             "Record your answer (Ctrl+S); outside blind mode it becomes the ground truth"
         )
+        self.truth_guard = TruthGuard(self)
         self.answers_text = QLabel(self)
         self.answers_text.setWordWrap(True)
         self.agreement = AgreementBox("Agreement of two labelers (whole set)", "Kappa", self)
@@ -153,6 +155,7 @@ class QaPanel(LabelingPanel):
         form.addRow("Answer", answer_row)
         form.addRow(self.blind)
         form.addRow(self.save_button)
+        form.addRow(self.truth_guard)
         form.addRow(self.answers_text)
         side = QWidget(self)
         side_col = QVBoxLayout(side)
@@ -169,6 +172,8 @@ class QaPanel(LabelingPanel):
     def _connect(self) -> None:
         self.blind.toggled.connect(self._on_blind)
         self.save_button.clicked.connect(self.save_answer)
+        self.truth_guard.change_confirmed.connect(self.save_answer)
+        self.truth_guard.truth_kept.connect(self.save_own_answer)
         self.agree_button.clicked.connect(self.show_agreement)
         self.score_button.clicked.connect(self._ask_answers)
         self.connect_common(
@@ -204,6 +209,7 @@ class QaPanel(LabelingPanel):
         return made.task_id
 
     def show_row(self, row: int) -> None:
+        self.truth_guard.withdraw()
         items = self.model.items
         self.item = items[row] if 0 <= row < len(items) else None
         for widget in (self.save_button, self.approve_button):
@@ -315,7 +321,15 @@ class QaPanel(LabelingPanel):
 
     def save_answer(self) -> bool:
         """Record the labeler's answer (and the edited question); outside blind mode it
-        becomes the ground truth (an approved item whose truth changes is reviewed again)."""
+        becomes the ground truth (an approved item whose truth would change asks first, and
+        is reviewed again)."""
+        return self._save(as_truth=not self.blind.isChecked())
+
+    def save_own_answer(self) -> bool:
+        """Record the labeler's answer as theirs only: the ground truth stays as reviewed."""
+        return self._save(as_truth=False)
+
+    def _save(self, as_truth: bool) -> bool:
         name = self.labeler_or_say()
         if self.item is None or not name:
             return False
@@ -330,9 +344,11 @@ class QaPanel(LabelingPanel):
                 "focus_hint": self.hint.text().strip(),
             }
         )
+        if as_truth and not self.truth_guard.allows(self.item, answer):
+            return False  # the guard asks first
         try:  # outside blind mode the answer is the truth (a changed one is reviewed again)
             item = record_answer(item, name, answer)
-            if not self.blind.isChecked():
+            if as_truth:
                 item = qa_review.confirm(item, name, answer)
         except StudioError as exc:
             self.context.message(str(exc))

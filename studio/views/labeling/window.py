@@ -26,6 +26,35 @@ QA_ROOT = paths.DIAGNOSTICS / "qa"
 LABELER_KEY = "labeling/labeler"
 
 
+def diagnostics_roots(library: Path) -> tuple[Path, Path]:
+    """The drag items and QA set folders of a task library: `LIBRARY/diagnostics/drag` and
+    `.../qa` (where `studio import scratchworld` puts them); the shipped diagnostics for the
+    bundled library, whose items the project ships beside it. Never the install's own
+    folders for a library elsewhere: labels go with the library being worked on."""
+    library = Path(library)
+    if library.resolve() == paths.BUNDLED_TASKS.resolve():
+        return DRAG_ROOT, QA_ROOT
+    return library / "diagnostics" / "drag", library / "diagnostics" / "qa"
+
+
+def labeling_window(
+    current: LabelingWindow | None,
+    shell: StudioShell,
+    library: Path,
+    drag_root: Path | None = None,
+    qa_root: Path | None = None,
+) -> LabelingWindow:
+    """The labeling window on `drag_root` and `qa_root` (by default those of `library`):
+    `current` when it shows those folders, else a new one (`current` is closed)."""
+    default_drag, default_qa = diagnostics_roots(library)
+    roots = (Path(drag_root or default_drag), Path(qa_root or default_qa))
+    if current is not None and current.opened_for == roots:
+        return current  # as the labeler left it (another set opened in it stays)
+    if current is not None:
+        current.close()
+    return LabelingWindow(shell, *roots)
+
+
 class LabelingWindow(QMainWindow):
     """Label, compute, review and score drag items and perception QA items (a child window
     of the studio's, which `shell` serves)."""
@@ -34,6 +63,7 @@ class LabelingWindow(QMainWindow):
         self, shell: StudioShell, drag_root: Path = DRAG_ROOT, qa_root: Path = QA_ROOT
     ) -> None:
         super().__init__(shell.parent, Qt.WindowType.Window)
+        self.opened_for = (Path(drag_root), Path(qa_root))
         self.setWindowTitle("Diagnostics labeling — Scratch Bench Studio")
         self.resize(1500, 900)
         bar = QToolBar("Labeler", self)

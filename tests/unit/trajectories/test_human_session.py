@@ -16,7 +16,7 @@ from studio.services.errors import StudioError
 from studio.services.human.coalesce import HumanAction
 from studio.services.human.protocol import ProtocolCard, load_protocol
 from studio.services.human.session import HumanSessionRecorder
-from studio.services.reports import format_table, report_for
+from studio.services.reports import format_table, load_runs, report_for
 from studio.services.store import TaskFolder, load_task
 from studio.services.trajectories.view import load_view
 
@@ -81,6 +81,19 @@ def test_the_report_lists_the_session_as_human_with_its_time(
     assert re.search(r"9\d\.\d s$", human_line)
     steps = load_view(tmp_path / "runs" / "human-1").steps
     assert [s.record.action for s in steps] == [{"api": "failed", "args": {}}]
+
+
+def test_a_given_up_session_is_a_failure_whatever_its_program_passes(
+    tmp_path: Path, task: TaskFolder
+) -> None:
+    for name, status in (("gave-up", EpisodeStatus.FAILED), ("finished", EpisodeStatus.DONE)):
+        rec = HumanSessionRecorder(tmp_path / "runs" / name, task, ProtocolCard(), "P03")
+        rec.finish(status, result=result(task.task.id, {"a": True}))  # the program passes
+    entries, _ = load_runs(tmp_path / "runs")
+    outcome = {Path(e.folder).name: (e.success, e.psr) for e in entries}
+    assert outcome == {"gave-up": (False, 1.0), "finished": (True, 1.0)}
+    [row] = report_for(tmp_path / "runs").rows
+    assert row.tasks[0].runs == 2 and row.tasks[0].sr == 0.5
 
 
 def test_invalid_actions_and_a_running_end_status_are_refused(

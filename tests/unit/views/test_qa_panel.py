@@ -66,6 +66,11 @@ def test_a_correction_becomes_the_ground_truth_and_approval_is_recorded(
     QTest.keyClick(panel.table, Qt.Key.Key_Y)  # the Y key answers yes
     assert panel.yes.isChecked()
     QTest.keyClick(panel.table, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert QaSet(qa_root).load(CONN).ground_truth == "NO"  # approved: asked first
+    assert panel.truth_guard.isVisible()
+    panel.truth_guard.change.click()  # the labeler confirms: the truth changes, reviewed again
+    assert QaSet(qa_root).load(CONN).review.state is ReviewState.LABELED
+    QTest.keyClick(panel.table, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     stored = QaSet(qa_root).load(CONN)
     assert stored.ground_truth == "YES"
     assert stored.review.state is ReviewState.APPROVED and stored.review.reviewer == "ann"
@@ -77,11 +82,34 @@ def test_a_correction_becomes_the_ground_truth_and_approval_is_recorded(
     assert panel.review(ReviewState.DRAFT)
     panel.select(FIELD)
     panel.value.setText(" 0.10 ")
-    assert panel.save_answer()
+    assert not panel.save_answer()  # an approved truth: asked first
+    with qtbot.waitSignal(panel.truth_guard.change_confirmed):
+        panel.truth_guard.change.click()
     field = QaSet(qa_root).load(FIELD)
     assert field.ground_truth == "0.10" and field.review.state is ReviewState.LABELED
     assert panel.review(ReviewState.REJECTED)
     assert QaSet(qa_root).load(FIELD).review.state is ReviewState.REJECTED
+
+
+def test_one_key_does_not_overwrite_a_reviewed_truth(qtbot: Any, qa_root: Path) -> None:
+    """Issue 31, point 3: an approved item whose truth is NO (the VM says NO too); Y, Ctrl+S."""
+    before = QaSet(qa_root).load(CONN)
+    assert before.review.state is ReviewState.APPROVED and before.ground_truth == "NO"
+    assert before.suggestion is not None and before.suggestion.answer == "NO"
+    panel, _ = make_panel(qtbot, qa_root, ["ann"])
+    panel.yes.setChecked(True)
+    assert not panel.save_answer()  # Ctrl+S: nothing is written yet, the panel asks
+    assert QaSet(qa_root).load(CONN) == before
+    guard = panel.truth_guard
+    assert guard.isVisible() and "contradicts the VM's answer, NO" in guard.text.text()
+    assert "sends it back to review" in guard.text.text()
+    guard.keep.click()  # keep the truth: the answer is the labeler's own
+    kept = QaSet(qa_root).load(CONN)
+    assert kept.ground_truth == "NO" and kept.review == before.review
+    assert [(a.labeler, a.answer) for a in kept.answers][-1] == ("ann", "YES")
+    assert not guard.isVisible()
+    panel.no.setChecked(True)
+    assert panel.save_answer() and not guard.isVisible()  # the same truth: nothing to ask
 
 
 def test_blind_answers_leave_the_truth_alone_and_kappa_compares_two_labelers(
