@@ -26,6 +26,8 @@ QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size
 
 EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_S = 90.0
+# May the idle stage skip its redraws (resources/js/editor-rest.js)? Not while lent to an episode.
+REST_SCRIPT = "window.studioRest && studioRest.allow(%s)"
 _profile: QWebEngineProfile | None = None
 _profile_lock: IO[str] | None = None
 
@@ -115,6 +117,7 @@ class EditorView(QWidget):
             layout.removeWidget(self.view)
             self._zoom = self.view.zoomFactor()
         self._lent = (width, height)
+        self.page.runJavaScript(REST_SCRIPT % "false")  # an episode sees every frame
         self.view.setZoomFactor(1.0)
         self.view.setMinimumSize(0, 0)
         self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
@@ -127,6 +130,7 @@ class EditorView(QWidget):
         if self._lent is None:
             return
         self._lent = None
+        self.page.runJavaScript(REST_SCRIPT % "true")
         self.view.setMinimumSize(0, 0)
         self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
         self.view.setZoomFactor(self._zoom)
