@@ -80,9 +80,10 @@ def measure(library: Path, home: Path, platform: str, seconds: float, minimised:
         sys.exit(f"the window did not idle as asked (exit code {proc.returncode})")
 
 
-def report(
-    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]], root: int, wall: float
-) -> None:
+Usage = dict[int, tuple[str, float]]  # pid: (command name, CPU seconds)
+
+
+def report(before: Usage, after: Usage, root: int, wall: float) -> None:
     used = {pid: cpu - before.get(pid, (name, 0.0))[1] for pid, (name, cpu) in after.items()}
     print(f"over {wall:.1f} s idle (share of one core):")
     for pid, cpu in sorted(used.items(), key=lambda kv: -kv[1]):
