@@ -23,6 +23,7 @@ from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController
 from studio.views.live_controller import LiveController, runs_dir
+from studio.views.pane_memory import RUN_EDITOR_SHARE, PaneMemory, StaleRunGuard
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
 from studio.views.viewer.recorded import OpenedRun, open_run
@@ -77,16 +78,25 @@ class RunWiring:
         self.human.session_finished.connect(lambda folder: spawn(self.show_session(folder)))
         self.live.run_finished.connect(self._on_finished)
         self.live.message.connect(lambda m: shell.status(m, 10000))
+        self.panes = PaneMemory(splitter, tabs, panel)
+        self.stale = StaleRunGuard(
+            tabs, panel, self._selected_id, self._forget, lambda: self.live.busy
+        )
+
+    def _forget(self, text: str) -> None:
+        """The run shown belongs to another task: show none (replay and export stop too)."""
+        self.opened = None
+        self.panel.clear(text)
+
+    def _selected_id(self) -> str | None:
+        entry = self.shell.library.selected()
+        return entry.task.id if entry is not None else None
 
     def show_tab(self, editor_share: float = 0.62) -> None:
-        """Show the Run tab; `editor_share` of the height goes to the editor above it (a
-        recorded run needs the editor less than the step pictures)."""
-        self._tabs.setCurrentWidget(self.panel)
-        splitter = self._splitter
-        total = sum(splitter.sizes())
-        if total > 0:
-            top = int(total * editor_share)
-            splitter.setSizes([top, total - top])
+        """Show the Run tab; the first time, `editor_share` of the height goes to the editor
+        above it (a recorded run needs the editor less than the step pictures), later the
+        sizes it was left with (studio.views.pane_memory)."""
+        self.panes.show_run(editor_share)
 
     async def ask_and_run(self) -> EvalResult | None:
         entry = self.shell.library.selected()
@@ -111,6 +121,7 @@ class RunWiring:
         self.live.start_paused = paused
         self.show_tab()
         result = await self.live.run_agent(entry, agent, mode)
+        self.stale.opened()
         folder = self.live.last_folder
         if folder is not None:  # the run just shown can be replayed and exported
             with contextlib.suppress(StudioError):
@@ -134,6 +145,7 @@ class RunWiring:
             self.shell.results.show_result(result)
 
     async def close(self) -> None:
+        self.panes.save()
         await self.live.close()
 
     # ---- recorded runs -------------------------------------------------------------------------
@@ -153,7 +165,8 @@ class RunWiring:
             return None
         self.opened = opened
         self.panel.show_steps(opened.title, opened.steps)
-        self.show_tab(editor_share=0.3)
+        self.show_tab(editor_share=RUN_EDITOR_SHARE)
+        self.stale.opened()
         return opened
 
     async def replay(self) -> EvalResult | None:

@@ -28,6 +28,7 @@ from studio.views.viewer.step_detail import StepDetail
 from studio.views.viewer.steps import ViewerStep
 from studio.views.viewer.timeline import TimelineModel
 
+NO_RUN = "No run. Run ▸ Start agent run… or Run ▸ Open trajectory…"
 DELAYS_S = (0.0, 0.25, 0.5, 1.0, 2.0, 5.0)
 
 
@@ -39,7 +40,7 @@ class RunPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel("No run. Run ▸ Start agent run… or Run ▸ Open trajectory…", self)
+        self.title = QLabel(NO_RUN, self)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
         self.state = QLabel(self)
@@ -149,6 +150,14 @@ class RunPanel(QWidget):
     def note(self, text: str) -> None:
         """Add a line under the title (e.g. the episode ended)."""
         self.title.setText(f"{self.title.text()}<br>{text}")
+
+    def clear(self, text: str = NO_RUN) -> None:
+        """Show no run (`text` says why); a live run's controls are let go."""
+        self.controls = None
+        self.title.setText(text)
+        self.model.set_steps([])
+        self.detail.show_step(None)
+        self._update_controls()
 
     # ---- recorded ------------------------------------------------------------------------
     def show_steps(self, title: str, steps: list[ViewerStep]) -> None:
