@@ -202,8 +202,7 @@ class RunPanel(QWidget):
         self.resume_button.setEnabled(paused)
         self.step_button.setEnabled(live)
         self.stop_button.setEnabled(live)
-        for widget in (self.pause_button, self.step_button, self.resume_button, self.stop_button):
-            widget.setVisible(c is not None or self.model.rowCount() == 0)
+        # the controls stay in place (disabled) after a run: the layout does not jump
         if c is None:
             self.state.setText("")
             self.pending.clear()
@@ -213,7 +212,7 @@ class RunPanel(QWidget):
             args = c.pending.get("args") or {}
             text = caption(str(c.pending.get("api", "?")), args if isinstance(args, dict) else {})
             self.pending.setText(f"next: {text}")
-        elif c.pending is None:
-            self.pending.setText("agent thinking…" if c.state is RunState.RUNNING else "")
+        elif c.pending is None:  # what the studio is doing now, never a guess
+            self.pending.setText(c.activity if c.state is not RunState.STOPPED else "")
         else:
             self.pending.clear()
