@@ -22,7 +22,6 @@ from typing import Any
 
 from studio.models.agent import ActionError
 
-
 WAITING_FOR_AGENT = "waiting for the agent"
 
 
