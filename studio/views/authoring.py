@@ -46,6 +46,7 @@ class AuthoringController(QObject):
 
     task_opened = Signal(object)  # TaskFolder
     task_saved = Signal(object)  # TaskFolder
+    task_closed = Signal()
     message = Signal(str)
 
     def __init__(
@@ -121,6 +122,7 @@ class AuthoringController(QObject):
         self._autosave.stop()
         self.bar.set_enabled(False)
         self.bar.title.setText("No task open")
+        self.task_closed.emit()
 
     def stop(self) -> None:
         """The window is closing with nothing left unsaved (or the user discarded it)."""
