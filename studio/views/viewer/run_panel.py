@@ -86,7 +86,7 @@ class RunPanel(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)
         split.addWidget(self.detail)
-        split.setSizes([460, 1000])
+        split.setSizes([380, 1100])  # the step detail (its screenshot) gets the room
         split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
