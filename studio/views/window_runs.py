@@ -27,6 +27,7 @@ from studio.views.pane_memory import RUN_EDITOR_SHARE, PaneMemory, StaleRunGuard
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
 from studio.views.viewer.recorded import OpenedRun, open_run
+from studio.views.viewer.run_list import RunListDialog
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
 
@@ -150,10 +151,14 @@ class RunWiring:
 
     # ---- recorded runs -------------------------------------------------------------------------
     def _ask_open(self) -> None:
-        parent = self.shell.parent
-        path = QFileDialog.getExistingDirectory(parent, "Open a trajectory folder", str(runs_dir()))
-        if path:
-            self.shell.spawn(self.open(Path(path)))
+        self.shell.spawn(self.pick_and_open())
+
+    async def pick_and_open(self) -> OpenedRun | None:
+        """Pick a recorded run from the list of runs (or browse), then show it."""
+        dialog = RunListDialog(runs_dir(), 1, self.shell.parent)
+        if await finished(dialog) != QDialog.DialogCode.Accepted or not dialog.chosen:
+            return None
+        return await self.open(dialog.chosen[0])
 
     async def open(self, path: Path) -> OpenedRun | None:
         """Show a recorded run (folder or .zip) in the Run tab; None with a message if not."""
@@ -190,13 +195,14 @@ class RunWiring:
         return await self.run_agent(entry, agent, run.mode)
 
     def _ask_compare(self) -> None:
-        parent = self.shell.parent
-        first = QFileDialog.getExistingDirectory(parent, "First run (A)", str(runs_dir()))
-        if not first:
-            return
-        second = QFileDialog.getExistingDirectory(parent, "Second run (B)", str(Path(first).parent))
-        if second:
-            self.shell.spawn(self.compare(Path(first), Path(second)))
+        self.shell.spawn(self.pick_and_compare())
+
+    async def pick_and_compare(self) -> CompareDialog | None:
+        """Pick two recorded runs from the list of runs (A, then B), then compare them."""
+        dialog = RunListDialog(runs_dir(), 2, self.shell.parent)
+        if await finished(dialog) != QDialog.DialogCode.Accepted or len(dialog.chosen) != 2:
+            return None
+        return await self.compare(*dialog.chosen)
 
     async def compare(self, a: Path, b: Path) -> CompareDialog | None:
         try:
