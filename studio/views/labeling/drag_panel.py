@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -118,9 +118,8 @@ class DragPanel(LabelingPanel):
         redo = self.canvas.undo_stack.createRedoAction(self, "Redo")
         redo.setShortcut(QKeySequence.StandardKey.Redo)
         self.addActions([undo, redo])
-        self.undo_button, self.redo_button = QToolButton(self), QToolButton(self)
-        self.undo_button.setDefaultAction(undo)
-        self.redo_button.setDefaultAction(redo)
+        self.undo_button = _fixed_button("Undo", undo, self)
+        self.redo_button = _fixed_button("Redo", redo, self)
         tools_row = QHBoxLayout()
         for widget in (self.tool_view, self.tool_start, self.tool_end, QLabel("radius", self)):
             tools_row.addWidget(widget)
@@ -442,3 +441,19 @@ class DragPanel(LabelingPanel):
         """Stop a computation or an authoring session (the window is closing)."""
         self.cancel_compute()
         super().stop_work()
+
+
+def _fixed_button(text: str, action: QAction, parent: QWidget) -> QToolButton:
+    """A button that triggers `action` but keeps its short `text` (the action's own text,
+    "Undo brush end region", would widen it and reflow the row); the full text is its tip."""
+    button = QToolButton(parent)
+    button.setText(text)
+    button.clicked.connect(action.trigger)
+
+    def follow() -> None:
+        button.setEnabled(action.isEnabled())
+        button.setToolTip(action.text())
+
+    action.changed.connect(follow)
+    follow()
+    return button
