@@ -41,6 +41,7 @@ from studio.services.drag.regions import (
     DEFAULT_PAGES,
     RegionComputer,
     RegionInterrupted,
+    RegionResult,
     apply_result,
 )
 from studio.services.errors import StudioError
@@ -406,6 +407,10 @@ class DragPanel(LabelingPanel):
         finally:
             self._computing(False)
             self._compute_task = None
+        self.show_result(entry, result)
+
+    def show_result(self, entry: ItemFolder, result: RegionResult) -> None:
+        """A computation's regions become the item's; its figures replace the old ones."""
         apply_result(entry, result, entry.item.evaluation_config.grid, DEFAULT_PAGES)
         self.model.refresh(entry)
         if self.entry is entry:
@@ -413,6 +418,7 @@ class DragPanel(LabelingPanel):
                 set(result.start_points), set(result.end_points), "computed regions"
             )
             self.review_box.show_review(entry.item.review)
+            self._show_details(entry, showing="computed regions")
         self.progress_text.setText(
             f"{len(result.start_points)} start and {len(result.end_points)} end points in "
             f"{result.seconds:.1f} s, {result.drags} real drags"

@@ -170,3 +170,25 @@ def test_the_undo_button_keeps_its_size_as_the_undo_text_grows(qtbot: Any, items
     assert button.toolTip().startswith("Undo ")  # the full text is still there
     button.click()
     assert panel.canvas.undo_stack.count() == 1 and panel.canvas.undo_stack.index() == 0
+
+
+def test_a_new_computation_replaces_the_old_computed_in_line(qtbot: Any, items: Path) -> None:
+    """Issue 31, point 10: after Compute the details show the new figures, not the old ones."""
+    from studio.services.drag.regions import RegionResult
+
+    panel, _ = make_panel(qtbot, items, ["ann"])
+    entry = panel.entry
+    assert entry is not None
+    cfg = entry.item.evaluation_config
+    result = RegionResult(
+        start_points=[(int(p[0]), int(p[1])) for p in cfg.feasible_start_points],
+        end_points=[(int(p[0]), int(p[1])) for p in cfg.feasible_points],
+        drag_start_point=(100, 100),
+        destination=(200, 200),
+        seconds=12.3,
+        drags=77,
+    )
+    panel.show_result(entry, result)
+    details = panel.details.text()
+    assert "Computed in 12.3 s with 77 real drags" in details
+    assert details.count("Computed in") == 1
