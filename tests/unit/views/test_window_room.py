@@ -104,3 +104,20 @@ def test_the_next_tasks_run_tab_does_not_show_the_old_run(qtbot: Any) -> None:
     selected["id"] = "task_b"
     tabs.setCurrentWidget(run)
     assert cleared == ["No run of task_b shown yet."]
+
+
+def test_the_editor_zooms_out_to_fit_the_scratch_layout_in_a_small_area(qtbot: Any) -> None:
+    """At 1440x900 the editor area is about 1050x470: at zoom 1 the Scratch GUI (laid out for
+    1024x640 at least) cut off its sprite-info row; zoomed out, all of it shows."""
+    from studio.views.editor_view import EditorView, fit_zoom
+
+    assert fit_zoom(1600, 900) == 1.0
+    assert fit_zoom(1056, 470) == round(470 / 640, 2)
+    editor = EditorView(None)  # type: ignore[arg-type]  (never started: no server needed)
+    qtbot.addWidget(editor)
+    editor.resize(1056, 470)
+    editor.show()
+    qtbot.waitUntil(lambda: editor.view.zoomFactor() < 1.0, timeout=5000)
+    assert editor.view.zoomFactor() * 640 <= editor.view.height() + 1
+    editor.resize(1400, 800)
+    qtbot.waitUntil(lambda: editor.view.zoomFactor() == 1.0, timeout=5000)
