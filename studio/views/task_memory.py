@@ -6,16 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QAction
 
 from studio.services.store import TaskFolder
 from studio.views.settings import open_settings
-
-if TYPE_CHECKING:
-    from studio.views.main_window import MainWindow
 
 
 class _Commands(Protocol):
@@ -70,7 +67,19 @@ def last_task(library: Path) -> str | None:
     return task_id
 
 
-async def reopen_last(window: MainWindow) -> bool:
+class _Window(Protocol):
+    """What `reopen_last` uses of the studio window."""
+
+    library_root: Path
+    library: Any  # LibraryPanel: select_task(task_id) -> bool
+    editor: Any  # EditorView: wait_ready()
+
+    async def wait_library(self) -> Any: ...
+
+    async def open_task_project(self, which: str) -> bool: ...
+
+
+async def reopen_last(window: _Window) -> bool:
     """Open the task opened last in the window's library again (its initial project), if it
     is still there; False when there is none."""
     task_id = last_task(window.library_root)

@@ -18,6 +18,7 @@ from studio.services import paths
 from studio.services.drag.item import ConnectionType, load_item, png_size
 from studio.services.qa.item import QaSet
 from studio.views.labeling.window import LabelingWindow
+from tests.helpers.window_fit import page_fits_view
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
@@ -94,7 +95,9 @@ def test_a_drag_item_is_authored_by_clicking_on_the_editor_and_regions_compute_f
     assert panel.instruction.toPlainText() == item.instruction  # shown, editable
     # given back: the editor has its own size again and can be lent again
     assert not window.runs.live.pages.busy
-    qtbot.waitUntil(lambda: js(window, "innerWidth") == window.editor.view.width(), timeout=10_000)
+    qtbot.waitUntil(
+        lambda: page_fits_view(js(window, "innerWidth"), window.editor.view), timeout=10_000
+    )
 
     # Compute a shipped item's regions from the window: real drags, progress, stored figures.
     assert panel.select("t2_yposition_into_gt")
