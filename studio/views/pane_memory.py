@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QSplitter, QTabWidget, QWidget
 
 from studio.views.settings import open_settings
 
-RUN_EDITOR_SHARE = 0.3  # of the height, for the editor while a recorded run is shown first
+RUN_EDITOR_SHARE = 0.2  # of the height, for the editor while a recorded run is shown first
 
 
 class PaneMemory:

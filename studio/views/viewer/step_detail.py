@@ -79,11 +79,13 @@ class StepDetail(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.image, 1)
         column.addWidget(self.caption)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        # the screenshot is the main pane: the whole width, the tabs below it
+        split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(top)
         split.addWidget(self.tabs)
-        split.setSizes([900, 260])  # the screenshot is the main pane
+        split.setSizes([440, 120])
         split.setStretchFactor(0, 1)
+        split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
