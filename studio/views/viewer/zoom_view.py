@@ -22,7 +22,7 @@ class ZoomImageView(QWidget):
         self.zoom = 1.0  # 1 = the whole picture fits the view
         self.centre = QPointF(0.5, 0.5)  # the picture point (as fractions) at the view's centre
         self._drag_from: QPoint | None = None
-        self.setMinimumSize(320, 180)
+        self.setMinimumSize(160, 90)  # small enough not to squeeze the editor above
         self.setToolTip("Wheel: zoom · drag: pan · double click: fit")
 
     def set_image(self, image: QImage | None, placeholder: str = "") -> None:
