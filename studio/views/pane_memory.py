@@ -1,7 +1,8 @@
 """Pane sizes kept per view: the editor-above-tabs splitter remembers one set of sizes while
-the Run tab is shown (a recorded run wants room for its step pictures) and another for every
-other tab (authoring wants the editor). Leaving the Run tab gives the editor back the height it
-had; both sets are kept in the settings file for the next start.
+the Run tab is shown (a recorded run wants room for its step pictures), one while the Script
+tab is (more lines of the script) and another for every other tab (authoring wants the
+editor). Leaving a view gives the next one back the sizes it had; every set is kept in the
+settings file for the next start.
 
 A recorded run shown in the Run tab belongs to the task selected when it was opened: when the
 Run tab is shown again after another task was selected, the old run is taken away (a live run
@@ -16,52 +17,70 @@ from PySide6.QtWidgets import QSplitter, QTabWidget, QWidget
 from studio.views.settings import open_settings
 
 RUN_EDITOR_SHARE = 0.2  # of the height, for the editor while a recorded run is shown first
+SCRIPT_EDITOR_SHARE = 0.4  # and while the Script tab is (more lines of the script show)
+AUTHORING = "authoring"  # the sizes every page without its own shares
 
 
 class PaneMemory:
-    """Swaps `splitter`'s sizes as `tabs` go to and from the `run` page."""
+    """Swaps `splitter`'s sizes as `tabs` go from page to page: the `run` page and the pages
+    of `own` (page: (name, the editor's share of the height the first time)) each have their
+    own sizes, every other page shares the authoring sizes."""
 
-    def __init__(self, splitter: QSplitter, tabs: QTabWidget, run: QWidget) -> None:
+    def __init__(
+        self,
+        splitter: QSplitter,
+        tabs: QTabWidget,
+        run: QWidget,
+        own: dict[QWidget, tuple[str, float]] | None = None,
+    ) -> None:
         self._splitter, self._tabs, self._run = splitter, tabs, run
-        self._in_run = tabs.currentWidget() is run
+        self._views = {run: ("run", RUN_EDITOR_SHARE), **(own or {})}
+        self._view = self._name(tabs.currentWidget())
         settings = open_settings()
-        self._sizes: dict[bool, list[int] | None] = {
-            False: _ints(settings.value("panes/authoring")),
-            True: _ints(settings.value("panes/run")),
-        }
+        names = [AUTHORING, *(name for name, _share in self._views.values())]
+        self._sizes = {name: _ints(settings.value(f"panes/{name}")) for name in names}
         tabs.currentChanged.connect(self._on_tab)
+
+    def _name(self, page: QWidget | None) -> str:
+        return self._views[page][0] if page in self._views else AUTHORING
 
     def show_run(self, editor_share: float = RUN_EDITOR_SHARE) -> None:
         """Show the run page; its remembered sizes, else `editor_share` of the height on top."""
-        if self._sizes[True] is None:
-            total = sum(self._splitter.sizes())
-            if total > 0:
-                top = int(total * editor_share)
-                self._sizes[True] = [top, total - top]
+        self._first_sizes("run", editor_share)
         if self._tabs.currentWidget() is self._run:
-            self._apply(True)
+            self._apply("run")
         else:
             self._tabs.setCurrentWidget(self._run)
 
     def save(self) -> None:
-        """Keep both views' sizes for the next start."""
-        self._sizes[self._in_run] = self._splitter.sizes()
+        """Keep every view's sizes for the next start."""
+        self._sizes[self._view] = self._splitter.sizes()
         settings = open_settings()
-        for in_run, key in ((False, "panes/authoring"), (True, "panes/run")):
-            if self._sizes[in_run]:
-                settings.setValue(key, self._sizes[in_run])
+        for name, sizes in self._sizes.items():
+            if sizes:
+                settings.setValue(f"panes/{name}", sizes)
         settings.sync()
 
-    def _on_tab(self, _index: int) -> None:
-        in_run = self._tabs.currentWidget() is self._run
-        if in_run == self._in_run:
-            return
-        self._sizes[self._in_run] = self._splitter.sizes()
-        self._in_run = in_run
-        self._apply(in_run)
+    def _first_sizes(self, name: str, editor_share: float) -> None:
+        if self._sizes.get(name) is None:
+            total = sum(self._splitter.sizes())
+            if total > 0:
+                top = int(total * editor_share)
+                self._sizes[name] = [top, total - top]
 
-    def _apply(self, in_run: bool) -> None:
-        sizes = self._sizes[in_run]
+    def _on_tab(self, _index: int) -> None:
+        page = self._tabs.currentWidget()
+        name = self._name(page)
+        if name == self._view:
+            return
+        self._sizes[self._view] = self._splitter.sizes()
+        self._view = name
+        if page in self._views:
+            self._first_sizes(name, self._views[page][1])
+        self._apply(name)
+
+    def _apply(self, name: str) -> None:
+        sizes = self._sizes.get(name)
         if sizes and sum(sizes) > 0:
             self._splitter.setSizes(sizes)
 

@@ -23,7 +23,12 @@ from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController
 from studio.views.live_controller import LiveController, runs_dir
-from studio.views.pane_memory import RUN_EDITOR_SHARE, PaneMemory, StaleRunGuard
+from studio.views.pane_memory import (
+    RUN_EDITOR_SHARE,
+    SCRIPT_EDITOR_SHARE,
+    PaneMemory,
+    StaleRunGuard,
+)
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
 from studio.views.viewer.recorded import OpenedRun, open_run
@@ -79,7 +84,11 @@ class RunWiring:
         self.human.session_finished.connect(lambda folder: spawn(self.show_session(folder)))
         self.live.run_finished.connect(self._on_finished)
         self.live.message.connect(lambda m: shell.status(m, 10000))
-        self.panes = PaneMemory(splitter, tabs, panel)
+        script = next(
+            (tabs.widget(i) for i in range(tabs.count()) if tabs.tabText(i) == "Script"), None
+        )
+        own = {script: ("script", SCRIPT_EDITOR_SHARE)} if script is not None else {}
+        self.panes = PaneMemory(splitter, tabs, panel, own)
         self.stale = StaleRunGuard(
             tabs, panel, self._selected_id, self._forget, lambda: self.live.busy
         )

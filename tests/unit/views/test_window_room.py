@@ -121,3 +121,19 @@ def test_the_editor_zooms_out_to_fit_the_scratch_layout_in_a_small_area(qtbot: A
     assert editor.view.zoomFactor() * 640 <= editor.view.height() + 1
     editor.resize(1400, 800)
     qtbot.waitUntil(lambda: editor.view.zoomFactor() == 1.0, timeout=5000)
+
+
+def test_the_script_tab_gets_more_lines_and_its_own_remembered_sizes(qtbot: Any) -> None:
+    splitter, tabs, task, run = _editor_and_tabs(qtbot)
+    script = QLabel("script")
+    tabs.addTab(script, "Script")
+    authoring = splitter.sizes()
+    panes = PaneMemory(splitter, tabs, run, {script: ("script", 0.4)})
+    tabs.setCurrentWidget(script)
+    assert splitter.sizes()[1] > authoring[1] * 1.5  # the script shows more lines
+    splitter.setSizes([200, 800])  # the author wants even more
+    tabs.setCurrentWidget(task)
+    assert splitter.sizes() == authoring
+    tabs.setCurrentWidget(script)
+    assert splitter.sizes()[0] <= 205
+    panes.save()
