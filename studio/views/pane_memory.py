@@ -39,6 +39,7 @@ class PaneMemory:
         settings = open_settings()
         names = [AUTHORING, *(name for name, _share in self._views.values())]
         self._sizes = {name: _ints(settings.value(f"panes/{name}")) for name in names}
+        self._live_restore: list[int] | None = None
         tabs.currentChanged.connect(self._on_tab)
 
     def _name(self, page: QWidget | None) -> str:
@@ -52,9 +53,23 @@ class PaneMemory:
         else:
             self._tabs.setCurrentWidget(self._run)
 
+    def show_live(self, editor_height: int) -> None:
+        """Show the run page for a live episode: the editor gets `editor_height` (the
+        episode's screen) if the window has it, the tabs what is left (at least their
+        minimum); these sizes are not remembered as the run view's."""
+        self.show_run()
+        remembered = self._splitter.sizes()
+        total = sum(remembered)
+        if total <= 0:
+            return
+        tabs_min = max(self._tabs.minimumSizeHint().height(), 0)
+        top = max(remembered[0], min(editor_height, total - tabs_min))
+        self._splitter.setSizes([top, total - top])
+        self._live_restore = remembered
+
     def save(self) -> None:
         """Keep every view's sizes for the next start."""
-        self._sizes[self._view] = self._splitter.sizes()
+        self._store()
         settings = open_settings()
         for name, sizes in self._sizes.items():
             if sizes:
@@ -73,11 +88,16 @@ class PaneMemory:
         name = self._name(page)
         if name == self._view:
             return
-        self._sizes[self._view] = self._splitter.sizes()
+        self._store()
         self._view = name
         if page in self._views:
             self._first_sizes(name, self._views[page][1])
         self._apply(name)
+
+    def _store(self) -> None:
+        """Keep the sizes of the view being left (a live episode's are not the run view's)."""
+        restore, self._live_restore = self._live_restore, None
+        self._sizes[self._view] = restore if restore is not None else self._splitter.sizes()
 
     def _apply(self, name: str) -> None:
         sizes = self._sizes.get(name)

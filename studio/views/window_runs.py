@@ -36,6 +36,9 @@ from studio.views.viewer.run_list import RunListDialog
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
 
+# the episode's 1280x720 screen and the document bar above it
+LIVE_EDITOR_HEIGHT = 720 + 40
+
 
 def make_agent(choice: RunChoice, task: TaskFolder) -> Agent:
     if choice.agent == "oracle":
@@ -129,7 +132,7 @@ class RunWiring:
         self, entry: TaskFolder, agent: Agent, mode: Mode, paused: bool = False
     ) -> EvalResult | None:
         self.live.start_paused = paused
-        self.show_tab()
+        self.panes.show_live(LIVE_EDITOR_HEIGHT)
         result = await self.live.run_agent(entry, agent, mode)
         self.stale.opened()
         folder = self.live.last_folder

@@ -137,3 +137,19 @@ def test_the_script_tab_gets_more_lines_and_its_own_remembered_sizes(qtbot: Any)
     tabs.setCurrentWidget(script)
     assert splitter.sizes()[0] <= 205
     panes.save()
+
+
+def test_a_live_run_gives_the_editor_its_screen_height_without_changing_the_run_view(
+    qtbot: Any,
+) -> None:
+    splitter, tabs, task, run = _editor_and_tabs(qtbot)
+    panes = PaneMemory(splitter, tabs, run)
+    panes.show_run(0.3)
+    recorded = splitter.sizes()
+    tabs.setCurrentWidget(task)
+    panes.show_live(760)
+    assert tabs.currentWidget() is run
+    assert splitter.sizes()[0] >= 760  # the 1280x720 screen is not cut off in height
+    tabs.setCurrentWidget(task)
+    tabs.setCurrentWidget(run)
+    assert splitter.sizes() == recorded  # a recorded run is shown as before
