@@ -380,7 +380,10 @@ class RegionComputer:
             self.progress("regions", self._done(), len(need_start) + len(need_end))
             jobs: list[Job] = [(p, dest, START_STEPS) for p in need_start]
             jobs += [end_job(p) for p in need_end]
-            verdicts = await pages.run(jobs)
+            done, total = self._done(), len(jobs)
+            verdicts = await pages.run(
+                jobs, lambda n: self.progress("regions", done + n, total - n)
+            )
             cut = len(need_start)
             start_scan.record({p: v.moved for p, v in zip(need_start, verdicts[:cut], strict=True)})
             end_scan.record({p: v.connected for p, v in zip(need_end, verdicts[cut:], strict=True)})
