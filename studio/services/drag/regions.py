@@ -380,14 +380,16 @@ class RegionComputer:
             self.progress("regions", self._done(), len(need_start) + len(need_end))
             jobs: list[Job] = [(p, dest, START_STEPS) for p in need_start]
             jobs += [end_job(p) for p in need_end]
-            done, total = self._done(), len(jobs)
-            verdicts = await pages.run(
-                jobs, lambda n: self.progress("regions", done + n, total - n)
-            )
+            verdicts = await pages.run(jobs, self._drag_progress(len(jobs)))
             cut = len(need_start)
             start_scan.record({p: v.moved for p, v in zip(need_start, verdicts[:cut], strict=True)})
             end_scan.record({p: v.connected for p, v in zip(need_end, verdicts[cut:], strict=True)})
             self.state.save()
+
+    def _drag_progress(self, total: int) -> Callable[[int], None]:
+        """Progress within a batch of `total` drags: n done of it."""
+        before = self._done()
+        return lambda n: self.progress("regions", before + n, total - n)
 
     def _done(self) -> int:
         return len(self.state.start) + len(self.state.end)
