@@ -125,7 +125,8 @@ class ZoomImageView(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        painter.fillRect(self.rect(), self.palette().window())
+        palette = self.palette()  # kept: window() is a reference into it
+        painter.fillRect(self.rect(), palette.window())
         if self.pixmap.isNull():
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.placeholder)
         else:
