@@ -136,10 +136,20 @@ class TaskChecker:
             runner = MutantRunner(
                 self.runs, entry, clock, golden_runs, options.mutants, options.seed
             )
+            runner.not_evaluated = lambda n: self._expect_fewer(n * check.reruns)
             await runner.run_into(check)
+        else:  # no mutant is run
+            self._expect_fewer(self.expected - self.finished)
         if self.progress is not None:
             self.progress(self.finished, self.finished)
         return _finish(check, t0)
+
+    def _expect_fewer(self, evaluations: int) -> None:
+        """`evaluations` of those expected will not be made: the progress total shrinks now,
+        rather than the count jumping to done at the end."""
+        self.expected = max(self.finished, self.expected - max(0, evaluations))
+        if self.progress is not None and evaluations > 0:
+            self.progress(self.finished, self.expected)
 
     async def _golden_and_initial(
         self, entry: TaskFolder, clock: Clock

@@ -60,6 +60,9 @@ class MutantRunner:
         self.golden_runs = golden_runs
         self.count = count
         self.seed = seed
+        # told how many of the `count` mutants will not be evaluated (fewer could be made, or
+        # one could not be built), so that a progress count does not jump at the end
+        self.not_evaluated: Callable[[int], None] = lambda _n: None
 
     async def run_into(self, check: TaskCheck) -> None:
         assert self.entry.golden_path is not None
@@ -67,6 +70,8 @@ class MutantRunner:
         golden = read_project_json(golden_bytes, self.entry.golden_path)
         initial = read_project_json(self.entry.initial_path.read_bytes(), self.entry.initial_path)
         mutants = generate_mutants(golden, initial, self.count, self.seed)
+        if len(mutants) < self.count:
+            self.not_evaluated(self.count - len(mutants))
         runs = await asyncio.gather(*(self._one(m, golden_bytes) for m in mutants))
         equivalent = {e.mutant_id: e.reason for e in self.entry.task.equivalent_mutants}
         check.mutants = list(runs)
@@ -103,6 +108,7 @@ class MutantRunner:
             data = mutant_sb3(golden_bytes, mutant)
         except Exception as exc:  # a mutant we cannot even pack is discarded, never a kill
             run.note = f"could not be built: {exc}"
+            self.not_evaluated(1)
             return run
         results = await self.runs(self.entry, data, f"{mutant.id}.sb3", self.clock)
         broken = next((r for r in results if r.error and r.error.kind is ErrorKind.PROJECT), None)

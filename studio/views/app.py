@@ -133,6 +133,10 @@ async def _main(window: MainWindow, options: GuiOptions, script: WindowScript | 
     outcome = {"code": 0}
     if options.shows_more_than_the_library() or script is not None:
         window.background.spawn(_show_first(window, options, script, outcome))
+    else:  # the task opened last in this library, as it was left
+        from studio.views.task_memory import reopen_last
+
+        window.background.spawn(reopen_last(window))
     await closed
     # Ctrl+C in a terminal also kills the Playwright driver; its half-finished futures are
     # expected now and not worth a screenful of asyncio complaints.

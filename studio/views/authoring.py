@@ -127,11 +127,11 @@ class AuthoringController(QObject):
         self._poll.stop()
         self._autosave.stop()
         self._show_no_task()
-        self.task_closed.emit()
 
     def _show_no_task(self) -> None:
         self.bar.set_enabled(False)
         self.bar.title.setText("No task open")
+        self.task_closed.emit()
 
     def stop(self) -> None:
         """The window is closing with nothing left unsaved (or the user discarded it)."""

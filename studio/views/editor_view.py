@@ -1,4 +1,8 @@
-"""The embedded Scratch editor: our editor page in a QWebEngineView, with a status banner."""
+"""The embedded Scratch editor: our editor page in a QWebEngineView, with a status banner.
+
+The Scratch GUI lays itself out for at least 1024x640 CSS pixels and cuts off what does not
+fit (the sprite-info row first); in a smaller area the page is zoomed out just enough to fit
+(`fit_zoom`), never below MIN_ZOOM. A page lent to an episode (`show_at`) is at zoom 1."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from PySide6.QtCore import QCoreApplication, QUrl, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWebEngineCore import QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QVBoxLayout, QWidget
@@ -24,11 +29,23 @@ from studio.views.banner import Banner
 from studio.views.editor_page import EditorError, EditorPage
 
 QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size
+GUI_MIN_SIZE = (1024, 640)  # the Scratch GUI's own minimum layout, CSS pixels
+MIN_ZOOM = 0.6
 
 EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_S = 90.0
+# May the idle stage skip its redraws (resources/js/editor-rest.js)? Not while lent to an episode.
+REST_SCRIPT = "window.studioRest && studioRest.allow(%s)"
 _profile: QWebEngineProfile | None = None
 _profile_lock: IO[str] | None = None
+
+
+def fit_zoom(width: int, height: int) -> float:
+    """The page zoom at which the Scratch GUI's minimum layout fits `width` x `height`."""
+    if width <= 0 or height <= 0:
+        return 1.0
+    zoom = min(1.0, width / GUI_MIN_SIZE[0], height / GUI_MIN_SIZE[1])
+    return max(MIN_ZOOM, round(zoom, 2))
 
 
 def shared_profile() -> QWebEngineProfile:
@@ -85,7 +102,6 @@ class EditorView(QWidget):
         self._project_name = ""
         self._waiter: asyncio.Future[None] | None = None
         self._lent: tuple[int, int] | None = None  # the page's size while an episode has it
-        self._zoom = 1.0
         # Asked before every load_project: a reason to refuse it (a human session), or None.
         self.load_gate: Callable[[str], str | None] | None = None
         self.page.file_gate = lambda: self._gate("a file from the editor's File menu")
@@ -117,8 +133,8 @@ class EditorView(QWidget):
         assert isinstance(layout, QVBoxLayout)
         if self._lent is None:
             layout.removeWidget(self.view)
-            self._zoom = self.view.zoomFactor()
         self._lent = (width, height)
+        self.page.runJavaScript(REST_SCRIPT % "false")  # an episode sees every frame
         self.view.setZoomFactor(1.0)
         self.view.setMinimumSize(0, 0)
         self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
@@ -127,17 +143,30 @@ class EditorView(QWidget):
         self.view.raise_()
 
     def fit_view(self) -> None:
-        """Undo `show_at`: the layout sizes the view again, at the zoom it had."""
+        """Undo `show_at`: the layout sizes the view again, zoomed to fit it."""
         if self._lent is None:
             return
         self._lent = None
+        self.page.runJavaScript(REST_SCRIPT % "true")
         self.view.setMinimumSize(0, 0)
         self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
-        self.view.setZoomFactor(self._zoom)
         layout = self.layout()
         assert isinstance(layout, QVBoxLayout)
         layout.addWidget(self.view, 1)
         layout.activate()
+        self._fit_zoom()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_zoom()
+
+    def _fit_zoom(self) -> None:
+        if self._lent is not None:
+            return
+        banner = self.banner.height() if self.banner.isVisible() else 0
+        zoom = fit_zoom(self.width(), self.height() - banner)
+        if abs(self.view.zoomFactor() - zoom) > 0.005:
+            self.view.setZoomFactor(zoom)
 
     @property
     def is_ready(self) -> bool:

@@ -30,7 +30,7 @@ from studio.services.evaluator import Evaluator
 from studio.services.live.window_pages import WindowPageSource
 from studio.services.server import EditorServer
 from studio.services.store import LibraryScan, TaskFolder, scan_library
-from studio.views import recovery_work, window_layout
+from studio.views import recovery_work, task_memory, window_layout
 from studio.views.actions import StudioActions
 from studio.views.authoring import AuthoringController
 from studio.views.background import BackgroundTasks
@@ -211,6 +211,7 @@ class MainWindow(QMainWindow):
         c.revert.triggered.connect(lambda: self.background.spawn(self.authoring.revert()))
         c.show_diff.triggered.connect(lambda: self.background.spawn(self.show_diff()))
         c.shortcuts.triggered.connect(self._on_shortcuts_requested)
+        task_memory.follow(c, self.authoring, lambda: self.library_root)
         shell, library, authoring = self.shell, self.library, self.authoring
         self.library_wiring = LibraryWiring(
             shell, library, self.library_ops, authoring, self.details, self.load_library

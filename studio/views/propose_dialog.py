@@ -90,7 +90,7 @@ class ProposeDialog(QDialog):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             item.setToolTip("\n".join(["killed:", *p.kills]) if p.kills else "kills no mutant")
-        lines = [f"Survivor: {m}" for m in s.survivors]
+        lines = [f"Survivor: {report.mutant_text(m)}" for m in s.survivors]
         lines += [f"Killed no mutant: {w}" for w in s.killed_nothing]
         self.summary.setText("\n".join(lines) or "Every mutant is killed.")
         self.merge.setEnabled(bool(report.kept))

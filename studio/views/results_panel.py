@@ -20,6 +20,7 @@ from studio.views.tables import Fit, read_only_table
 
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 COLUMNS = ("Test", "Result", "Duration", "Error")
+NAME_MIN_WIDTH, NAME_MAX_WIDTH, NAME_PADDING = 240, 640, 16  # px of the Test column
 _COLORS = {"PASS": "#1b7f3b", "FAIL": "#b3261e", "TIMEOUT": "#a15c00"}
 _SUMMARY_STYLE = {
     "pass": "background: #e6f4ea; color: #0d652d; font-weight: 600;",
@@ -118,6 +119,22 @@ class ResultsPanel(QWidget):
         self.busy.setVisible(kind == "busy")
 
     def _fill_table(self, details: list[TestDetail]) -> None:
+        self._fill_rows(details)
+        self._fit_columns(any(d.error for d in details))
+
+    def _fit_columns(self, errors: bool) -> None:
+        """Test names get the room they need; the Error column shows only when a test has an
+        error (and then takes what is left), so names are not cut beside an empty column."""
+        table, header = self.table, self.table.horizontalHeader()
+        table.setColumnHidden(3, not errors)
+        if not errors:
+            header.setSectionResizeMode(0, Fit.Stretch)
+            return
+        header.setSectionResizeMode(0, Fit.Interactive)
+        wanted = table.sizeHintForColumn(0) + NAME_PADDING
+        table.setColumnWidth(0, max(NAME_MIN_WIDTH, min(wanted, NAME_MAX_WIDTH)))
+
+    def _fill_rows(self, details: list[TestDetail]) -> None:
         self.table.setRowCount(len(details))
         for row, detail in enumerate(details):
             text = verdict(detail)
@@ -137,4 +154,4 @@ class ResultsPanel(QWidget):
 
 def _make_table(parent: QWidget) -> QTableWidget:
     modes = {0: Fit.Interactive, 1: Fit.ResizeToContents, 2: Fit.ResizeToContents, 3: Fit.Stretch}
-    return read_only_table(parent, COLUMNS, modes, {0: 330}, alternating=True)
+    return read_only_table(parent, COLUMNS, modes, {0: NAME_MIN_WIDTH}, alternating=True)

@@ -3,7 +3,8 @@
 Numbers are drawn as a step line between their lowest and highest value; other values (costume
 names, texts, shown/hidden) as steps between levels, one level per distinct value in order of
 first appearance, each level labelled. Time runs left to right in seconds from the scenario's
-start; the time axis ends at the last change or at `duration_ms` when given.
+start; the time axis ends at the last change or at `duration_ms` when given. A number that never
+changes is one level across the middle, labelled once.
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ class TraceChart(QWidget):
         values = [v for _t, v in self.points]
         if values and all(isinstance(v, float) for v in values):
             low, high = min(values), max(values)
-            span = (high - low) or 1.0
+            if low == high:  # a flat line: one labelled level, in the middle
+                return [0.5] * len(values), ["", _label(low), ""]
+            span = high - low
             return [(v - low) / span for v in values], [_label(low), _label(high)]
         names = list(dict.fromkeys(_label(v) for v in values))
         step = 1.0 / max(1, len(names) - 1)

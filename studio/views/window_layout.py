@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from studio.views.settings import open_settings
 
 DEFAULT_SIZE = (1500, 940)
+SCREEN_MARGIN = 24  # room left around a first window on a screen smaller than the default
 
 
 def build(
@@ -45,17 +47,35 @@ def build(
 
 def restore(window: QMainWindow, splitters: dict[str, QSplitter]) -> None:
     """Give `window` and its `splitters` the geometry and state saved last (else the default
-    size)."""
+    size); either way the window fits the screen's available area."""
     settings = open_settings()
     geometry = settings.value("window/geometry")
     if isinstance(geometry, QByteArray) and not geometry.isEmpty():
         window.restoreGeometry(geometry)
     else:
         window.resize(*DEFAULT_SIZE)
+    fit_screen(window)
     for name, splitter in splitters.items():
         state = settings.value(f"splitters/{name}")
         if isinstance(state, QByteArray) and not state.isEmpty():
             splitter.restoreState(state)
+
+
+def fit_screen(window: QWidget) -> None:
+    """Shrink `window` to its screen's available area (less a margin) and move it inside."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    area = screen.availableGeometry()
+    width = min(window.width(), max(area.width() - SCREEN_MARGIN, 320))
+    height = min(window.height(), max(area.height() - SCREEN_MARGIN, 240))
+    if (width, height) != (window.width(), window.height()):
+        window.resize(width, height)
+    frame = window.frameGeometry()
+    if not area.contains(frame):
+        x = min(max(frame.x(), area.x()), area.right() + 1 - frame.width())
+        y = min(max(frame.y(), area.y()), area.bottom() + 1 - frame.height())
+        window.move(max(x, area.x()), max(y, area.y()))
 
 
 def save(window: QMainWindow, splitters: dict[str, QSplitter]) -> None:

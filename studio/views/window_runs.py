@@ -31,12 +31,22 @@ from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir
+from studio.views.pane_memory import (
+    RUN_EDITOR_SHARE,
+    SCRIPT_EDITOR_SHARE,
+    PaneMemory,
+    StaleRunGuard,
+)
 from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
 from studio.views.viewer.recorded import OpenedRun, open_run
+from studio.views.viewer.run_list import RunListDialog
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
+
+# the episode's 1280x720 screen and the document bar above it
+LIVE_EDITOR_HEIGHT = 720 + 40
 
 
 def make_agent(choice: RunChoice, task: TaskFolder) -> Agent:
@@ -90,16 +100,29 @@ class RunWiring:
         self.human.session_finished.connect(lambda folder: spawn(self.show_session(folder)))
         self.live.run_finished.connect(self._on_finished)
         self.live.message.connect(lambda m: shell.status(m, 10000))
+        script = next(
+            (tabs.widget(i) for i in range(tabs.count()) if tabs.tabText(i) == "Script"), None
+        )
+        own = {script: ("script", SCRIPT_EDITOR_SHARE)} if script is not None else {}
+        self.panes = PaneMemory(splitter, tabs, panel, own)
+        self.stale = StaleRunGuard(
+            tabs, panel, self._selected_id, self._forget, lambda: self.live.busy
+        )
+
+    def _forget(self, text: str) -> None:
+        """The run shown belongs to another task: show none (replay and export stop too)."""
+        self.opened = None
+        self.panel.clear(text)
+
+    def _selected_id(self) -> str | None:
+        entry = self.shell.library.selected()
+        return entry.task.id if entry is not None else None
 
     def show_tab(self, editor_share: float = 0.62) -> None:
-        """Show the Run tab; `editor_share` of the height goes to the editor above it (a
-        recorded run needs the editor less than the step pictures)."""
-        self._tabs.setCurrentWidget(self.panel)
-        splitter = self._splitter
-        total = sum(splitter.sizes())
-        if total > 0:
-            top = int(total * editor_share)
-            splitter.setSizes([top, total - top])
+        """Show the Run tab; the first time, `editor_share` of the height goes to the editor
+        above it (a recorded run needs the editor less than the step pictures), later the
+        sizes it was left with (studio.views.pane_memory)."""
+        self.panes.show_run(editor_share)
 
     async def ask_and_run(self) -> EvalResult | None:
         entry = self.shell.library.selected()
@@ -122,8 +145,9 @@ class RunWiring:
         self, entry: TaskFolder, agent: Agent, mode: Mode, paused: bool = False
     ) -> EvalResult | None:
         self.live.start_paused = paused
-        self.show_tab()
+        self.panes.show_live(LIVE_EDITOR_HEIGHT)
         result = await self.live.run_agent(entry, agent, mode)
+        self.stale.opened()
         folder = self.live.last_folder
         if folder is not None:  # the run just shown can be replayed and exported
             with contextlib.suppress(StudioError):
@@ -147,14 +171,19 @@ class RunWiring:
             self.shell.results.show_result(result)
 
     async def close(self) -> None:
+        self.panes.save()
         await self.live.close()
 
     # ---- recorded runs -------------------------------------------------------------------------
     def _ask_open(self) -> None:
-        parent = self.shell.parent
-        path = QFileDialog.getExistingDirectory(parent, "Open a trajectory folder", str(runs_dir()))
-        if path:
-            self.shell.spawn(self.open(Path(path)))
+        self.shell.spawn(self.pick_and_open())
+
+    async def pick_and_open(self) -> OpenedRun | None:
+        """Pick a recorded run from the list of runs (or browse), then show it."""
+        dialog = RunListDialog(runs_dir(), 1, self.shell.parent)
+        if await finished(dialog) != QDialog.DialogCode.Accepted or not dialog.chosen:
+            return None
+        return await self.open(dialog.chosen[0])
 
     async def open(self, path: Path) -> OpenedRun | None:
         """Show a recorded run (folder or .zip) in the Run tab; None with a message if not."""
@@ -166,7 +195,8 @@ class RunWiring:
             return None
         self.opened = opened
         self.panel.show_steps(opened.title, opened.steps)
-        self.show_tab(editor_share=0.3)
+        self.show_tab(editor_share=RUN_EDITOR_SHARE)
+        self.stale.opened()
         return opened
 
     async def replay(self) -> EvalResult | None:
@@ -190,13 +220,14 @@ class RunWiring:
         return await self.run_agent(entry, agent, run.mode)
 
     def _ask_compare(self) -> None:
-        parent = self.shell.parent
-        first = QFileDialog.getExistingDirectory(parent, "First run (A)", str(runs_dir()))
-        if not first:
-            return
-        second = QFileDialog.getExistingDirectory(parent, "Second run (B)", str(Path(first).parent))
-        if second:
-            self.shell.spawn(self.compare(Path(first), Path(second)))
+        self.shell.spawn(self.pick_and_compare())
+
+    async def pick_and_compare(self) -> CompareDialog | None:
+        """Pick two recorded runs from the list of runs (A, then B), then compare them."""
+        dialog = RunListDialog(runs_dir(), 2, self.shell.parent)
+        if await finished(dialog) != QDialog.DialogCode.Accepted or len(dialog.chosen) != 2:
+            return None
+        return await self.compare(*dialog.chosen)
 
     async def compare(self, a: Path, b: Path) -> CompareDialog | None:
         try:

@@ -72,3 +72,80 @@ def test_editor_page_stays_offline_loads_rolls_back_and_saves(
     saved = read_project_json(out["saved"], "saved.sb3")
     cat = next(t for t in saved["targets"] if t["name"] == "Cat")
     assert {b["opcode"] for b in cat["blocks"].values()} >= {"event_whenflagclicked", "looks_say"}
+
+
+FOREVER_BLOCKS = {
+    "flag": {
+        "opcode": "event_whenflagclicked",
+        "next": "loop",
+        "parent": None,
+        "inputs": {},
+        "fields": {},
+        "shadow": False,
+        "topLevel": True,
+        "x": 0,
+        "y": 0,
+    },
+    "loop": {
+        "opcode": "control_forever",
+        "next": None,
+        "parent": "flag",
+        "inputs": {},
+        "fields": {},
+        "shadow": False,
+        "topLevel": False,
+    },
+}
+# Steps the VM by hand (its own 30 Hz interval stopped) and counts the stage draws they make.
+REST_STEPS = """() => {
+  vm.runtime.quit();
+  const draws = () => studioRest.stats().draws;
+  const steps = (n) => { const d0 = draws(); for (let i = 0; i < n; i++) vm.runtime._step();
+    return draws() - d0; };
+  const out = {};
+  steps(2);  // whatever the load left to draw
+  out.idle = steps(10);
+  vm.runtime.targets.find((t) => !t.isStage).setXY(40, 30);
+  out.after_move = steps(10);
+  vm.runtime.renderer.requestSnapshot(() => undefined);
+  out.snapshot = steps(1);
+  vm.greenFlag();  // a forever loop that changes nothing: a running project
+  out.running = steps(5);
+  vm.stopAll();
+  steps(2);
+  studioRest.allow(false);
+  out.not_allowed = steps(5);
+  studioRest.allow(true);
+  steps(1);
+  out.allowed_again = steps(5);
+  const d0 = draws();
+  vm.renderer.draw();  // a draw asked for outside a step (the editor's thumbnail)
+  out.direct = draws() - d0;
+  return out;
+}"""
+
+
+async def _count_draws(pool: Any) -> dict[str, int]:
+    page = await pool.context.new_page()
+    try:
+        await page.goto(pool.server.url("editor.html"))
+        await page.wait_for_function("window.studioEditorReady === true", timeout=60_000)
+        looping = base64.b64encode(sb3_bytes(project_json(FOREVER_BLOCKS))).decode()
+        await page.evaluate(LOAD, [looping, "looping.sb3"])
+        await page.wait_for_function("window.studioRest !== undefined", timeout=20_000)
+        return dict(await page.evaluate(REST_STEPS))
+    finally:
+        await page.close()
+
+
+def test_the_idle_stage_rests_and_draws_what_changes(loop_thread: Any, browser_pool: Any) -> None:
+    """Issue 31, point 11: an idle editor's VM steps no longer redraw the stage each frame."""
+    out = loop_thread.run(_count_draws(browser_pool))
+
+    assert out["idle"] == 0
+    assert out["after_move"] == 1  # the move is drawn once, then it rests again
+    assert out["snapshot"] == 1
+    assert out["running"] == 5  # a running project is drawn every frame
+    assert out["not_allowed"] == 5  # a live episode sees every frame
+    assert out["allowed_again"] == 0
+    assert out["direct"] == 1

@@ -18,6 +18,7 @@ from studio.services import paths
 from studio.services.drag.item import ConnectionType, load_item, png_size
 from studio.services.qa.item import QaSet
 from studio.views.labeling.window import LabelingWindow
+from tests.helpers.window_fit import page_fits_view
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 
@@ -94,7 +95,9 @@ def test_a_drag_item_is_authored_by_clicking_on_the_editor_and_regions_compute_f
     assert panel.instruction.toPlainText() == item.instruction  # shown, editable
     # given back: the editor has its own size again and can be lent again
     assert not window.runs.live.pages.busy
-    qtbot.waitUntil(lambda: js(window, "innerWidth") == window.editor.view.width(), timeout=10_000)
+    qtbot.waitUntil(
+        lambda: page_fits_view(js(window, "innerWidth"), window.editor.view), timeout=10_000
+    )
 
     # Compute a shipped item's regions from the window: real drags, progress, stored figures.
     assert panel.select("t2_yposition_into_gt")
@@ -107,7 +110,14 @@ def test_a_drag_item_is_authored_by_clicking_on_the_editor_and_regions_compute_f
     assert "real drags" in panel.progress_text.text(), panel.progress_text.text()
     after = load_item(drag_root / "t2_yposition_into_gt").item
     assert after.region_stats is not None and after.region_stats.drags > 0
-    assert after.review.state.value == "draft"  # new regions need a new look
+    same = {tuple(p) for p in after.evaluation_config.feasible_points} == {
+        tuple(p) for p in before.feasible_points
+    } and {tuple(p) for p in after.evaluation_config.feasible_start_points} == {
+        tuple(p) for p in before.feasible_start_points
+    }
+    # new regions need a new look; the same regions computed again keep the approval
+    assert after.review.state.value == ("approved" if same else "draft")
+    assert "Computed in" in panel.details.text() and panel.details.text().count("Computed in") == 1
     assert panel.canvas.start == {tuple(p) for p in after.evaluation_config.feasible_start_points}
     assert panel.canvas.end == {tuple(p) for p in after.evaluation_config.feasible_points}
     shipped = {tuple(p) for p in before.feasible_points}

@@ -25,6 +25,7 @@ from studio.services.env.modes import VIEWPORT
 from studio.services.env.recorder import read_trajectory
 from studio.services.live.controls import RunState
 from studio.views.viewer.marks import mark_for
+from tests.helpers.window_fit import page_fits_view
 from tests.unit.trajectories.build import step, write_trajectory
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
@@ -92,7 +93,9 @@ def test_scripted_agent_runs_live_then_its_run_opens_replays_compares_and_export
     assert [s.action["api"] for s in trajectory.steps] == ["drag_and_drop", "click", "done"]
     assert (folder / "obs_0001.json").is_file() and (folder / "step_0001.png").is_file()
     # released: the page has the view's own size again
-    qtbot.waitUntil(lambda: js(window, "innerWidth") == window.editor.view.width(), timeout=10_000)
+    qtbot.waitUntil(
+        lambda: page_fits_view(js(window, "innerWidth"), window.editor.view), timeout=10_000
+    )
 
     # Offline: the trajectory opens in the Run tab; the drag is drawn with both ends.
     opened = run_async(window.runs.open(folder))
@@ -367,9 +370,8 @@ def test_live_runs_drive_the_window_page_with_real_input_through_qt(
     # Given back: the layout sizes the view again and the page follows it.
     assert not pages.busy and window.editor.shown_size is None
     qtbot.waitUntil(
-        lambda: (
-            run_async(window.editor.run_js("[innerWidth, innerHeight]"))
-            == [view.width(), view.height()]
+        lambda: page_fits_view(
+            run_async(window.editor.run_js("[innerWidth, innerHeight]")), view, both=True
         ),
         timeout=10_000,
     )

@@ -117,3 +117,22 @@ def test_a_task_that_fails_to_load_is_listed_with_its_error(
     window.close()  # remembers geometry and splitters in the test's own config folder
     saved = settings_path().read_text()
     assert "geometry=" in saved and "main=" in saved
+
+
+def test_the_task_opened_last_opens_again_and_save_waits_for_a_task(
+    tmp_path: Path, boot_window: Callable[..., Any], run_async: Any
+) -> None:
+    """Issue 31 (smaller): Save and Check are off with no task open; the next start opens the
+    task opened last in this library."""
+    from studio.services.store import load_task
+    from studio.views import task_memory
+
+    entry = load_task(write_sample_task(tmp_path / "lib" / "cat-hello"))
+    task_memory.remember(entry, tmp_path / "lib")
+    window = boot_window(tmp_path / "lib")
+    assert not window.commands.save.isEnabled() and not window.commands.check.isEnabled()
+
+    assert run_async(task_memory.reopen_last(window))
+    assert window.editor.project_name.endswith("initial.sb3")
+    assert window.library.current_entry().task.id == "cat-hello"
+    assert window.commands.save.isEnabled() and window.commands.check.isEnabled()

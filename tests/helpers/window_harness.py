@@ -10,6 +10,9 @@ options ask, and closes the window:
 
   --exit-when-ready          print "editor-ready <seconds since process start>" and stop there
                              (bench/bench_gui_start.py)
+  --idle SECONDS             once the editor and the library are ready, print "idle-start", do
+                             nothing for SECONDS, print "idle-end" (bench/bench_idle.py measures
+                             the CPU used in between); --minimised minimises the window first
   --open TASK_ID             select that task and open its --project (initial|golden) ...
   --evaluate                 ... and evaluate the editor's project (prints the summary line)
   --trajectory PATH --step N open a recorded run (folder or .zip) and select step N
@@ -68,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_window.add_window_options(parser, library_default=paths.BUNDLED_TASKS)
     parser.add_argument("--exit-when-ready", action="store_true")
+    parser.add_argument("--idle", type=float, metavar="SECONDS", help="sit idle, see above")
+    parser.add_argument("--minimised", action="store_true", help="minimise before --idle")
     parser.add_argument("--open", dest="open_task", metavar="TASK_ID")
     parser.add_argument("--project", choices=app.PROJECTS, default="golden")
     parser.add_argument("--evaluate", action="store_true")
@@ -94,6 +99,8 @@ def script_for(opts: argparse.Namespace) -> app.WindowScript:
         if opts.exit_when_ready:
             print(f"editor-ready {process_age_s():.2f}", flush=True)
             return 0
+        if opts.idle is not None:
+            return await _idle(window, opts.idle, opts.minimised)
         code = 0
         if opts.open_task:
             code = await app.open_task(window, opts.open_task, opts.project)
@@ -123,6 +130,19 @@ def script_for(opts: argparse.Namespace) -> app.WindowScript:
         return code
 
     return script
+
+
+async def _idle(window: MainWindow, seconds: float, minimised: bool) -> int:
+    """Sit still for `seconds` with the library shown (the window minimised if asked)."""
+    await window.wait_library()
+    await window.shell.pool()  # the evaluation browser the window starts has started
+    if minimised:
+        window.showMinimized()
+    await asyncio.sleep(SETTLE_BEFORE_GRAB_S)  # let the start-up's last paints and timers end
+    print("idle-start", flush=True)
+    await asyncio.sleep(seconds)
+    print("idle-end", flush=True)
+    return 0
 
 
 async def _evaluate(window: MainWindow) -> int:

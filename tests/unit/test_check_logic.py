@@ -226,3 +226,20 @@ def test_phase_means_land_in_their_own_fields(tmp_path: Path) -> None:
     phases = report.summary.phases
     assert (phases.page_ready_s, phases.page_wait_s, phases.project_load_s) == (1.0, 2.0, 3.0)
     assert (phases.script_s, phases.total_s) == (4.0, 5.0)
+
+
+def test_check_progress_counts_only_the_evaluations_it_will_make(tmp_path: Path) -> None:
+    """Issue 31 (smaller): asked for more mutants than the task offers, the progress total
+    shrinks as soon as that is known, so the count never jumps from 25/36 to done."""
+    from studio.services.checker import TaskChecker
+
+    folder = make_task(tmp_path / "t", task_id="t")
+    seen: list[tuple[int, int]] = []
+    checker = TaskChecker(_ClockFake(), CheckOptions(mutants=400, reruns=2), None)  # type: ignore[arg-type]
+    checker.progress = lambda done, total: seen.append((done, total))
+    check = asyncio.run(checker.check(load_task(folder)))
+    made = check.mutants_total - check.mutants_invalid
+    assert made < 400
+    assert seen[-1] == (checker.finished, checker.finished)
+    last_before_done = seen[-2]
+    assert last_before_done[1] == seen[-1][1]  # the total was right before the end

@@ -23,7 +23,7 @@ import asyncio
 import base64
 import collections
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -316,16 +316,24 @@ class TrialPages:
         """Every page back at the item's state (before reading the workspace)."""
         await asyncio.gather(*(p.at_baseline() for p in self.pages))
 
-    async def run(self, jobs: Sequence[Job]) -> list[Verdict]:
+    async def run(
+        self, jobs: Sequence[Job], finished: Callable[[int], None] | None = None
+    ) -> list[Verdict]:
         """Perform every (start, end[, steps]) drag, spread over the pages; verdicts in order.
-        A window that becomes ready meanwhile takes its share of the jobs left."""
+        A window that becomes ready meanwhile takes its share of the jobs left. `finished` is
+        told how many drags of the batch are done after each one (a progress bar moves with
+        the drags, not only between batches)."""
         results: list[Verdict | None] = [None] * len(jobs)
         queue = collections.deque(range(len(jobs)))
+        count = [0]
 
         async def worker(tp: TrialPage) -> None:
             while queue:
                 i = queue.popleft()
                 results[i] = await tp.trial(*jobs[i])
+                count[0] += 1
+                if finished is not None:
+                    finished(count[0])
 
         working: set[asyncio.Future[Any]] = {asyncio.ensure_future(worker(tp)) for tp in self.pages}
         try:

@@ -26,7 +26,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -380,11 +380,16 @@ class RegionComputer:
             self.progress("regions", self._done(), len(need_start) + len(need_end))
             jobs: list[Job] = [(p, dest, START_STEPS) for p in need_start]
             jobs += [end_job(p) for p in need_end]
-            verdicts = await pages.run(jobs)
+            verdicts = await pages.run(jobs, self._drag_progress(len(jobs)))
             cut = len(need_start)
             start_scan.record({p: v.moved for p, v in zip(need_start, verdicts[:cut], strict=True)})
             end_scan.record({p: v.connected for p, v in zip(need_end, verdicts[cut:], strict=True)})
             self.state.save()
+
+    def _drag_progress(self, total: int) -> Callable[[int], None]:
+        """Progress within a batch of `total` drags: n done of it."""
+        before = self._done()
+        return lambda n: self.progress("regions", before + n, total - n)
 
     def _done(self) -> int:
         return len(self.state.start) + len(self.state.end)
@@ -425,8 +430,11 @@ def keep_as_label(entry: ItemFolder, result: RegionResult) -> None:
 
 
 def apply_result(entry: ItemFolder, result: RegionResult, grid: int, pages: int) -> None:
-    """Store computed regions in the item (its working regions) and save it."""
+    """Store computed regions in the item (its working regions) and save it. Regions that
+    differ from the stored ones send a reviewed item back to draft; the same regions computed
+    again leave its review as it was (only the computation's figures are new)."""
     cfg = entry.item.evaluation_config
+    before = (_point_set(cfg.feasible_start_points), _point_set(cfg.feasible_points))
     cfg.feasible_start_points = [list(p) for p in result.start_points]
     cfg.feasible_points = [list(p) for p in result.end_points]
     cfg.drag_start_point = [float(v) for v in result.drag_start_point]
@@ -442,8 +450,13 @@ def apply_result(entry: ItemFolder, result: RegionResult, grid: int, pages: int)
         implied_points=implied,
         method="predicted regions, boundary verified by real drags",
     )
-    entry.item = regions_replaced(entry.item, "studio", "regions recomputed")
+    if before != (_point_set(cfg.feasible_start_points), _point_set(cfg.feasible_points)):
+        entry.item = regions_replaced(entry.item, "studio", "regions recomputed")
     entry.save()
+
+
+def _point_set(points: Sequence[Sequence[float]]) -> frozenset[tuple[float, float]]:
+    return frozenset((float(p[0]), float(p[1])) for p in points)
 
 
 async def verify_points(

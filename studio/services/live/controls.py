@@ -4,6 +4,11 @@ An episode calls `RunControls.gate(action)` before each action (Episode.gate). W
 controls are paused the gate holds the action (it is shown as `pending`) until `resume()`, or
 `step()` which lets exactly one action through and stays paused. `stop()` makes every waiting
 and later gate raise `StoppedError`. `delay_s` spaces actions out so people can follow.
+
+`activity` says what the studio is doing now, in words for the Run tab: "acting: <api>" from
+the gate's passage until the step is recorded (`finished()`), then "waiting for the agent"
+until its next action arrives; a built-in run says more (observing, waiting for the oracle,
+evaluating the final project) through `set_activity`.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from enum import StrEnum
 from typing import Any
 
 from studio.models.agent import ActionError
+
+WAITING_FOR_AGENT = "waiting for the agent"
 
 
 class RunState(StrEnum):
@@ -36,6 +43,7 @@ class RunControls:
         self.delay_s = max(0.0, delay_s)
         self.pending: dict[str, Any] | None = None  # the action held at the gate
         self.passed = 0  # actions let through
+        self.activity = WAITING_FOR_AGENT
         self.on_change: list[Callable[[RunControls], None]] = []
         self._wake = asyncio.Event()
         self._step_tokens = 0
@@ -68,6 +76,13 @@ class RunControls:
     def finished(self) -> None:
         """The action let through has finished: the delay counts from now."""
         self._last_pass = time.monotonic()
+        self.set_activity(WAITING_FOR_AGENT)
+
+    def set_activity(self, text: str) -> None:
+        """Say what the studio is doing now (shown while no action is held)."""
+        if text != self.activity:
+            self.activity = text
+            self._notify()
 
     # ---- the gate (from the episode) -----------------------------------------------------
     async def gate(self, action: dict[str, Any]) -> None:
@@ -92,6 +107,7 @@ class RunControls:
             self.pending = None
         self.passed += 1
         self._last_pass = time.monotonic()
+        self.activity = f"acting: {action.get('api', 'an action')}"
         self._notify()
 
     async def _sleep(self, seconds: float | None) -> None:

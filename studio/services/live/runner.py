@@ -48,9 +48,11 @@ class LiveRun:
     async def run(self) -> EvalResult | None:
         """Act until the episode ends; the final evaluation (None if the episode was closed
         under the run, e.g. the window shut down)."""
-        episode = self.episode
+        episode, controls = self.episode, self.controls
         while episode.running:
+            controls.set_activity("observing the editor")
             obs = await episode.observe()
+            controls.set_activity(f"waiting for {self.agent.name}")
             self._thinking(True)
             try:
                 action, reasoning = await self.agent.act(obs)
@@ -68,10 +70,13 @@ class LiveRun:
                     notify(str(exc))
         if episode.page is None:
             return None
+        controls.set_activity("evaluating the final project")
         try:
             return await episode.evaluate(clock=self.clock)
         except ActionError:  # closed while evaluating
             return None
+        finally:
+            controls.set_activity("")
 
     def _thinking(self, busy: bool) -> None:
         if self.on_thinking is not None:

@@ -63,6 +63,12 @@ class ProposalReport:
     golden_traces: Traces = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     own_helpers: bool = False  # the task has its own helper library: embed the studio's
+    mutant_words: dict[str, str] = field(default_factory=dict)  # id: "Sprite: what changed"
+
+    def mutant_text(self, mutant_id: str) -> str:
+        """A mutant in words (its sprite and change), its id after; the id alone if unknown."""
+        words = self.mutant_words.get(mutant_id)
+        return f"{words} ({mutant_id})" if words else mutant_id
 
     @property
     def kept(self) -> list[Proposal]:
@@ -221,6 +227,7 @@ async def propose(
         script=codegen.whole_script(entry.task.id, selection.kept, scenarios, own_helpers),
         seconds=time.perf_counter() - t0,
         golden_traces=g0,
+        mutant_words={m.id: f"{m.sprite}: {m.description}" for m in mutants},
     )
 
 

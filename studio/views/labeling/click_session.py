@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QSizePolicy, QWidget
 
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.region_canvas import RegionCanvas, Tool
+
+PROMPT_MIN_WIDTH = 160
 
 
 class SessionBar(QFrame):
@@ -32,6 +34,10 @@ class SessionBar(QFrame):
         self.setObjectName("session-bar")
         self.setStyleSheet("QFrame#session-bar { background: #fff6d5; }")
         self.prompt = QLabel(self)
+        # a long prompt wraps instead of widening the window past the screen
+        self.prompt.setWordWrap(True)
+        self.prompt.setMinimumWidth(PROMPT_MIN_WIDTH)
+        self.prompt.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.create_button = QPushButton("Create item", self)
         self.cancel_button = QPushButton("Cancel", self)
         self.create_button.clicked.connect(self.create_clicked)

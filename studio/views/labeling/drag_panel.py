@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -41,6 +41,7 @@ from studio.services.drag.regions import (
     DEFAULT_PAGES,
     RegionComputer,
     RegionInterrupted,
+    RegionResult,
     apply_result,
 )
 from studio.services.errors import StudioError
@@ -118,9 +119,8 @@ class DragPanel(LabelingPanel):
         redo = self.canvas.undo_stack.createRedoAction(self, "Redo")
         redo.setShortcut(QKeySequence.StandardKey.Redo)
         self.addActions([undo, redo])
-        self.undo_button, self.redo_button = QToolButton(self), QToolButton(self)
-        self.undo_button.setDefaultAction(undo)
-        self.redo_button.setDefaultAction(redo)
+        self.undo_button = _fixed_button("Undo", undo, self)
+        self.redo_button = _fixed_button("Redo", redo, self)
         tools_row = QHBoxLayout()
         for widget in (self.tool_view, self.tool_start, self.tool_end, QLabel("radius", self)):
             tools_row.addWidget(widget)
@@ -407,6 +407,10 @@ class DragPanel(LabelingPanel):
         finally:
             self._computing(False)
             self._compute_task = None
+        self.show_result(entry, result)
+
+    def show_result(self, entry: ItemFolder, result: RegionResult) -> None:
+        """A computation's regions become the item's; its figures replace the old ones."""
         apply_result(entry, result, entry.item.evaluation_config.grid, DEFAULT_PAGES)
         self.model.refresh(entry)
         if self.entry is entry:
@@ -414,6 +418,7 @@ class DragPanel(LabelingPanel):
                 set(result.start_points), set(result.end_points), "computed regions"
             )
             self.review_box.show_review(entry.item.review)
+            self._show_details(entry, showing="computed regions")
         self.progress_text.setText(
             f"{len(result.start_points)} start and {len(result.end_points)} end points in "
             f"{result.seconds:.1f} s, {result.drags} real drags"
@@ -442,3 +447,19 @@ class DragPanel(LabelingPanel):
         """Stop a computation or an authoring session (the window is closing)."""
         self.cancel_compute()
         super().stop_work()
+
+
+def _fixed_button(text: str, action: QAction, parent: QWidget) -> QToolButton:
+    """A button that triggers `action` but keeps its short `text` (the action's own text,
+    "Undo brush end region", would widen it and reflow the row); the full text is its tip."""
+    button = QToolButton(parent)
+    button.setText(text)
+    button.clicked.connect(action.trigger)
+
+    def follow() -> None:
+        button.setEnabled(action.isEnabled())
+        button.setToolTip(action.text())
+
+    action.changed.connect(follow)
+    follow()
+    return button

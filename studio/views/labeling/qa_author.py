@@ -68,6 +68,10 @@ class QaAuthorBar(SessionBar):
             self.kind.addItem(kind.value, kind.value)
         self.field = QComboBox(self)
         self.field.setToolTip("The field, or the input whose value the question asks for")
+        self.field.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.field.setMinimumContentsLength(12)  # long field names do not widen the bar
         self.opcode = QLineEdit(self)
         self.opcode.setToolTip("The opcode an existence question asks about")
         self.area = QComboBox(self)

@@ -1,6 +1,7 @@
 """An item's screenshot with its feasible regions on it, and a brush to correct them.
 
-Start points are green, end points red, the drag start a blue dot; the dragged and the
+Start points are green, end points red, each region bordered by a dark line over a white one
+(so it reads on blocks of its own colour), the drag start a blue dot; the dragged and the
 reference block are outlined. With the brush, the left button adds grid points within the
 brush radius to the region being edited and the right button (or Shift) erases them; every
 stroke is one step on the undo stack. In pick mode a click reports the screen point instead
@@ -31,6 +32,8 @@ from studio.services.drag.grid import Point, brush
 
 START_COLOUR = QColor(0, 170, 60, 140)
 END_COLOUR = QColor(220, 30, 30, 140)
+START_EDGE = QColor(0, 70, 25)  # the borders of the regions, dark over a white line
+END_EDGE = QColor(110, 0, 0)
 DRAG_START_COLOUR = QColor(0, 90, 255, 230)
 COMPARE_START_COLOUR = QColor(0, 90, 30, 230)  # outlines: regions to compare with (computed)
 COMPARE_END_COLOUR = QColor(130, 0, 0, 230)
@@ -259,6 +262,28 @@ class RegionCanvas(QWidget):
         self.update()
 
     # ---- painting --------------------------------------------------------------------------
+    def _outline(self, painter: QPainter, points: set[Point], colour: QColor, half: float) -> None:
+        """The region's border (cell edges with no region cell beyond), white under a dark
+        line: it reads on blocks of the region's own colour (green Operators, red Events)."""
+        g = self.grid
+        edges = []
+        for x, y in points:
+            c = self.to_widget(x, y)
+            left, right, top, bottom = c.x() - half, c.x() + half, c.y() - half, c.y() + half
+            if (x - g, y) not in points:
+                edges.append((QPointF(left, top), QPointF(left, bottom)))
+            if (x + g, y) not in points:
+                edges.append((QPointF(right, top), QPointF(right, bottom)))
+            if (x, y - g) not in points:
+                edges.append((QPointF(left, top), QPointF(right, top)))
+            if (x, y + g) not in points:
+                edges.append((QPointF(left, bottom), QPointF(right, bottom)))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for pen in (QPen(QColor("white"), 3.5), QPen(colour, 1.8)):
+            painter.setPen(pen)
+            for a, b in edges:
+                painter.drawLine(a, b)
+
     def sizeHint(self) -> QSize:
         return QSize(960, 540)
 
@@ -285,6 +310,13 @@ class RegionCanvas(QWidget):
             for x, y in points:
                 c = self.to_widget(x, y)
                 painter.drawRect(QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half))
+        for visible, points, colour in (
+            (self.show_start, self.start, START_EDGE),
+            (self.show_end, self.end, END_EDGE),
+        ):
+            if visible:
+                self._outline(painter, points, colour, half)
+        painter.setPen(Qt.PenStyle.NoPen)
         if self.compare is not None:
             painter.setBrush(Qt.BrushStyle.NoBrush)
             for visible, points, colour in (

@@ -20,6 +20,7 @@ from studio.views.labeling.editor_link import EditorLink
 from studio.views.labeling.qa_panel import QaPanel
 from studio.views.settings import open_settings
 from studio.views.shell import StudioShell
+from studio.views.window_layout import fit_screen
 
 DRAG_ROOT = paths.DIAGNOSTICS / "drag"
 QA_ROOT = paths.DIAGNOSTICS / "qa"
@@ -66,6 +67,7 @@ class LabelingWindow(QMainWindow):
         self.opened_for = (Path(drag_root), Path(qa_root))
         self.setWindowTitle("Diagnostics labeling — Scratch Bench Studio")
         self.resize(1500, 900)
+        fit_screen(self)  # never larger than the screen it opens on
         bar = QToolBar("Labeler", self)
         bar.setObjectName("labeler-toolbar")
         bar.setMovable(False)

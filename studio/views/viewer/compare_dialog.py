@@ -21,9 +21,9 @@ from studio.services.trajectories.compare import Comparison
 from studio.views.viewer import overlay
 from studio.views.viewer.marks import mark_for
 from studio.views.viewer.recorded import OpenedRun
-from studio.views.viewer.step_detail import ImageView
 from studio.views.viewer.steps import ViewerStep
 from studio.views.viewer.timeline import action_text
+from studio.views.viewer.zoom_view import ZoomImageView
 
 DIFFERS = QColor(255, 243, 205)
 MISSING = QColor(235, 235, 235)
@@ -80,7 +80,7 @@ class CompareDialog(QDialog):
                     item.setBackground(QBrush(DIFFERS))
                 self.tests.setItem(row, col, item)
         self.tests.horizontalHeader().setStretchLastSection(True)
-        self.image_a, self.image_b = ImageView(self), ImageView(self)
+        self.image_a, self.image_b = ZoomImageView(self), ZoomImageView(self)
         images = QWidget(self)
         row_layout = QHBoxLayout(images)
         row_layout.setContentsMargins(0, 0, 0, 0)

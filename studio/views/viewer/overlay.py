@@ -8,6 +8,7 @@ callers scale the result to fit. `Mark` is the part of an action that has a plac
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -19,6 +20,11 @@ SCROLL = QColor(40, 120, 230)
 TEXT_BG = QColor(20, 20, 30, 210)
 FAILED = QColor(220, 30, 30)
 HIT_BOX = QColor(0, 170, 90)
+HALO = QColor(255, 255, 255, 230)  # drawn under each stroke, so it reads on any background
+# Strokes are sized for a 1280x720 picture shown at a third of its size or less: thinner
+# lines vanish when the viewer scales the screenshot down.
+RING, RING_PEN, ARM = 22, 6, 36
+DRAG_PEN, HEAD = 8, 30
 
 
 @dataclass
@@ -52,8 +58,17 @@ def draw(image: QImage, mark: Mark | None, failed: bool = False) -> QImage:
     return out
 
 
+def _haloed(p: QPainter, colour: QColor, width: float, paint: Callable[[], None]) -> None:
+    """Run `paint` twice: a wider white halo first, then in `colour`."""
+    cap = Qt.PenCapStyle.RoundCap
+    p.setPen(QPen(HALO, width + 4, Qt.PenStyle.SolidLine, cap))
+    paint()
+    p.setPen(QPen(colour, width, Qt.PenStyle.SolidLine, cap))
+    paint()
+
+
 def _box(p: QPainter, box: tuple[float, float, float, float]) -> None:
-    p.setPen(QPen(HIT_BOX, 2, Qt.PenStyle.DashLine))
+    p.setPen(QPen(HIT_BOX, 3, Qt.PenStyle.DashLine))
     p.setBrush(Qt.BrushStyle.NoBrush)
     p.drawRect(QRectF(*box))
 
@@ -63,20 +78,23 @@ def _click(p: QPainter, mark: Mark) -> None:
         return _caption_only(p, mark)
     x, y = mark.points[0]
     centre = QPointF(x, y)
-    p.setPen(QPen(CLICK, 3))
-    p.setBrush(QBrush(QColor(CLICK.red(), CLICK.green(), CLICK.blue(), 60)))
-    p.drawEllipse(centre, 14, 14)
-    if mark.kind == "double_click":
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawEllipse(centre, 21, 21)
-    p.drawLine(QPointF(x - 24, y), QPointF(x - 8, y))
-    p.drawLine(QPointF(x + 8, y), QPointF(x + 24, y))
-    p.drawLine(QPointF(x, y - 24), QPointF(x, y - 8))
-    p.drawLine(QPointF(x, y + 8), QPointF(x, y + 24))
+    p.setBrush(QBrush(QColor(CLICK.red(), CLICK.green(), CLICK.blue(), 70)))
+
+    def ring() -> None:
+        p.drawEllipse(centre, RING, RING)
+        if mark.kind == "double_click":
+            p.drawEllipse(centre, RING + 10, RING + 10)
+        gap = 8
+        p.drawLine(QPointF(x - ARM, y), QPointF(x - gap, y))
+        p.drawLine(QPointF(x + gap, y), QPointF(x + ARM, y))
+        p.drawLine(QPointF(x, y - ARM), QPointF(x, y - gap))
+        p.drawLine(QPointF(x, y + gap), QPointF(x, y + ARM))
+
+    _haloed(p, CLICK, RING_PEN, ring)
     label = "double-click" if mark.kind == "double_click" else "click"
     if mark.button != "left":
         label = f"{mark.button} {label}"
-    _label(p, QPointF(x + 26, y - 26), label, CLICK)
+    _label(p, QPointF(x + ARM, y - ARM), label, CLICK)
     return None
 
 
@@ -85,25 +103,29 @@ def _drag(p: QPainter, mark: Mark) -> None:
         return _caption_only(p, mark)
     (x0, y0), (x1, y1) = mark.points[0], mark.points[1]
     start, end = QPointF(x0, y0), QPointF(x1, y1)
-    p.setPen(QPen(DRAG, 4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-    p.drawLine(start, end)
     angle = math.atan2(y1 - y0, x1 - x0)
     head = QPainterPath(end)
     for side in (-1, 1):
         head.lineTo(
             QPointF(
-                x1 - 18 * math.cos(angle + side * 0.45), y1 - 18 * math.sin(angle + side * 0.45)
+                x1 - HEAD * math.cos(angle + side * 0.45),
+                y1 - HEAD * math.sin(angle + side * 0.45),
             )
         )
         head.moveTo(end)
-    p.drawPath(head)
     p.setBrush(Qt.BrushStyle.NoBrush)
-    p.setPen(QPen(DRAG, 3))
-    p.drawEllipse(start, 10, 10)  # press: hollow ring
+
+    def path() -> None:
+        p.drawLine(start, end)
+        p.drawPath(head)
+        p.drawEllipse(start, 14, 14)  # press: hollow ring
+
+    _haloed(p, DRAG, DRAG_PEN, path)
     p.setBrush(QBrush(DRAG))
-    p.drawEllipse(end, 6, 6)  # release: filled dot
-    _label(p, QPointF(x0 + 14, y0 + 14), "press", DRAG)
-    _label(p, QPointF(x1 + 14, y1 - 28), "release", DRAG)
+    p.setPen(QPen(HALO, 3))
+    p.drawEllipse(end, 9, 9)  # release: filled dot
+    _label(p, QPointF(x0 + 18, y0 + 18), "press", DRAG)
+    _label(p, QPointF(x1 + 18, y1 - 34), "release", DRAG)
     return None
 
 
@@ -114,15 +136,19 @@ def _scroll(p: QPainter, mark: Mark) -> None:
     dx, dy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}.get(
         mark.direction, (0, 1)
     )
-    p.setPen(QPen(SCROLL, 4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
     p.setBrush(Qt.BrushStyle.NoBrush)
-    p.drawEllipse(QPointF(x, y), 10, 10)
-    tip = QPointF(x + dx * 60, y + dy * 60)
-    p.drawLine(QPointF(x + dx * 12, y + dy * 12), tip)
-    for side in (-1, 1):
-        p.drawLine(
-            tip, QPointF(tip.x() - dx * 14 + side * dy * 10, tip.y() - dy * 14 + side * dx * 10)
-        )
+    tip = QPointF(x + dx * 70, y + dy * 70)
+
+    def arrow() -> None:
+        p.drawEllipse(QPointF(x, y), 14, 14)
+        p.drawLine(QPointF(x + dx * 16, y + dy * 16), tip)
+        for side in (-1, 1):
+            p.drawLine(
+                tip,
+                QPointF(tip.x() - dx * 20 + side * dy * 14, tip.y() - dy * 20 + side * dx * 14),
+            )
+
+    _haloed(p, SCROLL, 6, arrow)
     _label(p, QPointF(x + 18, y - 30), mark.text or f"scroll {mark.direction}", SCROLL)
     return None
 

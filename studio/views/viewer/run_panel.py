@@ -28,6 +28,7 @@ from studio.views.viewer.step_detail import StepDetail
 from studio.views.viewer.steps import ViewerStep
 from studio.views.viewer.timeline import TimelineModel
 
+NO_RUN = "No run. Run ▸ Start agent run… or Run ▸ Open trajectory…"
 DELAYS_S = (0.0, 0.25, 0.5, 1.0, 2.0, 5.0)
 
 
@@ -39,7 +40,7 @@ class RunPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel("No run. Run ▸ Start agent run… or Run ▸ Open trajectory…", self)
+        self.title = QLabel(NO_RUN, self)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
         self.state = QLabel(self)
@@ -85,7 +86,7 @@ class RunPanel(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)
         split.addWidget(self.detail)
-        split.setSizes([460, 1000])
+        split.setSizes([380, 1100])  # the step detail (its screenshot) gets the room
         split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -150,6 +151,14 @@ class RunPanel(QWidget):
         """Add a line under the title (e.g. the episode ended)."""
         self.title.setText(f"{self.title.text()}<br>{text}")
 
+    def clear(self, text: str = NO_RUN) -> None:
+        """Show no run (`text` says why); a live run's controls are let go."""
+        self.controls = None
+        self.title.setText(text)
+        self.model.set_steps([])
+        self.detail.show_step(None)
+        self._update_controls()
+
     # ---- recorded ------------------------------------------------------------------------
     def show_steps(self, title: str, steps: list[ViewerStep]) -> None:
         self.controls = None
@@ -193,8 +202,7 @@ class RunPanel(QWidget):
         self.resume_button.setEnabled(paused)
         self.step_button.setEnabled(live)
         self.stop_button.setEnabled(live)
-        for widget in (self.pause_button, self.step_button, self.resume_button, self.stop_button):
-            widget.setVisible(c is not None or self.model.rowCount() == 0)
+        # the controls stay in place (disabled) after a run: the layout does not jump
         if c is None:
             self.state.setText("")
             self.pending.clear()
@@ -204,7 +212,7 @@ class RunPanel(QWidget):
             args = c.pending.get("args") or {}
             text = caption(str(c.pending.get("api", "?")), args if isinstance(args, dict) else {})
             self.pending.setText(f"next: {text}")
-        elif c.pending is None:
-            self.pending.setText("agent thinking…" if c.state is RunState.RUNNING else "")
+        elif c.pending is None:  # what the studio is doing now, never a guess
+            self.pending.setText(c.activity if c.state is not RunState.STOPPED else "")
         else:
             self.pending.clear()

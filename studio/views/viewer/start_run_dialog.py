@@ -1,4 +1,7 @@
-"""Choose the agent, the mode and how the live run starts (paused, delay between actions)."""
+"""Choose the agent, the mode and how the live run starts (paused, delay between actions).
+
+The agent, the mode and "start paused" chosen last are chosen again the next time (kept in
+the settings file); the seed is asked only of agents that use one (the random agent)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.agent import Mode
+from studio.views.settings import open_settings
 
+SEEDED_AGENTS = frozenset({"random"})
 AGENT_CHOICES = (
     ("oracle", "Oracle: rebuilds the golden program (upper bound)"),
     ("random", "Random: random valid actions (a floor)"),
@@ -57,6 +62,30 @@ class StartRunDialog(QDialog):
         form.addRow("Seed (random agent)", self.seed)
         form.addRow(self.paused)
         form.addRow(buttons)
+        self._recall()
+        self.agent.currentIndexChanged.connect(self._on_agent)
+        self.accepted.connect(self._remember)
+        self._on_agent()
+
+    def _on_agent(self, _index: int = 0) -> None:
+        seeded = str(self.agent.currentData()) in SEEDED_AGENTS
+        self.seed.setEnabled(seeded)
+        self.seed.setToolTip("" if seeded else "This agent does not use a seed")
+
+    def _recall(self) -> None:
+        settings = open_settings()
+        for combo, key in ((self.agent, "run/agent"), (self.mode, "run/mode")):
+            index = combo.findData(str(settings.value(key, "")))
+            if index >= 0:
+                combo.setCurrentIndex(index)
+        self.paused.setChecked(str(settings.value("run/paused", "false")) == "true")
+
+    def _remember(self) -> None:
+        settings = open_settings()
+        settings.setValue("run/agent", str(self.agent.currentData()))
+        settings.setValue("run/mode", str(self.mode.currentData()))
+        settings.setValue("run/paused", "true" if self.paused.isChecked() else "false")
+        settings.sync()
 
     def choice(self) -> RunChoice:
         return RunChoice(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QImage, QPainter, QPaintEvent, QPixmap
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -25,40 +25,10 @@ from studio.services.limits import usage_text
 from studio.views.viewer import overlay
 from studio.views.viewer.marks import hit_index, mark_for
 from studio.views.viewer.steps import FLAG_FAILED, ViewerStep
+from studio.views.viewer.zoom_view import ZoomImageView
 
 ELEMENT_COLUMNS = ("#", "type", "text", "x", "y", "w", "h")
 CACHED_IMAGES = 48  # decoded screenshots kept, so scrubbing back and forth does not decode again
-
-
-class ImageView(QWidget):
-    """Paints a picture scaled to fit, keeping its aspect ratio."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.pixmap = QPixmap()
-        self.placeholder = "No step selected"
-        self.setMinimumSize(320, 180)
-
-    def set_image(self, image: QImage | None, placeholder: str = "") -> None:
-        self.pixmap = QPixmap.fromImage(image) if image is not None else QPixmap()
-        self.placeholder = placeholder
-        self.update()
-
-    def sizeHint(self) -> QSize:
-        return QSize(640, 360)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.fillRect(self.rect(), self.palette().window())
-        if self.pixmap.isNull():
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.placeholder)
-        else:
-            scaled = self.pixmap.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
-            x = (self.width() - scaled.width()) // 2
-            y = (self.height() - scaled.height()) // 2
-            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-            painter.drawPixmap(x, y, scaled.width(), scaled.height(), self.pixmap)
-        painter.end()
 
 
 def change_html(change: ProgramChange) -> str:
@@ -86,7 +56,7 @@ class StepDetail(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.image = ImageView(self)
+        self.image = ZoomImageView(self)
         self.caption = QLabel(self)
         self.caption.setWordWrap(True)
         self.elements = QTableWidget(0, len(ELEMENT_COLUMNS), self)
@@ -110,11 +80,13 @@ class StepDetail(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.image, 1)
         column.addWidget(self.caption)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        # the screenshot is the main pane: the whole width, the tabs below it
+        split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(top)
         split.addWidget(self.tabs)
-        split.setSizes([760, 300])
+        split.setSizes([440, 120])
         split.setStretchFactor(0, 1)
+        split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)

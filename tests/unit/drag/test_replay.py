@@ -121,3 +121,23 @@ def test_an_insertion_marker_on_the_way_pushes_the_aim_down() -> None:
     pushed = snap([above, aim], {"0": [32.4, [1]]})
     assert not simulate_drop(pushed, start, end)
     assert drop_candidate(pushed, start, end) == "other"
+
+
+def test_a_batch_of_drags_reports_each_one_as_it_finishes() -> None:
+    """Issue 31, point 10: the progress moves with the drags, not only between batches."""
+    import asyncio
+
+    from studio.services.drag.page import TrialPages
+
+    class _Page:
+        async def trial(self, start: Any, end: Any, steps: int = 0) -> str:
+            await asyncio.sleep(0)
+            return f"{start}->{end}"
+
+    pages = TrialPages(None, None, None, 2)  # type: ignore[arg-type]
+    pages.pages = [_Page(), _Page()]  # type: ignore[list-item]
+    told: list[int] = []
+    jobs = [((i, 0), (0, i)) for i in range(5)]
+    verdicts = asyncio.run(pages.run(jobs, told.append))  # type: ignore[arg-type]
+    assert told == [1, 2, 3, 4, 5]
+    assert verdicts == [f"{s}->{e}" for s, e in jobs]

@@ -3,8 +3,11 @@ with a labeler takes their regions, approving again, recomputed regions, refusal
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from studio.services.drag.item import ItemFolder
 from studio.services.drag.review import approve, move, record_label, regions_replaced
 from studio.services.errors import ReviewError, StudioError
 from studio.services.labeling.review import AGAIN, ReviewState
@@ -82,3 +85,27 @@ def test_recomputed_regions_send_the_item_back_to_draft() -> None:
         "studio",
         "regions recomputed",
     )
+
+
+def test_recomputing_identical_regions_keeps_an_approved_item_approved(tmp_path: Path) -> None:
+    """Issue 31, point 10: only regions that differ send an approved item back to draft."""
+    from studio.services.drag.regions import RegionResult, apply_result
+
+    done = approve(drag_item(), "rev")
+    cfg = done.evaluation_config
+    same = RegionResult(
+        start_points=[(int(p[0]), int(p[1])) for p in cfg.feasible_start_points],
+        end_points=[(int(p[0]), int(p[1])) for p in reversed(cfg.feasible_points)],
+        drag_start_point=(1.0, 1.0),
+        destination=(2.0, 2.0),
+        seconds=3.5,
+        drags=12,
+    )
+    entry = ItemFolder(tmp_path / "d1", done)
+    apply_result(entry, same, cfg.grid, 1)
+    assert entry.item.review.state is S.APPROVED
+    assert entry.item.region_stats is not None and entry.item.region_stats.drags == 12
+
+    moved = RegionResult(**{**same.__dict__, "end_points": [(999, 999)]})
+    apply_result(entry, moved, cfg.grid, 1)
+    assert entry.item.review.state is S.DRAFT

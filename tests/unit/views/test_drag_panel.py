@@ -154,3 +154,41 @@ def test_the_picture_zooms_about_the_pointer_pans_and_the_brush_follows(
     assert spot in canvas.end
     canvas.zoom_at(at, 1 / 100)  # never smaller than the whole screen
     assert canvas.zoom == 1.0 and canvas.image_rect().width() == pytest.approx(width)
+
+
+def test_the_undo_button_keeps_its_size_as_the_undo_text_grows(qtbot: Any, items: Path) -> None:
+    """Issue 31, point 10: the tool row does not reflow when the next undo gets a long name."""
+    panel, _ = make_panel(qtbot, items, ["ann"])
+    button = panel.undo_button
+    width = button.sizeHint().width()
+    assert not button.isEnabled()
+    panel.tool_end.setChecked(True)
+    spot = widget_point(panel, 1000, 600)
+    QTest.mouseClick(panel.canvas, Qt.MouseButton.LeftButton, pos=spot)
+    assert button.isEnabled() and button.text() == "Undo"
+    assert button.sizeHint().width() == width
+    assert button.toolTip().startswith("Undo ")  # the full text is still there
+    button.click()
+    assert panel.canvas.undo_stack.count() == 1 and panel.canvas.undo_stack.index() == 0
+
+
+def test_a_new_computation_replaces_the_old_computed_in_line(qtbot: Any, items: Path) -> None:
+    """Issue 31, point 10: after Compute the details show the new figures, not the old ones."""
+    from studio.services.drag.regions import RegionResult
+
+    panel, _ = make_panel(qtbot, items, ["ann"])
+    entry = panel.entry
+    assert entry is not None
+    cfg = entry.item.evaluation_config
+    result = RegionResult(
+        start_points=[(int(p[0]), int(p[1])) for p in cfg.feasible_start_points],
+        end_points=[(int(p[0]), int(p[1])) for p in cfg.feasible_points],
+        drag_start_point=(100, 100),
+        destination=(200, 200),
+        seconds=12.3,
+        drags=77,
+    )
+    panel.show_result(entry, result)
+    details = panel.details.text()
+    assert "Computed in 12.3 s with 77 real drags" in details
+    assert details.count("Computed in") == 1

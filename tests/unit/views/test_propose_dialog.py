@@ -23,6 +23,7 @@ from studio.views import propose_controller
 from studio.views.propose_controller import ProposeController
 from studio.views.propose_dialog import ProposeDialog
 from studio.views.script_editor import ScriptEditor
+from studio.views.trace_chart import TraceChart
 
 FLAG = Scenario("flag", "after the green flag", [{"at": 0, "do": "flag", "arg": ""}], 2000)
 AUTHOR = """const EU = EvaluationUtils;
@@ -125,3 +126,26 @@ def test_a_task_that_cannot_be_proposed_says_why(
     assert asyncio.run(controller.run()) is None
     assert "real time of day" in dialog.status.text()
     assert not dialog.merge.isEnabled()
+
+
+def test_a_flat_trace_has_one_labelled_level_not_an_axis_from_a_value_to_itself(
+    qtbot: Any,
+) -> None:
+    chart = TraceChart()
+    qtbot.addWidget(chart)
+    chart.show_points([(0, -100.0), (500, -100.0)], 1000, "Cat.x")
+    heights, labels = chart.levels()
+    assert heights == [0.5, 0.5]
+    assert [text for text in labels if text] == ["-100"]
+
+
+def test_survivors_are_named_by_their_sprite_and_change(qtbot: Any) -> None:
+    report = _report()
+    report.selection.survivors = ["m7"]
+    report.mutant_words = {"m7": "Cat: swap_operator: changed + to - in change x by"}
+    dialog = ProposeDialog()
+    qtbot.addWidget(dialog)
+    dialog.show_report(report)
+    assert "Survivor: Cat: swap_operator: changed + to - in change x by (m7)" in (
+        dialog.summary.text()
+    )

@@ -193,3 +193,18 @@ def test_the_block_asked_about_is_outlined_unless_that_gives_the_answer_away(
     assert len(panel.canvas.boxes) == 1
     panel.select(FIELD)
     assert panel.canvas.boxes == []  # captured before boxes were kept
+
+
+def test_the_new_item_bar_does_not_widen_the_window_past_the_screen(qtbot: Any) -> None:
+    """Issue 31, point 10: a long prompt and long field names wrap or shorten in the bar."""
+    from studio.views.labeling.qa_author import QaAuthorBar
+
+    bar = QaAuthorBar()
+    qtbot.addWidget(bar)
+    bar.prompt.setText(
+        "<b>looks_switchcostumeto_and_a_long_extension_opcode</b> at the block under the "
+        "pointer in the code area of the sprite Robot: choose the question " * 3
+    )
+    bar.field.addItems(["COSTUME_NAME_OF_A_VERY_LONG_MENU_FIELD_IN_AN_EXTENSION_BLOCK"] * 2)
+    bar.show()
+    assert bar.minimumSizeHint().width() <= 1000
