@@ -2,7 +2,8 @@
 
 Every evaluation gets a page of its own, closed afterwards with every popup it opened, so no
 listener, timer or global of one evaluation survives into the next. Pages are loaded ahead of
-need (spares) so that a caller rarely waits for the 17 MB bundle to start. The browser keeps a
+need (spares) so that a caller rarely waits for the 17 MB bundle to start. A pool loads the
+evaluation page of one editor edition (`edition`: the current one unless told otherwise). The browser keeps a
 persistent profile in the user's cache so that V8's code cache makes page start fast after the
 first runs.
 
@@ -27,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from studio.services import paths
+from studio.services import editions, paths
+from studio.services.editions import Edition
 from studio.services.server import EditorServer
 
 CHROMIUM_ARGS = [
@@ -42,7 +44,7 @@ CHROMIUM_ARGS = [
     "--autoplay-policy=no-user-gesture-required",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
-EVAL_PAGE = "eval.html"
+EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
 
@@ -60,9 +62,14 @@ class BrowserPool:
     """Owns the Playwright driver, the browser and a few spare evaluation pages."""
 
     def __init__(
-        self, server: EditorServer | None = None, spares: int = 1, slots: int | None = None
+        self,
+        server: EditorServer | None = None,
+        spares: int = 1,
+        slots: int | None = None,
+        edition: Edition = Edition.CURRENT,
     ) -> None:
         self.server = server
+        self.edition = edition  # the editor edition whose evaluation page the pool loads
         self._own_server = server is None
         self.spares = max(0, spares)
         # pages loaded or in use at once; each has an origin (and storage) of its own
@@ -84,6 +91,7 @@ class BrowserPool:
         from playwright.async_api import async_playwright
 
         chromium = paths.chromium_path()
+        editions.bundle_dir(self.edition)  # a missing bundle is named before the browser opens
         if self.server is None:
             self.server = EditorServer().start()
         t0 = time.perf_counter()
@@ -184,7 +192,8 @@ class BrowserPool:
         try:
             cdp = await self.context.new_cdp_session(page)
             await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-            await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
+            eval_page = editions.info(self.edition).eval_page
+            await page.goto(f"{origin}/{eval_page}", wait_until="domcontentloaded")
             await page.wait_for_function(
                 "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
             )
