@@ -2,10 +2,10 @@
 
 Every evaluation gets a page of its own, closed afterwards with every popup it opened, so no
 listener, timer or global of one evaluation survives into the next. Pages are loaded ahead of
-need (spares) so that a caller rarely waits for the 17 MB bundle to start. A pool loads the
-evaluation page of one editor edition (`edition`: the current one unless told otherwise). The browser keeps a
+need (spares) so that a caller rarely waits for the 17 MB bundle to start. The browser keeps a
 persistent profile in the user's cache so that V8's code cache makes page start fast after the
-first runs.
+first runs. A pool loads the evaluation page of one editor edition (`edition`, the current one
+unless told otherwise; studio.services.editions).
 
 Evaluations share no storage: each page is served from an origin of its own slot
 (`e<N>.localhost`, all answered by the one loopback editor server), at most one page per slot
