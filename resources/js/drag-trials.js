@@ -106,24 +106,37 @@
   }
 
   /**
-   * A published item's workspace (its `workspace_state` has scrollX/scrollY): zoom first, then
-   * scroll; where the scroll cannot reach, translate the canvas to (tx, ty) as the published
-   * restore does. Target and palette come from the item's pre-actions, not from here.
+   * A published item's workspace (its `workspace_state` has scrollX/scrollY), restored as the
+   * published drag runner's `set_workspace_state` does (SCRATCHWORLD_API.md section 11): zoom to
+   * the scale, set the scrollbars to (scrollX, scrollY) (else translate the canvas to
+   * (-scrollX, -scrollY), else scroll), then, whatever that reached, force the block and
+   * bubble canvases' transform to translate(-scrollX*scale, -scrollY*scale) scale(scale) and
+   * store scrollX/scrollY on the workspace. Target and palette come from the item's
+   * pre-actions, not from here.
    */
   async function publishedView(state) {
     const w = ws();
-    if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
+    const num = (v) => typeof v === 'number' && Number.isFinite(v);
+    const scale = num(state.scale) ? state.scale : w.scale;
+    w.setScale(scale);
     await settle();
-    const sx = Number(state.scrollX), sy = Number(state.scrollY);
-    w.scroll(sx, sy);
-    if (Math.abs(w.scrollX - sx) > 0.5 || Math.abs(w.scrollY - sy) > 0.5) {
-      const m = w.getMetrics();
+    const sx = num(state.scrollX) ? state.scrollX : (num(state.tx) ? -state.tx / scale : 0);
+    const sy = num(state.scrollY) ? state.scrollY : (num(state.ty) ? -state.ty / scale : 0);
+    if (w.scrollbar && typeof w.scrollbar.set === 'function') {
+      w.scrollbar.set(sx, sy);
+    } else if (typeof w.translate === 'function') {
+      w.translate(-sx, -sy);
       w.scrollX = sx;
       w.scrollY = sy;
-      const tx = typeof state.tx === 'number' ? state.tx : sx + m.absoluteLeft;
-      const ty = typeof state.ty === 'number' ? state.ty : sy + m.absoluteTop;
-      w.translate(tx, ty);
+    } else {
+      w.scroll(sx - w.scrollX, sy - w.scrollY);
     }
+    const transform = `translate(${-sx * scale},${-sy * scale}) scale(${scale})`;
+    for (const canvas of [w.getCanvas(), w.getBubbleCanvas()]) {
+      if (canvas) canvas.setAttribute('transform', transform);
+    }
+    w.scrollX = sx;
+    w.scrollY = sy;
     await settle();
     return viewState();
   }

@@ -33,6 +33,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from studio.services import atomic, paths
 from studio.services.errors import StudioError
@@ -102,6 +103,15 @@ EDITIONS = {
         "classic/",
     ),
 }
+
+
+def add_argument(parser: Any, default: str = "the one the library records, else current") -> None:
+    """A command's `--edition` option (argparse); None when not given."""
+    parser.add_argument(
+        "--edition",
+        choices=[e.value for e in Edition],
+        help=f"editor edition to run on (default: {default})",
+    )
 
 
 def info(edition: Edition) -> EditionInfo:
@@ -188,3 +198,29 @@ def require_installed(edition: Edition, what: str) -> Path:
         raise paths.SetupError(
             f"{what} is recorded for the {edition.value} edition. {exc}"
         ) from None
+
+
+def edition_for(path: Path) -> Edition:
+    """The edition of a library or task folder: recorded in the folder itself, else in its
+    parent (the library a task folder sits in), else current."""
+    path = Path(path)
+    for folder in (path, path.parent):
+        if (folder / EDITION_FILE).is_file():
+            return read_edition(folder)
+    return Edition.CURRENT
+
+
+def choose(explicit: str | None, folders: list[Path]) -> Edition:
+    """The edition to run `folders` on: `explicit` (a command line's --edition) when given,
+    else the one they record; folders recording different editions are refused."""
+    if explicit:
+        return Edition.parse(explicit, "--edition")
+    found = {folder: edition_for(folder) for folder in folders}
+    kinds = set(found.values())
+    if len(kinds) > 1:
+        listed = ", ".join(f"{f} ({e.value})" for f, e in found.items())
+        raise StudioError(
+            f"these folders record different editor editions: {listed}; run them apart "
+            "or choose one with --edition"
+        )
+    return kinds.pop() if kinds else Edition.CURRENT

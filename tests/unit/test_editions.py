@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from studio import cli_env
 from studio.services import editions, paths
 from studio.services.editions import Edition
 from studio.services.errors import StudioError
+from studio.services.scratchworld import export_scratchworld, import_scratchworld
 from studio.services.server import EditorServer
 from tests.conftest import REPO
+from tests.helpers.scratchworld_fixture import build_set
 
 CLASSIC = editions.info(Edition.CLASSIC)
 
@@ -96,3 +99,38 @@ def test_a_server_without_the_classic_bundle_still_serves_current(
     server = EditorServer(preferred_port=None)
     assert server.resolve("/classic/scratch-gui.js") is None
     assert server.resolve("/editor.html") == paths.WEB_DIR / "editor.html"
+
+
+def test_a_scratchworld_import_is_classic_and_export_keeps_a_current_library(
+    tmp_path: Path,
+) -> None:
+    sw = build_set(tmp_path / "sw")
+    assert import_scratchworld(sw.root, tmp_path / "lib").ok
+    assert editions.read_edition(tmp_path / "lib") is Edition.CLASSIC
+    assert editions.edition_for(next((tmp_path / "lib").glob("*/task.json")).parent) is (
+        Edition.CLASSIC
+    )
+    export_scratchworld(tmp_path / "lib", tmp_path / "out")
+    assert not (tmp_path / "out" / "edition.json").exists()  # the published layout, unchanged
+    editions.write_edition(tmp_path / "lib", Edition.CURRENT)  # the author picks current
+    export_scratchworld(tmp_path / "lib", tmp_path / "out2")
+    report = import_scratchworld(tmp_path / "out2", tmp_path / "lib2")
+    assert report.ok and editions.read_edition(tmp_path / "lib2") is Edition.CURRENT
+    again = import_scratchworld(sw.root, tmp_path / "lib2")  # a classic set over it
+    assert any("the library was current; it is now classic" in w for w in again.warnings)
+
+
+def test_which_edition_a_command_runs_on(tmp_path: Path) -> None:
+    classic, current = tmp_path / "classic", tmp_path / "current"
+    classic.mkdir()
+    current.mkdir()
+    editions.write_edition(classic, Edition.CLASSIC)
+    assert editions.choose(None, [classic]) is Edition.CLASSIC
+    assert editions.choose("current", [classic]) is Edition.CURRENT
+    assert editions.choose(None, [current]) is Edition.CURRENT
+    with pytest.raises(StudioError, match="record different editor editions"):
+        editions.choose(None, [classic, current])
+    assert cli_env.serve_edition(None, tmp_path / "root", current) is Edition.CLASSIC
+    assert cli_env.serve_edition("current", tmp_path / "root", current) is Edition.CURRENT
+    assert cli_env.serve_edition(None, None, classic) is Edition.CLASSIC
+    assert cli_env.serve_edition(None, None, current) is Edition.CURRENT
