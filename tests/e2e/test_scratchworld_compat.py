@@ -104,7 +104,10 @@ def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         (published.tasks_dir / "create" / f"{name}.json").write_text(json.dumps(task, indent=2))
     runs = base / "runs"
     env = {**os.environ, "STUDIO_OCR": "off"}
+    # the fixture's drag items and composite expectations were made on the current edition
+    # (a ROOT is served on classic by default)
     cmd = [*studio_cmd(), "serve", "--scratchworld", str(root), "--port", "0"]
+    cmd += ["--edition", "current"]
     proc = subprocess.Popen(
         [*cmd, "--out", str(runs)],
         cwd=ROOT,
