@@ -63,7 +63,8 @@ async def _screen(pool: BrowserPool) -> dict[str, Any]:
     page = await pool.context.new_page()
     try:
         await page.set_viewport_size({"width": 1280, "height": 720})
-        await page.goto(pool.server.url(info(Edition.CLASSIC).editor_page), wait_until="load")
+        url = pool.server.url(info(Edition.CLASSIC).editor_page)
+        await page.goto(url, wait_until="domcontentloaded", timeout=120_000)
         await page.wait_for_function("window.studioEditorReady === true", timeout=120_000)
         assert await page.evaluate(SMALL_STAGE_JS)
         assert await page_scripts.call(page, page_scripts.HELPERS, "smallStageShown", 2)
@@ -94,7 +95,7 @@ def test_the_classic_screen_is_the_published_one(
     assert screen["globals"] == ["object", "object", "object", "object", "string"], report
 
 
-@pytest.mark.parametrize("task", ["create_arrow_keys", "compute_sum_to_n"])
+@pytest.mark.parametrize("task", ["create_arrow_keys"])  # keys, waits: the clock matters
 def test_classic_evaluation_gives_the_current_verdicts(
     task: str, loop_thread: LoopThread, classic_pool: BrowserPool, browser_pool: BrowserPool
 ) -> None:
