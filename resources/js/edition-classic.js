@@ -89,5 +89,46 @@
     VirtualMachine: () => GUI.guiInitialState.vm.constructor,
     newStorage: () => new (Storage || (Storage = storageClass()))(),
     webpackRequire,
+    blockly: { // scratch-blocks 1.x (Closure's goog.math types, the toolbox's category menu)
+      rect: (block) => {
+        const r = block.getBoundingRectangle();
+        return { left: r.topLeft.x, top: r.topLeft.y, right: r.bottomRight.x, bottom: r.bottomRight.y };
+      },
+      moveTo: (SB, block, x, y) => {
+        const xy = block.getRelativeToSurfaceXY();
+        block.moveBy(x - xy.x, y - xy.y);
+      },
+      inputType: (SB, kind) => (kind === 'statement' ? SB.NEXT_STATEMENT : SB.INPUT_VALUE),
+      check: (connection) => connection.check_ || null,
+      canConnect: (SB, ws, a, b) => a.canConnectWithReason_(b) === SB.Connection.CAN_CONNECT,
+      createVariable: (SB, ws, name, type, local) =>
+        ws.createVariable(name, type, undefined, local, false),
+      categories: (ws) => {
+        const toolbox = ws.getToolbox();
+        const menu = toolbox && toolbox.categoryMenu_;
+        return ((menu && menu.categories_) || []).map((c) => ({ id: String(c.id_ || ''),
+          name: String(c.name_ || '') }));
+      },
+      selectCategory: (ws, id) => {
+        const toolbox = ws.getToolbox();
+        const menu = toolbox && toolbox.categoryMenu_;
+        if (!menu || !(menu.categories_ || []).some((c) => c.id_ === id)) return false;
+        toolbox.setSelectedCategoryById(id);
+        return true;
+      },
+      selectedCategory: (ws) => {
+        const toolbox = ws.getToolbox();
+        return toolbox && toolbox.selectedItem_ ? toolbox.getSelectedCategoryId() : null;
+      },
+      contentBox: (ws) => {
+        const box = ws.getBlocksBoundingBox();
+        return { left: box.x, top: box.y };
+      },
+      // ws.scroll only works mid-drag here; the scrollbars put scrollX at -value - contentLeft
+      scrollTo: (ws, x, y) => {
+        const m = ws.getMetrics();
+        if (ws.scrollbar) ws.scrollbar.set(-x - m.contentLeft, -y - m.contentTop);
+      },
+    },
   };
 }());

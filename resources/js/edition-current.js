@@ -14,6 +14,19 @@
  *   VirtualMachine()          the VM class (without mounting the editor)
  *   newStorage()              a fresh scratch-storage instance for a GUI-less VM
  *   webpackRequire()          the bundle's webpack require (its module table is `.m`)
+ *   blockly                   the workspace operations whose Blockly API differs:
+ *     rect(block)                        {left, top, right, bottom} in workspace units
+ *     moveTo(SB, block, x, y)            move a top block to a workspace point
+ *     inputType(SB, 'statement'|'value') the input type constant of that kind
+ *     check(connection)                  its type check (array) or null
+ *     canConnect(SB, ws, a, b)           whether connection a may connect to b
+ *     createVariable(SB, ws, name, type, local)  a new variable model (events fired)
+ *     categories(ws)                     the palette's categories [{id, name}]
+ *     selectCategory(ws, id)             select (and scroll to) a category; false if none
+ *     selectedCategory(ws)               the selected category's id, or null
+ *     contentBox(ws)                     the blocks' bounding box {left, top} (workspace units)
+ *     scrollTo(ws, x, y)                 put the canvas's translation at (x, y), as Blockly
+ *                                        12's ws.scroll(x, y) does
  */
 (function () {
   'use strict';
@@ -104,5 +117,47 @@
     VirtualMachine: () => new GUI.EditorState({ locale: 'en' }).store.getState().scratchGui.vm.constructor,
     newStorage: () => new GUI.ScratchStorage(),
     webpackRequire,
+    blockly: {
+      rect: (block) => {
+        const r = block.getBoundingRectangle();
+        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      },
+      moveTo: (SB, block, x, y) => block.moveTo(new SB.utils.Coordinate(x, y)),
+      inputType: (SB, kind) => (kind === 'statement' ?
+        SB.inputs.inputTypes.STATEMENT : SB.inputs.inputTypes.VALUE),
+      check: (connection) => connection.getCheck(),
+      canConnect: (SB, ws, a, b) =>
+        ws.connectionChecker.canConnectWithReason(a, b, false) === SB.Connection.CAN_CONNECT,
+      createVariable: (SB, ws, name, type, local) => {
+        const Model = SB.registry.getClassFromOptions(SB.registry.Type.VARIABLE_MODEL, ws.options, true);
+        const model = new Model(ws, name, type, undefined, local, false);
+        ws.getVariableMap().addVariable(model);
+        SB.Events.fire(new (SB.Events.get(SB.Events.VAR_CREATE))(model));
+        return model;
+      },
+      categories: (ws) => {
+        const toolbox = ws.getToolbox();
+        const items = (toolbox && toolbox.getToolboxItems && toolbox.getToolboxItems()) || [];
+        return items.map((c) => ({ id: String((c.getId && c.getId()) || ''),
+          name: String((c.getName && c.getName()) || '') }));
+      },
+      selectCategory: (ws, id) => {
+        const toolbox = ws.getToolbox();
+        const item = toolbox && toolbox.getToolboxItemById && toolbox.getToolboxItemById(id);
+        if (!item) return false;
+        if (toolbox.getSelectedItem() !== item) toolbox.setSelectedItem(item);
+        return true;
+      },
+      selectedCategory: (ws) => {
+        const toolbox = ws.getToolbox();
+        const item = toolbox && toolbox.getSelectedItem && toolbox.getSelectedItem();
+        return item && item.getId ? item.getId() : null;
+      },
+      contentBox: (ws) => {
+        const box = ws.getBlocksBoundingBox();
+        return { left: box.left, top: box.top };
+      },
+      scrollTo: (ws, x, y) => ws.scroll(x, y),
+    },
   };
 }());

@@ -107,7 +107,7 @@ def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     # the fixture's drag items and composite expectations were made on the current edition
     # (a ROOT is served on classic by default)
     cmd = [*studio_cmd(), "serve", "--scratchworld", str(root), "--port", "0"]
-    cmd += ["--edition", "current"]
+    cmd += ["--edition", os.environ.get("STUDIO_TEST_EDITION", "current")]
     proc = subprocess.Popen(
         [*cmd, "--out", str(runs)],
         cwd=ROOT,
