@@ -67,6 +67,8 @@ async def main() -> None:
                     spent[edition] += took
                     count[edition] += 1
                     row[edition] = (took, verdict(result))
+                    if result.error is not None:
+                        print(f"  {edition.value}: {result.summary_line()}")
                 same = row[Edition.CURRENT][1] == row[Edition.CLASSIC][1]
                 disagree += not same
                 print(
