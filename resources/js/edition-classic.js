@@ -89,6 +89,7 @@
     VirtualMachine: () => GUI.guiInitialState.vm.constructor,
     newStorage: () => new (Storage || (Storage = storageClass()))(),
     webpackRequire,
+    publishedRestore: true,
     blockly: { // scratch-blocks 1.x (Closure's goog.math types, the toolbox's category menu)
       rect: (block) => {
         const r = block.getBoundingRectangle();

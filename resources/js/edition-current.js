@@ -14,6 +14,8 @@
  *   VirtualMachine()          the VM class (without mounting the editor)
  *   newStorage()              a fresh scratch-storage instance for a GUI-less VM
  *   webpackRequire()          the bundle's webpack require (its module table is `.m`)
+ *   publishedRestore          whether a published drag item's workspace is restored with the
+ *                             published runner's forced canvas transform (drag-trials.js)
  *   blockly                   the workspace operations whose Blockly API differs:
  *     rect(block)                        {left, top, right, bottom} in workspace units
  *     moveTo(SB, block, x, y)            move a top block to a workspace point
@@ -117,6 +119,7 @@
     VirtualMachine: () => new GUI.EditorState({ locale: 'en' }).store.getState().scratchGui.vm.constructor,
     newStorage: () => new GUI.ScratchStorage(),
     webpackRequire,
+    publishedRestore: false,
     blockly: {
       rect: (block) => {
         const r = block.getBoundingRectangle();
