@@ -1,6 +1,7 @@
 """The classic editor edition (scratch-gui 5.1.89, the published benchmark's editor) in headless
 Chromium: its screen at 1280x720 in small stage mode is the published one (SCRATCHWORLD_API.md
-section 11), and its evaluation page (GUI-less VM, virtual clock) gives the verdicts the
+section 11), a published item's workspace is restored with the published runner's forced
+canvas transform, and its evaluation page (GUI-less VM, virtual clock) gives the verdicts the
 current edition gives."""
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ GEOMETRY_JS = """() => {
 }"""
 
 
+RESTORED_JS = """() => [workspace.getCanvas().getAttribute('transform'),
+  workspace.getBubbleCanvas().getAttribute('transform'), workspace.scrollX, workspace.scrollY,
+  workspace.scale]"""
+
+
 @pytest.fixture(scope="module")
 def classic_pool(loop_thread: LoopThread, browser_pool: BrowserPool) -> Iterator[BrowserPool]:
     """A pool of classic evaluation pages beside the session's browser (its server shared)."""
@@ -69,6 +75,10 @@ async def _screen(pool: BrowserPool) -> dict[str, Any]:
         assert await page.evaluate(SMALL_STAGE_JS)
         assert await page_scripts.call(page, page_scripts.HELPERS, "smallStageShown", 2)
         result: dict[str, Any] = await page.evaluate(GEOMETRY_JS)
+        # a published item's workspace_state, restored as the published drag runner does
+        state = {"scale": 0.675, "scrollX": 100, "scrollY": 50, "tx": -67.5, "ty": -33.75}
+        await page_scripts.call(page, page_scripts.DRAG, "view", state)
+        result["restored"] = await page.evaluate(RESTORED_JS)
         return result
     finally:
         await page.close()
@@ -93,6 +103,8 @@ def test_the_classic_screen_is_the_published_one(
     for (x, y), (px, py) in zip(centres, ZOOM_CENTRES, strict=True):
         assert abs(x - px) <= TOLERANCE and abs(y - py) <= TOLERANCE, report
     assert screen["globals"] == ["object", "object", "object", "object", "string"], report
+    forced = "translate(-67.5,-33.75) scale(0.675)"
+    assert screen["restored"] == [forced, forced, 100, 50, 0.675], report
 
 
 @pytest.mark.parametrize("task", ["create_arrow_keys"])  # keys, waits: the clock matters
