@@ -191,7 +191,10 @@ def write_edition(library: Path, edition: Edition) -> Path:
 
 def require_installed(edition: Edition, what: str) -> Path:
     """Before any browser opens: the edition's bundle folder, or an error saying that `what`
-    (a task set, a library) is recorded for an edition that is not installed."""
+    (a task set, a library) is recorded for an edition that is not installed (the current
+    edition's own error says it all: every library without a record is current)."""
+    if edition is Edition.CURRENT:
+        return bundle_dir(edition)
     try:
         return bundle_dir(edition)
     except paths.SetupError as exc:

@@ -4,6 +4,7 @@ edition a library records."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,18 @@ def test_which_edition_a_command_runs_on(tmp_path: Path) -> None:
     assert cli_env.serve_edition("current", tmp_path / "root", current) is Edition.CURRENT
     assert cli_env.serve_edition(None, None, classic) is Edition.CLASSIC
     assert cli_env.serve_edition(None, None, current) is Edition.CURRENT
+
+
+def test_a_set_on_a_missing_edition_says_so_before_any_browser_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from studio import cli
+
+    lib = tmp_path / "lib"
+    shutil.copytree(paths.BUNDLED_TASKS / "create_cat_walk", lib / "create_cat_walk")
+    editions.write_edition(lib, Edition.CLASSIC)
+    monkeypatch.setenv(CLASSIC.env, str(tmp_path / "none"))
+    assert cli.main(["eval", str(lib / "create_cat_walk")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {lib / 'create_cat_walk'} is recorded for the classic edition.")
+    assert "`make bundle-classic`" in err and "Traceback" not in err
