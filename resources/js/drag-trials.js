@@ -106,60 +106,13 @@
   }
 
   /**
-   * A published item's workspace (its `workspace_state` has scrollX/scrollY). On an edition
-   * whose adapter says `publishedRestore` (classic, the published editor) it is restored as the
-   * published drag runner's `set_workspace_state` does (SCRATCHWORLD_API.md section 11): zoom
-   * to the scale, set the scrollbars to (scrollX, scrollY) (else translate the canvas to
-   * (-scrollX, -scrollY), else scroll), then, whatever that reached, force the block and
-   * bubble canvases' transform to translate(-scrollX*scale, -scrollY*scale) scale(scale) and
-   * store scrollX/scrollY on the workspace. On the current edition (where the published
-   * runner never ran, and the studio's own items were made) zoom first, then scroll; where the
-   * scroll cannot reach, translate the canvas to (tx, ty). Target and palette come from the
-   * item's pre-actions, not from here.
+   * A published item's workspace (its `workspace_state` has scrollX/scrollY), restored the way
+   * the page's edition restores published items (edition-<name>.js, restorePublished: on
+   * classic as the published drag runner does). Target and palette come from the item's
+   * pre-actions, not from here.
    */
   async function publishedView(state) {
-    if (window.studioEdition.publishedRestore) return forcedView(state);
-    const w = ws();
-    if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
-    await settle();
-    const sx = Number(state.scrollX), sy = Number(state.scrollY);
-    w.scroll(sx, sy);
-    if (Math.abs(w.scrollX - sx) > 0.5 || Math.abs(w.scrollY - sy) > 0.5) {
-      const m = w.getMetrics();
-      w.scrollX = sx;
-      w.scrollY = sy;
-      const tx = typeof state.tx === 'number' ? state.tx : sx + m.absoluteLeft;
-      const ty = typeof state.ty === 'number' ? state.ty : sy + m.absoluteTop;
-      w.translate(tx, ty);
-    }
-    await settle();
-    return viewState();
-  }
-
-  async function forcedView(state) {
-    const w = ws();
-    const num = (v) => typeof v === 'number' && Number.isFinite(v);
-    const scale = num(state.scale) ? state.scale : w.scale;
-    w.setScale(scale);
-    await settle();
-    const sx = num(state.scrollX) ? state.scrollX : (num(state.tx) ? -state.tx / scale : 0);
-    const sy = num(state.scrollY) ? state.scrollY : (num(state.ty) ? -state.ty / scale : 0);
-    if (w.scrollbar && typeof w.scrollbar.set === 'function') {
-      w.scrollbar.set(sx, sy);
-    } else if (typeof w.translate === 'function') {
-      w.translate(-sx, -sy);
-      w.scrollX = sx;
-      w.scrollY = sy;
-    } else {
-      w.scroll(sx - w.scrollX, sy - w.scrollY);
-    }
-    const transform = `translate(${-sx * scale},${-sy * scale}) scale(${scale})`;
-    for (const canvas of [w.getCanvas(), w.getBubbleCanvas()]) {
-      if (canvas) canvas.setAttribute('transform', transform);
-    }
-    w.scrollX = sx;
-    w.scrollY = sy;
-    await settle();
+    await window.studioEdition.restorePublished(ws(), state, settle);
     return viewState();
   }
 

@@ -89,7 +89,35 @@
     VirtualMachine: () => GUI.guiInitialState.vm.constructor,
     newStorage: () => new (Storage || (Storage = storageClass()))(),
     webpackRequire,
-    publishedRestore: true,
+    // As the published drag runner's set_workspace_state (SCRATCHWORLD_API.md section 11): zoom
+    // to the scale, set the scrollbars to (scrollX, scrollY) (else translate the canvas to
+    // (-scrollX, -scrollY), else scroll), then, whatever that reached, force the block and
+    // bubble canvases' transform to translate(-scrollX*scale, -scrollY*scale) scale(scale) and
+    // store scrollX/scrollY on the workspace.
+    restorePublished: async (w, state, settle) => {
+      const num = (v) => typeof v === 'number' && Number.isFinite(v);
+      const scale = num(state.scale) ? state.scale : w.scale;
+      w.setScale(scale);
+      await settle();
+      const sx = num(state.scrollX) ? state.scrollX : (num(state.tx) ? -state.tx / scale : 0);
+      const sy = num(state.scrollY) ? state.scrollY : (num(state.ty) ? -state.ty / scale : 0);
+      if (w.scrollbar && typeof w.scrollbar.set === 'function') {
+        w.scrollbar.set(sx, sy);
+      } else if (typeof w.translate === 'function') {
+        w.translate(-sx, -sy);
+        w.scrollX = sx;
+        w.scrollY = sy;
+      } else {
+        w.scroll(sx - w.scrollX, sy - w.scrollY);
+      }
+      const transform = `translate(${-sx * scale},${-sy * scale}) scale(${scale})`;
+      for (const canvas of [w.getCanvas(), w.getBubbleCanvas()]) {
+        if (canvas) canvas.setAttribute('transform', transform);
+      }
+      w.scrollX = sx;
+      w.scrollY = sy;
+      await settle();
+    },
     blockly: { // scratch-blocks 1.x (Closure's goog.math types, the toolbox's category menu)
       rect: (block) => {
         const r = block.getBoundingRectangle();

@@ -14,8 +14,8 @@
  *   VirtualMachine()          the VM class (without mounting the editor)
  *   newStorage()              a fresh scratch-storage instance for a GUI-less VM
  *   webpackRequire()          the bundle's webpack require (its module table is `.m`)
- *   publishedRestore          whether a published drag item's workspace is restored with the
- *                             published runner's forced canvas transform (drag-trials.js)
+ *   restorePublished(ws, state, settle)  restores a published drag item's workspace_state
+ *                             (scale, scrollX/scrollY, tx/ty); `settle` awaits Blockly's renders
  *   blockly                   the workspace operations whose Blockly API differs:
  *     rect(block)                        {left, top, right, bottom} in workspace units
  *     moveTo(SB, block, x, y)            move a top block to a workspace point
@@ -119,7 +119,24 @@
     VirtualMachine: () => new GUI.EditorState({ locale: 'en' }).store.getState().scratchGui.vm.constructor,
     newStorage: () => new GUI.ScratchStorage(),
     webpackRequire,
-    publishedRestore: false,
+    // The published runner never ran on this edition; the studio's own published-style items
+    // were made with this restore: zoom first, then scroll; where the scroll cannot reach,
+    // translate the canvas to (tx, ty).
+    restorePublished: async (w, state, settle) => {
+      if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
+      await settle();
+      const sx = Number(state.scrollX), sy = Number(state.scrollY);
+      w.scroll(sx, sy);
+      if (Math.abs(w.scrollX - sx) > 0.5 || Math.abs(w.scrollY - sy) > 0.5) {
+        const m = w.getMetrics();
+        w.scrollX = sx;
+        w.scrollY = sy;
+        const tx = typeof state.tx === 'number' ? state.tx : sx + m.absoluteLeft;
+        const ty = typeof state.ty === 'number' ? state.ty : sy + m.absoluteTop;
+        w.translate(tx, ty);
+      }
+      await settle();
+    },
     blockly: {
       rect: (block) => {
         const r = block.getBoundingRectangle();
