@@ -9,11 +9,17 @@ UV_PIN := uv==0.13.9
 GUI_VERSION := 15.1.1
 GUI_DIR := resources/scratch-gui
 GUI_STAMP := $(GUI_DIR)/.version-$(GUI_VERSION)
+# The classic edition: the scratch-gui 5.x line the published ScratchWorld benchmark was built on
+# (its playground page), with the React 16 UMD builds it takes from page globals.
+CLASSIC_VERSION := 5.1.89
+REACT_VERSION := 16.14.0
+CLASSIC_DIR := resources/scratch-gui-classic
+CLASSIC_STAMP := $(CLASSIC_DIR)/.version-$(CLASSIC_VERSION)-react-$(REACT_VERSION)
 TASKS ?= tasks
 SYSTEM_PACKAGES := chromium xvfb xauth fonts-dejavu-core fonts-liberation libxcb-cursor0 libxcb-icccm4 \
 	libxcb-keysyms1 libxcb-xinerama0 libxkbcommon-x11-0 libegl1 libgl1 libnss3 libasound2
 
-.PHONY: run test lint setup system venv constraints bundle bench clean
+.PHONY: run test lint setup system venv constraints bundle bundle-classic bench clean
 
 run: setup
 	@if [ -n "$$DISPLAY" ] || [ "$$QT_QPA_PLATFORM" = offscreen ]; then \
@@ -41,7 +47,7 @@ lint: venv
 bench: setup
 	$(PY) bench/bench_eval.py
 
-setup: system venv bundle
+setup: system venv bundle bundle-classic
 
 system:
 	@missing=""; \
@@ -90,5 +96,20 @@ $(GUI_STAMP):
 	rm -rf $(GUI_DIR)/.pack $(GUI_DIR)/dist/*.map $(GUI_DIR)/dist/chunks/*.map
 	@touch $@
 
+bundle-classic: $(CLASSIC_STAMP)
+
+$(CLASSIC_STAMP):
+	@echo "Fetching scratch-gui@$(CLASSIC_VERSION) (about 70 MB) and React $(REACT_VERSION) into $(CLASSIC_DIR)"
+	@rm -rf $(CLASSIC_DIR) && mkdir -p $(CLASSIC_DIR)/.pack
+	cd $(CLASSIC_DIR)/.pack && npm pack --silent scratch-gui@$(CLASSIC_VERSION) react@$(REACT_VERSION) \
+		react-dom@$(REACT_VERSION) >/dev/null
+	cd $(CLASSIC_DIR)/.pack && for p in scratch-gui-$(CLASSIC_VERSION) react-$(REACT_VERSION) \
+		react-dom-$(REACT_VERSION); do mkdir -p $$p && tar -xzf $$p.tgz -C $$p || exit 1; done
+	mv $(CLASSIC_DIR)/.pack/scratch-gui-$(CLASSIC_VERSION)/package/dist $(CLASSIC_DIR)/dist
+	mv $(CLASSIC_DIR)/.pack/react-$(REACT_VERSION)/package/umd/react.production.min.js $(CLASSIC_DIR)/dist/
+	mv $(CLASSIC_DIR)/.pack/react-dom-$(REACT_VERSION)/package/umd/react-dom.production.min.js $(CLASSIC_DIR)/dist/
+	rm -rf $(CLASSIC_DIR)/.pack $(CLASSIC_DIR)/dist/*.map $(CLASSIC_DIR)/dist/chunks/*.map
+	@touch $@
+
 clean:
-	rm -rf $(VENV) $(GUI_DIR) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(GUI_DIR) $(CLASSIC_DIR) .pytest_cache .mypy_cache .ruff_cache

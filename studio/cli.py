@@ -18,10 +18,11 @@ from studio.cli_progress import ProgressBar
 from studio.models.check import CheckReport, TaskCheck
 from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant
-from studio.services import paths
+from studio.services import editions, paths
 from studio.services.browser import BrowserPool, default_spares
 from studio.services.checker import CheckOptions, check_tasks
 from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
+from studio.services.editions import Edition
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.evaluator import Evaluates, Evaluator
 from studio.services.store import load_task, save_task, scan_library
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         "published ScratchWorld service does, on a live editor page in real time (a reference)",
     )
     ev.add_argument("--json", action="store_true", help="print the result as JSON")
+    editions.add_argument(ev)
 
     ck = sub.add_parser(
         "check", help="adversarial check: golden passes, initial and mutants fail, reruns agree"
@@ -76,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(cached per task content; a task whose clocks disagree is then checked in real time)",
     )
     ck.add_argument("--json", action="store_true", help="print the report as JSON")
+    editions.add_argument(ck)
     ck.add_argument(
         "--ray",
         metavar="ADDRESS",
@@ -153,7 +156,10 @@ def main(argv: list[str] | None = None) -> int:
 async def _eval(args: argparse.Namespace) -> int:
     entry = load_task(args.task_dir)
     project = args.project or entry.golden_path or entry.initial_path
-    async with BrowserPool(spares=0 if args.protocol == "published" else 1) as pool:
+    edition = editions.choose(args.edition, [args.task_dir])
+    editions.require_installed(edition, f"{args.task_dir}")
+    spares = 0 if args.protocol == "published" else 1
+    async with BrowserPool(spares=spares, edition=edition) as pool:
         if args.protocol == "published":
             from studio.services.published_protocol import PublishedProtocol
 
@@ -240,7 +246,8 @@ async def _check(args: argparse.Namespace) -> int:
         def progress(done: int, _total: int, check: TaskCheck) -> None:
             bar.advance(done, check.id, check.verdict.value, check.ok)
 
-        async with _check_evaluator(args.ray, options.workers) as evaluator:
+        edition = editions.choose(args.edition, list(args.paths))
+        async with _check_evaluator(args.ray, options.workers, edition) as evaluator:
             report = await check_tasks(
                 evaluator, entries, errors, options, progress, AgreementCache()
             )
@@ -252,15 +259,20 @@ async def _check(args: argparse.Namespace) -> int:
 
 
 @contextlib.asynccontextmanager
-async def _check_evaluator(ray_address: str | None, workers: int) -> AsyncIterator[Evaluates]:
-    """This machine's browser, or with --ray the workers of a Ray cluster."""
+async def _check_evaluator(
+    ray_address: str | None, workers: int, edition: Edition = Edition.CURRENT
+) -> AsyncIterator[Evaluates]:
+    """This machine's browser (on `edition`), or with --ray the workers of a Ray cluster."""
+    if ray_address and edition is not Edition.CURRENT:
+        raise StudioError(f"--ray evaluates on the current edition only, not {edition.value}")
     if ray_address:
         from studio.services.distributed import cluster_evaluator
 
         async with cluster_evaluator(ray_address, workers) as evaluator:
             yield evaluator
         return
-    async with BrowserPool(spares=workers) as pool:
+    editions.require_installed(edition, "The task set")
+    async with BrowserPool(spares=workers, edition=edition) as pool:
         yield Evaluator(pool)
 
 

@@ -18,7 +18,8 @@ from typing import Any
 
 from studio.cli_progress import ProgressBar
 from studio.models.agent import Mode
-from studio.services import paths
+from studio.services import editions, paths
+from studio.services.editions import Edition
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.jsonl import json_lines
 from studio.services.store import TaskFolder, scan_library
@@ -59,7 +60,8 @@ def add_parsers(subparsers: Any) -> None:
         type=Path,
         metavar="ROOT",
         help="also serve the published ScratchWorld server's routes (/sessions/...), with "
-        "projects and task scripts of the checkout ROOT (loopback only, no token)",
+        "projects and task scripts of the checkout ROOT (loopback only, no token); pages are "
+        "then the classic editor edition's, as the published server's",
     )
     sv.add_argument(
         "--allow-custom-js",
@@ -81,6 +83,7 @@ def add_parsers(subparsers: Any) -> None:
         metavar="N",
         help="open /episodes at most (more: 429; default 16)",
     )
+    editions.add_argument(sv, "classic with --scratchworld, else the library's")
 
     rn = subparsers.add_parser(
         "run",
@@ -205,7 +208,10 @@ async def _serve(args: argparse.Namespace) -> int:
     token, generated = resolve_token(args.token, args.token_file)
     library = args.serve_library or getattr(args, "library", None) or paths.BUNDLED_TASKS
     out = None if args.no_record else args.out / f"api-{_stamp()}"
-    manager = EpisodeManager(out_dir=out, **({"step_limit": args.steps} if args.steps else {}))
+    edition = serve_edition(args.edition, args.scratchworld, library)
+    editions.require_installed(edition, "The served set")
+    limit = {"step_limit": args.steps} if args.steps else {}
+    manager = EpisodeManager(out_dir=out, edition=edition, **limit)
     checkout, sessions = _scratchworld(args, manager, library, out)
     try:
         server = ApiServer(
@@ -230,7 +236,7 @@ async def _serve(args: argparse.Namespace) -> int:
     print(f"serving the agent API on {server.url} (OpenAPI: {server.url}/openapi.json)")
     if generated:
         print(f"token: {token}  (send 'Authorization: Bearer <token>'; set STUDIO_TOKEN to fix it)")
-    print(f"tasks: ids or task folders in {library}")
+    print(f"tasks: ids or task folders in {library}; editor edition {edition.value}")
     if checkout is not None:
         print(
             f"ScratchWorld routes: {server.url}/sessions (no token), projects of "
@@ -256,6 +262,16 @@ async def _serve(args: argparse.Namespace) -> int:
             checkout.close()
     print("stopped")
     return EXIT_OK
+
+
+def serve_edition(explicit: str | None, scratchworld: Path | None, library: Path) -> Edition:
+    """The edition `serve` runs on: --edition, else classic for a ScratchWorld ROOT (the
+    published server's editor), else the library's."""
+    if explicit:
+        return Edition.parse(explicit, "--edition")
+    if scratchworld is not None:
+        return Edition.CLASSIC
+    return editions.edition_for(library)
 
 
 def _scratchworld(

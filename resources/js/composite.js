@@ -17,6 +17,7 @@
   const SB = window.ScratchBlocks;
   const vm = window.vm;
   const H = window.studioPageHelpers;
+  const B = window.studioEdition.blockly; // what differs between the editions' Blockly
   const { ws, settle, waitFor, lastInStack } = H;
   const SHADOW_NUMBERS = new Set(H.lists.numberShadows);
   const HIDDEN_OPTIONS = new Set([SB.RENAME_VARIABLE_ID, SB.DELETE_VARIABLE_ID,
@@ -82,10 +83,10 @@
     const inputs = [];
     for (const input of block.inputList) {
       if (!input.name || !input.connection) continue;
-      const kind = input.type === SB.inputs.inputTypes.STATEMENT ? 'statement' : 'value';
+      const kind = input.type === B.inputType(SB, 'statement') ? 'statement' : 'value';
       const child = input.connection.targetBlock();
       const item = { name: input.name, kind, block: null, shadow: null,
-        boolean: (input.connection.getCheck() || []).includes('Boolean') };
+        boolean: (B.check(input.connection) || []).includes('Boolean') };
       if (child && !child.isShadow()) item.block = child.id;
       else if (child) {
         item.shadow = { opcode: child.type, fields: namedFields(child).map(fieldInfo) };
@@ -139,11 +140,11 @@
 
   /** A workspace point where a stack of size w x h touches no other script. */
   function freeSpot(block) {
-    const own = block.getBoundingRectangle();
+    const own = B.rect(block);
     const w = own.right - own.left;
     const h = own.bottom - own.top;
     const others = ws().getTopBlocks(false).filter((b) => b !== block)
-      .map((b) => b.getBoundingRectangle());
+      .map((b) => B.rect(b));
     const bottom = others.reduce((m, r) => Math.max(m, r.bottom), 0);
     for (let y = 48; y <= bottom + MARGIN; y += 24) {
       for (const x of COLUMNS) {
@@ -156,9 +157,9 @@
 
   /** Move a top block to a free spot and scroll the canvas so that it is in view. */
   async function placeFree(block) {
-    await SB.renderManagement.finishQueuedRenders();
+    await window.studioEdition.finishRenders(SB);
     const spot = freeSpot(block);
-    block.moveTo(new SB.utils.Coordinate(spot.x, spot.y));
+    B.moveTo(SB, block, spot.x, spot.y);
     if (ws().scrollBoundsIntoView) ws().scrollBoundsIntoView(block.getBoundingRectangle());
   }
 
@@ -179,11 +180,11 @@
     const w = ws();
     const tops = w.getTopBlocks(false);
     if (!tops.length) {
-      w.scroll(0, 0);
+      B.scrollTo(w, 0, 0);
       return;
     }
-    const box = w.getBlocksBoundingBox();
-    w.scroll(-box.left * w.scale + 20, -box.top * w.scale + 20);
+    const box = B.contentBox(w);
+    B.scrollTo(w, -box.left * w.scale + 20, -box.top * w.scale + 20);
   }
 
   function selectSprite(args) {
@@ -201,12 +202,7 @@
   }
 
   function createData(name, type, local) {
-    const Model = SB.registry.getClassFromOptions(
-      SB.registry.Type.VARIABLE_MODEL, ws().options, true);
-    const model = new Model(ws(), name, type, undefined, local, false);
-    ws().getVariableMap().addVariable(model);
-    SB.Events.fire(new (SB.Events.get(SB.Events.VAR_CREATE))(model));
-    return model;
+    return B.createVariable(SB, ws(), name, type, local);
   }
 
   async function addData(args, type) {
@@ -282,7 +278,7 @@
   }
 
   function inputNames(block, kind) {
-    const type = kind === 'statement' ? SB.inputs.inputTypes.STATEMENT : SB.inputs.inputTypes.VALUE;
+    const type = B.inputType(SB, kind);
     return block.inputList.filter((i) => i.name && i.connection && i.type === type)
       .map((i) => i.name);
   }
@@ -297,8 +293,7 @@
   }
 
   function checkConnectable(a, b, what) {
-    const reason = ws().connectionChecker.canConnectWithReason(a, b, false);
-    if (reason !== SB.Connection.CAN_CONNECT) fail(`${what}: the blocks do not fit together`);
+    if (!B.canConnect(SB, ws(), a, b)) fail(`${what}: the blocks do not fit together`);
   }
 
   function needPrevious(block, label) {
@@ -347,10 +342,8 @@
   function connectValueInto(source, target, inputName) {
     const input = namedInput(target, inputName, 'value', 'the target block');
     if (!source.outputConnection) fail(`the source block (${source.type}) is not a reporter; only reporters go into inputs`);
-    const reason = ws().connectionChecker.canConnectWithReason(
-      source.outputConnection, input.connection, false);
-    if (reason !== SB.Connection.CAN_CONNECT) {
-      const boolean = (input.connection.getCheck() || []).includes('Boolean');
+    if (!B.canConnect(SB, ws(), source.outputConnection, input.connection)) {
+      const boolean = (B.check(input.connection) || []).includes('Boolean');
       fail(boolean ? `input ${inputName} takes only a boolean (hexagonal) block` :
         `${source.type} does not fit input ${inputName}`);
     }
@@ -370,7 +363,7 @@
     source.unplug(true);
     target.unplug(false);
     if (parent) parent.connect(source.previousConnection);
-    else source.moveTo(where);
+    else B.moveTo(SB, source, where.x, where.y);
     input.connection.connect(target.previousConnection);
   }
 
@@ -477,7 +470,7 @@
       stored = setField(field, block, args.value, `field ${name}`);
     } else {
       const input = block.getInput(name);
-      if (!input || !input.connection || input.type !== SB.inputs.inputTypes.VALUE) {
+      if (!input || !input.connection || input.type !== B.inputType(SB, 'value')) {
         fail(`${block.type} has no field or input ${JSON.stringify(name)}; fields: ` +
           `${namedFields(block).map((f) => f.name).join(', ') || 'none'}; inputs: ` +
           `${inputNames(block, 'value').join(', ') || 'none'}`);
@@ -532,10 +525,8 @@
   async function layout() {
     const sprite = vm.runtime.targets.find((t) => t.isOriginal && !t.isStage);
     const result = await selectTarget(sprite || vm.runtime.getTargetForStage());
-    const toolbox = ws().getToolbox();
     const category = sprite ? 'motion' : 'events';
-    const item = toolbox && toolbox.getToolboxItemById && toolbox.getToolboxItemById(category);
-    if (item) toolbox.setSelectedItem(item);
+    B.selectCategory(ws(), category);
     H.closeAlerts();
     await settle();
     scrollTopLeft();

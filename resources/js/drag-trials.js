@@ -106,25 +106,13 @@
   }
 
   /**
-   * A published item's workspace (its `workspace_state` has scrollX/scrollY): zoom first, then
-   * scroll; where the scroll cannot reach, translate the canvas to (tx, ty) as the published
-   * restore does. Target and palette come from the item's pre-actions, not from here.
+   * A published item's workspace (its `workspace_state` has scrollX/scrollY), restored the way
+   * the page's edition restores published items (edition-<name>.js, restorePublished: on
+   * classic as the published drag runner does). Target and palette come from the item's
+   * pre-actions, not from here.
    */
   async function publishedView(state) {
-    const w = ws();
-    if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
-    await settle();
-    const sx = Number(state.scrollX), sy = Number(state.scrollY);
-    w.scroll(sx, sy);
-    if (Math.abs(w.scrollX - sx) > 0.5 || Math.abs(w.scrollY - sy) > 0.5) {
-      const m = w.getMetrics();
-      w.scrollX = sx;
-      w.scrollY = sy;
-      const tx = typeof state.tx === 'number' ? state.tx : sx + m.absoluteLeft;
-      const ty = typeof state.ty === 'number' ? state.ty : sy + m.absoluteTop;
-      w.translate(tx, ty);
-    }
-    await settle();
+    await window.studioEdition.restorePublished(ws(), state, settle);
     return viewState();
   }
 

@@ -1,5 +1,7 @@
 /*
  * Mounts the Scratch editor from the GUI bundle in #editor and exposes it to the studio.
+ * The page's edition adapter (window.studioEdition, edition-<name>.js) mounts it; nothing
+ * here depends on the edition.
  *
  * Every store the editor may fetch from points at this page's own server, so no request
  * leaves 127.0.0.1 (a missing asset is a local 404, never a trip to scratch.mit.edu).
@@ -8,6 +10,8 @@
  *   window.vm                  the editor's VirtualMachine
  *   window.workspace           the Blockly workspace (set once the editor is ready)
  *   window.ScratchBlocks       the scratch-blocks module the workspace belongs to
+ *   window.flyoutWorkspace     the palette's workspace (once ready)
+ *   window.toolboxXML          the palette's toolbox XML (as the GUI last gave it)
  *   window.studioEditorReady   true once the editor, the VM and the workspace are ready
  *   window.studioBridge        { ready, whenReady(), loadProjectFromUrl(url, name, title),
  *                                loadProjectBase64(b64, name, title), saveProjectBase64(),
@@ -24,84 +28,27 @@
 (function () {
   'use strict';
   const READY_POLL_MS = 50;
-  const ASSET_PATH = 'studio-assets/';
-  const PROJECT_PATH = 'studio-projects/';
   const SET_PROJECT_TITLE = 'projectTitle/SET_PROJECT_TITLE';
   const pageErrors = [];
   window.addEventListener('error', (ev) => {
     if (pageErrors.length < 100) pageErrors.push(String(ev.message));
   });
 
-  /** Format a react-intl message descriptor with its default (English) text. */
-  function translate(message, values) {
-    const text = (message && message.defaultMessage) || '';
-    return text.replace(/\{(\w+)\}/g, (whole, key) =>
-      (values && key in values ? String(values[key]) : whole));
-  }
-
-  // Library thumbnails live on Scratch's servers, which the studio never contacts.
-  const OFFLINE_THUMBNAIL = 'data:image/svg+xml,' + encodeURIComponent(
-    '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="80">' +
-    '<rect width="80" height="80" rx="8" fill="#e9eef2"/>' +
-    '<text x="40" y="46" font-family="sans-serif" font-size="12" fill="#8a98a8" ' +
-    'text-anchor="middle">offline</text></svg>');
-
-  function localUrl(path) {
-    return new URL(path, window.location.href).href;
-  }
-
-  /** The editor's storage: built-in default project, web stores on this server only. */
-  function makeStorage() {
-    const scratchStorage = new GUI.ScratchStorage();
-    const types = scratchStorage.AssetType;
-    let translator = translate;
-    const cacheDefaultProject = () => {
-      GUI.buildDefaultProject(translator).forEach((asset) => scratchStorage.builtinHelper._store(
-        types[asset.assetType], scratchStorage.DataFormat[asset.dataFormat], asset.data, asset.id));
-    };
-    const assetUrl = (asset) => localUrl(`${ASSET_PATH}${asset.assetId}.${asset.dataFormat}`);
-    cacheDefaultProject();
-    scratchStorage.addWebStore([types.Project], (asset) => localUrl(PROJECT_PATH + asset.assetId));
-    scratchStorage.addWebStore([types.ImageVector, types.ImageBitmap, types.Sound], assetUrl);
-    return {
-      scratchStorage,
-      setTranslatorFunction(fn) {
-        translator = fn;
-        cacheDefaultProject();
-      },
-      getLibraryAssetUrl: () => OFFLINE_THUMBNAIL,
-      saveProject: () => Promise.reject(new Error('the studio saves projects itself')),
-      setProjectHost() {},
-      setProjectToken() {},
-      setProjectMetadata() {},
-      setAssetHost() {},
-      setBackpackHost() {},
-    };
-  }
-
+  // How this edition mounts the GUI, and what differs between editions: edition-<name>.js,
+  // loaded by the page before this script.
+  const edition = window.studioEdition;
   const root = document.getElementById('editor');
-  GUI.setAppElement(root);
-  const state = new GUI.EditorState({ locale: 'en' }, () => ({ storage: makeStorage() }));
-  const vm = state.store.getState().scratchGui.vm;
+  const mounted = edition.mount(root);
+  const vm = mounted.vm;
+  const store = mounted.store;
   window.vm = vm;
-  window.studioEditorState = state;
-  GUI.createStandaloneRoot(state, root).render({
-    projectId: '0',
-    canSave: false,
-    canCreateNew: false, // true makes the GUI try to create the project on a server
-    canShare: false,
-    canEditTitle: true,
-    enableCommunity: false,
-    hasCloudPermission: false,
-    showComingSoon: false,
-    backpackVisible: false,
-  });
+  window.studioEditorState = mounted.state;
 
   /** The React component instance that owns the Blockly workspace, or null. */
   function findBlocksComponent() {
     const el = document.querySelector('[class^="blocks_blocks"], [class*=" blocks_blocks"]');
     if (!el) return null;
-    const key = Object.keys(el).find((k) => k.startsWith('__reactFiber$'));
+    const key = Object.keys(el).find((k) => k.startsWith(edition.reactKey));
     for (let fiber = key ? el[key] : null; fiber; fiber = fiber.return) {
       const inst = fiber.stateNode;
       if (inst && inst.workspace) return inst;
@@ -115,10 +62,10 @@
   }
 
   function editorIsReady() {
-    const gui = state.store.getState().scratchGui;
+    const gui = store.getState().scratchGui;
     return vm.runtime.targets.length > 0 && Boolean(vm.editingTarget) &&
       String(gui.projectState.loadingState).startsWith('SHOWING') &&
-      Boolean(document.querySelector('.blocklyToolboxCategory')) &&
+      Boolean(document.querySelector(edition.categorySelector)) &&
       Boolean(findBlocksComponent());
   }
 
@@ -129,6 +76,12 @@
       const blocks = findBlocksComponent();
       window.workspace = blocks.workspace;
       window.ScratchBlocks = blocks.ScratchBlocks;
+      const flyout = blocks.workspace.getFlyout && blocks.workspace.getFlyout();
+      window.flyoutWorkspace = flyout ? flyout.getWorkspace() : null;
+      Object.defineProperty(window, 'toolboxXML', {
+        configurable: true,
+        get: () => store.getState().scratchGui.toolbox.toolboxXML,
+      });
       vm.on('PROJECT_CHANGED', () => { maybeDirty = true; });
       markClean();
       window.studioEditorReady = true;
@@ -145,7 +98,7 @@
       sprites: targets.filter((t) => !t.isStage).map((t) => t.getName()),
       editingTarget: vm.editingTarget ? vm.editingTarget.getName() : null,
       blockCount: targets.reduce((n, t) => n + Object.keys(t.blocks._blocks).length, 0),
-      title: state.store.getState().scratchGui.projectTitle,
+      title: store.getState().scratchGui.projectTitle,
     };
   }
 
@@ -213,7 +166,7 @@
     const label = name || 'project.sb3';
     const newTitle = title || label.split(/[\\/]/).pop().replace(/\.sb3$/i, '');
     const backup = await (await vm.saveProjectSb3()).arrayBuffer();
-    const oldTitle = state.store.getState().scratchGui.projectTitle;
+    const oldTitle = store.getState().scratchGui.projectTitle;
     vm.stopAll();
     try {
       await vm.loadProject(buffer);
@@ -221,13 +174,13 @@
       let restored = '';
       try {
         await vm.loadProject(backup);
-        state.store.dispatch({ type: SET_PROJECT_TITLE, title: oldTitle });
+        store.dispatch({ type: SET_PROJECT_TITLE, title: oldTitle });
       } catch (again) {
         restored = `; the previous project could not be restored (${describeError(again)})`;
       }
       throw new Error(`${label}: the Scratch VM refused the project: ${describeError(err)}${restored}`);
     }
-    state.store.dispatch({ type: SET_PROJECT_TITLE, title: newTitle });
+    store.dispatch({ type: SET_PROJECT_TITLE, title: newTitle });
     // the workspace redraws the new project after this resolves; changes from then on count
     await new Promise((resolve) => setTimeout(resolve, 0));
     markClean();
@@ -272,7 +225,7 @@
     status: () => ({
       ready: window.studioEditorReady === true,
       webgl: webglSupported(),
-      loadingState: state.store.getState().scratchGui.projectState.loadingState,
+      loadingState: store.getState().scratchGui.projectState.loadingState,
       errors: pageErrors.slice(0, 20),
     }),
     describeProject,

@@ -1,5 +1,6 @@
 /*
- * What the studio's scripts in an editor page share: the composite, drag-trial and perception
+ * What the studio's scripts in an editor page share (what differs between editor editions
+ * they take from the page's edition adapter, window.studioEdition: edition-current.js): the composite, drag-trial and perception
  * scripts (composite.js, drag-trials.js, perception.js) take these from here instead of each
  * keeping a copy. Installed before them by studio/services/page_scripts.py, which also sets
  * `lists` (the lists Python and the page both use, defined once in Python).
@@ -43,7 +44,7 @@
 
   async function settle() {
     await tick();
-    await SB().renderManagement.finishQueuedRenders();
+    await window.studioEdition.finishRenders(SB());
     await frame();
   }
 
@@ -101,7 +102,7 @@
   }
 
   function flyoutBlocks(opcode) {
-    return [...document.querySelectorAll(FLYOUT_BLOCKS)].filter((el) => el.classList.contains(opcode));
+    return window.studioEdition.flyoutBlocks(opcode);
   }
 
   async function smallStageShown(frames) {

@@ -1,7 +1,8 @@
 /*
  * Finds the Scratch classes inside the GUI bundle without mounting the editor, and builds
- * VMs equipped the way the editor equips its own:
- *   - the VM class, from a bare EditorState;
+ * VMs equipped the way the editor equips its own. What differs between editions (the VM class,
+ * the storage, the webpack runtime) comes from the page's edition adapter (window.studioEdition):
+ *   - the VM class and a storage, from the adapter;
  *   - the WebGL renderer (scratch-render), the V2 bitmap adapter (scratch-svg-renderer: needed
  *     to load bitmap costumes stored at resolution 1, as projects converted from Scratch 2 carry)
  *     and the audio engine (scratch-audio: without it sounds are not loaded and "play sound until
@@ -10,30 +11,26 @@
  */
 (function () {
   'use strict';
-  function webpackRequire() {
-    let req = null;
-    self.webpackChunkGUI = self.webpackChunkGUI || [];
-    self.webpackChunkGUI.push([[Symbol('studio-probe')], {}, (r) => { req = r; }]);
-    if (!req) throw new Error('the Scratch GUI bundle exposes no webpack runtime');
-    return req;
-  }
+  const edition = window.studioEdition;
+  /** The one module whose source holds every needle (copies of one package, source for
+   * source the same, count as one: the classic bundle carries two of scratch-svg-renderer's). */
   function findModule(req, what, needles) {
     const ids = Object.keys(req.m).filter((id) => {
       const src = Function.prototype.toString.call(req.m[id]);
       return needles.every((n) => src.includes(n));
     });
-    if (ids.length !== 1) {
+    const sources = new Set(ids.map((id) => Function.prototype.toString.call(req.m[id])));
+    if (ids.length === 0 || sources.size !== 1) {
       throw new Error(`the Scratch GUI bundle has ${ids.length} candidates for the ${what} (${needles})`);
     }
     const mod = req(ids[0]);
     return mod.default || mod;
   }
-  const req = webpackRequire();
+  const req = edition.webpackRequire();
   const Renderer = findModule(req, 'renderer', ['_allDrawables', 'Could not get WebGL context']);
   const BitmapAdapter = findModule(req, 'bitmap adapter', ['convertResolution1Bitmap', 'importBitmap']);
   const AudioEngine = findModule(req, 'audio engine', ['decodeSoundPlayer', 'createEffectChain', 'DECAY_DURATION']);
-  const probeState = new GUI.EditorState({ locale: 'en' });
-  const VirtualMachine = probeState.store.getState().scratchGui.vm.constructor;
+  const VirtualMachine = edition.VirtualMachine();
 
   /** A canvas of the stage's size, outside the document (mouse picking needs one inside). */
   function stageCanvas() {
@@ -50,7 +47,7 @@
    */
   function createVM(canvas, options = {}) {
     const vm = new VirtualMachine();
-    vm.attachStorage(new GUI.ScratchStorage());
+    vm.attachStorage(edition.newStorage());
     vm.attachRenderer(new Renderer(canvas || stageCanvas(), -240, 240, -180, 180));
     vm.attachV2BitmapAdapter(new BitmapAdapter());
     vm.attachAudioEngine(options.audioContext ? new AudioEngine(options.audioContext) : new AudioEngine());

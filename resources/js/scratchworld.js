@@ -117,7 +117,7 @@
 
   function placement(block) {
     const xy = block.getRelativeToSurfaceXY();
-    const rect = block.getBoundingRectangle();
+    const rect = window.studioEdition.blockly.rect(block);
     const svg = block.getSvgRoot && block.getSvgRoot();
     const path = svg && (svg.querySelector('path.blocklyBlockBackground') || svg);
     const screen = path ? path.getBoundingClientRect() : null;
@@ -244,18 +244,16 @@
     if (api === 'run_project') { vm.greenFlag(); return { started: true }; }
     if (api === 'stop_project') { vm.stopAll(); return { stopped: true }; }
     const wanted = String(args.category || args.category_name || '').toLowerCase();
-    const toolbox = ws().getToolbox();
-    const items = (toolbox && toolbox.getToolboxItems && toolbox.getToolboxItems()) || [];
-    const named = (c) => String((c.getName && c.getName()) || '');
-    const ident = (c) => String((c.getId && c.getId()) || '');
-    const item = items.find((c) => ident(c).toLowerCase() === wanted ||
-      named(c).toLowerCase() === wanted);
+    const B = window.studioEdition.blockly;
+    const items = B.categories(ws());
+    const item = items.find((c) => c.id.toLowerCase() === wanted ||
+      c.name.toLowerCase() === wanted);
     if (!item || !wanted) {
       return { error: `no category ${JSON.stringify(wanted)}; categories: ` +
-        items.map(named).filter(Boolean).join(', ') };
+        items.map((c) => c.name).filter(Boolean).join(', ') };
     }
-    toolbox.setSelectedItem(item);
-    return { category: named(item) };
+    B.selectCategory(ws(), item.id);
+    return { category: item.name };
   }
 
   window.StudioScratchWorld = {

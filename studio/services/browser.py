@@ -4,7 +4,8 @@ Every evaluation gets a page of its own, closed afterwards with every popup it o
 listener, timer or global of one evaluation survives into the next. Pages are loaded ahead of
 need (spares) so that a caller rarely waits for the 17 MB bundle to start. The browser keeps a
 persistent profile in the user's cache so that V8's code cache makes page start fast after the
-first runs.
+first runs. A pool loads the evaluation page of one editor edition (`edition`, the current one
+unless told otherwise; studio.services.editions).
 
 Evaluations share no storage: each page is served from an origin of its own slot
 (`e<N>.localhost`, all answered by the one loopback editor server), at most one page per slot
@@ -37,7 +38,8 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-from studio.services import atomic, paths
+from studio.services import atomic, editions, paths
+from studio.services.editions import Edition
 from studio.services.server import EditorServer
 
 CHROMIUM_ARGS = [
@@ -53,7 +55,7 @@ CHROMIUM_ARGS = [
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
-EVAL_PAGE = "eval.html"
+EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
 CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # runs before any script of the page
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
@@ -73,9 +75,14 @@ class BrowserPool:
     """Owns the Playwright driver, the browser and a few spare evaluation pages."""
 
     def __init__(
-        self, server: EditorServer | None = None, spares: int = 1, slots: int | None = None
+        self,
+        server: EditorServer | None = None,
+        spares: int = 1,
+        slots: int | None = None,
+        edition: Edition = Edition.CURRENT,
     ) -> None:
         self.server = server
+        self.edition = edition  # the editor edition whose evaluation page the pool loads
         self._own_server = server is None
         self.spares = max(0, spares)
         # pages loaded or in use at once; each has an origin (and storage) of its own
@@ -99,6 +106,7 @@ class BrowserPool:
         from playwright.async_api import async_playwright
 
         chromium = paths.chromium_path()
+        editions.bundle_dir(self.edition)  # a missing bundle is named before the browser opens
         if self.server is None:
             self.server = EditorServer().start()
         t0 = time.perf_counter()
@@ -208,7 +216,8 @@ class BrowserPool:
         cdp = await self.context.new_cdp_session(page)
         await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         await page.add_init_script(path=str(CONTAINMENT_JS))
-        await page.goto(f"{origin}/{EVAL_PAGE}", wait_until="domcontentloaded")
+        eval_page = editions.info(self.edition).eval_page
+        await page.goto(f"{origin}/{eval_page}", wait_until="domcontentloaded")
         await page.wait_for_function(
             "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
         )

@@ -6,7 +6,8 @@ stage): the project is loaded into that VM, the set's `evaluation_utils.js` is i
 `cleanup = vm.stopAll`, in real time, with one 120 s cap on the whole script; randomness is not
 seeded. `PublishedProtocol` does the same in one of our editor pages, with the evaluation
 runner the studio's own pages use (`StudioEval.runOn`), so that the studio's verdicts (GUI-less
-page, virtual clock) can be compared with the protocol's on any task set.
+page, virtual clock) can be compared with the protocol's on any task set. The page is of the
+pool's editor edition (the classic one is the published service's own editor).
 
 It costs what the protocol costs: real time, a full editor per evaluation. Use it to verify,
 not to check (`studio eval --protocol published`, bench/bench_published.py).
@@ -61,7 +62,7 @@ class PublishedProtocol:
         result = prepared.result
         server = self.pool.server
         assert server is not None, "the pool is started"
-        pages = EditorPages(server, self.pool.context, spares=0)
+        pages = EditorPages(server, self.pool.context, spares=0, edition=self.pool.edition)
         t0 = time.perf_counter()
         try:
             page = await pages.acquire()

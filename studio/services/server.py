@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from studio.services import paths
+from studio.services import editions, paths
+from studio.services.editions import Edition
 
 # A fixed port keeps the page origin stable between runs, so the browser's HTTP and V8 code
 # caches (keyed by URL) stay warm; when it is taken another free port is used.
@@ -72,6 +73,10 @@ mimetypes.add_type("application/x.scratch.sb3", ".sb3")
 class EditorServer:
     """Serves `/` from our web folder, then the bundle, plus registered files under `/files/`.
 
+    Paths under an edition's prefix (`classic/`) are served from our web folder, then from that
+    edition's bundle (looked up when first asked for: a missing one is a 404 there, and only
+    there).
+
     Usage: `server = EditorServer(); server.start(); url = server.url("editor.html")`.
     """
 
@@ -85,6 +90,7 @@ class EditorServer:
         self.web_dir = web_dir or paths.WEB_DIR
         self.bundle_dir = bundle_dir or paths.bundle_dir()
         self.js_dir = paths.JS_DIR
+        self._edition_dirs: dict[Edition, Path | None] = {Edition.CURRENT: self.bundle_dir}
         self._files: dict[str, Path] = {}
         self._blobs: dict[str, bytes] = {}
         self._lock = threading.Lock()
@@ -150,6 +156,22 @@ class EditorServer:
             self._files.pop(key, None)
             self._blobs.pop(key, None)
 
+    def edition_bundle_dir(self, edition: Edition) -> Path | None:
+        """The edition's bundle folder, or None when it is not installed."""
+        if edition not in self._edition_dirs:
+            try:
+                found: Path | None = editions.bundle_dir(edition)
+            except paths.SetupError:
+                found = None
+            with self._lock:
+                self._edition_dirs[edition] = found
+        return self._edition_dirs[edition]
+
+    def is_bundle_file(self, target: Path) -> bool:
+        """Whether `target` belongs to an edition's bundle (cached by browsers for a day)."""
+        dirs = [d for d in list(self._edition_dirs.values()) if d is not None]
+        return any(d in target.parents for d in dirs)
+
     def resolve(self, raw_path: str) -> Path | bytes | None:
         """Map a request path to a file on disk or bytes in memory, or None."""
         path = unquote(urlsplit(raw_path).path).lstrip("/") or "editor.html"
@@ -160,7 +182,11 @@ class EditorServer:
                 return self._blobs.get(path[len("blobs/") :])
         if path.startswith("studio-js/"):
             return _safe_join(self.js_dir, path[len("studio-js/") :])
-        return _safe_join(self.web_dir, path) or _safe_join(self.bundle_dir, path)
+        edition, rest = editions.edition_of_page(path)
+        if edition is Edition.CURRENT:
+            return _safe_join(self.web_dir, path) or _safe_join(self.bundle_dir, path)
+        bundle = self.edition_bundle_dir(edition)
+        return _safe_join(self.web_dir, path) or (bundle and _safe_join(bundle, rest))
 
 
 class _Server(ThreadingHTTPServer):
@@ -289,7 +315,7 @@ def _make_handler(server: EditorServer) -> type[BaseHTTPRequestHandler]:
             else:
                 data = target.read_bytes()
                 ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-                in_bundle = server.bundle_dir in target.parents
+                in_bundle = server.is_bundle_file(target)
                 cache = "public, max-age=86400" if in_bundle else "no-cache"
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", ctype)

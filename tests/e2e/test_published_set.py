@@ -3,10 +3,12 @@
 Tasks of our published-style set (tests/helpers/published_set: long sampling windows, several
 cases per script, bitmap costumes, the set's own helper library, task timeouts smaller than
 the scripts' own windows) are imported with `studio import scratchworld` and checked with
-`studio check --mutants 0 --reruns 1`: every golden passes and every debug initial fails, on
-the virtual clock, with nothing run in real time. The verdicts equal those of the published
-protocol run in real time (a live editor page in small stage mode, config {}, 120 s cap) on
-the cheapest task, test by test. Export writes the checkout back byte for byte.
+`studio check --mutants 0 --reruns 1`: the import records the classic editor edition (the
+published benchmark's), so the check runs in the classic VM; every golden passes and every
+debug initial fails, on the virtual clock, with nothing run in real time. The verdicts equal
+those of the published protocol run in real time on the classic edition's editor page (small
+stage mode, config {}, 120 s cap) on the cheapest task, test by test. Export writes the
+checkout back byte for byte.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from typing import Any
 
 import pytest
 
+from studio.services import editions
+from studio.services.browser import BrowserPool
 from studio.services.clock_agreement import verdicts
+from studio.services.editions import Edition
 from studio.services.published_protocol import PublishedProtocol
 from studio.services.store import load_task
 from tests.helpers.cli import studio
@@ -52,6 +57,7 @@ def test_imported_set_checks_as_the_published_protocol_judges_it(
     out = studio("import", "scratchworld", str(published.root), str(lib), "--json")
     assert out.returncode == 0, out.stderr
     assert sorted(json.loads(out.stdout)["imported"]) == sorted(ids)
+    assert editions.read_edition(lib) is Edition.CLASSIC
 
     out = studio("check", str(lib), "--mutants", "0", "--reruns", "1", "--json", "--with-results")
     report = json.loads(out.stdout)
@@ -61,12 +67,14 @@ def test_imported_set_checks_as_the_published_protocol_judges_it(
 
     debug = next(i for i in ids if published.tasks[i].category == "debug")
     entry = load_task(lib / debug)
-    protocol = PublishedProtocol(browser_pool)
     labels = ("golden", "initial")
 
     async def both() -> list[Any]:  # real time: the two runs wait side by side
         paths = (entry.golden_path, entry.initial_path)
-        return list(await asyncio.gather(*(protocol.evaluate(entry, p) for p in paths)))
+        classic = BrowserPool(browser_pool.server, spares=0, edition=Edition.CLASSIC)
+        async with classic:
+            protocol = PublishedProtocol(classic)
+            return list(await asyncio.gather(*(protocol.evaluate(entry, p) for p in paths)))
 
     for label, reference in zip(labels, loop_thread.run(both()), strict=True):
         ours = checks[debug][label]

@@ -1,6 +1,7 @@
 """Fresh editor pages for episodes, a few loaded ahead of need.
 
-A page shows resources/web/editor.html at 1280x720; it is "ready" when the editor bridge says
+A page shows resources/web/editor.html (or its editor edition's page, resources/web/classic/
+editor.html) at 1280x720; it is "ready" when the editor bridge says
 so (window.studioEditorReady). Loading the 17 MB bundle to ready takes seconds, loading a task
 project into a ready page well under one, so spare ready pages make episode starts quick. A
 spare page is used once: every episode still gets a page no one has used before.
@@ -12,13 +13,14 @@ import asyncio
 import contextlib
 from typing import Any
 
-from studio.services import page_scripts
+from studio.services import editions, page_scripts
+from studio.services.editions import Edition
 from studio.services.env.modes import VIEWPORT
 from studio.services.errors import StudioError
 from studio.services.server import EditorServer
 from studio.services.store import TaskFolder
 
-EDITOR_PAGE = "editor.html"
+EDITOR_PAGE = "editor.html"  # the current edition's; an edition's own: editions.info(e)
 READY_TIMEOUT_MS = 60_000
 # Pages loading the bundle at the same time: each load is CPU-bound, so twenty at once on two
 # cores all miss their ready limit, while two at a time each get ready in seconds.
@@ -32,8 +34,15 @@ class EnvError(StudioError):
 class EditorPages:
     """Opens ready editor pages in a browser context, keeping `spares` of them warm."""
 
-    def __init__(self, server: EditorServer, context: Any, spares: int = 1) -> None:
+    def __init__(
+        self,
+        server: EditorServer,
+        context: Any,
+        spares: int = 1,
+        edition: Edition = Edition.CURRENT,
+    ) -> None:
         self.server = server
+        self.edition = edition
         self.context = context
         self.spares = max(0, spares)
         self._warm: list[asyncio.Task[Any]] = []
@@ -62,7 +71,8 @@ class EditorPages:
             page = await self.context.new_page()
             try:
                 await page.set_viewport_size(VIEWPORT)
-                await page.goto(self.server.url(EDITOR_PAGE), wait_until="load")
+                editor_page = editions.info(self.edition).editor_page
+                await page.goto(self.server.url(editor_page), wait_until="load")
                 await page.wait_for_function(
                     "window.studioEditorReady === true", timeout=READY_TIMEOUT_MS
                 )

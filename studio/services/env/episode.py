@@ -37,6 +37,7 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RunInfo
 from studio.services import page_scripts
 from studio.services.browser import BrowserPool
+from studio.services.editions import Edition
 from studio.services.env.editor_pages import EditorPages, EnvError
 from studio.services.env.modes import ActionOutcome, ModeHandler
 from studio.services.env.recorder import TrajectoryRecorder, program_change
@@ -349,9 +350,12 @@ class EpisodeManager:
         spare_pages: int = 1,
         pool: BrowserPool | None = None,
         page_source: PageSource | None = None,
+        edition: Edition = Edition.CURRENT,
     ) -> None:
-        """`pool` shares an already started browser for evaluations (not closed here);
-        `page_source` gives episodes their pages instead of fresh headless ones."""
+        """`pool` shares an already started browser for evaluations (not closed here; it
+        then decides the edition); `page_source` gives episodes their pages instead of fresh
+        headless ones; `edition` is the editor edition of the pages and evaluations."""
+        self.edition = pool.edition if pool is not None else edition
         self._own_server = server is None
         self._own_pool = pool is None
         self.page_source = page_source
@@ -379,10 +383,10 @@ class EpisodeManager:
         if self.server is None:
             self.server = EditorServer().start()
         if self._pool is None:
-            self._pool = BrowserPool(self.server, spares=self.eval_spares)
+            self._pool = BrowserPool(self.server, spares=self.eval_spares, edition=self.edition)
         await self._pool.start()
         spares = 0 if self.page_source is not None else self.spare_pages
-        self._pages = EditorPages(self.server, self._pool.context, spares)
+        self._pages = EditorPages(self.server, self._pool.context, spares, self.edition)
         self._pages.top_up()
 
     async def close(self) -> None:

@@ -14,6 +14,7 @@ out of its folder is skipped and named.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from studio.models.task import Convention
-from studio.services import atomic, paths
+from studio.services import atomic, editions, paths
 from studio.services.errors import StudioError, cut
 from studio.services.names import contained, name_problem
 from studio.services.scratchworld.layout import (
@@ -97,7 +98,9 @@ class _Names:
 def export_scratchworld(
     src: Path | str, dest: Path | str, *, overwrite: bool = False
 ) -> ExportReport:
-    """Write every task folder under `src` to `dest` in the ScratchWorld layout.
+    """Write every task folder under `src` to `dest` in the ScratchWorld layout; a library
+    that is not on the classic edition (the published set's) records its own in
+    `dest/edition.json`.
 
     Raises StudioError when `src` holds no task folders or `dest` is a non-empty folder (unless
     `overwrite`, which replaces files of the same name and leaves others).
@@ -116,6 +119,13 @@ def export_scratchworld(
     _check_goldens(items, projects, report)
     files = _task_files(items, report)
     files[SCRIPTS_DIR / HELPER_NAME] = helper
+    # the library's editor edition travels with the set when it is not the published one
+    # (classic, what an importer assumes of a set that records none)
+    edition = editions.edition_for(src)
+    if edition is not editions.Edition.CLASSIC:
+        files[Path(editions.EDITION_FILE)] = (
+            json.dumps({"edition": edition.value}) + "\n"
+        ).encode()
     for item in items:
         files[SCRIPTS_DIR / item.script_out] = scripts.files[item.script_out]
         files[PROJECTS_DIR / item.initial_out] = projects.files[item.initial_out]

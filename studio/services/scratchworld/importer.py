@@ -23,7 +23,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from studio.models.task import Task
-from studio.services import atomic
+from studio.services import atomic, editions
+from studio.services.editions import Edition
 from studio.services.errors import ProjectFileError, StudioError, TaskFileError, cut
 from studio.services.leftovers import clean_leftovers, temp_dir
 from studio.services.names import contained, library_name_problem, name_problem
@@ -149,7 +150,8 @@ def import_scratchworld(
     overwrite: bool = False,
     also_used: Collection[str] = (),
 ) -> ImportReport:
-    """Import every task of the set at `root` into `dest/<id>/`.
+    """Import every task of the set at `root` into `dest/<id>/`; `dest` records the set's
+    editor edition (`edition.json`: the set's own when it has one, else classic).
 
     Raises StudioError when the set is unusable (a folder is missing, no task files); problems
     with single tasks are listed in the report. Existing task folders are kept unless
@@ -179,6 +181,7 @@ def import_scratchworld(
     _read_lists(lists, tdir, parsed, report)
     dest.mkdir(parents=True, exist_ok=True)
     clean_leftovers(dest)
+    _record_edition(root, dest, report)
     for item in parsed:
         try:
             _import_one(item, sources, dest, report, overwrite)
@@ -200,6 +203,21 @@ def _inside(files: list[Path], roots: Collection[Path], report: ImportReport) ->
         except _Skip as skip:
             report.skipped.append(skip.problem)
     return kept
+
+
+def _record_edition(root: Path, dest: Path, report: ImportReport) -> None:
+    """The imported library runs on the set's editor edition: the one the set records (a set
+    the studio exported), else classic, the published benchmark's editor."""
+    edition = editions.edition_for(root) if (root / editions.EDITION_FILE).is_file() else None
+    edition = edition or Edition.CLASSIC
+    if (dest / editions.EDITION_FILE).is_file():
+        before = editions.read_edition(dest)
+        if before is not edition:
+            report.warnings.append(
+                f"{dest / editions.EDITION_FILE}: the library was {before.value}; it is now "
+                f"{edition.value}, the edition of the imported set"
+            )
+    editions.write_edition(dest, edition)
 
 
 def _parse_all(files: list[Path], tdir: Path, report: ImportReport) -> list[_Parsed]:

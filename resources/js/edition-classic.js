@@ -1,0 +1,163 @@
+/*
+ * The classic editor edition's page adapter: scratch-gui 5.x (scratch-blocks 1.x, React 16),
+ * mounted as the published ScratchWorld benchmark's playground page mounts it: the GUI wrapped
+ * in AppStateHOC (5.1.89 exports no HashParserHOC; the playground's hash parser only sets the
+ * project id from the URL's hash, the default project '0' for an empty one: passed here as the
+ * projectId prop), rendered with canEditTitle,
+ * backpackVisible, showComingSoon, backpackHost null and canSave={false}. The project and asset
+ * hosts point at this page's own server (nothing leaves 127.0.0.1; the screen is the same).
+ * Defines the same `window.studioEdition` as edition-current.js (see there for each member).
+ */
+(function () {
+  'use strict';
+  const OFFLINE_HOST = new URL('/classic-offline', window.location.href).href;
+
+  /** The redux store AppStateHOC made: a component holding it, or the Provider's prop. */
+  function findStore(root) {
+    const container = root._reactRootContainer;
+    const start = container && (container._internalRoot || container).current;
+    const queue = start ? [start] : [];
+    while (queue.length) {
+      const fiber = queue.shift();
+      const inst = fiber.stateNode;
+      if (inst && inst.store && typeof inst.store.getState === 'function') return inst.store;
+      const props = fiber.memoizedProps;
+      if (props && props.store && typeof props.store.getState === 'function') return props.store;
+      if (fiber.child) queue.push(fiber.child);
+      if (fiber.sibling) queue.push(fiber.sibling);
+    }
+    throw new Error('the classic editor mounted without a redux store');
+  }
+
+  function mount(root) {
+    GUI.setAppElement(root);
+    const WrappedGui = GUI.AppStateHOC(GUI.default);
+    ReactDOM.render(React.createElement(WrappedGui, {
+      projectId: '0',
+      canEditTitle: true,
+      backpackVisible: true,
+      showComingSoon: true,
+      backpackHost: null,
+      canSave: false,
+      projectHost: OFFLINE_HOST,
+      assetHost: OFFLINE_HOST,
+    }), root);
+    const store = findStore(root);
+    return { vm: store.getState().scratchGui.vm, store, state: { store } };
+  }
+
+  function webpackRequire() {
+    let req = null;
+    self.webpackChunkGUI = self.webpackChunkGUI || [];
+    self.webpackChunkGUI.push([[Symbol('studio-probe')], {}, (r) => { req = r; }]);
+    if (!req) throw new Error('the classic Scratch GUI bundle exposes no webpack runtime');
+    return req;
+  }
+
+  /** scratch-storage's ScratchStorage class, from the bundle's module table (not exported). */
+  function storageClass() {
+    const req = webpackRequire();
+    const ids = Object.keys(req.m).filter((id) => {
+      const src = Function.prototype.toString.call(req.m[id]);
+      return src.includes('setDefaultAssetId') && src.includes('addWebStore');
+    });
+    for (const id of ids) {
+      const mod = req(id);
+      if (mod && typeof mod.ScratchStorage === 'function') return mod.ScratchStorage;
+    }
+    throw new Error('the classic Scratch GUI bundle holds no ScratchStorage class');
+  }
+  let Storage = null;
+
+  function flyoutWorkspace() {
+    const ws = window.workspace;
+    const flyout = ws && ws.getFlyout();
+    return flyout ? flyout.getWorkspace() : null;
+  }
+
+  window.studioEdition = {
+    name: 'classic',
+    mount,
+    reactKey: '__reactInternalInstance$',
+    categorySelector: '.scratchCategoryMenuItem',
+    finishRenders: () => Promise.resolve(), // scratch-blocks 1.x draws synchronously
+    flyoutBlocks: (opcode) => {
+      const fw = flyoutWorkspace();
+      if (!fw) return [];
+      return fw.getTopBlocks(true).filter((b) => b.type === opcode).map((b) => b.getSvgRoot());
+    },
+    VirtualMachine: () => GUI.guiInitialState.vm.constructor,
+    newStorage: () => new (Storage || (Storage = storageClass()))(),
+    webpackRequire,
+    // As the published drag runner's set_workspace_state (SCRATCHWORLD_API.md section 11): zoom
+    // to the scale, set the scrollbars to (scrollX, scrollY) (else translate the canvas to
+    // (-scrollX, -scrollY), else scroll), then, whatever that reached, force the block and
+    // bubble canvases' transform to translate(-scrollX*scale, -scrollY*scale) scale(scale) and
+    // store scrollX/scrollY on the workspace.
+    restorePublished: async (w, state, settle) => {
+      const num = (v) => typeof v === 'number' && Number.isFinite(v);
+      const scale = num(state.scale) ? state.scale : w.scale;
+      w.setScale(scale);
+      await settle();
+      const sx = num(state.scrollX) ? state.scrollX : (num(state.tx) ? -state.tx / scale : 0);
+      const sy = num(state.scrollY) ? state.scrollY : (num(state.ty) ? -state.ty / scale : 0);
+      if (w.scrollbar && typeof w.scrollbar.set === 'function') {
+        w.scrollbar.set(sx, sy);
+      } else if (typeof w.translate === 'function') {
+        w.translate(-sx, -sy);
+        w.scrollX = sx;
+        w.scrollY = sy;
+      } else {
+        w.scroll(sx - w.scrollX, sy - w.scrollY);
+      }
+      const transform = `translate(${-sx * scale},${-sy * scale}) scale(${scale})`;
+      for (const canvas of [w.getCanvas(), w.getBubbleCanvas()]) {
+        if (canvas) canvas.setAttribute('transform', transform);
+      }
+      w.scrollX = sx;
+      w.scrollY = sy;
+      await settle();
+    },
+    blockly: { // scratch-blocks 1.x (Closure's goog.math types, the toolbox's category menu)
+      rect: (block) => {
+        const r = block.getBoundingRectangle();
+        return { left: r.topLeft.x, top: r.topLeft.y, right: r.bottomRight.x, bottom: r.bottomRight.y };
+      },
+      moveTo: (SB, block, x, y) => {
+        const xy = block.getRelativeToSurfaceXY();
+        block.moveBy(x - xy.x, y - xy.y);
+      },
+      inputType: (SB, kind) => (kind === 'statement' ? SB.NEXT_STATEMENT : SB.INPUT_VALUE),
+      check: (connection) => connection.check_ || null,
+      canConnect: (SB, ws, a, b) => a.canConnectWithReason_(b) === SB.Connection.CAN_CONNECT,
+      createVariable: (SB, ws, name, type, local) =>
+        ws.createVariable(name, type, undefined, local, false),
+      categories: (ws) => {
+        const toolbox = ws.getToolbox();
+        const menu = toolbox && toolbox.categoryMenu_;
+        return ((menu && menu.categories_) || []).map((c) => ({ id: String(c.id_ || ''),
+          name: String(c.name_ || '') }));
+      },
+      selectCategory: (ws, id) => {
+        const toolbox = ws.getToolbox();
+        const menu = toolbox && toolbox.categoryMenu_;
+        if (!menu || !(menu.categories_ || []).some((c) => c.id_ === id)) return false;
+        toolbox.setSelectedCategoryById(id);
+        return true;
+      },
+      selectedCategory: (ws) => {
+        const toolbox = ws.getToolbox();
+        return toolbox && toolbox.selectedItem_ ? toolbox.getSelectedCategoryId() : null;
+      },
+      contentBox: (ws) => {
+        const box = ws.getBlocksBoundingBox();
+        return { left: box.x, top: box.y };
+      },
+      // ws.scroll only works mid-drag here; the scrollbars put scrollX at -value - contentLeft
+      scrollTo: (ws, x, y) => {
+        const m = ws.getMetrics();
+        if (ws.scrollbar) ws.scrollbar.set(-x - m.contentLeft, -y - m.contentTop);
+      },
+    },
+  };
+}());

@@ -1,0 +1,39 @@
+"""A published item's `sprite` is a label: the set-up compares it case-insensitively and a
+difference is a warning, never a failed set-up (SCRATCHWORLD_API.md section 11)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from studio.services import page_scripts
+from studio.services.drag.setup import SMALL_STAGE_JS, PublishedSetup, run_setup
+
+
+class _Page:
+    """Answers what run_setup asks: small stage switched, the edited sprite's name."""
+
+    def __init__(self, editing: str) -> None:
+        self.editing = editing
+
+    async def evaluate(self, expression: str, arg: Any = None) -> Any:
+        if expression == SMALL_STAGE_JS or expression == page_scripts.CALL_JS:
+            return True
+        if "editingTarget" in expression:
+            return self.editing
+        raise AssertionError(f"unexpected evaluate: {expression[:60]}")
+
+
+def test_a_sprite_label_in_another_case_is_the_edited_sprite() -> None:
+    setup = PublishedSetup(sprite="battery")
+    asyncio.run(run_setup(_Page("Battery"), setup, "T1_001"))
+    assert setup.warnings == []
+
+
+def test_a_different_sprite_label_is_a_warning_not_an_error() -> None:
+    setup = PublishedSetup(sprite="goal")
+    asyncio.run(run_setup(_Page("Sprite1"), setup, "T1_002"))
+    assert setup.warnings == [
+        "item T1_002: with no pre-actions: the editor edits 'Sprite1', the item's sprite "
+        "label says 'goal'"
+    ]
