@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.services.live.controls import RunControls, RunState
+from studio.views.elided_label import ElidedLabel
 from studio.views.viewer.marks import caption
 from studio.views.viewer.step_detail import StepDetail
 from studio.views.viewer.steps import ViewerStep
@@ -44,7 +45,7 @@ class RunPanel(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
         self.state = QLabel(self)
-        self.pending = QLabel(self)
+        self.pending = ElidedLabel(parent=self)  # a long held action must not widen the window
         self.pending.setStyleSheet("color: #9a6700")
         self.pause_button = QPushButton("Pause", self)
         self.step_button = QPushButton("Step", self)
