@@ -31,6 +31,7 @@ from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir
+from studio.views.live_width import LiveWidth
 from studio.views.pane_memory import (
     RUN_EDITOR_SHARE,
     SCRIPT_EDITOR_SHARE,
@@ -47,6 +48,7 @@ from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
 
 # the episode's 1280x720 screen and the document bar above it
 LIVE_EDITOR_HEIGHT = 720 + 40
+LIVE_EDITOR_WIDTH = 1280  # its width: the library pane gives way while an episode plays
 
 
 def make_agent(choice: RunChoice, task: TaskFolder) -> Agent:
@@ -105,6 +107,13 @@ class RunWiring:
         )
         own = {script: ("script", SCRIPT_EDITOR_SHARE)} if script is not None else {}
         self.panes = PaneMemory(splitter, tabs, panel, own)
+        main = splitter.parentWidget()  # the window's left | right splitter
+        left = main.widget(0) if isinstance(main, QSplitter) else None
+        self.live_width = (
+            LiveWidth(shell.parent, main, left, splitter)
+            if isinstance(main, QSplitter) and left is not None and left is not splitter
+            else None
+        )
         self.stale = StaleRunGuard(
             tabs, panel, self._selected_id, self._forget, lambda: self.live.busy
         )
@@ -146,7 +155,13 @@ class RunWiring:
     ) -> EvalResult | None:
         self.live.start_paused = paused
         self.panes.show_live(LIVE_EDITOR_HEIGHT)
-        result = await self.live.run_agent(entry, agent, mode)
+        if self.live_width is not None:
+            self.live_width.widen(LIVE_EDITOR_WIDTH)
+        try:
+            result = await self.live.run_agent(entry, agent, mode)
+        finally:
+            if self.live_width is not None:
+                self.live_width.restore()
         self.stale.opened()
         folder = self.live.last_folder
         if folder is not None:  # the run just shown can be replayed and exported

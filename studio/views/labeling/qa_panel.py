@@ -53,6 +53,7 @@ from studio.views.labeling.drag_author import PICK_COLOUR
 from studio.views.labeling.panel_base import AgreementBox, LabelingPanel
 from studio.views.labeling.qa_author import QaAuthorBar, QaAuthoring
 from studio.views.labeling.qa_items_model import QaItemsModel, read_set
+from studio.views.labeling.qa_outline import outline_note, subject_rect
 from studio.views.labeling.region_canvas import RegionCanvas
 from studio.views.labeling.truth_guard import TruthGuard
 
@@ -230,7 +231,7 @@ class QaPanel(LabelingPanel):
         self.canvas.show_item(png, set(), set(), 5, None, self._subject_boxes(item, blind))
         area = item.capture.get("area", "window")
         self.caption.setText(
-            f"{item.screenshot} ({'code area' if area == 'canvas' else area})"
+            f"{item.screenshot} ({'code area' if area == 'canvas' else area}){outline_note(item)}"
             if png
             else f"<span style='color:#b00'>{shot}: the screenshot is missing</span>"
         )
@@ -247,10 +248,9 @@ class QaPanel(LabelingPanel):
     def _subject_boxes(self, item: QaItem, blind: bool) -> list[tuple[QRectF, QColor, str]]:
         """The outline of the block the question is about (not for a blind existence
         question: where the block is would give the answer away)."""
-        box = item.capture.get("subject_box")
-        if not isinstance(box, dict) or (blind and item.task_type is QaType.EXISTENCE):
+        rect = subject_rect(item)
+        if rect is None or (blind and item.task_type is QaType.EXISTENCE):
             return []
-        rect = QRectF(float(box["x"]), float(box["y"]), float(box["w"]), float(box["h"]))
         return [(rect, PICK_COLOUR, "asked about")]
 
     def _show_suggestion(self, item: QaItem, blind: bool) -> None:

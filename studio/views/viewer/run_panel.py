@@ -7,6 +7,8 @@ lists a recorded trajectory, with what is missing on disk in the header.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -17,12 +19,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.services.live.controls import RunControls, RunState
+from studio.views.elided_label import ElidedLabel
 from studio.views.viewer.marks import caption
 from studio.views.viewer.step_detail import StepDetail
 from studio.views.viewer.steps import ViewerStep
@@ -30,6 +35,24 @@ from studio.views.viewer.timeline import TimelineModel
 
 NO_RUN = "No run. Run ▸ Start agent run… or Run ▸ Open trajectory…"
 DELAYS_S = (0.0, 0.25, 0.5, 1.0, 2.0, 5.0)
+ACTION_COLUMN, TARGET_COLUMN = 1, 2
+ACTION_MAX, TARGET_MAX = 200, 240  # px: the columns fit their contents up to these widths
+COLUMN_MIN = 60
+FIT_ROWS = 20  # a live run's columns are fitted to its first steps
+
+
+class MiddleElide(QStyledItemDelegate):
+    """Elides its column's text in the middle (both ends of a target name say something)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Any) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+def fit_column(table: QTableView, column: int, cap: int) -> None:
+    """Give `column` the width its contents ask for, between COLUMN_MIN and `cap`."""
+    wanted = max(table.sizeHintForColumn(column), table.horizontalHeader().sectionSizeHint(column))
+    table.setColumnWidth(column, max(COLUMN_MIN, min(cap, wanted)))
 
 
 class RunPanel(QWidget):
@@ -44,7 +67,7 @@ class RunPanel(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
         self.state = QLabel(self)
-        self.pending = QLabel(self)
+        self.pending = ElidedLabel(parent=self)  # a long held action must not widen the window
         self.pending.setStyleSheet("color: #9a6700")
         self.pause_button = QPushButton("Pause", self)
         self.step_button = QPushButton("Step", self)
@@ -80,13 +103,15 @@ class RunPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in enumerate((40, 260, 170, 55, 120)):
+        for col, width in enumerate((40, ACTION_MAX, TARGET_MAX, 55, 120)):
             self.table.setColumnWidth(col, width)
+        # a target is a path-like name ("blocks: motion_gotoxy ... of Cat"): cut in its middle
+        self.table.setItemDelegateForColumn(TARGET_COLUMN, MiddleElide(self.table))
         self.detail = StepDetail(self)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)
         split.addWidget(self.detail)
-        split.setSizes([380, 1100])  # the step detail (its screenshot) gets the room
+        split.setSizes([460, 1020])  # the step detail (its screenshot) gets the room
         split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -114,6 +139,8 @@ class RunPanel(QWidget):
 
     def add_step(self, step: ViewerStep) -> None:
         self.model.append(step)
+        if self.model.rowCount() <= FIT_ROWS:  # the first steps set the widths; then they stay
+            self._fit_columns()
         if self.follow.isChecked():
             self.select_row(self.model.rowCount() - 1)
 
@@ -164,10 +191,15 @@ class RunPanel(QWidget):
         self.controls = None
         self.title.setText(title)
         self.model.set_steps(steps)
+        self._fit_columns()
         self._update_controls()
         self.detail.show_step(None)
         if steps:
             self.select_row(0)
+
+    def _fit_columns(self) -> None:
+        fit_column(self.table, ACTION_COLUMN, ACTION_MAX)
+        fit_column(self.table, TARGET_COLUMN, TARGET_MAX)
 
     # ---- selection -----------------------------------------------------------------------
     def select_row(self, row: int) -> None:

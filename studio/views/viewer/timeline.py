@@ -87,6 +87,8 @@ class TimelineModel(QAbstractTableModel):
                 return "ok" if record.ok else f"error: {record.error}"
             return flags_text(step)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if index.column() == 2 and record.target:  # the full target, however it is cut
+                return record.target
             return record.error or record.reasoning or None
         if role == Qt.ItemDataRole.BackgroundRole:
             if FLAG_FAILED in step.flags:
