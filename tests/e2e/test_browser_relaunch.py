@@ -63,3 +63,29 @@ async def _kill_and_relaunch() -> None:
 
 def test_a_killed_browser_is_relaunched_and_serves_pages_again() -> None:
     asyncio.run(asyncio.wait_for(_kill_and_relaunch(), 240))
+
+
+async def _manager_relaunch(task_dir: Path, out: Path) -> None:
+    from studio.models.agent import Mode
+    from studio.services.env.episode import EpisodeManager
+    from studio.services.store import load_task
+
+    async with EpisodeManager(eval_spares=0, spare_pages=0) as manager:
+        profile = manager.pool._profile
+        assert profile is not None
+        (pid,) = _browser_pids(profile)
+        closed = asyncio.Event()
+        manager.pool.context.on("close", lambda _context: closed.set())
+        os.kill(pid, signal.SIGKILL)
+        await asyncio.wait_for(closed.wait(), 60)
+        assert await manager.ensure_alive()
+        episode = await manager.create(load_task(task_dir), Mode.COMPOSITE, record_to=out)
+        assert (out / "run.json").is_file()  # the episode plays in the relaunched browser
+        await manager.delete(episode.id)
+
+
+def test_the_episode_manager_plays_an_episode_after_its_browser_was_killed(
+    tmp_path: Path,
+) -> None:
+    task = Path(__file__).resolve().parents[2] / "tasks" / "create_cat_walk"
+    asyncio.run(asyncio.wait_for(_manager_relaunch(task, tmp_path / "ep"), 300))
