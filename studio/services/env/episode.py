@@ -502,10 +502,4 @@ class EpisodeManager:
         await episode.close()
 
 
-__all__ = [
-    "ActionError",
-    "EnvError",
-    "Episode",
-    "EpisodeManager",
-    "make_handler",
-]
+__all__ = ["ActionError", "EnvError", "Episode", "EpisodeManager", "make_handler"]
