@@ -5,7 +5,8 @@ Each episode is recorded under `<run dir>/<task id>/` (run.json, steps.jsonl, sc
 the editor would not load the project) is recorded as a run without a verdict, counted as a
 failure, and the batch goes on. A crash of the environment (the browser, a page or endpoint
 time-out, a transient answer of the model's endpoint: `failure_kind`) is retried up to
-`retries` times from a clean folder; what is left is recorded as `meta.failure` "environment",
+`retries` times from a clean folder, in a relaunched browser when the old one died (the manager's
+`ensure_alive`, before each episode); what is left is recorded as `meta.failure` "environment",
 apart from the agent's own failures ("agent").
 
 With `epochs` each task is played that many times (studio.services.campaign says where and with
@@ -215,6 +216,9 @@ class ManagerEpisodes:
     ) -> tuple[EvalResult, Path | None, str]:
         agent = agent_for(task, position)
         named(agent.name)
+        relaunch = getattr(self.manager, "ensure_alive", None)
+        if relaunch is not None and await relaunch():  # a crashed browser, for a retry
+            log.warning("%s: the browser had died; relaunched it", task.task.id)
         started = datetime.now(UTC)
         spent: dict[str, Any] = {}
         result, recorded = await run_episode(

@@ -21,6 +21,12 @@ WebRTC from every frame; and, once the page is ready, request interception here 
 every request not to its own origin and every navigation. A page that tried either is marked
 broken (`broken`), as callers mark a page that crashed or stopped answering; every evaluation
 page is closed after one use anyway (`discard`), and none is ever handed out twice.
+
+A browser that died (its process crashed or was killed, or it was closed from outside: the
+context's `close` event) is noticed by `ensure_alive`, which relaunches it in place (the same
+pool object, server and edition; a fresh slot table) and says so; callers (the episode manager
+before each episode) call it, once per episode, so a campaign's retry after an environment
+failure gets a working browser.
 """
 
 from __future__ import annotations
@@ -99,6 +105,9 @@ class BrowserPool:
         self._temp_profile = False
         self._spare_tasks: list[asyncio.Task[ReadyPage]] = []
         self.browser_start_s = 0.0
+        self._dead = False  # the context closed without `close` asking: crashed or killed
+        self._relaunching = asyncio.Lock()  # two workers noticing one crash relaunch once
+        self.relaunches = 0
 
     async def start(self) -> BrowserPool:
         if self._context is not None:
@@ -122,6 +131,8 @@ class BrowserPool:
             service_workers="block",
         )
         self._context.on("page", self._adopt_popup)
+        self._dead = False
+        self._context.on("close", self._on_context_closed)
         self._free_slots = asyncio.LifoQueue()
         for slot in range(self.slots, 0, -1):
             self._free_slots.put_nowait(slot)
@@ -148,7 +159,39 @@ class BrowserPool:
         self._temp_profile = True
         return Path(tempfile.mkdtemp(prefix="studio-browser-"))
 
+    def _on_context_closed(self, _context: Any = None) -> None:
+        self._dead = True
+
+    @property
+    def alive(self) -> bool:
+        """Is the browser started and still there (not crashed, killed or closed outside)?"""
+        if self._context is None or self._dead:
+            return False
+        browser = getattr(self._context, "browser", None)
+        return browser is None or bool(browser.is_connected())
+
+    async def ensure_alive(self) -> bool:
+        """Relaunch a browser that died (True when it did); nothing when it is alive or was
+        never started. The dead browser's pages, spares and slots are forgotten."""
+        async with self._relaunching:
+            if self._context is None or self.alive:
+                return False
+            await self._stop_browser()
+            self._slot_of.clear()
+            self._popups.clear()
+            self._broken.clear()
+            self._retired.clear()
+            await self.start()
+            self.relaunches += 1
+            return True
+
     async def close(self) -> None:
+        await self._stop_browser()
+        if self._own_server and self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    async def _stop_browser(self) -> None:
         for task in self._spare_tasks:
             task.cancel()
         for task in self._spare_tasks:
@@ -168,9 +211,7 @@ class BrowserPool:
             self._lock_file = None
         if self._temp_profile and self._profile is not None:
             shutil.rmtree(self._profile, ignore_errors=True)
-        if self._own_server and self.server is not None:
-            self.server.stop()
-            self.server = None
+        self._temp_profile = False
 
     async def __aenter__(self) -> BrowserPool:
         return await self.start()

@@ -389,6 +389,16 @@ class EpisodeManager:
         self._pages = EditorPages(self.server, self._pool.context, spares, self.edition)
         self._pages.top_up()
 
+    async def ensure_alive(self) -> bool:
+        """Relaunch a browser that died (`BrowserPool.ensure_alive`), with fresh spare editor
+        pages in it; True when it did. A batch calls it before each episode."""
+        if self._pages is None or not await self.pool.ensure_alive():
+            return False
+        await self._pages.close()
+        self._pages = None
+        await self.start()
+        return True
+
     async def close(self) -> None:
         for episode in list(self._episodes.values()):
             with contextlib.suppress(Exception):
@@ -492,10 +502,4 @@ class EpisodeManager:
         await episode.close()
 
 
-__all__ = [
-    "ActionError",
-    "EnvError",
-    "Episode",
-    "EpisodeManager",
-    "make_handler",
-]
+__all__ = ["ActionError", "EnvError", "Episode", "EpisodeManager", "make_handler"]

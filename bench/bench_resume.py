@@ -1,0 +1,226 @@
+"""Resuming a 1,000-episode campaign with 990 finished: seconds until the next episode plays.
+
+Builds a campaign folder on disk as `studio run` leaves it: 100 task folders (copies of the
+bundled tasks under ids of their own), 10 epochs, `campaign.json`, a `results.jsonl` with 990
+result lines and the 990 episodes' folders (`<task>/epoch-<e>/` with run.json holding a verdict,
+steps.jsonl, screenshots, observations, final.sb3, final.png); 5 of the 10 unfinished episodes
+have a half-written folder (the run was killed in them), which the resume empties.
+
+Two figures, in one run:
+- planning: reading the manifest, loading the tasks, reading the ledger and planning the jobs
+  (`campaign_for`, `Ledger`, `plan_jobs`, the functions `studio run --resume` calls), in this
+  process on a copy of the campaign;
+- start: from starting `studio run --resume DIR` (a new process, the idle agent) until the
+  first of the 10 remaining episodes starts playing: its run.json appears, which the recorder
+  writes once the editor page shows the task. The run is then stopped (its process group).
+
+With `--compare`, also the same for a new one-task campaign: what a resume costs beyond the
+browser's start and the editor's load, which every run pays.
+
+Target (issue 29): start within 5 s.
+Usage: .venv/bin/python bench/bench_resume.py [--keep DIR] [--compare]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from studio.models.agent import EpisodeStatus, Mode  # noqa: E402
+from studio.models.evaluation import EvalResult  # noqa: E402
+from studio.models.trajectory import RunInfo  # noqa: E402
+from studio.services import campaign  # noqa: E402
+from studio.services.store import load_task  # noqa: E402
+
+TARGET_S = 5.0
+TASKS, EPOCHS, LEFT = 100, 10, 10
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+
+
+def make_tasks(where: Path) -> list[Path]:
+    """TASKS task folders: the bundled tasks copied round-robin under ids of their own."""
+    bundled = sorted(p for p in (ROOT / "tasks").iterdir() if (p / "task.json").is_file())
+    folders = []
+    for i in range(TASKS):
+        source = bundled[i % len(bundled)]
+        folder = where / f"{source.name}_{i:03d}"
+        shutil.copytree(source, folder)
+        data = json.loads((folder / "task.json").read_text())
+        data["id"] = folder.name
+        (folder / "task.json").write_text(json.dumps(data, indent=2))
+        folders.append(folder)
+    return folders
+
+
+def write_episode(folder: Path, task_folder: Path, epoch: int, position: int) -> dict:
+    """A finished episode's folder as `studio run` leaves it; its results.jsonl line."""
+    folder.mkdir(parents=True)
+    task_id = task_folder.name
+    result = EvalResult(
+        task_id=task_id, project="final.sb3", passed_tests=1, total_tests=3,
+        partial_success_rate=1 / 3,
+    )  # fmt: skip
+    now = datetime.now(UTC)
+    run = RunInfo(
+        episode_id=f"{position:012x}", task_id=task_id, task_folder=str(task_folder),
+        mode=Mode.COMPOSITE, agent="idle", started_at=now, ended_at=now,
+        status=EpisodeStatus.DONE, steps=3, step_limit=100, eval=result,
+        meta={"epoch": epoch, "seed_position": position},
+    )  # fmt: skip
+    (folder / "run.json").write_text(run.model_dump_json(indent=2) + "\n")
+    with open(folder / "steps.jsonl", "w") as fh:
+        for n in range(1, 4):
+            step = {"index": n, "action": {"type": "wait", "seconds": 0.1}, "ok": True}
+            fh.write(json.dumps(step) + "\n")
+    for n in range(1, 4):
+        (folder / f"step_{n:04d}.png").write_bytes(PNG)
+        (folder / f"obs_{n:04d}.json").write_text(json.dumps({"step": n, "targets": []}))
+    shutil.copy(task_folder / "initial.sb3", folder / "final.sb3")
+    (folder / "final.png").write_bytes(PNG)
+    return campaign.result_line(run, task_id, epoch, folder)
+
+
+def build(run_dir: Path, task_folders: list[Path]) -> list[Path]:
+    """The campaign folder; the folders of the LEFT unfinished episodes, in plan order."""
+    tasks = [load_task(f) for f in task_folders]
+    manifest = campaign.new_manifest(
+        tasks, "idle", Mode.COMPOSITE, EPOCHS, 0, steps=3, realtime=False, retries=0,
+        actions=None, max_seconds=None, max_tokens=None, max_cost=None, prices=None,
+    )  # fmt: skip
+    campaign.write_manifest(run_dir, manifest)
+    left, lines = [], []
+    total = TASKS * EPOCHS
+    for epoch in range(1, EPOCHS + 1):
+        for i, folder in enumerate(task_folders):
+            position = (epoch - 1) * TASKS + i
+            episode = campaign.episode_folder(run_dir, folder.name, epoch, EPOCHS)
+            if position >= total - LEFT:
+                left.append(episode)
+                if position % 2:  # killed in this one: a run.json without a verdict
+                    episode.mkdir(parents=True)
+                    (episode / "steps.jsonl").write_text('{"index": 1}\n{"ind')
+                continue
+            lines.append(write_episode(episode, folder, epoch, position))
+    with open(run_dir / campaign.RESULTS_FILE, "w") as fh:
+        fh.writelines(json.dumps(line) + "\n" for line in lines)
+    return left
+
+
+def plan_seconds(run_dir: Path) -> tuple[float, int, int]:
+    """Time of what `studio run --resume` does before it plays: (seconds, finished, left)."""
+    from studio.cli_campaign import campaign_for
+    from studio.cli_env import _collect_tasks
+
+    args = argparse.Namespace(
+        resume=run_dir, tasks=[], agent=None, mode=None, epochs=None, seed=None, steps=None,
+        realtime=None, retries=None, actions=None, max_seconds=None, max_tokens=None,
+        max_cost=None, prices=None, workers=1,
+    )  # fmt: skip
+    t0 = time.perf_counter()
+    tasks, _, manifest = campaign_for(args, _collect_tasks)
+    jobs, finished = campaign.plan_jobs(tasks, run_dir, manifest.epochs, campaign.Ledger(run_dir))
+    return time.perf_counter() - t0, finished, len(jobs)
+
+
+def start_seconds(args: list[str], started: Callable[[], bool]) -> tuple[float, float | None, str]:
+    """Seconds from starting `studio run ARGS` until `started()` (an episode's run.json
+    exists; the process is stopped then), until it printed a resume plan, what it printed."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "studio", "run", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its browser is ended with the group
+    )
+    lines: list[tuple[float, str]] = []
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append((time.perf_counter() - t0, line.rstrip("\n")))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        deadline = t0 + 300
+        while not started():
+            if proc.poll() is not None or time.perf_counter() > deadline:
+                proc.wait(timeout=60)
+                reader.join(timeout=10)
+                raise SystemExit("no episode started:\n" + "\n".join(t for _, t in lines))
+            time.sleep(0.01)
+        seconds = time.perf_counter() - t0
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
+    planned = next((at for at, text in lines if text.startswith("resuming")), None)
+    return seconds, planned, "\n".join(text for _, text in lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", type=Path, help="build the campaign here and keep it")
+    parser.add_argument(
+        "--compare", action="store_true", help="also time a new one-task campaign's first episode"
+    )
+    args = parser.parse_args()
+    base = args.keep or Path(tempfile.mkdtemp(prefix="bench-resume-"))
+    base.mkdir(parents=True, exist_ok=True)
+    try:
+        t0 = time.perf_counter()
+        task_folders = make_tasks(base / "tasks")
+        build(base / "planned", task_folders)
+        left = build(base / "resumed", task_folders)
+        print(f"built 2 campaigns of {TASKS * EPOCHS} episodes in {time.perf_counter() - t0:.1f} s")
+        planning, finished, todo = plan_seconds(base / "planned")
+        assert (finished, todo) == (TASKS * EPOCHS - LEFT, LEFT), (finished, todo)
+        print(f"planning (manifest, {TASKS} tasks, ledger, jobs): {planning:.3f} s "
+              f"({finished} finished, {todo} to play)")  # fmt: skip
+        resumed = ["--resume", str(base / "resumed")]
+        seconds, planned, output = start_seconds(
+            resumed, lambda: any((f / "run.json").is_file() for f in left)
+        )
+        said = [line for line in output.splitlines() if line.startswith("resuming")]
+        print(said[0] if said else output)
+        if planned is not None:
+            print(f"`studio run --resume` printed its plan after {planned:.2f} s "
+                  "(process start, imports, planning)")  # fmt: skip
+        verdict = "OK" if seconds <= TARGET_S else "SLOW"
+        print(f"resume to first episode playing: {seconds:.2f} s (target {TARGET_S:.0f} s) "
+              f"{verdict}")  # fmt: skip
+        if args.compare:
+            out = base / "fresh"
+            fresh = [str(task_folders[0]), "--agent", "idle", "--steps", "3", "--out", str(out)]
+            cold, _, _ = start_seconds(fresh, lambda: any(out.glob("*/*/run.json")))
+            print(f"for comparison, a new one-task campaign to its first episode: {cold:.2f} s "
+                  "(browser start and editor load, no campaign to read)")  # fmt: skip
+    finally:
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
