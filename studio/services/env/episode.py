@@ -20,10 +20,10 @@ import base64
 import contextlib
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from studio.models.agent import (
     ActionError,
@@ -41,35 +41,12 @@ from studio.services.editions import Edition
 from studio.services.env.editor_pages import EditorPages, EnvError
 from studio.services.env.modes import ActionOutcome, ModeHandler
 from studio.services.env.recorder import TrajectoryRecorder, program_change
+from studio.services.env.seams import PageSource, StepGate, StepListener
 from studio.services.evaluator import Evaluator
 from studio.services.server import EditorServer
 from studio.services.store import TaskFolder
 
 DEFAULT_STEP_LIMIT = 100
-
-# Called with the raw action before a step runs; may wait (a paused live view) or raise
-# ActionError (a stopped one).
-StepGate = Callable[[dict[str, Any]], Awaitable[None]]
-# Called after each recorded step with the record, the screenshot taken before it (PNG bytes,
-# None when not recorded) and the observation the actor had.
-StepListener = Callable[[StepRecord, bytes | None, Observation | None], None]
-
-
-class PageSource(Protocol):
-    """Where an episode's page comes from (fresh headless pages, or the studio's own editor)."""
-
-    async def acquire(self) -> tuple[Any, bool]:
-        """A ready editor page and whether the episode owns it (closes it at the end)."""
-        ...
-
-    def release(self, page: Any) -> None:
-        """The episode on `page` has ended (called for pages the episode does not own)."""
-        ...
-
-    async def refresh(self, page: Any) -> None:
-        """Before each observation and action: put the page back in the episode's state
-        (e.g. its screen size, which a resized window may have reset)."""
-        ...
 
 
 def _now() -> datetime:
@@ -502,4 +479,13 @@ class EpisodeManager:
         await episode.close()
 
 
-__all__ = ["ActionError", "EnvError", "Episode", "EpisodeManager", "make_handler"]
+__all__ = [
+    "ActionError",
+    "EnvError",
+    "Episode",
+    "EpisodeManager",
+    "PageSource",
+    "StepGate",
+    "StepListener",
+    "make_handler",
+]

@@ -1,6 +1,6 @@
 """Lends the studio window's embedded editor page to one episode at a time.
 
-`WindowPageSource` is an episode manager's page source (env.episode.PageSource). The window
+`WindowPageSource` is an episode manager's page source (env.seams.PageSource). The window
 gives it `open_page`, which shows its editor page at the benchmark's 1280x720 screen and
 returns it as a `LentPage` whose `page` has the Playwright page API episodes use (built on Qt
 in the window, studio.views.live_page: no debugging endpoint, nothing another process can

@@ -1,0 +1,34 @@
+"""The seams an episode takes from its owner: where its page comes from (`PageSource`), a gate
+called before each step (`StepGate`: a paused live view waits in it, a stopped one raises
+ActionError), and a listener called after each recorded step (`StepListener`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from studio.models.agent import Observation, StepRecord
+
+# Called with the raw action before a step runs; may wait (a paused live view) or raise
+# ActionError (a stopped one).
+StepGate = Callable[[dict[str, Any]], Awaitable[None]]
+# Called after each recorded step with the record, the screenshot taken before it (PNG bytes,
+# None when not recorded) and the observation the actor had.
+StepListener = Callable[[StepRecord, bytes | None, Observation | None], None]
+
+
+class PageSource(Protocol):
+    """Where an episode's page comes from (fresh headless pages, or the studio's own editor)."""
+
+    async def acquire(self) -> tuple[Any, bool]:
+        """A ready editor page and whether the episode owns it (closes it at the end)."""
+        ...
+
+    def release(self, page: Any) -> None:
+        """The episode on `page` has ended (called for pages the episode does not own)."""
+        ...
+
+    async def refresh(self, page: Any) -> None:
+        """Before each observation and action: put the page back in the episode's state
+        (e.g. its screen size, which a resized window may have reset)."""
+        ...
