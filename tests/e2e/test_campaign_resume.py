@@ -28,7 +28,14 @@ def _start(*args: str) -> subprocess.Popen[str]:
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,  # its browser too can be ended with the group
+        preexec_fn=_ctrl_c_as_a_terminal_gives_it,
     )
+
+
+def _ctrl_c_as_a_terminal_gives_it() -> None:
+    """The child takes SIGINT as Ctrl+C even when the suite runs as a background job (whose
+    children inherit SIGINT ignored, and Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _lines(run_dir: Path) -> list[dict[str, Any]]:

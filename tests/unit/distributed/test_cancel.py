@@ -80,6 +80,11 @@ def test_ctrl_c_during_a_cluster_check_exits_130(
 
     monkeypatch.setattr(distributed, "cluster_evaluator", Interrupted)
     folder = make_task(tmp_path / "t")
-    code = cli.main(["check", str(folder), "--ray", "local"])
+    # SIGINT is Ctrl+C here even when the suite runs as a background job (SIGINT ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code = cli.main(["check", str(folder), "--ray", "local"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert code == 130 and entered == ["local", "left the cluster"]
     assert "check cancelled" in capsys.readouterr().err
