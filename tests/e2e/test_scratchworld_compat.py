@@ -698,6 +698,20 @@ def test_sealed_sessions(sw: Served, tmp_path: Path) -> None:
 
 
 # ---- 6. the studio records the sessions -----------------------------------------------------
+
+
+def _report(runs: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """`studio report RUNS` as a user runs it."""
+    return subprocess.run(
+        [*studio_cmd(), "report", str(runs), *flags],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+
+
 def test_sessions_are_recorded(sw: Served, shared: str) -> None:
     client = sw.client
     if not client.created:  # run alone: make one session
@@ -709,14 +723,7 @@ def test_sessions_are_recorded(sw: Served, shared: str) -> None:
         client.delete_session(shared)
     runs = sorted(sw.runs.rglob("run.json"))
     assert len(runs) == len(client.created), ([str(p) for p in runs], client.created)
-    out = subprocess.run(
-        [*studio_cmd(), "report", str(sw.runs), "--json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    out = _report(sw.runs, "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["rows"]
     assert rows, out.stdout
@@ -776,13 +783,6 @@ def test_custom_js_escape_hatch(hatch: Served) -> None:
     client.load_project(other, "T1_001.sb3")
     client.delete_session(other)
     assert not [line for line in hatch.log if "Traceback" in line], "".join(hatch.log)
-    out = subprocess.run(
-        [*studio_cmd(), "report", str(hatch.runs)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    out = _report(hatch.runs)
     assert out.returncode == 0, out.stderr
     assert "scratchworld [unsealed]" in out.stdout and "--allow-custom-js" in out.stdout, out.stdout
