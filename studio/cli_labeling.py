@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import cli_labeling_items, cli_labeling_runs
+from studio.services import editions
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -55,6 +56,7 @@ def add_parsers(sub: Any) -> None:
         "the label 'computed'",
     )
     comp.add_argument("--json", action="store_true")
+    editions.add_argument(comp, "the one the items' library records, else current")
     reg.set_defaults(labeling_run=cli_labeling_items.regions_compute)
 
     drag = sub.add_parser("drag", help="single-step drag items: author, score, review")

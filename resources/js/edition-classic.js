@@ -159,5 +159,56 @@
         if (ws.scrollbar) ws.scrollbar.set(-x - m.contentLeft, -y - m.contentTop);
       },
     },
+    drag: { // scratch-blocks 1.x; see edition-current.js for each member
+      // from the canvas's own transform: the published restore forces it, whatever the
+      // workspace's scroll says
+      toScreen: (SB, ws, x, y) => {
+        const m = ws.getCanvas().getScreenCTM();
+        return { x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f };
+      },
+      connectionXY: (c) => ({ x: c.x_, y: c.y_ }),
+      offsetInBlock: (c) => (c.offsetInBlock_ ? { x: c.offsetInBlock_.x, y: c.offsetInBlock_.y } : null),
+      undoCount: (ws) => (ws.undoStack_ || []).length,
+      radii: (SB) => ({ snap: SB.SNAP_RADIUS, connecting: SB.CONNECTING_SNAP_RADIUS || SB.SNAP_RADIUS,
+        preference: SB.CURRENT_CONNECTION_PREFERENCE || 0 }),
+      // the drag's own check (isConnectionAllowed); for a palette block, as made by its copy
+      // on the code area: the same block seen as living on the target's workspace
+      snappable: (SB, ws, a, b, palette) => {
+        try {
+          if (!palette) return a.isConnectionAllowed(b);
+          const block = Object.create(a.getSourceBlock(), { workspace: { value: b.getSourceBlock().workspace } });
+          return Object.create(a, { sourceBlock_: { value: block } }).isConnectionAllowed(b);
+        } catch (e) {
+          return false;
+        }
+      },
+      // the copy is placed with its corner where the palette showed the block, at the code
+      // area's scale, and its connections are placed with it
+      paletteDragPoint: (SB, ws, fw, block, c) => {
+        const xy = block.getRelativeToSurfaceXY();
+        const m = fw.getCanvas().getScreenCTM();
+        const off = c.offsetInBlock_ || { x: 0, y: 0 };
+        return { x: m.a * xy.x + m.e + off.x * ws.scale, y: m.d * xy.y + m.f + off.y * ws.scale };
+      },
+      emptyMouth: (SB) => (SB.BlockSvg && SB.BlockSvg.MIN_STATEMENT_INPUT_HEIGHT) || 0,
+      scrollFlyout: (ws, y) => {
+        const flyout = ws.getFlyout();
+        if (!flyout || !flyout.scrollbar_) return;
+        const m = flyout.getMetrics_();
+        flyout.scrollbar_.set(-y - m.contentTop);
+      },
+      // a block's group holds data-id; shadows are blocks of the workspace that say so
+      ownerBlockEl: (el) => {
+        const fw = flyoutWorkspace();
+        let b = el && el.closest && el.closest('[data-id]');
+        while (b) {
+          const id = b.getAttribute('data-id');
+          const block = window.workspace.getBlockById(id) || (fw && fw.getBlockById(id));
+          if (block && !block.isShadow()) return b;
+          b = b.parentElement && b.parentElement.closest('[data-id]');
+        }
+        return null;
+      },
+    },
   };
 }());

@@ -89,11 +89,7 @@
   }
 
   function ownerBlockEl(el) {
-    let b = el && el.closest && el.closest('.blocklyBlock');
-    while (b && b.classList.contains('blocklyShadow')) {
-      b = b.parentElement && b.parentElement.closest('.blocklyBlock');
-    }
-    return b;
+    return window.studioEdition.drag.ownerBlockEl(el);
   }
 
   function vmBlocks() {

@@ -1,6 +1,8 @@
 """Editor pages that perform trial drags for one drag item.
 
-Each trial page is the real editor (resources/web/editor.html) in a window of its own: tabs of
+Each trial page is the real editor of the item's edition (resources/web/editor.html, or
+resources/web/classic/editor.html for an item of a classic library: `editions.edition_of_item`;
+a caller may name the edition instead) in a window of its own: tabs of
 one window share its frame clock and a background tab runs at a few frames per second, while
 windows each get the full rate, so several trial pages can drag in parallel. A page loads the
 item's project, restores the stored screen (target, palette, zoom, scroll), pauses the VM's
@@ -27,14 +29,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from studio.services import page_scripts
+from studio.services import editions, page_scripts
 from studio.services.drag.item import DragItemError, ItemFolder
 from studio.services.drag.replay import DRAG_STEPS
 from studio.services.drag.setup import published_setup, run_setup
+from studio.services.editions import Edition
 from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
-EDITOR_PAGE = "editor.html"
+EDITOR_PAGE = "editor.html"  # the current edition's; an edition's own: editions.info(e)
 READY_TIMEOUT_MS = 60_000
 BOX_TOLERANCE_PX = 3.0
 PAUSE_VM = """() => { const rt = window.vm.runtime;
@@ -79,8 +82,23 @@ async def _page_of(context: Any, arrived: asyncio.Queue[Any], target_id: str) ->
             return page
 
 
-async def open_window(context: Any, server: EditorServer) -> Any:
-    """A ready editor page in a new window of the browser (not a background tab)."""
+def page_edition(page: Any) -> Edition:
+    """The edition of the editor page `page` shows (by its URL)."""
+    path = str(getattr(page, "url", "") or "").split("://", 1)[-1].partition("/")[2]
+    return editions.edition_of_page(path.split("?")[0])[0]
+
+
+async def _open_editor(page: Any, server: EditorServer, edition: Edition) -> None:
+    await page.goto(server.url(editions.info(edition).editor_page), wait_until="load")
+    await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
+    await page_scripts.install(page, COMPOSITE, DRAG)
+
+
+async def open_window(
+    context: Any, server: EditorServer, edition: Edition = Edition.CURRENT
+) -> Any:
+    """A ready editor page of `edition` in a new window of the browser (not a background
+    tab)."""
     async with _window_lock():
         pages = context.pages
         opener = pages[0] if pages else await context.new_page()
@@ -96,9 +114,7 @@ async def open_window(context: Any, server: EditorServer) -> Any:
                 await cdp.detach()
     try:
         await page.set_viewport_size({"width": 1280, "height": 720})
-        await page.goto(server.url(EDITOR_PAGE), wait_until="load")
-        await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
-        await page_scripts.install(page, COMPOSITE, DRAG)
+        await _open_editor(page, server, edition)
     except BaseException:
         with contextlib.suppress(Exception):
             await page.close()
@@ -106,12 +122,28 @@ async def open_window(context: Any, server: EditorServer) -> Any:
     return page
 
 
-class TrialPage:
-    """One editor page set up for an item; `trial(start, end)` performs one real drag."""
+def item_edition(entry: ItemFolder, edition: Edition | None = None) -> Edition:
+    """`edition` when given, else the one the item's folder or library records."""
+    return edition if edition is not None else editions.edition_of_item(entry.path)
 
-    def __init__(self, page: Any, entry: ItemFolder) -> None:
+
+class TrialPage:
+    """One editor page set up for an item; `trial(start, end)` performs one real drag.
+
+    A page showing another edition's editor than the item's (a window kept from an item of
+    another library) is first taken to the item's edition (`server` is needed then)."""
+
+    def __init__(
+        self,
+        page: Any,
+        entry: ItemFolder,
+        edition: Edition | None = None,
+        server: EditorServer | None = None,
+    ) -> None:
         self.page = page
         self.entry = entry
+        self.edition = item_edition(entry, edition)
+        self.server = server
         self.spec = entry.item.spec
         self.view = entry.item.evaluation_config.workspace_state.model_dump(mode="json")
         self.published = published_setup(entry.item)
@@ -121,6 +153,14 @@ class TrialPage:
 
     async def setup(self) -> dict[str, Any]:
         """Load the project, restore the screen, pause the VM; the geometry of the item."""
+        if page_edition(self.page) is not self.edition:
+            if self.server is None:
+                raise DragItemError(
+                    f"item {self.entry.item.id}: the window shows the "
+                    f"{page_edition(self.page).value} editor, the item is "
+                    f"{self.edition.value}"
+                )
+            await _open_editor(self.page, self.server, self.edition)
         await self._load()
         geometry = await page_scripts.call(self.page, DRAG, "geometry", self.spec)
         if "error" in geometry:
@@ -251,10 +291,12 @@ class TrialPages:
         entry: ItemFolder,
         count: int,
         windows: list[Any] | None = None,
+        edition: Edition | None = None,
     ) -> None:
         self.context = context
         self.server = server
         self.entry = entry
+        self.edition = edition  # None: the item's own, found when the pages open
         self.windows = windows
         self.count = max(1, count, len(windows or []))
         self.pages: list[TrialPage] = []  # set up, taking drags
@@ -264,8 +306,9 @@ class TrialPages:
         self._opening = asyncio.Lock()
 
     async def __aenter__(self) -> TrialPages:
+        self.edition = item_edition(self.entry, self.edition)
         try:
-            kept = [TrialPage(p, self.entry) for p in self.windows or []]
+            kept = [TrialPage(p, self.entry, self.edition, self.server) for p in self.windows or []]
             if kept:
                 geoms = await asyncio.gather(*(p.setup() for p in kept))
                 self.pages, self.geometry = kept, geoms[0]
@@ -285,10 +328,10 @@ class TrialPages:
 
     async def _open_one(self) -> TrialPage:
         async with self._opening:  # one at a time: the first is ready sooner, work starts
-            raw = await open_window(self.context, self.server)
+            raw = await open_window(self.context, self.server, self.edition)
         if self.windows is not None:
             self.windows.append(raw)
-        tp = TrialPage(raw, self.entry)
+        tp = TrialPage(raw, self.entry, self.edition, self.server)
         if self.windows is None:
             self._opened.append(tp)
         geometry = await tp.setup()

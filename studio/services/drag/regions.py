@@ -44,6 +44,7 @@ from studio.services.drag.page import Job, TrialPages
 from studio.services.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.drag.review import regions_replaced
 from studio.services.drag.setup import ACTION_KEYS
+from studio.services.editions import Edition
 from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
@@ -236,8 +237,10 @@ class RegionComputer:
         resume: bool = True,
         windows: list[Any] | None = None,
         start_at: tuple[float, float] | None = None,
+        edition: Edition | None = None,
     ) -> None:
         self.windows = windows
+        self.edition = edition  # None: the one the item's library records
         self.start_at = start_at  # the end region's drag start (a stored item's, to compare)
         self.context = context
         self.server = server
@@ -251,7 +254,7 @@ class RegionComputer:
     async def compute(self) -> RegionResult:
         t0 = time.perf_counter()
         async with TrialPages(
-            self.context, self.server, self.entry, self.page_count, self.windows
+            self.context, self.server, self.entry, self.page_count, self.windows, self.edition
         ) as pages:
             if not self.entry.screenshot_path.is_file():  # a published item comes without one
                 shot = await pages.pages[0].page.screenshot()
