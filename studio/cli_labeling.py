@@ -3,7 +3,7 @@ of the two diagnostic benchmarks. This module parses; `studio.cli_labeling_items
 `studio.cli_labeling_runs` do the work.
 
 ```
-studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--json]
+studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author PROJECT.sb3 --out DIR --id ID (--target BLOCK | --palette OPCODE)
                    --reference BLOCK --connection TYPE [--input NAME] [--detach BLOCK --dx --dy]
 studio drag score PREDICTIONS.jsonl ITEMS_DIR [--execute] [--json]

@@ -1,7 +1,7 @@
 """What the labeling commands do with drag items and QA sets (`studio.cli_labeling` parses).
 
 ```
-studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--json]
+studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author | score | review | agreement ...
 studio qa capture | confirm | score | agreement ...
 ```

@@ -48,7 +48,10 @@
     const b = blocks[id];
     if (!b || depth > 200) return '?';
     const fields = Object.keys(b.fields).sort().map((n) => `${n}=${b.fields[n].value}`);
-    const inputs = Object.keys(b.inputs).sort().map((n) => {
+    // an input holding nothing counts as absent (a loaded project has no SUBSTACK entry in an
+    // empty C-block; an undone connection leaves an empty one there)
+    const inputs = Object.keys(b.inputs).sort().filter((n) => b.inputs[n].block ||
+      b.inputs[n].shadow).map((n) => {
       const inp = b.inputs[n];
       const shown = inp.block ? describe(blocks, inp.block, depth + 1) : '-';
       const shadow = inp.shadow && inp.shadow !== inp.block ? describe(blocks, inp.shadow, depth + 1) : '';

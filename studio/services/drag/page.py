@@ -328,7 +328,8 @@ class TrialPages:
 
     async def _open_one(self) -> TrialPage:
         async with self._opening:  # one at a time: the first is ready sooner, work starts
-            raw = await open_window(self.context, self.server, self.edition)
+            edition = item_edition(self.entry, self.edition)
+            raw = await open_window(self.context, self.server, edition)
         if self.windows is not None:
             self.windows.append(raw)
         tp = TrialPage(raw, self.entry, self.edition, self.server)
