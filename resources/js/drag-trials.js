@@ -23,7 +23,10 @@
  *
  * A spec is {source: 'canvas'|'flyout', target_id, target_opcode, flyout_index,
  * reference_id, connection_type, input_name}. Verdicts are read from the VM's blocks of the
- * editing target, not from the workspace.
+ * editing target, not from the workspace. What differs between editor editions (Blockly 12 or
+ * scratch-blocks 1: screen points, connections, undo, snapping, the palette, the toolbox) comes
+ * from the page's edition adapter, `window.studioEdition.blockly` and `.drag`
+ * (resources/js/edition-<name>.js); nothing here asks which edition it runs on.
  */
 (function () {
   'use strict';

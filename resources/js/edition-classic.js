@@ -191,11 +191,18 @@
         return { x: m.a * xy.x + m.e + off.x * ws.scale, y: m.d * xy.y + m.f + off.y * ws.scale };
       },
       emptyMouth: (SB) => (SB.BlockSvg && SB.BlockSvg.MIN_STATEMENT_INPUT_HEIGHT) || 0,
+      // the scrollbar clamps to the content's height, which a category click's scroll may
+      // have passed: then the palette's workspace is put there as its setMetrics_ would
       scrollFlyout: (ws, y) => {
         const flyout = ws.getFlyout();
         if (!flyout || !flyout.scrollbar_) return;
         const m = flyout.getMetrics_();
         flyout.scrollbar_.set(-y - m.contentTop);
+        const fw = flyout.getWorkspace();
+        if (Math.abs(fw.scrollY - y) > 0.01) {
+          fw.scrollY = y;
+          fw.translate(fw.scrollX + m.absoluteLeft, y + m.absoluteTop);
+        }
       },
       // a block's group holds data-id; shadows are blocks of the workspace that say so
       ownerBlockEl: (el) => {

@@ -89,7 +89,9 @@ def page_edition(page: Any) -> Edition:
 
 
 async def _open_editor(page: Any, server: EditorServer, edition: Edition) -> None:
-    await page.goto(server.url(editions.info(edition).editor_page), wait_until="load")
+    await page.goto(
+        server.url(editions.info(edition).editor_page), wait_until="load", timeout=READY_TIMEOUT_MS
+    )
     await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
     await page_scripts.install(page, COMPOSITE, DRAG)
 
