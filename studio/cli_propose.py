@@ -3,11 +3,11 @@
 Writes the kept tests as an evaluation script (default `evaluate.proposed.js` in the task
 folder; the task's own script only with --replace) and prints the tests in plain words with
 the mutants each kills, or with --json: tests, golden_passed, initial_failed, mutants_total,
-mutants_killed, survivors, killed_nothing. The programs run on the editor edition the task's
-library records (`--edition` overrides), as `studio eval` does. Exit codes: 0 a script was
-written; 2 no script (a task that cannot be read, a golden that does not run, no observable
-difference, a program that reads the time of day, an edition that is not installed, ...) with
-one line on stderr that says why.
+mutants_killed, survivors, killed_nothing, edition. The programs run on the editor edition
+the task's library records (`--edition` overrides), as `studio eval` does. Exit codes: 0 a
+script was written; 2 no script (a task that cannot be read, a golden that does not run, no
+observable difference, a program that reads the time of day, an edition that is not
+installed, ...) with one line on stderr that says why.
 """
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ async def _propose(args: argparse.Namespace) -> int:
     path = write_script(entry, report.script, args.out, args.replace)
     data = report.to_json()
     data["script"] = str(path)
+    data["edition"] = edition.value
     if args.json:
         print(json.dumps(data, indent=2))
         return EXIT_OK
@@ -114,5 +115,5 @@ async def _propose(args: argparse.Namespace) -> int:
         print(f"  killed no mutant: {words}")
     for warning in report.warnings:
         print(f"  warning: {warning}")
-    print(f"written to {path} in {report.seconds:.1f} s")
+    print(f"written to {path} in {report.seconds:.1f} s (on the {edition.value} editor edition)")
     return EXIT_OK
