@@ -140,7 +140,7 @@
 
   /** Scroll the palette so that its workspace's scrollY is `y`. */
   function scrollFlyout(y) {
-    D.scrollFlyout(ws(), y);
+    if (flyoutWorkspace()) B.scrollFlyout(ws(), y);
   }
 
   function mark() {

@@ -80,6 +80,15 @@
     mount,
     reactKey: '__reactInternalInstance$',
     categorySelector: '.scratchCategoryMenuItem',
+    blockSelector: 'g[data-shapes]', // scratch-blocks 1.x marks block groups with their shape
+    // shadows are the groups that are never draggable (their block, when found, says so)
+    isShadowEl: (el) => {
+      const id = el.getAttribute('data-id');
+      const ws = window.workspace;
+      const fw = flyoutWorkspace();
+      const block = (ws && ws.getBlockById(id)) || (fw && fw.getBlockById(id));
+      return block ? block.isShadow() : !el.classList.contains('blocklyDraggable');
+    },
     finishRenders: () => Promise.resolve(), // scratch-blocks 1.x draws synchronously
     flyoutBlocks: (opcode) => {
       const fw = flyoutWorkspace();
@@ -158,6 +167,19 @@
         const m = ws.getMetrics();
         if (ws.scrollbar) ws.scrollbar.set(-x - m.contentLeft, -y - m.contentTop);
       },
+      // the palette's own scrollbar (scrollbar_ here) puts its workspace's scrollY at -value
+      // the scrollbar clamps to the content's height, which a category click's scroll may
+      // have passed: then the palette's workspace is put there as its setMetrics_ would
+      scrollFlyout: (ws, y) => {
+        const flyout = ws.getFlyout();
+        flyout.scrollbar_.set(-y);
+        const fw = flyout.getWorkspace();
+        if (Math.abs(fw.scrollY - y) > 0.01) {
+          const m = flyout.getMetrics_();
+          fw.scrollY = y;
+          fw.translate(fw.scrollX + m.absoluteLeft, y + m.absoluteTop);
+        }
+      },
     },
     drag: { // scratch-blocks 1.x; see edition-current.js for each member
       // from the canvas's own transform: the published restore forces it, whatever the
@@ -191,31 +213,6 @@
         return { x: m.a * xy.x + m.e + off.x * ws.scale, y: m.d * xy.y + m.f + off.y * ws.scale };
       },
       emptyMouth: (SB) => (SB.BlockSvg && SB.BlockSvg.MIN_STATEMENT_INPUT_HEIGHT) || 0,
-      // the scrollbar clamps to the content's height, which a category click's scroll may
-      // have passed: then the palette's workspace is put there as its setMetrics_ would
-      scrollFlyout: (ws, y) => {
-        const flyout = ws.getFlyout();
-        if (!flyout || !flyout.scrollbar_) return;
-        const m = flyout.getMetrics_();
-        flyout.scrollbar_.set(-y - m.contentTop);
-        const fw = flyout.getWorkspace();
-        if (Math.abs(fw.scrollY - y) > 0.01) {
-          fw.scrollY = y;
-          fw.translate(fw.scrollX + m.absoluteLeft, y + m.absoluteTop);
-        }
-      },
-      // a block's group holds data-id; shadows are blocks of the workspace that say so
-      ownerBlockEl: (el) => {
-        const fw = flyoutWorkspace();
-        let b = el && el.closest && el.closest('[data-id]');
-        while (b) {
-          const id = b.getAttribute('data-id');
-          const block = window.workspace.getBlockById(id) || (fw && fw.getBlockById(id));
-          if (block && !block.isShadow()) return b;
-          b = b.parentElement && b.parentElement.closest('[data-id]');
-        }
-        return null;
-      },
     },
   };
 }());

@@ -9,6 +9,8 @@
  *                             the GUI's redux store)
  *   reactKey                  prefix of the property a DOM element's React fiber hides under
  *   categorySelector          a palette category button (present once the palette is drawn)
+ *   blockSelector             a block's own element (its SVG group; shadows included)
+ *   isShadowEl(el)            whether such an element is a shadow block's
  *   finishRenders(SB)         a promise: Blockly has drawn what it queued
  *   flyoutBlocks(opcode)      the palette's top block elements of `opcode`, top to bottom
  *   VirtualMachine()          the VM class (without mounting the editor)
@@ -29,6 +31,8 @@
  *     contentBox(ws)                     the blocks' bounding box {left, top} (workspace units)
  *     scrollTo(ws, x, y)                 put the canvas's translation at (x, y), as Blockly
  *                                        12's ws.scroll(x, y) does
+ *     scrollFlyout(ws, y)                scroll the palette so that its workspace's scrollY
+ *                                        is y
  *   drag                      what drag trials and region computation (drag-trials.js) need:
  *     toScreen(SB, ws, x, y)             a workspace point of `ws` on the screen {x, y}
  *     connectionXY(c)                    a connection's workspace point {x, y}
@@ -41,8 +45,6 @@
  *     paletteDragPoint(SB, ws, fw, block, c)  where the drag of a copy of palette block
  *                                        `block` measures its connection `c` (screen {x, y})
  *     emptyMouth(SB, ws)                 height of an empty C-block mouth (workspace units)
- *     scrollFlyout(ws, y)                scroll the palette so its workspace's scrollY is y
- *     ownerBlockEl(el)                   the non-shadow block element holding element `el`
  */
 (function () {
   'use strict';
@@ -127,6 +129,8 @@
     mount,
     reactKey: '__reactFiber$',
     categorySelector: '.blocklyToolboxCategory',
+    blockSelector: '.blocklyBlock',
+    isShadowEl: (el) => el.classList.contains('blocklyShadow'),
     finishRenders: (SB) => SB.renderManagement.finishQueuedRenders(),
     flyoutBlocks: (opcode) => [...document.querySelectorAll(FLYOUT_BLOCKS)]
       .filter((el) => el.classList.contains(opcode)),
@@ -192,6 +196,11 @@
         return { left: box.left, top: box.top };
       },
       scrollTo: (ws, x, y) => ws.scroll(x, y),
+      scrollFlyout: (ws, y) => {
+        const flyout = ws.getFlyout();
+        if (flyout.scrollbar) flyout.scrollbar.set(-y);
+        else flyout.getWorkspace().scroll(flyout.getWorkspace().scrollX, y);
+      },
     },
     drag: {
       toScreen: (SB, ws, x, y) => {
@@ -226,20 +235,6 @@
         return { x: p.x, y: p.y };
       },
       emptyMouth: (SB, ws) => ws.getRenderer().getConstants().EMPTY_STATEMENT_INPUT_HEIGHT || 0,
-      scrollFlyout: (ws, y) => {
-        const flyout = ws.getFlyout();
-        const fw = flyout && flyout.getWorkspace();
-        if (!fw) return;
-        if (flyout.scrollbar) flyout.scrollbar.set(-y);
-        else fw.scroll(fw.scrollX, y);
-      },
-      ownerBlockEl: (el) => {
-        let b = el && el.closest && el.closest('.blocklyBlock');
-        while (b && b.classList.contains('blocklyShadow')) {
-          b = b.parentElement && b.parentElement.closest('.blocklyBlock');
-        }
-        return b;
-      },
     },
   };
 }());

@@ -89,7 +89,12 @@
   }
 
   function ownerBlockEl(el) {
-    return window.studioEdition.drag.ownerBlockEl(el);
+    const { blockSelector, isShadowEl } = window.studioEdition;
+    let b = el && el.closest && el.closest(blockSelector);
+    while (b && isShadowEl(b)) {
+      b = b.parentElement && b.parentElement.closest(blockSelector);
+    }
+    return b;
   }
 
   function vmBlocks() {

@@ -37,7 +37,6 @@ from studio.services.editions import Edition
 from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
-EDITOR_PAGE = "editor.html"  # the current edition's; an edition's own: editions.info(e)
 READY_TIMEOUT_MS = 60_000
 BOX_TOLERANCE_PX = 3.0
 PAUSE_VM = """() => { const rt = window.vm.runtime;
