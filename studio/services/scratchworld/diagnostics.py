@@ -35,6 +35,7 @@ the export's `Output`).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from studio.services import editions
@@ -100,7 +101,12 @@ def _record_edition(root: Path, base: Path) -> None:
 
 
 def export_diagnostics(src: Path, out: Output, report: Report) -> None:
-    """The diagnostics folder `src` (drag/, qa/) into the export `out`."""
+    """The diagnostics folder `src` (drag/, qa/) into the export `out`; items not on the
+    classic edition (the published set's) record theirs in the export's `edition.json`, as a
+    library's tasks do, so an import gives them back their edition."""
+    edition = editions.edition_of_item(src)
+    if edition is not Edition.CLASSIC:
+        out.put({editions.EDITION_FILE: (json.dumps({"edition": edition.value}) + "\n").encode()})
     if (src / DRAG_SUB).is_dir():
         export_drag(src / DRAG_SUB, out, report)
     if (src / QA_SUB).is_dir():
