@@ -31,7 +31,7 @@ from typing import Any
 
 from studio.services import editions, page_scripts
 from studio.services.drag.item import DragItemError, ItemFolder
-from studio.services.drag.replay import DRAG_STEPS
+from studio.services.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_STEPS
 from studio.services.drag.setup import published_setup, run_setup
 from studio.services.editions import Edition
 from studio.services.page_scripts import COMPOSITE, DRAG
@@ -123,6 +123,12 @@ async def open_window(
     return page
 
 
+def drag_steps(entry: ItemFolder) -> int:
+    """Mouse steps of a trial drag: a published item's are the published runner's (its
+    drag_and_drop of 0.5 s), an item made in the studio's are primitive mode's."""
+    return PUBLISHED_DRAG_STEPS if published_setup(entry.item) is not None else DRAG_STEPS
+
+
 def item_edition(entry: ItemFolder, edition: Edition | None = None) -> Edition:
     """`edition` when given, else the one the item's folder or library records."""
     return edition if edition is not None else editions.edition_of_item(entry.path)
@@ -148,6 +154,7 @@ class TrialPage:
         self.spec = entry.item.spec
         self.view = entry.item.evaluation_config.workspace_state.model_dump(mode="json")
         self.published = published_setup(entry.item)
+        self.steps = drag_steps(entry)
         self._project_b64 = base64.b64encode(entry.project_path.read_bytes()).decode("ascii")
         self.drags = 0
         self.reloads = 0
@@ -229,8 +236,8 @@ class TrialPage:
         """Drag from `start` to `end` with the mouse; read the VM; undo the drag (the next
         trial checks that the page is back at the baseline before it presses).
 
-        The mouse moves through step i of `DRAG_STEPS` equal steps for each i of `steps`
-        (default: all of them, as Playwright's `mouse.move(..., steps=10)` does)."""
+        The mouse moves through step i of `self.steps` equal steps (`drag_steps`) for each i
+        of `steps` (default: all of them, as Playwright's `mouse.move(..., steps=n)` does)."""
         page = self.page
         await page.mouse.move(start[0], start[1])
         if not await self.ready():
@@ -239,8 +246,9 @@ class TrialPage:
             await self.ready()
         await page.mouse.down()
         try:
-            for i in steps or range(1, DRAG_STEPS + 1):
-                f = i / DRAG_STEPS
+            n = self.steps
+            for i in steps or range(1, n + 1):
+                f = i / n
                 await page.mouse.move(
                     start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f
                 )
@@ -356,6 +364,11 @@ class TrialPages:
     @property
     def drags(self) -> int:
         return sum(p.drags for p in self.pages)
+
+    @property
+    def steps(self) -> int:
+        """Mouse steps of each trial drag of this item (`drag_steps`)."""
+        return drag_steps(self.entry)
 
     async def at_baseline(self) -> None:
         """Every page back at the item's state (before reading the workspace)."""
