@@ -100,7 +100,7 @@ UNDO = (
   w.clearUndo();
   const fw = w.getFlyout().getWorkspace();
   if (Math.abs(fw.scrollY - state.flyoutY) > 0.01) {
-    D.scrollFlyout(w, state.flyoutY); await window.studioDrag.settle(); }
+    window.studioEdition.blockly.scrollFlyout(w, state.flyoutY); await window.studioDrag.settle(); }
   await window.studioEdition.restorePublished(w, state, window.studioDrag.settle);
   const ok = snap() === snapshot && w.getCanvas().getAttribute('transform') === state.restored &&
     Math.abs(fw.scrollY - state.flyoutY) < 0.01;
