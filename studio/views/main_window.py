@@ -221,7 +221,10 @@ class MainWindow(QMainWindow):
         )
         right = self._splitters["right"]
         hides = [self.toolbar, self.menuBar(), self.bar, self._splitters["left"]]
-        self.runs = RunWiring(shell, self.run_panel, self.tabs, right, authoring.lend_editor, hides)
+        collapse = [self.toolbar, self.bar, self.statusBar()]  # room for a live episode's screen
+        self.runs = RunWiring(
+            shell, self.run_panel, self.tabs, right, authoring.lend_editor, hides, collapse
+        )
         self.labeling: LabelingWindow | None = None
         self.commands.labeling.triggered.connect(lambda: self.open_labeling())
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
