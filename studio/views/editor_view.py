@@ -274,7 +274,7 @@ class EditorView(QWidget):
         return dict(await self.page.call("describeProject") or {})
 
     def _on_load_progress(self, percent: int) -> None:
-        if not self.is_ready:
+        if self._loading and not self.is_ready:  # not the blank page of a missing edition
             self.banner.show_progress(
                 f"Loading the Scratch editor{self._edition_note()}… {percent}%"
             )

@@ -38,8 +38,9 @@ def test_a_library_on_an_edition_without_its_bundle_gets_no_editor_and_is_told_w
         with pytest.raises(EditorError, match="bundle-classic"):
             await view.wait_ready(5)
 
-    asyncio.run(start())
-    shown = view.banner.text()
+    with qtbot.waitSignal(view.page.loadFinished, timeout=10_000):  # the blank page shown
+        asyncio.run(start())
+    shown = view.banner.text()  # still the error, not the blank page's load progress
     for named in ("/x/published", "classic edition", str(empty), "make bundle-classic"):
         assert named in shown
     assert failures == [failures[0]] and "make bundle-classic" in failures[0]
