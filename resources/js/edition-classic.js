@@ -200,6 +200,11 @@
           '[class*=" sprite-selector-item_sprite-name_"]');
         return (name || el).innerText;
       },
+      // a closed text editor shrinks for 0.25 s on a timer, covering its field meanwhile
+      animating: () => {
+        const SB = window.ScratchBlocks;
+        return Boolean(SB && SB.WidgetDiv && SB.WidgetDiv.disposeAnimationTimer_);
+      },
     },
   };
 }());

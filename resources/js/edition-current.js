@@ -44,6 +44,8 @@
  *     zooms                              selector of each zoom button
  *     zoomKind(el)                       'in' | 'out' | 'reset'
  *     spriteName(el)                     the text of a sprite list item (its name)
+ *     animating()                        whether an editor animation that covers or moves
+ *                                        elements, and that no transform shows, still runs
  */
 (function () {
   'use strict';
@@ -214,6 +216,7 @@
         return c.includes('blocklyZoomIn') ? 'in' : c.includes('blocklyZoomOut') ? 'out' : 'reset';
       },
       spriteName: (el) => el.innerText,
+      animating: () => false,
     },
   };
 }());

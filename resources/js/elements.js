@@ -11,7 +11,8 @@
  *   describePoints(points, drag)  describeAt for each [x, y] of `points`.
  *   describeFocus()  "type: text" of the focused element (where typed keys go), or null.
  *   canvasBox()      the visible code area {x, y, w, h} (default point of a scroll).
- *   settle(maxMs, n) resolves once the flyout and the workspace stopped moving for n frames.
+ *   settle(maxMs, n) resolves once the flyout and the workspace stopped moving for n frames
+ *                    (and the edition reports no animation running).
  *
  * Selectors never use the GUI's hashed CSS class suffixes: they match a class by prefix
  * (`[class^="sprite-selector-item_sprite-selector-item_"]`) or use roles, aria and Blockly's
@@ -308,7 +309,8 @@
       .join('|');
   }
 
-  /** Resolve once `frames` frames in a row looked the same (true), or after maxMs (false). */
+  /** Resolve once `frames` frames in a row looked the same and the edition ran no animation
+   * (true), or after maxMs (false). */
   function settle(maxMs, frames) {
     const until = performance.now() + (maxMs || 1000);
     const needed = frames || 2;
@@ -317,7 +319,7 @@
       let still = 0;
       const tick = () => {
         const now = motionSignature();
-        still = now === last ? still + 1 : 0;
+        still = now === last && !ED.animating() ? still + 1 : 0;
         last = now;
         if (still >= needed || performance.now() > until) {
           resolve(still >= needed);
