@@ -33,6 +33,19 @@
  *                                        12's ws.scroll(x, y) does
  *     scrollFlyout(ws, y)                scroll the palette so that its workspace's scrollY
  *                                        is y
+ *   elements                  what primitive mode's element list (elements.js) reads off the page:
+ *     canvasBlocks                       selector of the code area's block elements (shadows
+ *                                        included)
+ *     fields                             selector of a block's editable field (number, text,
+ *                                        dropdown)
+ *     isDropdown(field)                  whether that field opens a menu
+ *     blockType(el)                      the opcode of a block element (palette or code area)
+ *     categoryId(el), categorySelected(el)  a category menu entry's id, and whether it is open
+ *     zooms                              selector of each zoom button
+ *     zoomKind(el)                       'in' | 'out' | 'reset'
+ *     spriteName(el)                     the text of a sprite list item (its name)
+ *     animating()                        whether an editor animation that covers or moves
+ *                                        elements, and that no transform shows, still runs
  */
 (function () {
   'use strict';
@@ -189,6 +202,21 @@
         if (flyout.scrollbar) flyout.scrollbar.set(-y);
         else flyout.getWorkspace().scroll(flyout.getWorkspace().scrollX, y);
       },
+    },
+    elements: { // Blockly 12 puts the block type first in a block group's classes
+      canvasBlocks: 'g.blocklyWorkspace > g.blocklyBlockCanvas .blocklyBlock[data-id]',
+      fields: '.blocklyEditableField',
+      isDropdown: (field) => field.classList.contains('blocklyDropdownField'),
+      blockType: (el) => (el.getAttribute('class') || '').split(/\s+/)[0] || 'block',
+      categoryId: (el) => el.id,
+      categorySelected: (el) => el.classList.contains('blocklyToolboxSelected'),
+      zooms: '.blocklyZoom',
+      zoomKind: (el) => {
+        const c = el.getAttribute('class') || '';
+        return c.includes('blocklyZoomIn') ? 'in' : c.includes('blocklyZoomOut') ? 'out' : 'reset';
+      },
+      spriteName: (el) => el.innerText,
+      animating: () => false,
     },
   };
 }());
