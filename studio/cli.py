@@ -12,20 +12,22 @@ import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studio import cli_window
 from studio.cli_progress import ProgressBar
-from studio.models.check import CheckReport, TaskCheck
 from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant
 from studio.services import editions, paths
 from studio.services.browser import BrowserPool, default_spares
-from studio.services.checker import CheckOptions, check_tasks
 from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
 from studio.services.editions import Edition
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.evaluator import Evaluates, Evaluator
 from studio.services.store import load_task, save_task, scan_library
+
+if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
+    from studio.models.check import CheckReport, TaskCheck
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -220,6 +222,8 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
 
 
 async def _check(args: argparse.Namespace) -> int:
+    from studio.services.checker import CheckOptions, check_tasks
+
     entries, errors = [], []
     for path in args.paths:
         try:

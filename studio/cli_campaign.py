@@ -18,7 +18,6 @@ from typing import Any
 
 from studio.models.agent import Mode
 from studio.services import campaign
-from studio.services.agents.llm import ENV_MODEL
 from studio.services.batch import run_dir_name
 from studio.services.campaign import Manifest
 from studio.services.errors import StudioError
@@ -56,10 +55,13 @@ def campaign_for(
         if given is not None and given != kept:
             raise StudioError(f"{flag} {given}: the campaign in {args.resume} has {kept}")
     given_tasks = collect(args.tasks) if args.tasks else []
-    for warning in campaign.check_resume(manifest, given_tasks):
-        print(f"warning: {warning}", file=sys.stderr)
+    warnings = campaign.check_resume(manifest, given_tasks, args.resume)
     by_id = {t.task.id: t for t in given_tasks}
-    tasks = [by_id.get(t.id) or _load_task(Path(t.folder)) for t in manifest.tasks]
+    tasks = [by_id.get(t.id) or _load_task(Path(t.folder), t.id) for t in manifest.tasks]
+    if not given_tasks:  # the manifest's own folders: their scripts may have changed too
+        warnings += campaign.changed_scripts(manifest, tasks)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     args.agent, args.mode, args.epochs, args.seed = (
         manifest.agent,
         manifest.mode.value,
@@ -113,6 +115,8 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
         if value is not None and value <= 0:
             raise StudioError(f"{flag} must be more than 0")
     if args.max_cost is not None and prices is not None and args.agent == "llm":
+        from studio.services.agents.llm import ENV_MODEL  # httpx: only for the LLM agent
+
         model = os.environ.get(ENV_MODEL, "")
         if model and model not in prices.models:
             raise StudioError(
@@ -123,12 +127,19 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
     return Limits(args.max_seconds, args.max_tokens, args.max_cost), prices
 
 
-def _load_task(folder: Path) -> TaskFolder:
+def _load_task(folder: Path, task_id: str) -> TaskFolder:
+    """The campaign's task `task_id` from the folder its manifest names."""
     from studio.services.store import load_task
 
     if not folder.is_dir():
         raise StudioError(f"{folder}: task folder of the campaign is gone (give TASKS)")
-    return load_task(folder)
+    task = load_task(folder)
+    if task.task.id != task_id:
+        raise StudioError(
+            f"{folder}: holds task '{task.task.id}', the campaign's task there is '{task_id}' "
+            "(another task set? give the campaign's tasks as TASKS)"
+        )
+    return task
 
 
 # ---- rescore -------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """`studio serve` (the agent HTTP API), `studio run` (batch runs) and `studio report` (SR/PSR).
 
+`run` is parsed here and played by studio.cli_run.
+
 Exit codes: 0 done; 1 some episodes crashed (`run`); 2 unusable input (no tasks, bad flags,
 a host that is not loopback without --allow-remote, no runs to report on).
 """
@@ -9,21 +11,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import signal
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.cli_progress import ProgressBar
 from studio.models.agent import Mode
 from studio.services import editions, paths
 from studio.services.editions import Edition
-from studio.services.errors import StudioError, TaskFileError
-from studio.services.jsonl import json_lines
-from studio.services.store import TaskFolder, scan_library
-from studio.services.untrusted_json import JsonInputError, loads
+from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 AGENTS = ("scripted", "idle", "random", "oracle", "llm")
@@ -182,7 +179,9 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "serve":
             return asyncio.run(_serve(args))
         if args.command == "run":
-            return asyncio.run(_run(args))
+            from studio.cli_run import run_campaign
+
+            return asyncio.run(run_campaign(args))
         return _report(args)
     except StudioError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -304,167 +303,6 @@ def _scratchworld(
         custom_js_timeout_s=args.allow_custom_js or CUSTOM_JS_TIMEOUT_S,
     )
     return checkout, sessions
-
-
-# ---- run -----------------------------------------------------------------------------------
-async def _run(args: argparse.Namespace) -> int:
-    from studio.cli_campaign import campaign_for, limits_for
-    from studio.services.batch import run_batch
-    from studio.services.campaign import Ledger, plan_jobs
-    from studio.services.clock_agreement import AgreementCache, clock_for
-
-    tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
-    args.campaign_dir = run_dir  # named if the run is stopped
-    limits, prices = limits_for(args)
-    mode = manifest.mode
-    agent_for = agent_factory(manifest.agent, mode, args)
-    ledger = Ledger(run_dir)
-    for warning in ledger.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    jobs, finished = plan_jobs(tasks, run_dir, manifest.epochs, ledger)
-    if args.resume:
-        print(f"resuming {run_dir}: {finished} episode(s) finished, {len(jobs)} to play")
-        if not jobs:
-            print(f"nothing left to play; `studio report {run_dir}` shows the campaign")
-            return EXIT_OK
-    cache = AgreementCache()
-    with ProgressBar(len(jobs), "episode", rate="SR") as progress:
-        async with _episodes(args) as manager:
-            batch = await run_batch(
-                manager,
-                tasks,
-                agent_for,
-                mode,
-                run_dir,
-                args.workers,
-                manifest.agent,
-                progress.on_outcome,
-                clock_for=lambda task: clock_for(task, args.realtime, cache),
-                epochs=manifest.epochs,
-                ledger=ledger,
-                retries=args.retries,
-                limits=limits,
-                prices=prices,
-            )
-    if args.json:
-        print(json.dumps(batch.to_json(), indent=2))
-    else:
-        for outcome in batch.outcomes:
-            print(outcome.line())
-        n = len(batch.outcomes)
-        print(
-            f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in batch.outcomes)}/{n})  "
-            f"PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
-            f"({batch.episodes_per_hour():.0f} episodes/hour)"
-        )
-        spent = batch.spent()
-        if spent["prompt_tokens"] or spent["completion_tokens"]:
-            cost = "" if spent["cost"] is None else f", cost {spent['cost']:.4f}"
-            print(
-                f"tokens: {spent['prompt_tokens']} prompt, {spent['completion_tokens']} "
-                f"completion{cost}"
-            )
-        if batch.env_failures or batch.env_retries:
-            print(
-                f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "
-                "(played again by --resume)"
-            )
-        print(f"recorded in {run_dir}; `studio report {run_dir.parent}` shows the grid")
-    return EXIT_FAILED if batch.errors else EXIT_OK
-
-
-def _episodes(args: argparse.Namespace) -> Any:
-    """Where episodes play: with --ray on a cluster's workers, else as `_manager` says."""
-    if not args.ray:
-        return _manager(args)
-    if args.api:
-        raise StudioError("--ray and --api exclude each other")
-    from studio.services.distributed import cluster_episodes
-
-    return cluster_episodes(args.ray, args.workers, args.steps)
-
-
-def _manager(args: argparse.Namespace) -> Any:
-    """The episodes' home: this process's own browser, or a server given by --api."""
-    if args.api:
-        from studio.services.api import find_token
-        from studio.services.api.client import RemoteEpisodeManager
-
-        token = find_token(args.token, args.token_file)
-        if not token:
-            raise StudioError(
-                "--api needs the server's token: --token-file F, STUDIO_TOKEN or --token T"
-            )
-        return RemoteEpisodeManager(args.api, token, step_limit=args.steps)
-    from studio.services.env.episode import EpisodeManager
-
-    limit = {"step_limit": args.steps} if args.steps else {}
-    return EpisodeManager(eval_spares=1, **limit)
-
-
-def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
-    tasks: list[TaskFolder] = []
-    for root in roots:
-        scan = scan_library(root)
-        for err in scan.errors:
-            print(f"skipped: {err}", file=sys.stderr)
-        tasks.extend(scan.tasks)
-    if not tasks:
-        raise TaskFileError(roots[0], "holds no task folder (with task.json)")
-    unique: dict[str, TaskFolder] = {}
-    for task in tasks:
-        unique.setdefault(task.task.id, task)
-    return list(unique.values())
-
-
-def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
-    """A function (task, position) -> a fresh agent of kind `name` for that task."""
-    from studio.services import agents
-
-    if name == "llm":
-        from studio.services.agents.llm import LlmAgent, LlmSettings
-
-        settings = LlmSettings.from_env()
-        return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
-    if name == "oracle":
-        return lambda task, _pos: agents.OracleAgent(task)
-    if name == "idle":
-        return lambda _task, _pos: agents.IdleAgent()
-    if name == "random":
-        return lambda _task, pos: agents.RandomAgent(seed=args.seed + pos)
-    if args.actions is None:
-        raise StudioError("--agent scripted needs --actions FILE (a JSON list of actions)")
-    if args.actions.is_dir():
-        return lambda task, _pos: agents.ScriptedAgent(_task_actions(args.actions, task))
-    actions = _load_actions(args.actions)
-    return lambda _task, _pos: agents.ScriptedAgent(actions)
-
-
-def _task_actions(folder: Path, task: TaskFolder) -> list[dict[str, Any]]:
-    """A task's script in a folder: <id>.json, <id>.jsonl, or a recorded <id>/steps.jsonl."""
-    tid = task.task.id
-    for path in (folder / f"{tid}.json", folder / f"{tid}.jsonl", folder / tid / "steps.jsonl"):
-        if path.is_file():
-            return _load_actions(path)
-    raise StudioError(f"{folder}: no script for task {tid} ({tid}.json or {tid}/steps.jsonl)")
-
-
-def _load_actions(path: Path) -> list[dict[str, Any]]:
-    """A JSON list of actions, or JSON lines (one action, or one recorded step, per line)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StudioError(f"{path}: cannot be read ({exc})") from None
-    try:
-        data = loads(text, path)
-        items = data if isinstance(data, list) else [data]
-    except JsonInputError:
-        items = [value for _, value in json_lines(path)]
-    actions = [i.get("action", i) if isinstance(i, dict) else i for i in items]
-    bad = [n for n, a in enumerate(actions, 1) if not (isinstance(a, dict) and "api" in a)]
-    if bad:
-        raise StudioError(f'{path}: item {bad[0]} is not an action {{"api": ..., "args": ...}}')
-    return actions
 
 
 # ---- report --------------------------------------------------------------------------------

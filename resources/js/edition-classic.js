@@ -214,5 +214,41 @@
       },
       emptyMouth: (SB) => (SB.BlockSvg && SB.BlockSvg.MIN_STATEMENT_INPUT_HEIGHT) || 0,
     },
+    // scratch-blocks 1.x marks blocks with data-shapes and names no type in the DOM (the Blockly
+    // block of the element's data-id knows it); the category menu is its own; the zoom buttons
+    // are images in one group; a sprite item also holds its (hidden) context menu's texts.
+    elements: {
+      canvasBlocks: 'g.blocklyWorkspace > g.blocklyBlockCanvas g[data-shapes][data-id]',
+      fields: '.blocklyEditableText',
+      isDropdown: (field) => field.getAttribute('data-argument-type') === 'dropdown' ||
+        Boolean(field.querySelector('.blocklyDropdownText')),
+      blockType: (el) => {
+        const id = el.getAttribute('data-id');
+        const ws = window.workspace;
+        const fw = el.closest('.blocklyFlyout') ? flyoutWorkspace() : ws;
+        const block = fw && fw.getBlockById(id);
+        return block ? block.type : 'block';
+      },
+      categoryId: (el) => {
+        const m = /(?:^|\s)scratchCategoryId-(\S+)/.exec(el.getAttribute('class') || '');
+        return m ? m[1] : '';
+      },
+      categorySelected: (el) => el.classList.contains('categorySelected'),
+      zooms: '.blocklyZoom > image',
+      zoomKind: (el) => {
+        const href = el.getAttribute('xlink:href') || el.getAttribute('href') || '';
+        return href.includes('zoom-in') ? 'in' : href.includes('zoom-out') ? 'out' : 'reset';
+      },
+      spriteName: (el) => {
+        const name = el.querySelector('[class^="sprite-selector-item_sprite-name_"], ' +
+          '[class*=" sprite-selector-item_sprite-name_"]');
+        return (name || el).innerText;
+      },
+      // a closed text editor shrinks for 0.25 s on a timer, covering its field meanwhile
+      animating: () => {
+        const SB = window.ScratchBlocks;
+        return Boolean(SB && SB.WidgetDiv && SB.WidgetDiv.disposeAnimationTimer_);
+      },
+    },
   };
 }());

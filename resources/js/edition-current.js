@@ -45,6 +45,19 @@
  *     paletteDragPoint(SB, ws, fw, block, c)  where the drag of a copy of palette block
  *                                        `block` measures its connection `c` (screen {x, y})
  *     emptyMouth(SB, ws)                 height of an empty C-block mouth (workspace units)
+ *   elements                  what primitive mode's element list (elements.js) reads off the page:
+ *     canvasBlocks                       selector of the code area's block elements (shadows
+ *                                        included)
+ *     fields                             selector of a block's editable field (number, text,
+ *                                        dropdown)
+ *     isDropdown(field)                  whether that field opens a menu
+ *     blockType(el)                      the opcode of a block element (palette or code area)
+ *     categoryId(el), categorySelected(el)  a category menu entry's id, and whether it is open
+ *     zooms                              selector of each zoom button
+ *     zoomKind(el)                       'in' | 'out' | 'reset'
+ *     spriteName(el)                     the text of a sprite list item (its name)
+ *     animating()                        whether an editor animation that covers or moves
+ *                                        elements, and that no transform shows, still runs
  */
 (function () {
   'use strict';
@@ -235,6 +248,21 @@
         return { x: p.x, y: p.y };
       },
       emptyMouth: (SB, ws) => ws.getRenderer().getConstants().EMPTY_STATEMENT_INPUT_HEIGHT || 0,
+    },
+    elements: { // Blockly 12 puts the block type first in a block group's classes
+      canvasBlocks: 'g.blocklyWorkspace > g.blocklyBlockCanvas .blocklyBlock[data-id]',
+      fields: '.blocklyEditableField',
+      isDropdown: (field) => field.classList.contains('blocklyDropdownField'),
+      blockType: (el) => (el.getAttribute('class') || '').split(/\s+/)[0] || 'block',
+      categoryId: (el) => el.id,
+      categorySelected: (el) => el.classList.contains('blocklyToolboxSelected'),
+      zooms: '.blocklyZoom',
+      zoomKind: (el) => {
+        const c = el.getAttribute('class') || '';
+        return c.includes('blocklyZoomIn') ? 'in' : c.includes('blocklyZoomOut') ? 'out' : 'reset';
+      },
+      spriteName: (el) => el.innerText,
+      animating: () => false,
     },
   };
 }());

@@ -11,29 +11,36 @@
  *   describePoints(points, drag)  describeAt for each [x, y] of `points`.
  *   describeFocus()  "type: text" of the focused element (where typed keys go), or null.
  *   canvasBox()      the visible code area {x, y, w, h} (default point of a scroll).
- *   settle(maxMs, n) resolves once the flyout and the workspace stopped moving for n frames.
+ *   settle(maxMs, n) resolves once the flyout and the workspace stopped moving for n frames
+ *                    (and the edition reports no animation running).
  *
  * Selectors never use the GUI's hashed CSS class suffixes: they match a class by prefix
  * (`[class^="sprite-selector-item_sprite-selector-item_"]`) or use roles, aria and Blockly's
- * own unhashed classes.
+ * own unhashed classes. What differs between editor editions (how blocks, fields, the category
+ * menu, the zoom buttons and sprite names show in the DOM) comes from the page's edition
+ * adapter, `window.studioEdition.elements` (resources/js/edition-current.js lists it), so each
+ * edition's list has the same kinds and names.
  */
 (function () {
   'use strict';
   const { FLYOUT_BLOCKS, ownerBlockEl: ownerBlock, lists } = window.studioPageHelpers;
+  const edition = window.studioEdition;
+  const ED = edition.elements;
 
   /** Selector for an element having a class that starts with `prefix`. */
   const cls = (prefix) => `[class^="${prefix}"], [class*=" ${prefix}"]`;
   const TYPE_ORDER = lists.elementTypes;
   const MAX_TEXT = 80;
-  const WORKSPACE_BLOCKS = 'g.blocklyWorkspace > g.blocklyBlockCanvas .blocklyBlock[data-id]';
+  const WORKSPACE_BLOCKS = ED.canvasBlocks;
+  const FIELDS = ED.fields;
 
   const clean = (s) => String(s || '').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
   const inFlyout = (el) => Boolean(el.closest('.blocklyFlyout'));
   const isCanvasBlock = (el) => el.matches(WORKSPACE_BLOCKS) && !inFlyout(el);
 
-  /** The opcode of a block group: its first class (scratch-blocks puts the type first). */
+  /** The opcode of a block element (the edition knows where its type is). */
   function opcodeOf(block) {
-    return (block.getAttribute('class') || '').split(/\s+/)[0] || 'block';
+    return ED.blockType(block) || 'block';
   }
 
   /** A block's own label: its texts, skipping blocks that hang inside or below it. */
@@ -72,9 +79,9 @@
 
   function fieldMeta(field) {
     const block = ownerBlock(field);
-    const shadow = field.closest('.blocklyBlock');
+    const shadow = field.closest(edition.blockSelector);
     const meta = {
-      kind: field.classList.contains('blocklyDropdownField') ? 'dropdown' : 'text',
+      kind: ED.isDropdown(field) ? 'dropdown' : 'text',
       value: field.textContent,
       opcode: block ? opcodeOf(block) : null,
     };
@@ -92,24 +99,24 @@
 
   /** The sources of elements, most specific first; an element is listed once. */
   const SOURCES = [
-    { type: 'inputs', sel: '.blocklyEditableField', nested: true,
+    { type: 'inputs', sel: FIELDS, nested: true,
       text: fieldText, meta: fieldMeta, box: fieldBox, hitArea: fieldShadow },
     { type: 'inputs', sel: 'input:not([type="file"]), textarea',
       meta: (el) => ({ name: el.getAttribute('name') || el.getAttribute('placeholder') || '' }) },
     { type: 'sprites', sel: cls('sprite-selector-item_sprite-selector-item_'),
-      meta: (el) => ({ selected: selected(el) }) },
+      text: (el) => clean(ED.spriteName(el)), meta: (el) => ({ selected: selected(el) }) },
     { type: 'sprites', sel: cls('stage-selector_stage-selector_'),
       text: (el) => clean(el.innerText), meta: (el) => ({ stage: true, selected: selected(el) }) },
     { type: 'blocks', sel: WORKSPACE_BLOCKS, nested: true,
-      skip: (el) => el.classList.contains('blocklyShadow') || inFlyout(el),
+      skip: (el) => edition.isShadowEl(el) || inFlyout(el),
       text: (el) => `${opcodeOf(el)} on canvas`, box: ownPathBox,
       meta: (el) => ({
         block_id: el.getAttribute('data-id'), opcode: opcodeOf(el), label: blockLabel(el) }) },
     { type: 'blocks', sel: FLYOUT_BLOCKS, nested: true,
-      skip: (el) => el.classList.contains('blocklyShadow'), text: opcodeOf,
+      skip: (el) => edition.isShadowEl(el), text: opcodeOf,
       meta: (el) => ({ opcode: opcodeOf(el), label: blockLabel(el) }) },
-    { type: 'category_menu', sel: '.blocklyToolboxCategory',
-      meta: (el) => ({ id: el.id, selected: el.classList.contains('blocklyToolboxSelected') }) },
+    { type: 'category_menu', sel: edition.categorySelector,
+      meta: (el) => ({ id: ED.categoryId(el), selected: ED.categorySelected(el) }) },
     { type: 'flyout_buttons', sel: '.blocklyFlyoutButton', text: (el) => clean(el.textContent) },
     { type: 'flyout_buttons', sel: '.blocklyFlyout .blocklyFlyoutCheckbox',
       hitArea: (el) => el.parentElement, text: (el) => `checkbox: ${checkboxFor(el)}` },
@@ -123,17 +130,10 @@
     { type: 'buttons', sel: 'button, [role="button"], [role="checkbox"], [role="radio"], ' +
       'a[href], select, ' + cls('menu-bar_menu-bar-item_'),
       skip: (el) => !generalText(el) && !el.querySelector('img, svg') },
-    { type: 'buttons', sel: '.blocklyZoom', text: zoomText },
+    { type: 'buttons', sel: ED.zooms, text: (el) => `zoom ${ED.zoomKind(el)}` },
     { type: 'stage', sel: cls('stage_stage_') + ', ' + cls('stage_full-screen_'),
       text: () => 'Stage' },
   ];
-
-  function zoomText(el) {
-    const c = el.getAttribute('class') || '';
-    if (c.includes('blocklyZoomIn')) return 'zoom in';
-    if (c.includes('blocklyZoomOut')) return 'zoom out';
-    return 'zoom reset';
-  }
 
   /** The reporter a flyout checkbox shows on the stage: the block beside it (and its label).
    * Whether it is ticked is not in the DOM (the screenshot and the stage's monitors show it). */
@@ -156,8 +156,8 @@
 
   /** The shadow block (number, text or menu oval) a field sits in, or null. */
   function fieldShadow(field) {
-    const shadow = field.closest('.blocklyBlock');
-    return shadow && shadow.classList.contains('blocklyShadow') ? shadow : null;
+    const shadow = field.closest(edition.blockSelector);
+    return shadow && edition.isShadowEl(shadow) ? shadow : null;
   }
 
   /** A field's clickable box: the whole oval of its shadow (an empty slot too), or itself. */
@@ -264,7 +264,7 @@
     const hit = document.elementFromPoint(x, y);
     if (!hit) return null;
     const block = ownerBlock(hit);
-    const field = hit.closest('.blocklyEditableField');
+    const field = hit.closest(FIELDS);
     const checkbox = hit.parentElement &&
       hit.parentElement.querySelector(':scope > .blocklyFlyoutCheckbox');
     if (checkbox) return `flyout_buttons: checkbox: ${checkboxFor(checkbox)}`;
@@ -309,7 +309,8 @@
       .join('|');
   }
 
-  /** Resolve once `frames` frames in a row looked the same (true), or after maxMs (false). */
+  /** Resolve once `frames` frames in a row looked the same and the edition ran no animation
+   * (true), or after maxMs (false). */
   function settle(maxMs, frames) {
     const until = performance.now() + (maxMs || 1000);
     const needed = frames || 2;
@@ -318,7 +319,7 @@
       let still = 0;
       const tick = () => {
         const now = motionSignature();
-        still = now === last ? still + 1 : 0;
+        still = now === last && !ED.animating() ? still + 1 : 0;
         last = now;
         if (still >= needed || performance.now() > until) {
           resolve(still >= needed);

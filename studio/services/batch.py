@@ -244,13 +244,16 @@ async def run_batch(
     retries: int = 0,
     limits: Limits | None = None,
     prices: PriceTable | None = None,
+    jobs: list[Job] | None = None,
 ) -> BatchResult:
     """Run `epochs` episodes per task (less what `ledger` holds), `workers` at a time;
-    `on_done(done, total, outcome)` reports each.
+    `on_done(done, total, outcome)` reports each. `jobs`: the episodes `plan_jobs` already
+    planned for these arguments (else they are planned here).
 
     `clock_for(task)` picks the evaluation clock of each task (default: real time).
     `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere
-    (`limits` and `prices` apply to episodes played through a manager).
+    (`limits` and `prices` apply to episodes played through a manager; a runner is given
+    its own, as `distributed.cluster_episodes` is).
     """
     if isinstance(manager, EpisodeRunner):
         runner: EpisodeRunner = manager
@@ -258,7 +261,8 @@ async def run_batch(
         runner = ManagerEpisodes(manager, limits, prices)
     run_dir.mkdir(parents=True, exist_ok=True)
     batch = BatchResult(run_dir, agent_name, Mode(mode))
-    jobs, _ = plan_jobs(tasks, run_dir, epochs, ledger)
+    if jobs is None:
+        jobs, _ = plan_jobs(tasks, run_dir, epochs, ledger)
     slots = asyncio.Semaphore(max(1, workers))
     t0 = time.perf_counter()
 

@@ -225,6 +225,13 @@ class BrowserPool:
             raise RuntimeError("browser pool not started")
         return self._context
 
+    def keep_spares(self, spares: int) -> None:
+        """Keep `spares` evaluation pages loaded ahead from now on (a caller whose first page
+        is another one starts the pool with none, so that page loads alone)."""
+        self.spares = max(0, spares)
+        if self._context is not None:
+            self._top_up()
+
     def _top_up(self) -> None:
         self._spare_tasks = [t for t in self._spare_tasks if not t.cancelled()]
         while len(self._spare_tasks) < self.spares:

@@ -106,26 +106,37 @@ def read_manifest(run_dir: Path) -> Manifest:
         raise StudioError(f"{path}: torn or invalid manifest: '{where}': {first['msg']}") from None
 
 
-def check_resume(manifest: Manifest, given: list[TaskFolder]) -> list[str]:
+def check_resume(
+    manifest: Manifest, given: list[TaskFolder], where: Path | None = None
+) -> list[str]:
     """StudioError when TASKS given on a resume are not the manifest's; warnings otherwise
-    (another studio version, an evaluation script changed since the campaign began)."""
+    (another studio version, an evaluation script changed since the campaign began). `where`
+    (the campaign's folder) names the manifest in the messages."""
+    named = f"{Path(where) / MANIFEST_FILE}: " if where is not None else ""
     if given and sorted(t.task.id for t in given) != sorted(manifest.task_ids()):
         extra = sorted({t.task.id for t in given} - set(manifest.task_ids()))
         missing = sorted(set(manifest.task_ids()) - {t.task.id for t in given})
         raise StudioError(
-            f"the tasks given are not the campaign's (not in it: {extra or 'none'}; "
+            f"{named}the tasks given are not the campaign's (not in it: {extra or 'none'}; "
             f"missing: {missing or 'none'}); give the same tasks or none"
         )
     warnings = []
     if manifest.studio_version != __version__:
         warnings.append(
-            f"the campaign was started by studio {manifest.studio_version}, this is {__version__}"
+            f"{named}the campaign was started by studio {manifest.studio_version}, "
+            f"this is {__version__}"
         )
-    folders = {t.task.id: t for t in given}
-    for entry in manifest.tasks:
-        task = folders.get(entry.id)
-        path = task.script_path if task else None
-        if path is not None and script_hash(path) != entry.script_sha256:
+    return warnings + changed_scripts(manifest, given)
+
+
+def changed_scripts(manifest: Manifest, tasks: list[TaskFolder]) -> list[str]:
+    """A warning for each task whose evaluation script is not the one the manifest hashed."""
+    entries = {entry.id: entry for entry in manifest.tasks}
+    warnings = []
+    for task in tasks:
+        entry = entries.get(task.task.id)
+        path = task.script_path
+        if entry is not None and path is not None and script_hash(path) != entry.script_sha256:
             warnings.append(f"{path}: evaluation script changed since the campaign began")
     return warnings
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from studio.services.batch import EpisodeRunner
     from studio.services.drag.run import ItemRunner
     from studio.services.evaluator import Evaluates
+    from studio.services.limits import Limits, PriceTable
 
 __all__ = [
     "DispatchStats",
@@ -63,15 +64,20 @@ async def cluster_evaluator(
 
 @contextlib.asynccontextmanager
 async def cluster_episodes(
-    address: str, per_node: int, step_limit: int | None = None
+    address: str,
+    per_node: int,
+    step_limit: int | None = None,
+    limits: Limits | None = None,
+    prices: PriceTable | None = None,
 ) -> AsyncIterator[EpisodeRunner]:
-    """An episode runner whose episodes play on the cluster at `address`."""
+    """An episode runner whose episodes play on the cluster at `address`, each within
+    `step_limit` and `limits`, the agent's tokens priced by `prices`."""
     from studio.services.distributed.cluster import RayCluster
     from studio.services.distributed.episodes import ClusterEpisodes
 
     async with RayCluster(address, per_node) as cluster:
         assert cluster.dispatcher is not None
-        yield ClusterEpisodes(cluster.dispatcher, step_limit)
+        yield ClusterEpisodes(cluster.dispatcher, step_limit, limits, prices)
 
 
 @contextlib.asynccontextmanager

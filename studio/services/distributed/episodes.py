@@ -1,16 +1,19 @@
 """The cluster's episode runner: `batch.EpisodeRunner`, each episode played on a worker.
 
 The task folder travels to the worker as files; the agent is made there from the same
-factory as a local run; the clock is chosen here. The worker records the trajectory into a
-scratch folder and sends its files back; they are written under the run folder on this
-machine (`run.json` names this machine's task folder), only once the episode finished, so an
-episode that ran again after a lost worker leaves one trajectory, not two.
+factory as a local run; the clock is chosen here, and the limits (steps, wall time, tokens,
+cost) and the price table go along, so an episode ends and is priced as a local one is. The
+worker records the trajectory into a scratch folder and sends its files back, with what the
+agent spent; they are written under the run folder on this machine (`run.json` names this
+machine's task folder and holds `meta.usage` and `meta.limit`), only once the episode
+finished, so an episode that ran again after a lost worker leaves one trajectory, not two.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock, EvalResult
@@ -21,15 +24,24 @@ from studio.services.distributed import files
 from studio.services.distributed.dispatch import Dispatcher
 from studio.services.distributed.worker import EpisodeJob, EpisodeReturn
 from studio.services.errors import StudioError
+from studio.services.limits import Limits, PriceTable
 from studio.services.store import TaskFolder
 
 
 class ClusterEpisodes:
     """Play episodes on the cluster's workers, through a dispatcher."""
 
-    def __init__(self, dispatcher: Dispatcher, step_limit: int | None = None) -> None:
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        step_limit: int | None = None,
+        limits: Limits | None = None,
+        prices: PriceTable | None = None,
+    ) -> None:
         self.dispatcher = dispatcher
         self.step_limit = step_limit
+        self.limits = limits
+        self.prices = prices
 
     async def play(
         self,
@@ -49,16 +61,21 @@ class ClusterEpisodes:
             Mode(mode),
             clock,
             self.step_limit,
+            self.limits,
+            self.prices,
         )
         key = f"episode/{position}/{task.task.id}"
         back: EpisodeReturn = await self.dispatcher.run(key, "episode", job)
         named(back.agent_name)
-        write_trajectory(back.trajectory, record_to, task)
+        write_trajectory(back.trajectory, record_to, task, back.spent)
         return back.result, record_to, back.agent_name
 
 
-def write_trajectory(trajectory: files.Files, folder: Path, task: TaskFolder) -> None:
-    """Write a trajectory sent by a worker; its run.json names this machine's task folder."""
+def write_trajectory(
+    trajectory: files.Files, folder: Path, task: TaskFolder, spent: dict[str, Any] | None = None
+) -> None:
+    """Write a trajectory sent by a worker; its run.json names this machine's task folder
+    and holds what the agent spent (`meta.usage`, `meta.limit`), as a local episode's does."""
     files.unpack(trajectory, folder)
     run_file = folder / RUN_FILE
     if run_file.is_file():
@@ -67,4 +84,5 @@ def write_trajectory(trajectory: files.Files, folder: Path, task: TaskFolder) ->
         except ValueError as exc:
             raise StudioError(f"{run_file}: not a run header ({exc})") from None
         run.task_folder = str(task.folder)
+        run.meta.update(spent or {})
         atomic.write_text(run_file, run.model_dump_json(indent=2) + "\n")

@@ -7,8 +7,9 @@ an evaluation sent for another edition, `evaluate_on`, gets a pool of that editi
 the first such call, whose missing bundle is that evaluation's set-up error), episode pages from an
 `EpisodeManager` on the same browser, drag items' editor windows from `drag.page.open_window`.
 Nothing here decides a verdict: the driver prepared the evaluation (`evaluator.prepare`) and
-judges the result; an episode is `agents.run_episode`, recorded into a scratch folder whose
-files go back to the driver; a drag item is `drag.run.run_item`, its first screen sent back.
+judges the result; an episode is `agents.run_episode` within the limits and with the price
+table the driver sent, recorded into a scratch folder whose files (and what the agent spent)
+go back to the driver; a drag item is `drag.run.run_item`, its first screen sent back.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import asyncio
 import contextlib
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from studio.services.browser import BrowserPool
 from studio.services.distributed import files
 from studio.services.editions import Edition
 from studio.services.evaluator import Prepared, evaluate_prepared
+from studio.services.limits import Limits, PriceTable
 from studio.services.store import load_task
 
 if TYPE_CHECKING:
@@ -46,15 +48,19 @@ class EpisodeJob:
     mode: Mode
     clock: Clock
     step_limit: int | None = None
+    limits: Limits | None = None  # wall time, tokens, cost (agents.run_episode)
+    prices: PriceTable | None = None
 
 
 @dataclass
 class EpisodeReturn:
-    """What comes back of an episode: the verdict, the agent's name and the trajectory."""
+    """What comes back of an episode: the verdict, the agent's name, the trajectory and what
+    it spent (`{"usage": ..., "limit": ...}`, for run.json's meta; empty when nothing)."""
 
     result: EvalResult
     agent_name: str
     trajectory: files.Files
+    spent: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -134,10 +140,11 @@ class StudioWorker:
             agent = job.agent_for(task, job.position)
             record = Path(tmp) / "run"
             manager = await self._manager(job.step_limit)
+            spent: dict[str, Any] = {}
             result, _ = await run_episode(
-                manager, task, job.mode, agent, record_to=record, clock=job.clock
+                manager, task, job.mode, agent, record, job.clock, job.limits, job.prices, spent
             )
-            return EpisodeReturn(result, agent.name, files.pack(record))
+            return EpisodeReturn(result, agent.name, files.pack(record), spent)
 
     async def drag_item(self, job: DragItemJob) -> DragItemReturn:
         """Play one drag item's attempts in a new editor window of this worker's browser."""

@@ -4,7 +4,9 @@ A page shows resources/web/editor.html (or its editor edition's page, resources/
 editor.html) at 1280x720; it is "ready" when the editor bridge says
 so (window.studioEditorReady). Loading the 17 MB bundle to ready takes seconds, loading a task
 project into a ready page well under one, so spare ready pages make episode starts quick. A
-spare page is used once: every episode still gets a page no one has used before.
+spare page is used once: every episode still gets a page no one has used before. Spares are
+loaded after the page in use is set up (`top_up`), never beside it: on two cores, three 17 MB
+bundles parsed at once made the first episode of a run wait for all three.
 """
 
 from __future__ import annotations
@@ -54,17 +56,17 @@ class EditorPages:
             self._warm.append(asyncio.ensure_future(self._open()))
 
     async def acquire(self) -> Any:
-        """A ready editor page with the built-in default project (the caller loads a task)."""
+        """A ready editor page with the built-in default project (the caller loads a task).
+
+        The spares taken are not replaced here: the caller calls `top_up` once the page is
+        set up, so the page it waits for loads alone, not beside the next ones."""
         while self._warm:
             task = self._warm.pop(0)
-            self.top_up()
             try:
                 return await task
             except Exception:
                 continue  # a spare that failed to load: try another
-        page = await self._open()
-        self.top_up()
-        return page
+        return await self._open()
 
     async def _open(self) -> Any:
         async with self._loading:  # the ready limit counts from the page's turn

@@ -359,8 +359,9 @@ class EpisodeManager:
             return
         if self.server is None:
             self.server = EditorServer().start()
-        if self._pool is None:
-            self._pool = BrowserPool(self.server, spares=self.eval_spares, edition=self.edition)
+        if self._pool is None:  # its spares load once the first episode's page is set up
+            slots = self.eval_spares + 2
+            self._pool = BrowserPool(self.server, spares=0, slots=slots, edition=self.edition)
         await self._pool.start()
         spares = 0 if self.page_source is not None else self.spare_pages
         self._pages = EditorPages(self.server, self._pool.context, spares, self.edition)
@@ -436,6 +437,10 @@ class EpisodeManager:
             else:
                 self.release_page(page)
             raise
+        finally:  # the next pages load now, not beside this one (editor_pages)
+            self._pages.top_up()
+            if self._own_pool:
+                self.pool.keep_spares(self.eval_spares)
         limit = step_limit or self.step_limit
         recorder = None
         if folder is not None:

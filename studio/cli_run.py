@@ -1,0 +1,231 @@
+"""`studio run`: play a campaign (new, or --resume RUN_DIR) and print its summary.
+
+The flags are parsed by studio.cli_env; the campaign's manifest, limits and resume by
+studio.cli_campaign; the episodes are played by `batch.run_batch` in this process's browser,
+through a server (`--api URL`) or on a Ray cluster (`--ray ADDRESS`). Limits (steps, wall
+time, tokens, cost) and the price table apply wherever the episodes play.
+
+Start (bench/bench_resume.py measures it): the campaign is read and planned first, so bad
+input and a resume with nothing left fail or end before any browser starts (planning a
+1,000-episode resume takes hundredths of a second); then the browser starts and the first
+episode's editor page loads alone, its spares and the evaluation spares only once it is set up
+(studio.services.env.episode). Only the modules the run needs are imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio.cli_progress import ProgressBar
+from studio.models.agent import Mode
+from studio.services.errors import StudioError, TaskFileError
+from studio.services.jsonl import json_lines
+from studio.services.store import TaskFolder, scan_library
+from studio.services.untrusted_json import JsonInputError, loads
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+@dataclass
+class _Plan:
+    """What `studio run` plays: the campaign read and checked, then the episodes left
+    (`jobs`, campaign.Job) planned from its ledger."""
+
+    tasks: list[TaskFolder]
+    run_dir: Path
+    manifest: Any  # campaign.Manifest
+    limits: Any
+    prices: Any
+    agent_for: Any
+    ledger: Any = None  # campaign.Ledger
+    jobs: list[Any] = field(default_factory=list)
+
+
+async def run_campaign(args: argparse.Namespace) -> int:
+    """Play the campaign `args` give: read and plan it (bad input fails here, before any
+    browser starts; a resume with nothing left plays nothing), then play what is left."""
+    plan = _read_campaign(args)
+    if not _plan_episodes(args, plan):
+        return EXIT_OK
+    return await _play(args, plan)
+
+
+def _read_campaign(args: argparse.Namespace) -> _Plan:
+    """Read (or write) the manifest; the limits, prices and agent (args then hold the
+    campaign's settings)."""
+    from studio.cli_campaign import campaign_for, limits_for
+
+    tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
+    args.campaign_dir = run_dir  # named if the run is stopped
+    limits, prices = limits_for(args)
+    agent_for = agent_factory(manifest.agent, manifest.mode, args)
+    return _Plan(tasks, run_dir, manifest, limits, prices, agent_for)
+
+
+def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
+    """Read the ledger and plan the episodes left; False when a resume finds none."""
+    from studio.services.campaign import Ledger, plan_jobs
+
+    plan.ledger = Ledger(plan.run_dir)
+    for warning in plan.ledger.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    plan.jobs, finished = plan_jobs(plan.tasks, plan.run_dir, plan.manifest.epochs, plan.ledger)
+    if args.resume:
+        print(f"resuming {plan.run_dir}: {finished} episode(s) finished, {len(plan.jobs)} to play")
+        if not plan.jobs:
+            print(f"nothing left to play; `studio report {plan.run_dir}` shows the campaign")
+    sys.stdout.flush()
+    return bool(plan.jobs)
+
+
+async def _play(args: argparse.Namespace, plan: _Plan) -> int:
+    """Play the planned episodes where `_episodes` says."""
+    from studio.services.batch import run_batch
+    from studio.services.clock_agreement import AgreementCache, clock_for
+
+    cache = AgreementCache()
+    with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:
+        async with _episodes(args, plan) as runner:
+            batch = await run_batch(
+                runner,
+                plan.tasks,
+                plan.agent_for,
+                plan.manifest.mode,
+                plan.run_dir,
+                args.workers,
+                plan.manifest.agent,
+                progress.on_outcome,
+                clock_for=lambda task: clock_for(task, args.realtime, cache),
+                epochs=plan.manifest.epochs,
+                ledger=plan.ledger,
+                jobs=plan.jobs,
+                retries=args.retries,
+                limits=plan.limits,
+                prices=plan.prices,
+            )
+    run_dir = plan.run_dir
+    if args.json:
+        print(json.dumps(batch.to_json(), indent=2))
+    else:
+        for outcome in batch.outcomes:
+            print(outcome.line())
+        n = len(batch.outcomes)
+        print(
+            f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in batch.outcomes)}/{n})  "
+            f"PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
+            f"({batch.episodes_per_hour():.0f} episodes/hour)"
+        )
+        spent = batch.spent()
+        if spent["prompt_tokens"] or spent["completion_tokens"]:
+            cost = "" if spent["cost"] is None else f", cost {spent['cost']:.4f}"
+            print(
+                f"tokens: {spent['prompt_tokens']} prompt, {spent['completion_tokens']} "
+                f"completion{cost}"
+            )
+        if batch.env_failures or batch.env_retries:
+            print(
+                f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "
+                "(played again by --resume)"
+            )
+        print(f"recorded in {run_dir}; `studio report {run_dir.parent}` shows the grid")
+    return EXIT_FAILED if batch.errors else EXIT_OK
+
+
+def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
+    """Where episodes play: with --ray on a cluster's workers (within the plan's limits and
+    prices), else as `_manager` says."""
+    if not args.ray:
+        return _manager(args)
+    if args.api:
+        raise StudioError("--ray and --api exclude each other")
+    from studio.services.distributed import cluster_episodes
+
+    return cluster_episodes(args.ray, args.workers, args.steps, plan.limits, plan.prices)
+
+
+def _manager(args: argparse.Namespace) -> Any:
+    """The episodes' home: this process's own browser, or a server given by --api."""
+    if args.api:
+        from studio.services.api import find_token
+        from studio.services.api.client import RemoteEpisodeManager
+
+        token = find_token(args.token, args.token_file)
+        if not token:
+            raise StudioError(
+                "--api needs the server's token: --token-file F, STUDIO_TOKEN or --token T"
+            )
+        return RemoteEpisodeManager(args.api, token, step_limit=args.steps)
+    from studio.services.env.episode import EpisodeManager
+
+    limit = {"step_limit": args.steps} if args.steps else {}
+    return EpisodeManager(eval_spares=1, **limit)
+
+
+def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
+    tasks: list[TaskFolder] = []
+    for root in roots:
+        scan = scan_library(root)
+        for err in scan.errors:
+            print(f"skipped: {err}", file=sys.stderr)
+        tasks.extend(scan.tasks)
+    if not tasks:
+        raise TaskFileError(roots[0], "holds no task folder (with task.json)")
+    unique: dict[str, TaskFolder] = {}
+    for task in tasks:
+        unique.setdefault(task.task.id, task)
+    return list(unique.values())
+
+
+def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
+    """A function (task, position) -> a fresh agent of kind `name` for that task."""
+    from studio.services import agents
+
+    if name == "llm":
+        from studio.services.agents.llm import LlmAgent, LlmSettings
+
+        settings = LlmSettings.from_env()
+        return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
+    if name == "oracle":
+        return lambda task, _pos: agents.OracleAgent(task)
+    if name == "idle":
+        return lambda _task, _pos: agents.IdleAgent()
+    if name == "random":
+        return lambda _task, pos: agents.RandomAgent(seed=args.seed + pos)
+    if args.actions is None:
+        raise StudioError("--agent scripted needs --actions FILE (a JSON list of actions)")
+    if args.actions.is_dir():
+        return lambda task, _pos: agents.ScriptedAgent(_task_actions(args.actions, task))
+    actions = _load_actions(args.actions)
+    return lambda _task, _pos: agents.ScriptedAgent(actions)
+
+
+def _task_actions(folder: Path, task: TaskFolder) -> list[dict[str, Any]]:
+    """A task's script in a folder: <id>.json, <id>.jsonl, or a recorded <id>/steps.jsonl."""
+    tid = task.task.id
+    for path in (folder / f"{tid}.json", folder / f"{tid}.jsonl", folder / tid / "steps.jsonl"):
+        if path.is_file():
+            return _load_actions(path)
+    raise StudioError(f"{folder}: no script for task {tid} ({tid}.json or {tid}/steps.jsonl)")
+
+
+def _load_actions(path: Path) -> list[dict[str, Any]]:
+    """A JSON list of actions, or JSON lines (one action, or one recorded step, per line)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StudioError(f"{path}: cannot be read ({exc})") from None
+    try:
+        data = loads(text, path)
+        items = data if isinstance(data, list) else [data]
+    except JsonInputError:
+        items = [value for _, value in json_lines(path)]
+    actions = [i.get("action", i) if isinstance(i, dict) else i for i in items]
+    bad = [n for n, a in enumerate(actions, 1) if not (isinstance(a, dict) and "api" in a)]
+    if bad:
+        raise StudioError(f'{path}: item {bad[0]} is not an action {{"api": ..., "args": ...}}')
+    return actions
