@@ -1,21 +1,25 @@
-"""Regions of published-style drag items, set up in place: seconds per item and IoU with the
-stored regions.
+"""Regions of published-style drag items, set up in place, on both editor editions side by side:
+seconds per item and IoU with the stored regions.
 
-Imports a checkout in the published layout (default: the fixture tests/fixtures/
-scratchworld_diag), then computes both regions of each drag item from its stored drag start
-point on `--pages` editor windows set up as the published runner sets the item up (small
-stage, sprite switch, palette clicks and scrolls, workspace zoom and scroll), and the IoU of
-each with the stored region. Two passes:
+For each edition a checkout in the published layout built on that edition is imported
+(current: tests/fixtures/scratchworld_diag, built on the current editor; classic:
+tests/fixtures/scratchworld_classic, built on the classic editor by
+tools/build_classic_drag_items.py), then both regions of each drag item are computed from its
+stored drag start point on `--pages` editor windows of that edition set up as the published
+runner sets the item up (small stage, sprite switch, palette clicks and scrolls, workspace zoom
+and scroll; on classic the published forced-transform restore), and the IoU of each with the
+stored region. Two passes per edition:
 
 - cold: each item opens its own windows (what `studio regions compute ITEM` costs alone;
   window opening and set-up included);
 - warm: the items share windows opened once, as `studio regions compute ITEM...` and the
   labeling window share them (set-up of each item included).
 
-Prints one line per item and pass, and the worst time of each pass; the target is under 20 s
-per item on 2 cores.
+Prints one line per item and pass, then one line per edition side by side (worst and mean
+seconds of each pass, lowest IoU); the target is under 20 s per item on 2 cores.
 
-    .venv/bin/python bench/bench_published_regions.py [CHECKOUT] [--pages 2] [--json]
+    .venv/bin/python bench/bench_published_regions.py [--editions current,classic] [--pages 2]
+        [--only ID...] [--no-cold] [--json]
 """
 
 from __future__ import annotations
@@ -37,12 +41,23 @@ from studio.services.browser import BrowserPool  # noqa: E402
 from studio.services.drag.item import ItemFolder, scan_items  # noqa: E402
 from studio.services.drag.page import open_window  # noqa: E402
 from studio.services.drag.regions import RegionComputer, compare_with_stored  # noqa: E402
+from studio.services.editions import Edition  # noqa: E402
 from studio.services.scratchworld.checkout import import_checkout  # noqa: E402
 from tests.helpers.published_diag import FIXTURE  # noqa: E402
 
+CHECKOUTS = {
+    Edition.CURRENT: FIXTURE,
+    Edition.CLASSIC: ROOT / "tests" / "fixtures" / "scratchworld_classic",
+}
+
 
 async def one(
-    pool: Any, entry: ItemFolder, pages: int, windows: list[Any] | None, mode: str
+    pool: Any,
+    entry: ItemFolder,
+    pages: int,
+    windows: list[Any] | None,
+    mode: str,
+    edition: Edition,
 ) -> dict[str, Any]:
     start = entry.item.evaluation_config.drag_start_point
     t0 = time.perf_counter()
@@ -54,11 +69,13 @@ async def one(
         resume=False,
         windows=windows,
         start_at=(start[0], start[1]) if start else None,
+        edition=edition,
     )
     result = await computer.compute()
     seconds = time.perf_counter() - t0
     compared = compare_with_stored(entry, result)
     row = {
+        "edition": edition.value,
         "item": entry.item.id,
         "mode": mode,
         "seconds": round(seconds, 1),
@@ -67,60 +84,89 @@ async def one(
         "end_iou": compared["end"]["iou"],
     }
     print(
-        f"{row['item']} ({mode}): {row['seconds']:5.1f} s, {row['drags']:3d} drags, "
+        f"{edition.value} {row['item']} ({mode}): {row['seconds']:5.1f} s, "
+        f"{row['drags']:3d} drags, "
         f"start IoU {row['start_iou']:.3f}, end IoU {row['end_iou']:.3f}",
         file=sys.stderr,
     )
     return row
 
 
-async def run(checkout: Path, pages: int) -> list[dict[str, Any]]:
+async def run(
+    editions: list[Edition], pages: int, only: set[str], cold: bool
+) -> list[dict[str, Any]]:
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        import_checkout(checkout, Path(tmp))
-        entries = scan_items(Path(tmp) / "diagnostics" / "drag")
-        async with BrowserPool(spares=0) as pool:
-            assert pool.server is not None
-            for entry in entries:
-                rows.append(await one(pool, entry, pages, None, "cold"))
-            t0 = time.perf_counter()
-            windows = list(
-                await asyncio.gather(
-                    *(open_window(pool.context, pool.server) for _ in range(pages))
+    async with BrowserPool(spares=0) as pool:
+        assert pool.server is not None
+        for edition in editions:
+            with tempfile.TemporaryDirectory() as tmp:
+                import_checkout(CHECKOUTS[edition], Path(tmp))
+                entries = scan_items(Path(tmp) / "diagnostics" / "drag")
+                entries = [e for e in entries if not only or e.item.id in only]
+                if cold:
+                    for entry in entries:
+                        rows.append(await one(pool, entry, pages, None, "cold", edition))
+                t0 = time.perf_counter()
+                windows = list(
+                    await asyncio.gather(
+                        *(open_window(pool.context, pool.server, edition) for _ in range(pages))
+                    )
                 )
-            )
-            print(
-                f"opened {pages} shared windows in {time.perf_counter() - t0:.1f} s",
-                file=sys.stderr,
-            )
-            for entry in entries:
-                rows.append(await one(pool, entry, pages, windows, "warm"))
+                print(
+                    f"{edition.value}: opened {pages} shared windows in "
+                    f"{time.perf_counter() - t0:.1f} s",
+                    file=sys.stderr,
+                )
+                try:
+                    for entry in entries:
+                        rows.append(await one(pool, entry, pages, windows, "warm", edition))
+                finally:
+                    for w in windows:
+                        await w.close()
     return rows
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for edition in sorted({r["edition"] for r in rows}):
+        mine = [r for r in rows if r["edition"] == edition]
+        part: dict[str, Any] = {"items": len({r["item"] for r in mine})}
+        for mode in ("cold", "warm"):
+            seconds = [r["seconds"] for r in mine if r["mode"] == mode]
+            if seconds:
+                part[f"{mode}_worst_seconds"] = max(seconds)
+                part[f"{mode}_mean_seconds"] = round(statistics.mean(seconds), 1)
+        part["min_start_iou"] = min(r["start_iou"] for r in mine)
+        part["min_end_iou"] = min(r["end_iou"] for r in mine)
+        out[edition] = part
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkout", nargs="?", type=Path, default=FIXTURE)
+    parser.add_argument("--editions", default="current,classic")
     parser.add_argument("--pages", type=int, default=2)
+    parser.add_argument("--only", nargs="*", default=[], help="item ids to run")
+    parser.add_argument("--no-cold", action="store_true", help="only the warm pass")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = asyncio.run(run(args.checkout, args.pages))
-    summary: dict[str, Any] = {"items": len(rows) // 2}
-    for mode in ("cold", "warm"):
-        seconds = [r["seconds"] for r in rows if r["mode"] == mode]
-        summary[f"{mode}_worst_seconds"] = max(seconds)
-        summary[f"{mode}_mean_seconds"] = round(statistics.mean(seconds), 1)
-    summary["min_start_iou"] = min(r["start_iou"] for r in rows)
-    summary["min_end_iou"] = min(r["end_iou"] for r in rows)
+    editions = [Edition.parse(e.strip()) for e in args.editions.split(",") if e.strip()]
+    rows = asyncio.run(run(editions, args.pages, set(args.only), not args.no_cold))
+    summary = summarize(rows)
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary}, indent=2))
-    else:
+        return
+    print("published-style items, target < 20 s per item, side by side:")
+    for edition, part in summary.items():
+        cold = (
+            f"cold worst {part['cold_worst_seconds']} s, mean {part['cold_mean_seconds']} s; "
+            if "cold_worst_seconds" in part
+            else ""
+        )
         print(
-            f"{summary['items']} published-style items, target < 20 s per item: "
-            f"cold (own windows) worst {summary['cold_worst_seconds']} s, mean "
-            f"{summary['cold_mean_seconds']} s; warm (shared windows) worst "
-            f"{summary['warm_worst_seconds']} s, mean {summary['warm_mean_seconds']} s; "
-            f"lowest IoU start {summary['min_start_iou']:.3f}, end {summary['min_end_iou']:.3f}"
+            f"  {edition:<8} {part['items']} items: {cold}warm worst "
+            f"{part['warm_worst_seconds']} s, mean {part['warm_mean_seconds']} s; lowest IoU "
+            f"start {part['min_start_iou']:.3f}, end {part['min_end_iou']:.3f}"
         )
 
 

@@ -3,7 +3,7 @@ of the two diagnostic benchmarks. This module parses; `studio.cli_labeling_items
 `studio.cli_labeling_runs` do the work.
 
 ```
-studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--json]
+studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author PROJECT.sb3 --out DIR --id ID (--target BLOCK | --palette OPCODE)
                    --reference BLOCK --connection TYPE [--input NAME] [--detach BLOCK --dx --dy]
 studio drag score PREDICTIONS.jsonl ITEMS_DIR [--execute] [--json]
@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import cli_labeling_items, cli_labeling_qa, cli_labeling_runs
+from studio.services import editions
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -56,6 +57,7 @@ def add_parsers(sub: Any) -> None:
         "the label 'computed'",
     )
     comp.add_argument("--json", action="store_true")
+    editions.add_argument(comp, "the one the items' library records, else current")
     reg.set_defaults(labeling_run=cli_labeling_items.regions_compute)
 
     drag = sub.add_parser("drag", help="single-step drag items: author, score, review")

@@ -1,7 +1,7 @@
 """What the labeling commands do with drag items and QA sets (`studio.cli_labeling` parses).
 
 ```
-studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--json]
+studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author | score | review | agreement ...
 studio qa confirm | score | agreement ...  (capture, recapture: studio.cli_labeling_qa)
 ```
@@ -35,10 +35,13 @@ def _server(pool: Any) -> Any:
 # ---- regions ---------------------------------------------------------------------------------
 def regions_compute(args: argparse.Namespace) -> int:
     """Each item in turn on the same editor windows (opened once, warm for the next item)."""
+    from studio.services import editions
     from studio.services.drag.item import check_screenshot, load_item
     from studio.services.drag.regions import DEFAULT_PAGES, RegionInterrupted
 
     entries = [load_item(path) for path in args.items]
+    edition = editions.choose_items(args.edition, [e.path for e in entries])
+    editions.require_installed(edition, "The drag items")
     for entry in entries:
         check_screenshot(entry)
         cfg = entry.item.evaluation_config
@@ -53,7 +56,7 @@ def regions_compute(args: argparse.Namespace) -> int:
         async with BrowserPool(spares=0) as pool:
             windows: list[Any] = []
             for entry in entries:
-                rows.append(await _region_item(args, pool, entry, pages, windows))
+                rows.append(await _region_item(args, pool, entry, pages, windows, edition))
 
     try:
         asyncio.run(go())
@@ -66,7 +69,12 @@ def regions_compute(args: argparse.Namespace) -> int:
 
 
 async def _region_item(
-    args: argparse.Namespace, pool: Any, entry: Any, pages: int, windows: list[Any]
+    args: argparse.Namespace,
+    pool: Any,
+    entry: Any,
+    pages: int,
+    windows: list[Any],
+    edition: Any = None,
 ) -> dict[str, Any]:
     """Compute one item's regions on `windows`, store them, print its lines; its JSON row."""
     from studio.services.drag.regions import (
@@ -92,6 +100,7 @@ async def _region_item(
             resume=not args.fresh,
             windows=windows,
             start_at=(start_at[0], start_at[1]) if start_at else None,
+            edition=edition,
         )
         result = await computer.compute()
     compared = compare_with_stored(entry, result) if args.compare else None

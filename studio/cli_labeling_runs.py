@@ -139,6 +139,10 @@ def drag_run(args: argparse.Namespace) -> int:
     entries = scan_items(args.items)
     if not entries:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
+    from studio.services import editions
+
+    for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
+        editions.require_installed(edition, "The drag items")  # each plays on its own
     agent = diagnostic_agent("drag", args, {e.item.id: e.item for e in entries})
     run_dir = new_run_dir(args.out, args.agent, "drag")
 

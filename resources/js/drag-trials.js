@@ -23,13 +23,19 @@
  *
  * A spec is {source: 'canvas'|'flyout', target_id, target_opcode, flyout_index,
  * reference_id, connection_type, input_name}. Verdicts are read from the VM's blocks of the
- * editing target, not from the workspace.
+ * editing target, not from the workspace. What differs between editor editions (Blockly 12 or
+ * scratch-blocks 1: screen points, connections, undo, snapping, the palette, the toolbox) comes
+ * from the page's edition adapter, `window.studioEdition.blockly` and `.drag`
+ * (resources/js/edition-<name>.js); nothing here asks which edition it runs on.
  */
 (function () {
   'use strict';
   const SB = window.ScratchBlocks;
   const vm = window.vm;
   const H = window.studioPageHelpers;
+  const E = window.studioEdition; // what differs between editor editions (edition-<name>.js)
+  const B = E.blockly;
+  const D = E.drag;
   const { ws, FLYOUT_BLOCKS, settle, lastInStack, ownerBlockEl, vmBlocks, flyoutWorkspace,
     flyoutBlocks } = H;
   let baseline = null;
@@ -45,7 +51,10 @@
     const b = blocks[id];
     if (!b || depth > 200) return '?';
     const fields = Object.keys(b.fields).sort().map((n) => `${n}=${b.fields[n].value}`);
-    const inputs = Object.keys(b.inputs).sort().map((n) => {
+    // an input holding nothing counts as absent (a loaded project has no SUBSTACK entry in an
+    // empty C-block; an undone connection leaves an empty one there)
+    const inputs = Object.keys(b.inputs).sort().filter((n) => b.inputs[n].block ||
+      b.inputs[n].shadow).map((n) => {
       const inp = b.inputs[n];
       const shown = inp.block ? describe(blocks, inp.block, depth + 1) : '-';
       const shadow = inp.shadow && inp.shadow !== inp.block ? describe(blocks, inp.shadow, depth + 1) : '';
@@ -87,7 +96,7 @@
       scroll_x: Math.round(w.scrollX * 100) / 100,
       scroll_y: Math.round(w.scrollY * 100) / 100,
       scale: w.scale,
-      category: window.studioEdition.blockly.selectedCategory(w),
+      category: B.selectedCategory(w),
       flyout_scroll_y: fw ? Math.round(fw.scrollY * 100) / 100 : 0,
     };
   }
@@ -110,7 +119,7 @@
    * pre-actions, not from here.
    */
   async function publishedView(state) {
-    await window.studioEdition.restorePublished(ws(), state, settle);
+    await E.restorePublished(ws(), state, settle);
     return viewState();
   }
 
@@ -119,14 +128,11 @@
     if (typeof state.scrollX === 'number') return publishedView(state);
     if (state.target) await selectTarget(state.target);
     const w = ws();
-    const { blockly } = window.studioEdition;
-    if (state.category && blockly.selectedCategory(w) !== state.category) {
-      blockly.selectCategory(w, state.category);
-    }
+    if (state.category) B.selectCategory(w, state.category);
     await settle();
     H.closeAlerts();
     if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
-    blockly.scrollTo(w, state.scroll_x, state.scroll_y);
+    B.scrollTo(w, state.scroll_x, state.scroll_y);
     if (typeof state.flyout_scroll_y === 'number') scrollFlyout(state.flyout_scroll_y);
     await settle();
     return viewState();
@@ -134,7 +140,7 @@
 
   /** Scroll the palette so that its workspace's scrollY is `y`. */
   function scrollFlyout(y) {
-    if (flyoutWorkspace()) window.studioEdition.blockly.scrollFlyout(ws(), y);
+    if (flyoutWorkspace()) B.scrollFlyout(ws(), y);
   }
 
   function mark() {
@@ -159,7 +165,7 @@
     if (atBaseline()) return true;
     const w = ws();
     for (let i = 0; i < 6 && programKey() !== baseline.program; i += 1) {
-      if (!w.getUndoStack().length) break;
+      if (!D.undoCount(w)) break;
       w.undo(false);
       await settle();
     }
@@ -176,7 +182,7 @@
         await settle();
       }
       if (typeof view_.scrollX === 'number') await publishedView(view_);
-      else w.scroll(view_.scroll_x, view_.scroll_y);
+      else B.scrollTo(w, view_.scroll_x, view_.scroll_y);
       if (viewKey() !== baseline.view) await view(view_);
     }
     return atBaseline();
@@ -216,7 +222,7 @@
     const hit = document.elementFromPoint(x, y);
     const el = ownerBlockEl(hit);
     if (!el) return { kind: 'none' };
-    const opcode = (el.getAttribute('class') || '').split(/\s+/)[0];
+    const opcode = blockType(el);
     if (el.closest('.blocklyFlyout')) {
       const top = el.closest(FLYOUT_BLOCKS);
       if (top !== el) return { kind: 'flyout-inner', opcode };
@@ -234,9 +240,20 @@
     return { x: r.left, y: r.top, w: r.width, h: r.height };
   }
 
+  /** The opcode of a block element of the code area or of the palette. */
+  function blockType(el) {
+    const id = el.getAttribute('data-id');
+    const fw = flyoutWorkspace();
+    const block = ws().getBlockById(id) || (fw && fw.getBlockById(id));
+    return block ? block.type : null;
+  }
+
   function toScreen(workspace, xy) {
-    const p = SB.utils.svgMath.wsToScreenCoordinates(workspace, new SB.utils.Coordinate(xy.x, xy.y));
-    return { x: p.x, y: p.y };
+    return D.toScreen(SB, workspace, xy.x, xy.y);
+  }
+
+  function connXY(c) {
+    return D.connectionXY(c);
   }
 
   /** The connection of the dragged block that makes the intended relation. */
@@ -269,34 +286,18 @@
   }
 
   /**
-   * Where Blockly takes connection `conn` of the block to drag to be when the drag begins. A
-   * palette block is copied into the code area with its top left corner where the palette
-   * showed it; the copy's connections are not placed yet when its drag starts, so the drag
-   * measures every one of them from that corner (seen in the editor: the candidate search of a
-   * copy counts all its connections at its corner).
+   * Where Blockly takes connection `conn` of the block to drag to be when the drag begins (a
+   * palette block is copied into the code area first: the edition says where the copy's drag
+   * measures its connections).
    */
   function draggedScreenPoint(spec, source, conn) {
-    if (spec.source !== 'flyout') return toScreen(ws(), { x: conn.x, y: conn.y });
-    return toScreen(flyoutWorkspace(), source.getRelativeToSurfaceXY());
+    if (spec.source !== 'flyout') return toScreen(ws(), connXY(conn));
+    return D.paletteDragPoint(SB, ws(), flyoutWorkspace(), source, conn);
   }
 
-  const OPPOSITE = { 1: 2, 2: 1, 3: 4, 4: 3 };
-
-  /**
-   * Whether Blockly would let `dragged` snap to `target` at some distance. A palette block's
-   * connections are on the palette's workspace, which the checker's safety check refuses; the
-   * copy that is really dragged lives on the code area, so for it the same checks run without
-   * that one (opposite types, type checks, drag checks).
-   */
+  /** Whether Blockly would let `dragged` snap to `target` at some distance. */
   function snappable(spec, dragged, target) {
-    const checker = ws().connectionChecker;
-    try {
-      if (spec.source !== 'flyout') return checker.canConnect(dragged, target, true, Infinity);
-      return OPPOSITE[dragged.type] === target.type && checker.doTypeChecks(dragged, target) &&
-        checker.doDragChecks(dragged, target, Infinity);
-    } catch (e) {
-      return false;
-    }
+    return D.snappable(SB, ws(), dragged, target, spec.source === 'flyout');
   }
 
   /** Boxes and connection points on screen: what a prediction of the regions starts from. */
@@ -314,8 +315,8 @@
       source_full_box: rectOf(source.getSvgRoot()),
       reference_box: ownRect(ref),
       dragged_point: draggedScreenPoint(spec, source, dragged),
-      aim_point: toScreen(ws(), { x: aim.x, y: aim.y }),
-      snap_radius: (SB.config && SB.config.snapRadius) || 48,
+      aim_point: toScreen(ws(), connXY(aim)),
+      snap_radius: D.radii(SB).snap || 48,
       scale: ws().scale,
       // nothing else moves when the drag picks the block up (not taken out of a script)
       loose: spec.source === 'flyout' || !source.getParent(),
@@ -326,11 +327,9 @@
 
   /** How far an insertion marker of `block` moves the blocks below it (units). */
   function markerHeight(block) {
-    const next = block.nextConnection;
-    const prev = block.previousConnection;
-    if (next && next.offsetInBlock) {
-      return next.offsetInBlock.y - (prev && prev.offsetInBlock ? prev.offsetInBlock.y : 0);
-    }
+    const next = block.nextConnection && D.offsetInBlock(block.nextConnection);
+    const prev = block.previousConnection && D.offsetInBlock(block.previousConnection);
+    if (next) return next.y - (prev ? prev.y : 0);
     return block.height || 0;
   }
 
@@ -367,15 +366,14 @@
       const targets = [];
       all.forEach((c, id) => {
         if (!snappable(spec, d, c)) return;
-        const q = toScreen(ws(), { x: c.x, y: c.y });
+        const q = toScreen(ws(), connXY(c));
         targets.push([q.x, q.y, d === intended && c === aim ? 1 : 0, id]);
         used.add(id);
       });
       out.push({ x: p.x, y: p.y, targets });
     }
     const pushes = {};
-    const constants = ws().getRenderer().getConstants();
-    const empty = constants.EMPTY_STATEMENT_INPUT_HEIGHT || 0;
+    const empty = D.emptyMouth(SB, ws());
     for (const id of used) {
       const c = all[id];
       if (c.type !== SB.NEXT_STATEMENT) continue; // markers show at statement connections
@@ -384,17 +382,19 @@
       const grow = markerHeight(source) - (mouth && !c.targetBlock() ? empty : 0);
       if (grow <= 0) continue;
       const root = block.getRootBlock();
+      const cy = connXY(c).y;
       const moved = [];
       all.forEach((u, uid) => {
         const owner = u.getSourceBlock();
         if (uid === id || owner.getRootBlock() !== root) return;
-        if (owner === block ? mouth && u.y > c.y + 0.5 : u.y >= c.y - 0.5) moved.push(uid);
+        const uy = connXY(u).y;
+        if (owner === block ? mouth && uy > cy + 0.5 : uy >= cy - 0.5) moved.push(uid);
       });
       if (moved.length) pushes[id] = [grow * scale, moved];
     }
-    return { connections: out, pushes, snap: SB.config.snapRadius * scale,
-      connecting: (SB.config.connectingSnapRadius || SB.config.snapRadius) * scale,
-      preference: (SB.config.currentConnectionPreference || 0) * scale };
+    const radii = D.radii(SB);
+    return { connections: out, pushes, snap: radii.snap * scale,
+      connecting: radii.connecting * scale, preference: radii.preference * scale };
   }
 
   /** Screen points of the code area far from every block (to drop a grabbed block). */
@@ -484,7 +484,7 @@
     await settle();
     const out = verdict(spec);
     const w = ws();
-    for (let i = 0; i < 12 && w.getUndoStack().length; i += 1) w.undo(false);
+    for (let i = 0; i < 12 && D.undoCount(w); i += 1) w.undo(false);
     return out;
   }
 

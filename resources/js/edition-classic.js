@@ -168,7 +168,51 @@
         if (ws.scrollbar) ws.scrollbar.set(-x - m.contentLeft, -y - m.contentTop);
       },
       // the palette's own scrollbar (scrollbar_ here) puts its workspace's scrollY at -value
-      scrollFlyout: (ws, y) => ws.getFlyout().scrollbar_.set(-y),
+      // the scrollbar clamps to the content's height, which a category click's scroll may
+      // have passed: then the palette's workspace is put there as its setMetrics_ would
+      scrollFlyout: (ws, y) => {
+        const flyout = ws.getFlyout();
+        flyout.scrollbar_.set(-y);
+        const fw = flyout.getWorkspace();
+        if (Math.abs(fw.scrollY - y) > 0.01) {
+          const m = flyout.getMetrics_();
+          fw.scrollY = y;
+          fw.translate(fw.scrollX + m.absoluteLeft, y + m.absoluteTop);
+        }
+      },
+    },
+    drag: { // scratch-blocks 1.x; see edition-current.js for each member
+      // from the canvas's own transform: the published restore forces it, whatever the
+      // workspace's scroll says
+      toScreen: (SB, ws, x, y) => {
+        const m = ws.getCanvas().getScreenCTM();
+        return { x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f };
+      },
+      connectionXY: (c) => ({ x: c.x_, y: c.y_ }),
+      offsetInBlock: (c) => (c.offsetInBlock_ ? { x: c.offsetInBlock_.x, y: c.offsetInBlock_.y } : null),
+      undoCount: (ws) => (ws.undoStack_ || []).length,
+      radii: (SB) => ({ snap: SB.SNAP_RADIUS, connecting: SB.CONNECTING_SNAP_RADIUS || SB.SNAP_RADIUS,
+        preference: SB.CURRENT_CONNECTION_PREFERENCE || 0 }),
+      // the drag's own check (isConnectionAllowed); for a palette block, as made by its copy
+      // on the code area: the same block seen as living on the target's workspace
+      snappable: (SB, ws, a, b, palette) => {
+        try {
+          if (!palette) return a.isConnectionAllowed(b);
+          const block = Object.create(a.getSourceBlock(), { workspace: { value: b.getSourceBlock().workspace } });
+          return Object.create(a, { sourceBlock_: { value: block } }).isConnectionAllowed(b);
+        } catch (e) {
+          return false;
+        }
+      },
+      // the copy is placed with its corner where the palette showed the block, at the code
+      // area's scale, and its connections are placed with it
+      paletteDragPoint: (SB, ws, fw, block, c) => {
+        const xy = block.getRelativeToSurfaceXY();
+        const m = fw.getCanvas().getScreenCTM();
+        const off = c.offsetInBlock_ || { x: 0, y: 0 };
+        return { x: m.a * xy.x + m.e + off.x * ws.scale, y: m.d * xy.y + m.f + off.y * ws.scale };
+      },
+      emptyMouth: (SB) => (SB.BlockSvg && SB.BlockSvg.MIN_STATEMENT_INPUT_HEIGHT) || 0,
     },
     // scratch-blocks 1.x marks blocks with data-shapes and names no type in the DOM (the Blockly
     // block of the element's data-id knows it); the category menu is its own; the zoom buttons

@@ -33,6 +33,18 @@
  *                                        12's ws.scroll(x, y) does
  *     scrollFlyout(ws, y)                scroll the palette so that its workspace's scrollY
  *                                        is y
+ *   drag                      what drag trials and region computation (drag-trials.js) need:
+ *     toScreen(SB, ws, x, y)             a workspace point of `ws` on the screen {x, y}
+ *     connectionXY(c)                    a connection's workspace point {x, y}
+ *     offsetInBlock(c)                   its offset in its block {x, y}, or null
+ *     undoCount(ws)                      how many events the undo stack holds
+ *     radii(SB)                          {snap, connecting, preference} in workspace units
+ *     snappable(SB, ws, a, b, palette)   whether dragging connection `a` may snap to `b` at
+ *                                        some distance (`palette`: a is on the palette's
+ *                                        block, whose copy is what is dragged)
+ *     paletteDragPoint(SB, ws, fw, block, c)  where the drag of a copy of palette block
+ *                                        `block` measures its connection `c` (screen {x, y})
+ *     emptyMouth(SB, ws)                 height of an empty C-block mouth (workspace units)
  *   elements                  what primitive mode's element list (elements.js) reads off the page:
  *     canvasBlocks                       selector of the code area's block elements (shadows
  *                                        included)
@@ -202,6 +214,40 @@
         if (flyout.scrollbar) flyout.scrollbar.set(-y);
         else flyout.getWorkspace().scroll(flyout.getWorkspace().scrollX, y);
       },
+    },
+    drag: {
+      toScreen: (SB, ws, x, y) => {
+        const p = SB.utils.svgMath.wsToScreenCoordinates(ws, new SB.utils.Coordinate(x, y));
+        return { x: p.x, y: p.y };
+      },
+      connectionXY: (c) => ({ x: c.x, y: c.y }),
+      offsetInBlock: (c) => (c.offsetInBlock ? { x: c.offsetInBlock.x, y: c.offsetInBlock.y } : null),
+      undoCount: (ws) => ws.getUndoStack().length,
+      radii: (SB) => ({ snap: SB.config.snapRadius,
+        connecting: SB.config.connectingSnapRadius || SB.config.snapRadius,
+        preference: SB.config.currentConnectionPreference || 0 }),
+      // A palette block's connections are on the palette's workspace, which the checker's
+      // safety check refuses; the copy really dragged lives on the code area, so for it the
+      // same checks run without that one (opposite types, type checks, drag checks).
+      snappable: (SB, ws, a, b, palette) => {
+        const checker = ws.connectionChecker;
+        try {
+          if (!palette) return checker.canConnect(a, b, true, Infinity);
+          return ({ 1: 2, 2: 1, 3: 4, 4: 3 })[a.type] === b.type && checker.doTypeChecks(a, b) &&
+            checker.doDragChecks(a, b, Infinity);
+        } catch (e) {
+          return false;
+        }
+      },
+      // The copy is made with its top left corner where the palette showed the block; its
+      // connections are not placed yet when its drag starts, so the drag measures every one of
+      // them from that corner (seen in the editor: the candidate search counts them there).
+      paletteDragPoint: (SB, ws, fw, block) => {
+        const xy = block.getRelativeToSurfaceXY();
+        const p = SB.utils.svgMath.wsToScreenCoordinates(fw, new SB.utils.Coordinate(xy.x, xy.y));
+        return { x: p.x, y: p.y };
+      },
+      emptyMouth: (SB, ws) => ws.getRenderer().getConstants().EMPTY_STATEMENT_INPUT_HEIGHT || 0,
     },
     elements: { // Blockly 12 puts the block type first in a block group's classes
       canvasBlocks: 'g.blocklyWorkspace > g.blocklyBlockCanvas .blocklyBlock[data-id]',

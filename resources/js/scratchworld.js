@@ -23,8 +23,10 @@
  *     fn({vm, SB, ws, payload, getVM, getWorkspace, getScratchBlocks}).
  *   window.StudioScratchWorld.restoreWorkspace(state) -> {scale, scrollX, scrollY}
  *     The drag runner's workspace restore (section 11), done by the studio instead of the
- *     code it sends: zoom to state.scale (else keep), scroll to scrollX/scrollY (else -tx/scale,
- *     -ty/scale, else 0); where the scroll cannot reach, translate the canvas there.
+ *     code it sends: scrollX/scrollY (else -tx/scale, -ty/scale, else 0) at state.scale (else
+ *     the current zoom), restored as the page's edition restores a published item
+ *     (studioEdition.restorePublished: on classic the published runner's forced canvas
+ *     transform; on current zoom, scroll, and translate where the scroll cannot reach).
  */
 (function () {
   'use strict';
@@ -207,14 +209,12 @@
     let sx = finite(state.scrollX), sy = finite(state.scrollY);
     if (sx === null) sx = tx !== null ? -tx / scale : 0;
     if (sy === null) sy = ty !== null ? -ty / scale : 0;
-    w.scroll(sx, sy);
-    if (Math.abs(w.scrollX - sx) > 0.5 || Math.abs(w.scrollY - sy) > 0.5) {
-      const m = w.getMetrics();
-      w.scrollX = sx;
-      w.scrollY = sy;
-      w.translate(tx !== null ? tx : sx + m.absoluteLeft, ty !== null ? ty : sy + m.absoluteTop);
-    }
-    await frame();
+    const given = { scale, scrollX: sx, scrollY: sy };
+    if (tx !== null) given.tx = tx;
+    if (ty !== null) given.ty = ty;
+    // as the page's edition restores a published item (on classic: the published runner's
+    // forced canvas transform)
+    await window.studioEdition.restorePublished(w, given, frame);
     return { scale: w.scale, scrollX: w.scrollX, scrollY: w.scrollY };
   }
 

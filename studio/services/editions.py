@@ -215,6 +215,39 @@ def edition_for(path: Path) -> Edition:
     return Edition.CURRENT
 
 
+ITEM_LEVELS = 3  # an item folder <library>/diagnostics/drag/<id>/ is three below its library
+
+
+def edition_of_item(path: Path) -> Edition:
+    """The edition of a drag item or QA item folder: recorded in the folder, or in one of the
+    `ITEM_LEVELS` folders above it (the item set, `diagnostics/`, the library whose import
+    recorded it: a ScratchWorld import is classic), else current."""
+    folder = Path(path)
+    for _ in range(ITEM_LEVELS + 1):
+        if (folder / EDITION_FILE).is_file():
+            return read_edition(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return Edition.CURRENT
+
+
+def choose_items(explicit: str | None, folders: list[Path]) -> Edition:
+    """The edition to compute or run the items in `folders` on (see `choose`; items record
+    theirs as `edition_of_item` finds it)."""
+    if explicit:
+        return Edition.parse(explicit, "--edition")
+    found = {folder: edition_of_item(folder) for folder in folders}
+    kinds = set(found.values())
+    if len(kinds) > 1:
+        listed = ", ".join(f"{f} ({e.value})" for f, e in found.items())
+        raise StudioError(
+            f"these items record different editor editions: {listed}; run them apart "
+            "or choose one with --edition"
+        )
+    return kinds.pop() if kinds else Edition.CURRENT
+
+
 def edition_for_set(path: Path) -> Edition:
     """The edition of a diagnostics set (a QA set, a drag item folder): recorded in the set's
     folder, else in the two folders above it (a library keeps its sets in

@@ -28,6 +28,8 @@ from studio.services.scratchworld.checkout import export_checkout, import_checko
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.published_diag import FIXTURE
 
+CLASSIC_FIXTURE = FIXTURE.parent / "scratchworld_classic"
+
 pytestmark = pytest.mark.browser
 
 # Every kind of set-up step: a sprite switch with a scrolled code area (T1_001); a sprite
@@ -91,6 +93,27 @@ def test_stored_regions_are_reproduced(
     assert compared["start"]["iou"] >= 0.9, compared
     assert compared["end"]["iou"] >= 0.9, compared
     assert entry.screenshot_path.is_file(), "a published item gets the screenshot of its screen"
+
+
+def test_stored_regions_are_reproduced_on_classic(
+    tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+) -> None:
+    """An item built on the classic editor (tools/build_classic_drag_items.py), computed in the
+    library a ScratchWorld import makes (classic): its regions are the stored ones. A palette
+    block: where the copy's drag measures its connections is the edition's own (the whole
+    classic fixture: bench/bench_published_regions.py)."""
+    library = tmp_path / "library"
+    import_checkout(CLASSIC_FIXTURE, library)
+    entry = load_item(library / "diagnostics" / "drag" / "T2_001")
+    start = entry.item.evaluation_config.drag_start_point
+    assert start is not None
+    computer = RegionComputer(
+        browser_pool.context, browser_pool.server, entry, pages=2, start_at=(start[0], start[1])
+    )
+    result = loop_thread.run(computer.compute())
+    compared = compare_with_stored(entry, result)
+    assert compared["start"]["iou"] >= 0.9, compared
+    assert compared["end"]["iou"] >= 0.9, compared
 
 
 def test_a_setup_click_that_hits_nothing_is_named(

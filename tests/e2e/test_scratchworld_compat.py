@@ -3,8 +3,11 @@
 The client (tests/helpers/sw_client.py) was written only from shared/SCRATCHWORLD_API.md, the
 HTTP contract of ScratchWorld's "scratch-bench-api" as its published clients use it. One server
 runs for the module, on a checkout in the published layout: a few tasks of our own published-
-style set and the single-step drag items of tests/fixtures/scratchworld_diag. Each test proves
-a point of the contract; the section numbers refer to that document.
+style set and the single-step drag items of tests/fixtures/scratchworld_diag, on the current
+edition. The drag test plays the drag items built on the classic edition (the published
+benchmark's editor; tests/fixtures/scratchworld_classic, made by
+tools/build_classic_drag_items.py) on a second server, which serves its ROOT on classic, the
+default. Each test proves a point of the contract; the section numbers refer to that document.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from tests.helpers.tasks import make_task
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 DIAG = ROOT / "tests" / "fixtures" / "scratchworld_diag"
+CLASSIC_DIAG = ROOT / "tests" / "fixtures" / "scratchworld_classic"
 # The simplest create task to script with composite apis: a hat, a forever, a go-to block.
 TASK = "create_follow_mouse"
 INITIAL = "default_project.sb3"
@@ -95,17 +99,28 @@ def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 
 @pytest.fixture(scope="module")
+def sw_classic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A ROOT holding the drag items built on classic, served on its default edition."""
+    yield from _serve(tmp_path_factory, diag=CLASSIC_DIAG, edition=None)
+
+
+@pytest.fixture(scope="module")
 def hatch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The same with the escape hatch on (`--allow-custom-js`); its tests run last."""
     yield from _serve(tmp_path_factory, "--allow-custom-js", "5")  # 5 s a call
 
 
-def _serve(tmp_path_factory: pytest.TempPathFactory, *extra: str) -> Iterator[Served]:
+def _serve(
+    tmp_path_factory: pytest.TempPathFactory,
+    *extra: str,
+    diag: Path = DIAG,
+    edition: str | None = os.environ.get("STUDIO_TEST_EDITION", "current"),
+) -> Iterator[Served]:
     base = tmp_path_factory.mktemp("scratchworld")
     root = base / "ScratchWorld"
     published = build_published_set(root, [TASK])
-    shutil.copytree(DIAG / "single_step_drag_benchmark", root / "single_step_drag_benchmark")
-    for sb3 in sorted((DIAG / "scratch-gui" / "static").glob("*.sb3")):
+    shutil.copytree(diag / "single_step_drag_benchmark", root / "single_step_drag_benchmark")
+    for sb3 in sorted((diag / "scratch-gui" / "static").glob("*.sb3")):
         shutil.copy2(sb3, published.projects_dir / sb3.name)
     # the published scratch-gui/static holds party.sb3, load_project's fallback (section 6)
     shutil.copy2(published.projects_dir / INITIAL, published.projects_dir / "party.sb3")
@@ -119,11 +134,12 @@ def _serve(tmp_path_factory: pytest.TempPathFactory, *extra: str) -> Iterator[Se
         (published.tasks_dir / "create" / f"{name}.json").write_text(json.dumps(task, indent=2))
     runs = base / "runs"
     env = {**os.environ, "STUDIO_OCR": "off", "STUDIO_TOKEN": TOKEN}
-    # the fixture's drag items were made on the current edition, so the suite pins it (a ROOT
-    # is served on classic by default); STUDIO_TEST_EDITION=classic runs it on classic, where
-    # all but the drag items (made on current) and the 854x480 screenshot size pass
+    # the module's server pins the current edition (a ROOT is served on classic by default);
+    # STUDIO_TEST_EDITION=classic runs it on classic, where all but the 854x480 screenshot
+    # size pass; the classic drag items' server (edition None) takes the default
     cmd = [*studio_cmd(), "serve", "--scratchworld", str(root), "--port", "0", *extra]
-    cmd += ["--edition", os.environ.get("STUDIO_TEST_EDITION", "current")]
+    if edition is not None:
+        cmd += ["--edition", edition]
     proc = subprocess.Popen(
         [*cmd, "--out", str(runs)],
         cwd=ROOT,
@@ -474,11 +490,15 @@ def test_screenshot_and_elements_batch_shapes(sw: Served, shared: str) -> None:
 
 # ---- 3. single-step drag items in the drag runner's order --------------------------------------
 def _item(item_id: str) -> dict[str, Any]:
-    path = DIAG / "single_step_drag_benchmark" / "tasks" / f"{item_id}.json"
+    path = CLASSIC_DIAG / "single_step_drag_benchmark" / "tasks" / f"{item_id}.json"
     return json.loads(path.read_text())
 
 
-def test_drag_items(sw: Served) -> None:
+def test_drag_items(sw_classic: Served) -> None:
+    """Items built on classic, each given its published oracle answer, connect on the default
+    (classic) server: a canvas block after a sprite switch and a code-area scroll, a palette
+    variable block into an input; a drop far away does not (the whole fixture: bench_sw_drag)."""
+    sw = sw_classic
     t1 = _item("T1_001")
     config = t1["evaluation_config"]
     state = config["workspace_state"]
@@ -490,11 +510,12 @@ def test_drag_items(sw: Served) -> None:
     assert good.restore["scrollY"] == pytest.approx(state["scrollY"], abs=1), good.restore
     far = run_drag_item(sw.client, t1, config["drag_start_point"], (450, 620))
     assert far.drag["success"] is True and far.check_ok is False and not far.passed, far.details
-    t2 = _item("T2_001")
+    t2 = _item("T2_005")
     c2 = t2["evaluation_config"]
     flyout = run_drag_item(sw.client, t2, c2["drag_start_point"], c2["first_valid_point"])
     assert flyout.passed, (flyout.drag, flyout.details)
-    assert flyout.target_id and flyout.target_id not in ("Cat-1", "Cat-2")
+    assert flyout.target_id and not flyout.target_id.startswith("Cat-"), flyout.target_id
+    assert flyout.details.get("variable") == "score", flyout.details
 
 
 # ---- 4. composite errors and custom_js -----------------------------------------------------

@@ -150,3 +150,35 @@ def test_a_set_on_a_missing_edition_says_so_before_any_browser_opens(
     err = capsys.readouterr().err
     assert err.startswith(f"error: {lib / 'create_cat_walk'} is recorded for the classic edition.")
     assert "`make bundle-classic`" in err and "Traceback" not in err
+
+
+def test_a_drag_item_runs_on_the_edition_of_its_set_or_library(tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    item = library / "diagnostics" / "drag" / "T1_001"
+    item.mkdir(parents=True)
+    assert editions.edition_of_item(item) is Edition.CURRENT
+    editions.write_edition(library, Edition.CLASSIC)  # three folders up: the library
+    assert editions.edition_of_item(item) is Edition.CLASSIC
+    editions.write_edition(item.parent, Edition.CURRENT)  # the item set says otherwise
+    assert editions.edition_of_item(item) is Edition.CURRENT
+    loose = tmp_path / "elsewhere" / "T1_001"
+    loose.mkdir(parents=True)
+    assert editions.choose_items(None, [loose]) is Edition.CURRENT
+    assert editions.choose_items("classic", [item, loose]) is Edition.CLASSIC
+    with pytest.raises(StudioError, match="different editor editions"):
+        editions.choose_items(None, [item, library / "diagnostics" / "other"])
+
+
+def test_a_diagnostics_import_runs_its_items_on_classic(tmp_path: Path) -> None:
+    from studio.services.scratchworld.diagnostics import import_diagnostics
+
+    root = REPO / "tests" / "fixtures" / "scratchworld_classic"
+    library = tmp_path / "lib"
+    import_diagnostics(root, library)
+    item = library / "diagnostics" / "drag" / "T1_001"
+    assert editions.edition_of_item(item) is Edition.CLASSIC
+    assert not (library / editions.EDITION_FILE).exists()  # the library's tasks keep theirs
+    classic = tmp_path / "classic"
+    editions.write_edition(classic, Edition.CLASSIC)
+    import_diagnostics(root, classic)  # a classic library needs no record of its own
+    assert not (classic / "diagnostics" / editions.EDITION_FILE).exists()

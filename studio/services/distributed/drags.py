@@ -2,8 +2,9 @@
 
 The item folder travels to the worker as files, with the agent (a copy: the oracle carries
 its items' labels, the random agent its seed, which with the item id and attempt number
-decides every draw, so a copy draws as the original would). The worker opens an editor
-window, plays the item's k attempts (`drag.run.run_item`) and sends back the attempts, the
+decides every draw, so a copy draws as the original would) and the editor edition its
+library records (the worker has no library). The worker opens an editor window of that edition,
+plays the item's k attempts (`drag.run.run_item`) and sends back the attempts, the
 first screen and what the agent spent; here the item is put back on this machine's folder,
 the screen written under the run folder and the spending added to the agent's. A lost
 worker's item runs again on another, and is taken once.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from studio.services import atomic
+from studio.services import atomic, editions
 from studio.services.agents.diagnostic import DragAgent
 from studio.services.distributed import files
 from studio.services.distributed.dispatch import Dispatcher
@@ -30,7 +31,8 @@ class ClusterDrags:
         self.dispatcher = dispatcher
 
     async def run_item(self, entry: ItemFolder, agent: DragAgent, k: int, run_dir: Path) -> ItemRun:
-        job = DragItemJob(files.pack(entry.path), entry.path.name, agent, k)
+        edition = editions.edition_of_item(entry.path).value  # the worker has no library
+        job = DragItemJob(files.pack(entry.path), entry.path.name, agent, k, edition)
         key = f"drag/{entry.item.id}/{entry.path}"
         back: DragItemReturn = await self.dispatcher.run(key, "drag_item", job)
         if back.screen is not None:

@@ -71,6 +71,7 @@ class DragItemJob:
     folder_name: str
     agent: Any  # a DragAgent, pickled by Ray (a copy: its usage counts this item only)
     k: int
+    edition: str = "current"  # the editor edition its library records (editions.Edition)
 
 
 @dataclass
@@ -150,6 +151,7 @@ class StudioWorker:
         from studio.services.drag.item import load_item
         from studio.services.drag.page import open_window
         from studio.services.drag.run import SCREENS_DIR, run_item
+        from studio.services.editions import Edition
 
         pool = await self._browser()
         assert pool.server is not None  # the pool made its own
@@ -159,9 +161,10 @@ class StudioWorker:
             entry = load_item(folder)
             run_dir = Path(tmp) / "run"
             (run_dir / SCREENS_DIR).mkdir(parents=True)
-            window = await open_window(pool.context, pool.server)
+            edition = Edition.parse(job.edition)
+            window = await open_window(pool.context, pool.server, edition)
             try:
-                item = await run_item(window, entry, job.agent, job.k, run_dir)
+                item = await run_item(window, entry, job.agent, job.k, run_dir, edition)
             finally:
                 with contextlib.suppress(Exception):
                     await window.close()

@@ -1,6 +1,8 @@
 """Editor pages that perform trial drags for one drag item.
 
-Each trial page is the real editor (resources/web/editor.html) in a window of its own: tabs of
+Each trial page is the real editor of the item's edition (resources/web/editor.html, or
+resources/web/classic/editor.html for an item of a classic library: `editions.edition_of_item`;
+a caller may name the edition instead) in a window of its own: tabs of
 one window share its frame clock and a background tab runs at a few frames per second, while
 windows each get the full rate, so several trial pages can drag in parallel. A page loads the
 item's project, restores the stored screen (target, palette, zoom, scroll), pauses the VM's
@@ -29,7 +31,7 @@ from typing import Any
 
 from studio.services import editions, page_scripts
 from studio.services.drag.item import DragItemError, ItemFolder
-from studio.services.drag.replay import DRAG_STEPS
+from studio.services.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_STEPS
 from studio.services.drag.setup import published_setup, run_setup
 from studio.services.editions import Edition
 from studio.services.page_scripts import COMPOSITE, DRAG
@@ -79,6 +81,20 @@ async def _page_of(context: Any, arrived: asyncio.Queue[Any], target_id: str) ->
             return page
 
 
+def page_edition(page: Any) -> Edition:
+    """The edition of the editor page `page` shows (by its URL)."""
+    path = str(getattr(page, "url", "") or "").split("://", 1)[-1].partition("/")[2]
+    return editions.edition_of_page(path.split("?")[0])[0]
+
+
+async def _open_editor(page: Any, server: EditorServer, edition: Edition) -> None:
+    await page.goto(
+        server.url(editions.info(edition).editor_page), wait_until="load", timeout=READY_TIMEOUT_MS
+    )
+    await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
+    await page_scripts.install(page, COMPOSITE, DRAG)
+
+
 async def open_window(
     context: Any, server: EditorServer, edition: Edition = Edition.CURRENT
 ) -> Any:
@@ -99,9 +115,7 @@ async def open_window(
                 await cdp.detach()
     try:
         await page.set_viewport_size({"width": 1280, "height": 720})
-        await page.goto(server.url(editions.info(edition).editor_page), wait_until="load")
-        await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
-        await page_scripts.install(page, COMPOSITE, DRAG)
+        await _open_editor(page, server, edition)
     except BaseException:
         with contextlib.suppress(Exception):
             await page.close()
@@ -109,21 +123,52 @@ async def open_window(
     return page
 
 
-class TrialPage:
-    """One editor page set up for an item; `trial(start, end)` performs one real drag."""
+def drag_steps(entry: ItemFolder) -> int:
+    """Mouse steps of a trial drag: a published item's are the published runner's (its
+    drag_and_drop of 0.5 s), an item made in the studio's are primitive mode's."""
+    return PUBLISHED_DRAG_STEPS if published_setup(entry.item) is not None else DRAG_STEPS
 
-    def __init__(self, page: Any, entry: ItemFolder) -> None:
+
+def item_edition(entry: ItemFolder, edition: Edition | None = None) -> Edition:
+    """`edition` when given, else the one the item's folder or library records."""
+    return edition if edition is not None else editions.edition_of_item(entry.path)
+
+
+class TrialPage:
+    """One editor page set up for an item; `trial(start, end)` performs one real drag.
+
+    A page showing another edition's editor than the item's (a window kept from an item of
+    another library) is first taken to the item's edition (`server` is needed then)."""
+
+    def __init__(
+        self,
+        page: Any,
+        entry: ItemFolder,
+        edition: Edition | None = None,
+        server: EditorServer | None = None,
+    ) -> None:
         self.page = page
         self.entry = entry
+        self.edition = item_edition(entry, edition)
+        self.server = server
         self.spec = entry.item.spec
         self.view = entry.item.evaluation_config.workspace_state.model_dump(mode="json")
         self.published = published_setup(entry.item)
+        self.steps = drag_steps(entry)
         self._project_b64 = base64.b64encode(entry.project_path.read_bytes()).decode("ascii")
         self.drags = 0
         self.reloads = 0
 
     async def setup(self) -> dict[str, Any]:
         """Load the project, restore the screen, pause the VM; the geometry of the item."""
+        if page_edition(self.page) is not self.edition:
+            if self.server is None:
+                raise DragItemError(
+                    f"item {self.entry.item.id}: the window shows the "
+                    f"{page_edition(self.page).value} editor, the item is "
+                    f"{self.edition.value}"
+                )
+            await _open_editor(self.page, self.server, self.edition)
         await self._load()
         geometry = await page_scripts.call(self.page, DRAG, "geometry", self.spec)
         if "error" in geometry:
@@ -191,8 +236,8 @@ class TrialPage:
         """Drag from `start` to `end` with the mouse; read the VM; undo the drag (the next
         trial checks that the page is back at the baseline before it presses).
 
-        The mouse moves through step i of `DRAG_STEPS` equal steps for each i of `steps`
-        (default: all of them, as Playwright's `mouse.move(..., steps=10)` does)."""
+        The mouse moves through step i of `self.steps` equal steps (`drag_steps`) for each i
+        of `steps` (default: all of them, as Playwright's `mouse.move(..., steps=n)` does)."""
         page = self.page
         await page.mouse.move(start[0], start[1])
         if not await self.ready():
@@ -201,8 +246,9 @@ class TrialPage:
             await self.ready()
         await page.mouse.down()
         try:
-            for i in steps or range(1, DRAG_STEPS + 1):
-                f = i / DRAG_STEPS
+            n = self.steps
+            for i in steps or range(1, n + 1):
+                f = i / n
                 await page.mouse.move(
                     start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f
                 )
@@ -254,10 +300,12 @@ class TrialPages:
         entry: ItemFolder,
         count: int,
         windows: list[Any] | None = None,
+        edition: Edition | None = None,
     ) -> None:
         self.context = context
         self.server = server
         self.entry = entry
+        self.edition = edition  # None: the item's own, found when the pages open
         self.windows = windows
         self.count = max(1, count, len(windows or []))
         self.pages: list[TrialPage] = []  # set up, taking drags
@@ -267,8 +315,9 @@ class TrialPages:
         self._opening = asyncio.Lock()
 
     async def __aenter__(self) -> TrialPages:
+        self.edition = item_edition(self.entry, self.edition)
         try:
-            kept = [TrialPage(p, self.entry) for p in self.windows or []]
+            kept = [TrialPage(p, self.entry, self.edition, self.server) for p in self.windows or []]
             if kept:
                 geoms = await asyncio.gather(*(p.setup() for p in kept))
                 self.pages, self.geometry = kept, geoms[0]
@@ -288,10 +337,11 @@ class TrialPages:
 
     async def _open_one(self) -> TrialPage:
         async with self._opening:  # one at a time: the first is ready sooner, work starts
-            raw = await open_window(self.context, self.server)
+            edition = item_edition(self.entry, self.edition)
+            raw = await open_window(self.context, self.server, edition)
         if self.windows is not None:
             self.windows.append(raw)
-        tp = TrialPage(raw, self.entry)
+        tp = TrialPage(raw, self.entry, self.edition, self.server)
         if self.windows is None:
             self._opened.append(tp)
         geometry = await tp.setup()
@@ -314,6 +364,11 @@ class TrialPages:
     @property
     def drags(self) -> int:
         return sum(p.drags for p in self.pages)
+
+    @property
+    def steps(self) -> int:
+        """Mouse steps of each trial drag of this item (`drag_steps`)."""
+        return drag_steps(self.entry)
 
     async def at_baseline(self) -> None:
         """Every page back at the item's state (before reading the workspace)."""

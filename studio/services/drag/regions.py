@@ -13,8 +13,8 @@ its boundary is verified (`grid.BoundaryScan`):
   substack) exists in the VM.
 
 A start trial makes one mouse move (to an empty spot); an end trial makes the steps of the
-ten that the replay says could change what the drop does (`replay.needed_steps`). The
-exhaustive check (`verify_points`) makes all ten.
+ten (a published item: the published runner's fifteen) that the replay says could change what
+the drop does (`replay.needed_steps`). The exhaustive check (`verify_points`) makes them all.
 
 Drags run on several editor pages at once. After every batch the verdicts are written to the
 item's `regions.partial.json`, so an interrupted computation resumes where it stopped.
@@ -44,6 +44,7 @@ from studio.services.drag.page import Job, TrialPages
 from studio.services.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.drag.review import regions_replaced
 from studio.services.drag.setup import ACTION_KEYS
+from studio.services.editions import Edition
 from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
@@ -53,8 +54,12 @@ SEED_DX, SEED_DY = 12, 14  # press near the left edge of a block (seed paper, ap
 MARGIN_STEPS = 2
 # A start trial drops the block on an empty spot: which block the press took is settled by
 # the first move past the drag radius, and no step on the way can change it, so one move
-# (the last step) does what all ten do.
-START_STEPS = (DRAG_STEPS,)
+# (the last step) does what all do.
+START_STEPS = (DRAG_STEPS,)  # a studio item's; a published item's last step is its own
+
+
+def start_steps(pages: TrialPages) -> tuple[int, ...]:
+    return (pages.steps,)
 
 
 # the page scripts of a trial page count by their source as installed (lists included)
@@ -184,7 +189,11 @@ async def predict_start(pages: TrialPages, grid: int) -> set[Point]:
 
 
 def predict_end(
-    geometry: dict[str, Any], snap: dict[str, Any] | None, start: Point, grid: int
+    geometry: dict[str, Any],
+    snap: dict[str, Any] | None,
+    start: Point,
+    grid: int,
+    steps: int = DRAG_STEPS,
 ) -> tuple[set[Point], Point]:
     """End points predicted to connect, and the point where the connections meet exactly."""
     aim, dragged = geometry["aim_point"], geometry["dragged_point"]
@@ -202,7 +211,7 @@ def predict_end(
         return {p for p in disc((cx, cy), radius, grid) if droppable(p)}, centre
     reach = snap["connecting"] + 2 * grid
     window = window_points(cx - reach, cy - reach, cx + reach, cy + reach, grid)
-    region = {p for p in window if droppable(p) and simulate_drop(snap, start, p)}
+    region = {p for p in window if droppable(p) and simulate_drop(snap, start, p, steps)}
     return region, centre
 
 
@@ -236,8 +245,10 @@ class RegionComputer:
         resume: bool = True,
         windows: list[Any] | None = None,
         start_at: tuple[float, float] | None = None,
+        edition: Edition | None = None,
     ) -> None:
         self.windows = windows
+        self.edition = edition  # None: the one the item's library records
         self.start_at = start_at  # the end region's drag start (a stored item's, to compare)
         self.context = context
         self.server = server
@@ -251,7 +262,7 @@ class RegionComputer:
     async def compute(self) -> RegionResult:
         t0 = time.perf_counter()
         async with TrialPages(
-            self.context, self.server, self.entry, self.page_count, self.windows
+            self.context, self.server, self.entry, self.page_count, self.windows, self.edition
         ) as pages:
             if not self.entry.screenshot_path.is_file():  # a published item comes without one
                 shot = await pages.pages[0].page.screenshot()
@@ -284,7 +295,7 @@ class RegionComputer:
         )
 
         async def start_jobs(points: list[Point]) -> dict[Point, bool]:
-            verdicts = await pages.run([(p, dest, START_STEPS) for p in points])
+            verdicts = await pages.run([(p, dest, start_steps(pages)) for p in points])
             return {p: v.moved for p, v in zip(points, verdicts, strict=True)}
 
         seed = await self._seed(start_scan, predicted, heuristic, start_jobs, "start seed")
@@ -294,12 +305,12 @@ class RegionComputer:
         snap = await page_scripts.call(
             pages.pages[0].page, DRAG, "snapTargets", pages.pages[0].spec
         )
-        end_pred, centre = predict_end(geometry, snap, drag_start, self.grid)
+        end_pred, centre = predict_end(geometry, snap, drag_start, self.grid, pages.steps)
         end_scan = BoundaryScan(end_pred, self.grid, best_axis(end_pred), self.state.end)
         steps_snap = snap if geometry.get("loose") else None
 
         def end_job(p: Point) -> Job:
-            return (drag_start, p, needed_steps(steps_snap, drag_start, p))
+            return (drag_start, p, needed_steps(steps_snap, drag_start, p, pages.steps))
 
         async def end_jobs(points: list[Point]) -> dict[Point, bool]:
             verdicts = await pages.run([end_job(p) for p in points])
@@ -378,7 +389,7 @@ class RegionComputer:
             if not need_start and not need_end:
                 return
             self.progress("regions", self._done(), len(need_start) + len(need_end))
-            jobs: list[Job] = [(p, dest, START_STEPS) for p in need_start]
+            jobs: list[Job] = [(p, dest, start_steps(pages)) for p in need_start]
             jobs += [end_job(p) for p in need_end]
             verdicts = await pages.run(jobs, self._drag_progress(len(jobs)))
             cut = len(need_start)

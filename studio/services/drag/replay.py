@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 DRAG_STEPS = 10
+PUBLISHED_DRAG_STEPS = 15  # the published runner's drag_and_drop: max(10, int(0.5 s * 30))
 REACH_MARGIN_PX = 24.0  # slack for a snapshot of the connections that is off by a few px
 
 Point = tuple[int, int]

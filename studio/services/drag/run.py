@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from studio.services import atomic
 from studio.services.agents.diagnostic import DragAgent, DragDecision, DragObservation
 from studio.services.drag.item import VIEWPORT, ItemFolder
-from studio.services.drag.page import TrialPage, Verdict, open_window
+from studio.services.drag.page import TrialPage, Verdict, item_edition, open_window
 from studio.services.drag.scoring import (
     K_MAX,
     Attempt,
@@ -43,6 +43,7 @@ from studio.services.drag.scoring import (
     score_attempt,
     summarize,
 )
+from studio.services.editions import Edition
 
 log = logging.getLogger(__name__)
 
@@ -271,13 +272,20 @@ async def _attempt(tp: TrialPage, agent: DragAgent, n: int, screens: Path | None
 
 
 async def run_item(
-    window: Any, entry: ItemFolder, agent: DragAgent, k: int, run_dir: Path
+    window: Any,
+    entry: ItemFolder,
+    agent: DragAgent,
+    k: int,
+    run_dir: Path,
+    edition: Edition | None = None,
+    server: Any = None,
 ) -> ItemRun:
-    """The item's k attempts in `window` (an editor page); its first screen goes to
+    """The item's k attempts in `window` (an editor page, taken to the item's edition when
+    `server` is given and it shows another); its first screen goes to
     `run_dir/screens/<id>.png`."""
     t0 = time.perf_counter()
     run = ItemRun(entry)
-    tp = TrialPage(window, entry)
+    tp = TrialPage(window, entry, edition, server)
     try:
         await tp.setup()
         for n in range(k):
@@ -317,11 +325,13 @@ async def run_drag(
     items_dir: str = "",
     windows: list[Any] | None = None,
     runner: ItemRunner | None = None,
+    edition: Edition | None = None,
 ) -> DragRun:
     """Run `agent` on every item, `pages` items at a time (an editor window each); write the
     run folder; the run with its summary. `windows`: editor pages the caller opened
     (`page.open_window`), used instead of new ones and left open. `runner`: plays the items
-    instead (all handed to it at once; it bounds how many run together)."""
+    instead (all handed to it at once; it bounds how many run together). Each item plays on
+    `edition`, else on the edition its library records."""
     if not 1 <= k <= K_MAX:
         raise ValueError(f"k must be 1 to {K_MAX}")
     (run_dir / SCREENS_DIR).mkdir(parents=True, exist_ok=True)
@@ -348,8 +358,9 @@ async def run_drag(
             while not queue.empty():
                 i = queue.get_nowait()
                 if window is None:
-                    window = await open_window(context, server)
-                item = await run_item(window, entries[i], agent, k, run_dir)
+                    wanted = item_edition(entries[i], edition)
+                    window = await open_window(context, server, wanted)
+                item = await run_item(window, entries[i], agent, k, run_dir, edition, server)
                 if item.error is not None and window is not given:  # take a fresh page
                     with contextlib.suppress(Exception):
                         await window.close()

@@ -4,7 +4,8 @@ A published item's regions are screen points of one particular editor state, and
 says how the runner reaches it (FORMATS.md section 5, SCRATCHWORLD_API.md section 9), in this
 order, at a 1280x720 page:
 
-1. load the project;
+1. load the project (in a fresh page, whose palette shows its top: a kept page's palette is
+   scrolled back there);
 2. switch the editor to small stage mode (the "Switch to small stage" button);
 3. `switch_sprite_actions`, then `locate_target_actions`: real input, `click {x, y}` and
    `scroll {direction, amount, x?, y?}` (a mouse wheel), in order;
@@ -108,8 +109,17 @@ def published_setup(item: DragItem) -> PublishedSetup | None:
     return setup
 
 
+# The published runner opens a fresh page per item, whose palette is at its top; a window kept
+# from another item may show it scrolled (a category clicked there).
+PALETTE_TOP = """() => { const w = window.workspace; const f = w.getFlyout();
+  if (f && f.getWorkspace().scrollY !== 0) window.studioEdition.blockly.scrollFlyout(w, 0);
+  return true; }"""
+
+
 async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
-    """Small stage mode, then each pre-action as real input (the project is loaded)."""
+    """The palette at its top, small stage mode, then each pre-action as real input (the
+    project is loaded)."""
+    await page.evaluate(PALETTE_TOP)
     if not await page.evaluate(SMALL_STAGE_JS) or not await page_scripts.call(
         page, page_scripts.HELPERS, "smallStageShown", 0
     ):

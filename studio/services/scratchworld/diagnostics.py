@@ -20,7 +20,9 @@ This module holds the entry points, which treat both kinds together:
 
 - `has_diagnostics(root)`: whether a checkout holds drag items or QA items;
 - `diagnostics_folder(src)`: the studio's diagnostics folder of a library (or the folder itself);
-- `import_diagnostics(root, dest)`: a checkout's drag and QA items into `dest/diagnostics/`;
+- `import_diagnostics(root, dest)`: a checkout's drag and QA items into `dest/diagnostics/`
+  (their editor edition, classic unless the checkout records another, is recorded in
+  `dest/diagnostics/edition.json` when the library does not already run on it);
 - `export_diagnostics(src, out, report)`: a diagnostics folder into an export under way (the
   whole-checkout export in checkout.py shares its `Output` with the tasks);
 - `export_diagnostics_only(src, dest)`: `studio diagnostics export`, the items alone.
@@ -33,8 +35,11 @@ the export's `Output`).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from studio.services import editions
+from studio.services.editions import Edition
 from studio.services.errors import StudioError
 from studio.services.scratchworld.diagnostics_common import Output, Report, check_dest
 from studio.services.scratchworld.diagnostics_drag import DRAG_TASKS, export_drag, import_drag
@@ -81,11 +86,27 @@ def import_diagnostics(
         import_drag(root, base / DRAG_SUB, report, projects, overwrite=overwrite)
     if (root / QA_TASKS).is_dir():
         import_qa(root, base / QA_SUB, report, overwrite=overwrite)
+    _record_edition(root, base)
     return report
 
 
+def _record_edition(root: Path, base: Path) -> None:
+    """The items run on the checkout's editor edition: the one it records (a studio export),
+    else classic, the published benchmark's. Recorded in `base` (the library's diagnostics
+    folder) when the library does not already say so; the library's tasks keep theirs."""
+    recorded = root / editions.EDITION_FILE
+    edition = editions.read_edition(root) if recorded.is_file() else Edition.CLASSIC
+    if editions.edition_of_item(base) is not edition:
+        editions.write_edition(base, edition)
+
+
 def export_diagnostics(src: Path, out: Output, report: Report) -> None:
-    """The diagnostics folder `src` (drag/, qa/) into the export `out`."""
+    """The diagnostics folder `src` (drag/, qa/) into the export `out`; items not on the
+    classic edition (the published set's) record theirs in the export's `edition.json`, as a
+    library's tasks do, so an import gives them back their edition."""
+    edition = editions.edition_of_item(src)
+    if edition is not Edition.CLASSIC:
+        out.put({editions.EDITION_FILE: (json.dumps({"edition": edition.value}) + "\n").encode()})
     if (src / DRAG_SUB).is_dir():
         export_drag(src / DRAG_SUB, out, report)
     if (src / QA_SUB).is_dir():
