@@ -228,6 +228,7 @@
     let vm = null;
     let canvas = document.getElementById('stage');
     const pageStage = canvas;
+    const nodes = reuse ? new Set(document.querySelectorAll('*')) : null;
     if (reuse) {
       PageReuse.trackWork();
       if (!virtual) RealWork.install();
@@ -265,14 +266,14 @@
         out.clock_hazards = VirtualClock.hazards();
         VirtualClock.uninstall();
       }
-      if (reuse) release(vm, canvas, pageStage, virtual, pending);
+      if (reuse) release(vm, canvas, pageStage, virtual, pending, nodes);
     }
   }
 
   /** Put back what an evaluation changed on a page that may be used again: its VM stopped
    * and its renderer, audio and canvas released; the globals, console and Math.random as they
    * were; its timers cancelled. Whatever else it changed, page-reuse.js finds. */
-  function release(vm, canvas, pageStage, virtual, pending) {
+  function release(vm, canvas, pageStage, virtual, pending, nodes) {
     const quietly = (fn) => { try { fn(); } catch (e) { /* the script may have broken it */ } };
     if (vm) {
       quietly(() => vm.stopAll());
@@ -288,6 +289,12 @@
       });
     }
     quietly(() => canvas.replaceWith(pageStage));
+    // Elements the evaluation added (the VM's sandbox frames among them) are removed; a frame
+    // removed takes its timers and listeners with it. Any other change to the document stays,
+    // and page-reuse.js finds it.
+    for (const el of document.querySelectorAll('*')) {
+      if (!nodes.has(el) && el.isConnected) quietly(() => el.remove());
+    }
     if (!virtual) quietly(() => RealWork.uninstall());
     delete window.vm;
     delete window.EvaluationUtils;
