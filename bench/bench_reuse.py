@@ -76,6 +76,11 @@ def main() -> None:
     )
     same = old["verdicts"] == new["verdicts"]  # type: ignore[comparison-overlap]
     print(f"verdicts (and mutants killed) equal on both paths: {same}")
+    if not same:
+        for task, verdict in old["verdicts"].items():  # type: ignore[attr-defined]
+            other = new["verdicts"].get(task)  # type: ignore[attr-defined]
+            if other != verdict:
+                print(f"  {task}: page per evaluation {verdict}, reused pages {other}")
 
 
 if __name__ == "__main__":

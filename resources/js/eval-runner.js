@@ -27,9 +27,10 @@
   // editor page that runs the published protocol has no page-reuse.js: it is never reused.)
   const PageReuse = window.PageReuse || {
     baseline() {}, check: () => ['the page cannot be checked'], trackWork() {}, endWork() {},
-    withoutWorkers: (make) => make(),
+    withoutWorkers: (make) => make(), settle: () => Promise.resolve(), cancelScheduled() {},
   };
   const RealWork = window.RealWork;
+  const SETTLE_MS = 2000; // real work left by an evaluation may finish before its page is checked
   const randomProperty = Object.getOwnPropertyDescriptor(Math, 'random');
   const consoleProperties = Object.getOwnPropertyNames(console)
     .map((name) => [name, Object.getOwnPropertyDescriptor(console, name)]);
@@ -261,6 +262,10 @@
       }
       return await loadAndRun(vm, args, virtual, out, t0);
     } finally {
+      if (reuse) {
+        PageReuse.cancelScheduled();
+        await PageReuse.settle(RealWork.pending, SETTLE_MS);
+      }
       const pending = reuse ? RealWork.pending() : 0;
       if (virtual) {
         out.clock_hazards = VirtualClock.hazards();

@@ -16,8 +16,9 @@
  *      adopted style sheets, storage); `check()` compares after each evaluation. Any difference
  *      (a polluted prototype, a global left behind, a replaced method, a node added) means the
  *      page is discarded, never cleaned up by guesswork.
- *   3. Work that could run later: timers, intervals, animation frames and idle callbacks made
- *      during an evaluation are tracked and cancelled at its end (on the virtual clock they
+ *   3. Work that could run later: timers, intervals, animation frames, idle callbacks and
+ *      listeners added to the window, document or its nodes during an evaluation are tracked
+ *      and cancelled (removed) at its end (on the virtual clock they
  *      live in the clock's own table, emptied); channels, workers, observers, sockets and event
  *      sources made during an evaluation, real work still pending (requests, decoding) and
  *      popups make the page unclean. Event listeners on the window and the document are
@@ -57,6 +58,9 @@
   const lsGet = describe(win, 'localStorage') ? describe(win, 'localStorage').get : null;
   const ssGet = describe(win, 'sessionStorage') ? describe(win, 'sessionStorage').get : null;
   const storageLength = describe(Storage.prototype, 'length').get;
+  const realNow = performance.now.bind(performance); // before any virtual clock
+  const ET = EventTarget.prototype;
+  const addListener = ET.addEventListener, removeListener = ET.removeEventListener;
   const real = {
     setTimeout: win.setTimeout, clearTimeout: win.clearTimeout,
     setInterval: win.setInterval, clearInterval: win.clearInterval,
@@ -195,7 +199,7 @@
    * own timers over these (and empties them at its end). */
   function trackWork() {
     work = { timeouts: new Set(), intervals: new Set(), frames: new Set(), idles: new Set(),
-      immediates: new Set() };
+      immediates: new Set(), listeners: [] };
     const w = work;
     const tracked = (set, make, clear) => function (...args) {
       const id = apply(make, win, args);
@@ -207,11 +211,20 @@
     if (real.requestAnimationFrame) win.requestAnimationFrame = tracked(w.frames, real.requestAnimationFrame);
     if (real.requestIdleCallback) win.requestIdleCallback = tracked(w.idles, real.requestIdleCallback);
     if (real.setImmediate) win.setImmediate = tracked(w.immediates, real.setImmediate);
+    // Listeners added to the window, the document or its nodes are removed at the end (the
+    // VM's sandbox frames listen on the window); the pool then compares every listener of
+    // the window and document with the baseline's, so one added another way is still found.
+    ET.addEventListener = function (type, listener, options) {
+      if (this === win || this === doc || (this instanceof Node && this.isConnected)) {
+        w.listeners.push([this, type, listener, options]);
+      }
+      return apply(addListener, this, [type, listener, options]);
+    };
   }
 
-  /** Cancel what the evaluation left scheduled and put the window's own functions back. */
-  function endWork(pending) {
-    pendingWork += pending || 0;
+  /** Cancel the timers, intervals, frames and idle callbacks the evaluation has scheduled so
+   * far (it still runs under tracking: `endWork` cancels what comes after). */
+  function cancelScheduled() {
     const w = work;
     if (!w) return;
     for (const id of w.timeouts) apply(real.clearTimeout, win, [id]);
@@ -219,7 +232,19 @@
     for (const id of w.intervals) apply(real.clearInterval, win, [id]);
     if (real.cancelAnimationFrame) for (const id of w.frames) apply(real.cancelAnimationFrame, win, [id]);
     if (real.cancelIdleCallback) for (const id of w.idles) apply(real.cancelIdleCallback, win, [id]);
+  }
+
+  /** Cancel what the evaluation left scheduled and put the window's own functions back. */
+  function endWork(pending) {
+    pendingWork += pending || 0;
+    const w = work;
+    if (!w) return;
+    cancelScheduled();
     for (const name of Object.keys(real)) if (real[name]) win[name] = real[name];
+    ET.addEventListener = addListener;
+    for (const [target, type, listener, options] of w.listeners) {
+      try { apply(removeListener, target, [type, listener, options]); } catch (e) { /* gone */ }
+    }
     work = null;
   }
 
@@ -257,10 +282,25 @@
     try { return make(); } finally { refuseWorkers = false; }
   }
 
+  /** Wait (at most `limitMs`, in real time) until `pending()` is 0: real work an evaluation's
+   * VM started (an image decode its renderer does not await) finishes, and what follows it
+   * runs, before the page is checked. */
+  function settle(pending, limitMs) {
+    const start = realNow();
+    return new Promise((resolve) => {
+      const poll = () => {
+        if (!pending() || realNow() - start > limitMs) resolve();
+        else apply(real.setTimeout, win, [poll, 10]);
+      };
+      poll();
+    });
+  }
+
   /** The audio context of an evaluation's VM (closed at its end): not one a script made. */
   const audioContext = () => new RealAudioContext();
 
   window.PageReuse = {
-    baseline, check, trackWork, endWork, withoutWorkers, audioContext, uses: () => uses,
+    baseline, check, trackWork, cancelScheduled, endWork, withoutWorkers, audioContext, settle,
+    uses: () => uses,
   };
 }());

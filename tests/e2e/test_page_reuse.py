@@ -23,10 +23,10 @@ pytestmark = pytest.mark.browser
 # Sees every contamination the polluters below try; each test passes on a clean page.
 PROBE = """module.exports = async (vm) => {
   const wait = (ms) => new Promise((r) => setTimeout(r, ms));
-  await wait(40); // leftovers of an earlier run would fire now
+  await wait(200); // leftovers of an earlier run would fire now
   window.postMessage('ping', '*');
   window.dispatchEvent(new Event('resize'));
-  await wait(40);
+  await wait(200);
   const seen = {
     prototypes: Object.prototype.polluted === undefined && [1].includes(2) === false,
     globals: typeof window.leftover === 'undefined',
@@ -48,14 +48,13 @@ POLLUTERS = {
     "listeners": """window.addEventListener('message', () => { window.heard = 1; });
       window.onresize = () => { window.heard = 1; };""",
     "storage": "localStorage.setItem('k', 'v'); sessionStorage.setItem('k', 'v');",
-    "timers": """setInterval(() => { window.ticks = (window.ticks || 0) + 1; }, 5);
-      setTimeout(() => { window.ticks = 1; }, 30);
-      const frame = () => { window.ticks = 1; requestAnimationFrame(frame); };
-      requestAnimationFrame(frame);""",
+    "timers": """setInterval(() => { window.ticks = (window.ticks || 0) + 1; }, 100);
+      setTimeout(() => { window.ticks = 1; }, 150);
+      requestAnimationFrame(() => setTimeout(() => { window.ticks = 1; }, 100));""",
     "vm methods": """vm.constructor.prototype.loadProject = null;
       Object.getPrototypeOf(vm.runtime).getSpriteTargetByName = () => null;
       vm.runtime.targets.length = 0;""",
-    "throws": """setInterval(() => { window.ticks = 1; }, 5);
+    "throws": """setInterval(() => { window.ticks = 1; }, 100);
       throw new Error('polluter fails mid-run');""",
 }
 KEPT = {"timers", "vm methods", "throws"}  # undone by construction: the page stays in service
