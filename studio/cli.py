@@ -271,12 +271,10 @@ async def _check_evaluator(
     ray_address: str | None, workers: int, edition: Edition = Edition.CURRENT
 ) -> AsyncIterator[Evaluates]:
     """This machine's browser (on `edition`), or with --ray the workers of a Ray cluster."""
-    if ray_address and edition is not Edition.CURRENT:
-        raise StudioError(f"--ray evaluates on the current edition only, not {edition.value}")
     if ray_address:
         from studio.services.distributed import cluster_evaluator
 
-        async with cluster_evaluator(ray_address, workers) as evaluator:
+        async with cluster_evaluator(ray_address, workers, edition) as evaluator:
             yield evaluator
         return
     editions.require_installed(edition, "The task set")

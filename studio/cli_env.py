@@ -65,9 +65,12 @@ def add_parsers(subparsers: Any) -> None:
     )
     sv.add_argument(
         "--allow-custom-js",
-        action="store_true",
-        help="let ScratchWorld sessions run custom_js (agent JavaScript in the editor page); "
-        "every session is then marked 'unsealed' in its record and in `studio report`",
+        nargs="?",
+        const=0.0,  # the handler's own limit
+        type=float,
+        metavar="SECONDS",
+        help="let ScratchWorld sessions run custom_js (agent JavaScript in the page) for SECONDS "
+        "a call (default 20; a page then stuck ends its session); sessions are marked 'unsealed'",
     )
     sv.add_argument(
         "--max-sessions",
@@ -203,8 +206,10 @@ async def _serve(args: argparse.Namespace) -> int:
     check_host(args.host, args.allow_remote)
     if args.max_sessions < 1 or args.max_episodes < 1:
         raise StudioError("--max-sessions and --max-episodes take a number of 1 or more")
-    if args.allow_custom_js and args.scratchworld is None:
+    if args.allow_custom_js is not None and args.scratchworld is None:
         raise StudioError("--allow-custom-js is about ScratchWorld sessions: give --scratchworld")
+    if not 0 <= (args.allow_custom_js or 0) <= 600:
+        raise StudioError("--allow-custom-js SECONDS: at most 600 (0 or none: 20 s)")
     token, generated = resolve_token(args.token, args.token_file)
     library = args.serve_library or getattr(args, "library", None) or paths.BUNDLED_TASKS
     out = None if args.no_record else args.out / f"api-{_stamp()}"
@@ -242,7 +247,7 @@ async def _serve(args: argparse.Namespace) -> int:
             f"ScratchWorld routes: {server.url}/sessions (no token), projects of "
             f"{checkout.static}, {checkout.task_count} task(s) by name"
         )
-        if args.allow_custom_js:
+        if args.allow_custom_js is not None:
             print("custom_js allowed: every ScratchWorld session is marked unsealed")
     print(f"recording to {out}" if out else "not recording trajectories")
     sys.stdout.flush()
@@ -282,6 +287,7 @@ def _scratchworld(
         return None, None
     from studio.services.api import is_loopback
     from studio.services.api.scratchworld.checkout import SwCheckout
+    from studio.services.api.scratchworld.seal import CUSTOM_JS_TIMEOUT_S
     from studio.services.api.scratchworld.sessions import SwSessions
 
     if not is_loopback(args.host):
@@ -294,7 +300,8 @@ def _scratchworld(
         checkout,
         out_dir=out,
         max_sessions=args.max_sessions,
-        allow_custom_js=args.allow_custom_js,
+        allow_custom_js=args.allow_custom_js is not None,
+        custom_js_timeout_s=args.allow_custom_js or CUSTOM_JS_TIMEOUT_S,
     )
     return checkout, sessions
 

@@ -11,6 +11,7 @@ studio drag run ITEMS --agent oracle|random|scripted|llm [--k K] [--pages N] [--
 studio drag review ITEM (--approve | --reject | --reopen) --by NAME [--labeler NAME]
 studio drag agreement ITEM LABELER_A LABELER_B [--json]
 studio qa capture PROJECT.sb3 --out QA_DIR --id ID --type TYPE --question TEXT ...
+studio qa recapture QA_DIR [ID...] [--project P.sb3 [--detach BLOCK --dx --dy]]
 studio qa confirm QA_DIR TASK_ID --by NAME [--answer TEXT] [--approve]
 studio qa score ANSWERS.jsonl QA_DIR [--json]
 studio qa run QA_DIR --agent oracle|random|scripted|llm [--out DIR] [--json]
@@ -29,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio import cli_labeling_items, cli_labeling_runs
+from studio import cli_labeling_items, cli_labeling_qa, cli_labeling_runs
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -98,22 +99,7 @@ def add_parsers(sub: Any) -> None:
 
     qa = sub.add_parser("qa", help="perception QA items: capture, confirm, score")
     q_sub = qa.add_subparsers(dest="action", required=True)
-    cap = q_sub.add_parser("capture", help="screenshot a project and write a question")
-    cap.add_argument("project", type=Path)
-    cap.add_argument("--out", type=Path, required=True, help="QA set folder")
-    cap.add_argument("--id", required=True)
-    cap.add_argument("--type", choices=("connection", "existence", "field"), required=True)
-    cap.add_argument("--question", required=True)
-    cap.add_argument("--block", help="block id (connection, field)")
-    cap.add_argument("--opcode", help="opcode (existence)")
-    cap.add_argument("--field", help="field or input name (field)")
-    cap.add_argument("--sprite")
-    cap.add_argument("--detach", help="first take this block out of its place")
-    cap.add_argument("--dx", type=float, default=0.0)
-    cap.add_argument("--dy", type=float, default=0.0)
-    cap.add_argument("--area", choices=("window", "canvas"), default="window")
-    cap.add_argument("--screenshot", help="PNG name (default: ID.png)")
-    cap.add_argument("--hint", default="")
+    cli_labeling_qa.add_parsers(q_sub)
     cf = q_sub.add_parser("confirm", help="confirm or correct the suggested answer")
     cf.add_argument("qa_dir", type=Path)
     cf.add_argument("task_id")
@@ -171,7 +157,8 @@ def _drag(args: argparse.Namespace) -> int:
 
 def _qa(args: argparse.Namespace) -> int:
     handler = {
-        "capture": cli_labeling_items.qa_capture,
+        "capture": cli_labeling_qa.qa_capture,
+        "recapture": cli_labeling_qa.qa_recapture,
         "confirm": cli_labeling_items.qa_confirm,
         "score": cli_labeling_items.qa_score,
         "agreement": cli_labeling_items.qa_agreement,

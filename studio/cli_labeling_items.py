@@ -3,7 +3,7 @@
 ```
 studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--json]
 studio drag author | score | review | agreement ...
-studio qa capture | confirm | score | agreement ...
+studio qa confirm | score | agreement ...  (capture, recapture: studio.cli_labeling_qa)
 ```
 
 Each handler takes the parsed arguments and returns the exit code: 0 done, 1 interrupted or
@@ -236,36 +236,6 @@ def drag_agreement(args: argparse.Namespace) -> int:
 
 
 # ---- qa --------------------------------------------------------------------------------------
-def qa_capture(args: argparse.Namespace) -> int:
-    from studio.services.browser import BrowserPool
-    from studio.services.drag.author import prepare_from_project
-    from studio.services.drag.page import open_window
-    from studio.services.qa.capture import capture, make_item
-    from studio.services.qa.item import QaSet, QaType, Subject
-
-    async def go() -> Any:
-        async with BrowserPool(spares=0) as pool:
-            page = await open_window(pool.context, _server(pool))
-            await prepare_from_project(
-                page, _server(pool), args.project, args.sprite, args.detach, (args.dx, args.dy)
-            )
-            png, info = await capture(page, args.area)
-            subject = Subject(block_id=args.block, opcode=args.opcode, field=args.field)
-            name = args.screenshot or f"{args.id}.png"
-            item = await make_item(
-                page, args.id, args.question, QaType(args.type), subject, name, args.hint, info
-            )
-            return item, png
-
-    item, png = asyncio.run(go())
-    qa = QaSet(args.out)
-    shot = None if qa.screenshot_path(item.screenshot).is_file() else png
-    qa.save(item, shot)
-    assert item.suggestion is not None
-    print(f"{item.task_id}: suggested {item.ground_truth!r} ({item.tag}; {item.suggestion.why})")
-    return EXIT_OK
-
-
 def qa_confirm(args: argparse.Namespace) -> int:
     from studio.services.qa import review
     from studio.services.qa.item import QaSet

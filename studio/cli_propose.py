@@ -3,9 +3,11 @@
 Writes the kept tests as an evaluation script (default `evaluate.proposed.js` in the task
 folder; the task's own script only with --replace) and prints the tests in plain words with
 the mutants each kills, or with --json: tests, golden_passed, initial_failed, mutants_total,
-mutants_killed, survivors, killed_nothing. Exit codes: 0 a script was written; 2 no script
-(a task that cannot be read, a golden that does not run, no observable difference, a program
-that reads the time of day, ...) with one line on stderr that says why.
+mutants_killed, survivors, killed_nothing, edition. The programs run on the editor edition
+the task's library records (`--edition` overrides), as `studio eval` does. Exit codes: 0 a
+script was written; 2 no script (a task that cannot be read, a golden that does not run, no
+observable difference, a program that reads the time of day, an edition that is not
+installed, ...) with one line on stderr that says why.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.services import editions
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -35,6 +38,7 @@ def add_parsers(subparsers: Any) -> None:
     pr.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
     pr.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
     pr.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    editions.add_argument(pr)
     pr.add_argument(
         "--replace", action="store_true", help="allow --out to be the task's own script"
     )
@@ -72,6 +76,8 @@ async def _propose(args: argparse.Namespace) -> int:
     if out.resolve() == entry.script_path.resolve() and not args.replace:
         raise ProposalError(f"{out} is the task's own evaluation script; pass --replace")
     read_projects(entry)  # what cannot be watched is refused before a browser starts
+    edition = editions.choose(args.edition, [args.task_dir])
+    editions.require_installed(edition, str(args.task_dir))
     options = ProposeOptions(
         mutants=max(0, args.mutants), seed=args.seed, workers=max(1, args.workers)
     )
@@ -86,13 +92,14 @@ async def _propose(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r{done}/{total} {what:<40}")
             sys.stderr.flush()
 
-    async with BrowserPool(spares=options.workers) as pool:
+    async with BrowserPool(spares=options.workers, edition=edition) as pool:
         report = await propose(Evaluator(pool), entry, options, progress)
     if show:
         sys.stderr.write("\n")
     path = write_script(entry, report.script, args.out, args.replace)
     data = report.to_json()
     data["script"] = str(path)
+    data["edition"] = edition.value
     if args.json:
         print(json.dumps(data, indent=2))
         return EXIT_OK
@@ -108,5 +115,5 @@ async def _propose(args: argparse.Namespace) -> int:
         print(f"  killed no mutant: {words}")
     for warning in report.warnings:
         print(f"  warning: {warning}")
-    print(f"written to {path} in {report.seconds:.1f} s")
+    print(f"written to {path} in {report.seconds:.1f} s (on the {edition.value} editor edition)")
     return EXIT_OK

@@ -82,14 +82,12 @@
     const w = ws();
     const fw = flyoutWorkspace();
     const target = vm.editingTarget;
-    const toolbox = w.getToolbox();
-    const item = toolbox && toolbox.getSelectedItem && toolbox.getSelectedItem();
     return {
       target: target ? target.getName() : null,
       scroll_x: Math.round(w.scrollX * 100) / 100,
       scroll_y: Math.round(w.scrollY * 100) / 100,
       scale: w.scale,
-      category: item && item.getId ? item.getId() : null,
+      category: window.studioEdition.blockly.selectedCategory(w),
       flyout_scroll_y: fw ? Math.round(fw.scrollY * 100) / 100 : 0,
     };
   }
@@ -121,15 +119,14 @@
     if (typeof state.scrollX === 'number') return publishedView(state);
     if (state.target) await selectTarget(state.target);
     const w = ws();
-    const toolbox = w.getToolbox();
-    if (state.category && toolbox && toolbox.getToolboxItemById) {
-      const item = toolbox.getToolboxItemById(state.category);
-      if (item && toolbox.getSelectedItem() !== item) toolbox.setSelectedItem(item);
+    const { blockly } = window.studioEdition;
+    if (state.category && blockly.selectedCategory(w) !== state.category) {
+      blockly.selectCategory(w, state.category);
     }
     await settle();
     H.closeAlerts();
     if (state.scale && w.scale !== state.scale) w.setScale(state.scale);
-    w.scroll(state.scroll_x, state.scroll_y);
+    blockly.scrollTo(w, state.scroll_x, state.scroll_y);
     if (typeof state.flyout_scroll_y === 'number') scrollFlyout(state.flyout_scroll_y);
     await settle();
     return viewState();
@@ -137,11 +134,7 @@
 
   /** Scroll the palette so that its workspace's scrollY is `y`. */
   function scrollFlyout(y) {
-    const fw = flyoutWorkspace();
-    if (!fw) return;
-    const flyout = ws().getFlyout();
-    if (flyout.scrollbar) flyout.scrollbar.set(-y);
-    else fw.scroll(fw.scrollX, y);
+    if (flyoutWorkspace()) window.studioEdition.blockly.scrollFlyout(ws(), y);
   }
 
   function mark() {

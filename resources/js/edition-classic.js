@@ -80,6 +80,15 @@
     mount,
     reactKey: '__reactInternalInstance$',
     categorySelector: '.scratchCategoryMenuItem',
+    blockSelector: 'g[data-shapes]', // scratch-blocks 1.x marks block groups with their shape
+    // shadows are the groups that are never draggable (their block, when found, says so)
+    isShadowEl: (el) => {
+      const id = el.getAttribute('data-id');
+      const ws = window.workspace;
+      const fw = flyoutWorkspace();
+      const block = (ws && ws.getBlockById(id)) || (fw && fw.getBlockById(id));
+      return block ? block.isShadow() : !el.classList.contains('blocklyDraggable');
+    },
     finishRenders: () => Promise.resolve(), // scratch-blocks 1.x draws synchronously
     flyoutBlocks: (opcode) => {
       const fw = flyoutWorkspace();
@@ -158,6 +167,8 @@
         const m = ws.getMetrics();
         if (ws.scrollbar) ws.scrollbar.set(-x - m.contentLeft, -y - m.contentTop);
       },
+      // the palette's own scrollbar (scrollbar_ here) puts its workspace's scrollY at -value
+      scrollFlyout: (ws, y) => ws.getFlyout().scrollbar_.set(-y),
     },
   };
 }());

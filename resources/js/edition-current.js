@@ -9,6 +9,8 @@
  *                             the GUI's redux store)
  *   reactKey                  prefix of the property a DOM element's React fiber hides under
  *   categorySelector          a palette category button (present once the palette is drawn)
+ *   blockSelector             a block's own element (its SVG group; shadows included)
+ *   isShadowEl(el)            whether such an element is a shadow block's
  *   finishRenders(SB)         a promise: Blockly has drawn what it queued
  *   flyoutBlocks(opcode)      the palette's top block elements of `opcode`, top to bottom
  *   VirtualMachine()          the VM class (without mounting the editor)
@@ -29,6 +31,8 @@
  *     contentBox(ws)                     the blocks' bounding box {left, top} (workspace units)
  *     scrollTo(ws, x, y)                 put the canvas's translation at (x, y), as Blockly
  *                                        12's ws.scroll(x, y) does
+ *     scrollFlyout(ws, y)                scroll the palette so that its workspace's scrollY
+ *                                        is y
  */
 (function () {
   'use strict';
@@ -113,6 +117,8 @@
     mount,
     reactKey: '__reactFiber$',
     categorySelector: '.blocklyToolboxCategory',
+    blockSelector: '.blocklyBlock',
+    isShadowEl: (el) => el.classList.contains('blocklyShadow'),
     finishRenders: (SB) => SB.renderManagement.finishQueuedRenders(),
     flyoutBlocks: (opcode) => [...document.querySelectorAll(FLYOUT_BLOCKS)]
       .filter((el) => el.classList.contains(opcode)),
@@ -178,6 +184,11 @@
         return { left: box.left, top: box.top };
       },
       scrollTo: (ws, x, y) => ws.scroll(x, y),
+      scrollFlyout: (ws, y) => {
+        const flyout = ws.getFlyout();
+        if (flyout.scrollbar) flyout.scrollbar.set(-y);
+        else flyout.getWorkspace().scroll(flyout.getWorkspace().scrollX, y);
+      },
     },
   };
 }());

@@ -89,9 +89,10 @@
   }
 
   function ownerBlockEl(el) {
-    let b = el && el.closest && el.closest('.blocklyBlock');
-    while (b && b.classList.contains('blocklyShadow')) {
-      b = b.parentElement && b.parentElement.closest('.blocklyBlock');
+    const { blockSelector, isShadowEl } = window.studioEdition;
+    let b = el && el.closest && el.closest(blockSelector);
+    while (b && isShadowEl(b)) {
+      b = b.parentElement && b.parentElement.closest(blockSelector);
     }
     return b;
   }

@@ -23,7 +23,9 @@ a file the edition needs, or holding an empty one, is missing; the error names t
 folders looked in and the command that fetches it.
 
 The edition of a task library is recorded in `<library>/edition.json` (`{"edition": "classic"}`);
-a library without that file is *current* (`read_edition`, `write_edition`).
+a library without that file is *current* (`read_edition`, `write_edition`). A task folder takes
+its library's (`edition_for`); a diagnostics set (`<library>/diagnostics/qa`) too, unless it
+records its own (`edition_for_set`).
 """
 
 from __future__ import annotations
@@ -208,6 +210,17 @@ def edition_for(path: Path) -> Edition:
     parent (the library a task folder sits in), else current."""
     path = Path(path)
     for folder in (path, path.parent):
+        if (folder / EDITION_FILE).is_file():
+            return read_edition(folder)
+    return Edition.CURRENT
+
+
+def edition_for_set(path: Path) -> Edition:
+    """The edition of a diagnostics set (a QA set, a drag item folder): recorded in the set's
+    folder, else in the two folders above it (a library keeps its sets in
+    `<library>/diagnostics/<kind>/`), else current."""
+    path = Path(path)
+    for folder in (path, path.parent, path.parent.parent):
         if (folder / EDITION_FILE).is_file():
             return read_edition(folder)
     return Edition.CURRENT

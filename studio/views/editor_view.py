@@ -2,7 +2,12 @@
 
 The Scratch GUI lays itself out for at least 1024x640 CSS pixels and cuts off what does not
 fit (the sprite-info row first); in a smaller area the page is zoomed out just enough to fit
-(`fit_zoom`), never below MIN_ZOOM. A page lent to an episode (`show_at`) is at zoom 1."""
+(`fit_zoom`), never below MIN_ZOOM. A page lent to an episode (`show_at`) is at zoom 1.
+
+The view shows the editor page of one edition (studio.services.editions; `set_edition`, then
+`start`): the open library's. An edition whose bundle is not installed is not loaded: the
+banner says which edition, which folders were looked in and the `make` target that fetches
+it, and `wait_ready` raises that message."""
 
 from __future__ import annotations
 
@@ -21,7 +26,8 @@ from PySide6.QtWebEngineCore import QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from studio.services import paths
+from studio.services import editions, paths
+from studio.services.editions import Edition
 from studio.services.errors import ProjectFileError
 from studio.services.sb3 import check_sb3
 from studio.services.server import EditorServer
@@ -32,7 +38,6 @@ QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size
 GUI_MIN_SIZE = (1024, 640)  # the Scratch GUI's own minimum layout, CSS pixels
 MIN_ZOOM = 0.6
 
-EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_S = 90.0
 # May the idle stage skip its redraws (resources/js/editor-rest.js)? Not while lent to an episode.
 REST_SCRIPT = "window.studioRest && studioRest.allow(%s)"
@@ -102,6 +107,9 @@ class EditorView(QWidget):
         self._project_name = ""
         self._waiter: asyncio.Future[None] | None = None
         self._lent: tuple[int, int] | None = None  # the page's size while an episode has it
+        self.edition = Edition.CURRENT  # whose editor page `start` loads
+        self._owner = "The task library"  # what the edition is recorded for (in messages)
+        self._loading = False  # an editor page is being loaded (not a blank one)
         # Asked before every load_project: a reason to refuse it (a human session), or None.
         self.load_gate: Callable[[str], str | None] | None = None
         self.page.file_gate = lambda: self._gate("a file from the editor's File menu")
@@ -177,16 +185,39 @@ class EditorView(QWidget):
         """The name of the project the editor holds ('' for the default project)."""
         return self._project_name
 
+    def set_edition(self, edition: Edition, owner: str) -> None:
+        """Show `edition`'s editor from the next `start` on; `owner` (a library) is what it is
+        recorded for, named when its bundle is missing."""
+        self.edition = edition
+        self._owner = owner
+
+    @property
+    def page_path(self) -> str:
+        """The served path of the editor page shown (the edition's)."""
+        return editions.info(self.edition).editor_page
+
     def start(self) -> None:
-        """Load the editor page (again); readiness is announced by `editor_started`."""
+        """Load the edition's editor page (again); readiness is announced by `editor_started`,
+        a missing bundle by `editor_failed`."""
         if self._ready is not None and not self._ready.done():
             self._ready.cancel()
         self._ready = asyncio.get_running_loop().create_future()
         self._ready.add_done_callback(_consume)
         self._started_at = time.perf_counter()
         self._project_name = ""
-        self.banner.show_progress("Loading the Scratch editor…")
-        self.view.load(QUrl(self._server.url(EDITOR_PAGE)))
+        try:
+            editions.require_installed(self.edition, self._owner)
+        except paths.SetupError as exc:
+            self._loading = False
+            self.view.setHtml("")  # no editor of another edition stays usable
+            self._fail(str(exc))
+            return
+        self._loading = True
+        self.banner.show_progress(f"Loading the Scratch editor{self._edition_note()}…")
+        self.view.load(QUrl(self._server.url(self.page_path)))
+
+    def _edition_note(self) -> str:
+        return "" if self.edition is Edition.CURRENT else f" ({self.edition.value} edition)"
 
     async def wait_ready(self, timeout_s: float = READY_TIMEOUT_S) -> None:
         if self._ready is None:
@@ -243,12 +274,16 @@ class EditorView(QWidget):
         return dict(await self.page.call("describeProject") or {})
 
     def _on_load_progress(self, percent: int) -> None:
-        if not self.is_ready:
-            self.banner.show_progress(f"Loading the Scratch editor… {percent}%")
+        if self._loading and not self.is_ready:  # not the blank page of a missing edition
+            self.banner.show_progress(
+                f"Loading the Scratch editor{self._edition_note()}… {percent}%"
+            )
 
     def _on_load_finished(self, ok: bool) -> None:
+        if not self._loading:
+            return  # the blank page shown in place of an edition that is not installed
         if not ok:
-            self._fail(f"the editor page {self._server.url(EDITOR_PAGE)} did not load")
+            self._fail(f"the editor page {self._server.url(self.page_path)} did not load")
             return
         self.banner.show_progress("Starting the Scratch editor…")
         self._waiter = asyncio.ensure_future(self._await_page_ready())

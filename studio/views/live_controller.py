@@ -129,6 +129,20 @@ class LiveController(QObject):
             self.api = server
         return self.api.url, self.api_token
 
+    async def forget_browser(self) -> None:
+        """The window's evaluation browser is being replaced (the library's editor edition
+        changed): the episode manager on it and the API served from it stop; the next run or
+        `serve_api` starts them on the new one."""
+        if self.api is not None:
+            self.message.emit("The agent API stopped: the library runs on another editor edition")
+            with contextlib.suppress(Exception):
+                await self.api.close()
+            self.api = None
+        manager, self._manager = self._manager, None
+        if manager is not None:
+            with contextlib.suppress(Exception):
+                await manager.close()
+
     async def close(self) -> None:
         if self.controls is not None:
             self.controls.stop()

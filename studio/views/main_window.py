@@ -26,7 +26,6 @@ from studio.services.authoring.check_record import last_checks
 from studio.services.browser import BrowserPool
 from studio.services.clock_agreement import AgreementCache, clock_for
 from studio.services.errors import TaskFileError
-from studio.services.evaluator import Evaluator
 from studio.services.live.window_pages import WindowPageSource
 from studio.services.server import EditorServer
 from studio.services.store import LibraryScan, TaskFolder, scan_library
@@ -54,6 +53,7 @@ from studio.views.shortcuts_dialog import ShortcutsDialog
 from studio.views.task_details import TaskDetails
 from studio.views.task_form import TaskForm
 from studio.views.viewer.run_panel import RunPanel
+from studio.views.window_edition import EditionFollower, EvaluationBrowser
 from studio.views.window_library import LibraryWiring
 from studio.views.window_runs import RunWiring
 
@@ -77,9 +77,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Scratch Bench Studio")
         self.library_root = Path(library)
         self.server = server
-        self._pool = pool
-        self._pool_start: asyncio.Task[BrowserPool] | None = None
-        self._evaluator = Evaluator(pool)
+        self.browser = EvaluationBrowser(server, pool)  # on the library's editor edition
+        self.browser.on_failed = lambda exc: self.statusBar().showMessage(
+            f"Evaluation unavailable: {exc}"
+        )
         self._entry: TaskFolder | None = None
         self._busy = 0
         self._evaluating = False
@@ -109,12 +110,12 @@ class MainWindow(QMainWindow):
             self.checks,
             self.review,
             self.diff,
-            self._ready_evaluator,
+            self.browser.ready_evaluator,
             self.background.spawn,
         )
         self.quality.on_check_recorded = self._on_check_recorded
         self.proposing = ProposeController(
-            self, self.authoring, self.script, self._ready_evaluator, self.background.spawn
+            self, self.authoring, self.script, self.browser.ready_evaluator, self.background.spawn
         )
         self._close_confirmed = False
         self._splitters = window_layout.build(
@@ -135,6 +136,8 @@ class MainWindow(QMainWindow):
         )
         self._build_status_bar()
         self.shell = self._build_shell()
+        self.edition = EditionFollower(self.editor, self.browser, self._editor_busy, self._make_way)
+        self.edition.begin(self.library_root)
         self._connect()
         window_layout.restore(self, self._splitters)
         self._update_actions()
@@ -179,8 +182,8 @@ class MainWindow(QMainWindow):
             server=self.server,
             editor=self.editor,
             pages=WindowPageSource(window_lender(self.editor)),
-            pool=self._ready_pool,
-            evaluator=self._ready_evaluator,
+            pool=self.browser.ready_pool,
+            evaluator=self.browser.ready_evaluator,
             spawn=self.background.spawn,
             status_bar=self.statusBar(),
             results=self.results,
@@ -218,7 +221,10 @@ class MainWindow(QMainWindow):
         )
         right = self._splitters["right"]
         hides = [self.toolbar, self.menuBar(), self.bar, self._splitters["left"]]
-        self.runs = RunWiring(shell, self.run_panel, self.tabs, right, authoring.lend_editor, hides)
+        collapse = [self.toolbar, self.bar, self.statusBar()]  # room for a live episode's screen
+        self.runs = RunWiring(
+            shell, self.run_panel, self.tabs, right, authoring.lend_editor, hides, collapse
+        )
         self.labeling: LabelingWindow | None = None
         self.commands.labeling.triggered.connect(lambda: self.open_labeling())
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
@@ -249,6 +255,13 @@ class MainWindow(QMainWindow):
         except TaskFileError as exc:
             self.library.show_error(root, exc.problem)
             self.statusBar().showMessage(str(exc))
+            return None
+        refused = await self.edition.follow(root)
+        if refused:  # the other library needs another editor edition and cannot have it now
+            self.statusBar().showMessage(refused)
+            if root != self.library_root:
+                return None
+            self.library.show_error(root, refused)
             return None
         self.library_root = root
         self.library.set_library(root, scan)
@@ -317,43 +330,35 @@ class MainWindow(QMainWindow):
             self.results.show_error(f"Could not read the editor's project: {exc}")
             return None
         try:
-            await self._ensure_pool()
+            evaluator = await self.browser.ready_evaluator()
             # Accelerated unless the task asks for real time or was seen to disagree with it.
             clock = clock_for(entry, realtime=False, cache=AgreementCache())
             script = self.authoring.script_for(entry)
-            return await self._evaluator.evaluate(
+            return await evaluator.evaluate(
                 entry, data, project_name=project_name, clock=clock, script=script
             )
         except Exception as exc:  # the browser is missing or died: say so, keep the window
             self.results.show_error(f"The evaluation could not run: {exc}")
             return None
 
-    async def _ready_evaluator(self) -> Evaluator:
-        await self._ensure_pool()
-        return self._evaluator
-
-    async def _ready_pool(self) -> BrowserPool:
-        await self._ensure_pool()
-        return self._pool
-
-    async def _ensure_pool(self) -> None:
-        if self._pool_start is None:
-            self._pool_start = asyncio.ensure_future(self._pool.start())
-        try:
-            await asyncio.shield(self._pool_start)
-        except Exception:
-            self._pool_start = None  # try again next time
-            raise
-
     async def shutdown(self) -> None:
         """Stop background work and the headless browser (after the window has closed)."""
         await self.background.cancel_all()
         await self.runs.close()
-        if self._pool_start is not None:  # a browser still starting is not worth waiting for
-            self._pool_start.cancel()
-            with contextlib.suppress(BaseException):
-                await self._pool_start
-        await self._pool.close()
+        await self.browser.close()
+
+    def _editor_busy(self) -> str | None:
+        if self.shell.pages.busy:
+            return "the editor is busy with a live run or a session: stop it first"
+        return None
+
+    async def _make_way(self, what: str) -> bool:
+        if not await self.authoring.confirm_discard(what):
+            return False
+        if self.authoring.entry is not None:
+            self.authoring.close_task()
+        await self.runs.live.forget_browser()
+        return True
 
     # -- handlers ----------------------------------------------------------------------------
 
@@ -400,14 +405,8 @@ class MainWindow(QMainWindow):
         self.editor_state.setText("Editor: ready")
         self.statusBar().showMessage(f"Scratch editor ready in {seconds:.1f} s", 5000)
         self._update_actions()
-        if self._prewarm and self._pool_start is None:  # warm it up while the user reads
-            self._pool_start = asyncio.ensure_future(self._pool.start())
-            self._pool_start.add_done_callback(self._on_pool_started)
-
-    def _on_pool_started(self, task: asyncio.Task[BrowserPool]) -> None:
-        if not task.cancelled() and task.exception() is not None:
-            self._pool_start = None
-            self.statusBar().showMessage(f"Evaluation unavailable: {task.exception()}")
+        if self._prewarm:  # warm it up while the user reads
+            self.browser.warm_up()
 
     def _on_editor_failed(self, message: str) -> None:
         self.editor_state.setText("Editor: failed")

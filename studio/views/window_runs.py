@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
+    QMainWindow,
     QMessageBox,
     QSplitter,
     QTabWidget,
@@ -23,6 +24,7 @@ from studio.models.agent import Mode
 from studio.models.evaluation import EvalResult
 from studio.services import agents
 from studio.services.agents.base import Agent
+from studio.services.env.modes import VIEWPORT
 from studio.services.errors import StudioError
 from studio.services.store import TaskFolder, load_task
 from studio.services.trajectories.archive import export_archive, recorded_task_folder
@@ -31,6 +33,7 @@ from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir
+from studio.views.live_height import LiveHeight
 from studio.views.live_width import LiveWidth
 from studio.views.pane_memory import (
     RUN_EDITOR_SHARE,
@@ -46,9 +49,10 @@ from studio.views.viewer.run_list import RunListDialog
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
 
-# the episode's 1280x720 screen and the document bar above it
-LIVE_EDITOR_HEIGHT = 720 + 40
-LIVE_EDITOR_WIDTH = 1280  # its width: the library pane gives way while an episode plays
+# The episode's screen: the toolbar and the document bar give way to its height, the library
+# pane to its width (studio.views.live_height, studio.views.live_width).
+LIVE_EDITOR_HEIGHT = VIEWPORT["height"]
+LIVE_EDITOR_WIDTH = VIEWPORT["width"]
 
 
 def make_agent(choice: RunChoice, task: TaskFolder) -> Agent:
@@ -72,6 +76,7 @@ class RunWiring:
         splitter: QSplitter,
         lend_editor: Callable[[str], Coroutine[Any, Any, None]],
         session_hides: Sequence[QWidget] = (),
+        live_collapse: Sequence[QWidget] = (),
     ) -> None:
         self.shell = shell
         self.panel = panel
@@ -114,6 +119,11 @@ class RunWiring:
             if isinstance(main, QSplitter) and left is not None and left is not splitter
             else None
         )
+        window = shell.parent
+        assert isinstance(window, QMainWindow)
+        top = splitter.widget(0)
+        assert top is not None
+        self.live_height = LiveHeight(window, splitter, top, shell.editor, tabs, live_collapse)
         self.stale = StaleRunGuard(
             tabs, panel, self._selected_id, self._forget, lambda: self.live.busy
         )
@@ -154,7 +164,10 @@ class RunWiring:
         self, entry: TaskFolder, agent: Agent, mode: Mode, paused: bool = False
     ) -> EvalResult | None:
         self.live.start_paused = paused
-        self.panes.show_live(LIVE_EDITOR_HEIGHT)
+        editor = self.shell.editor
+        height = LIVE_EDITOR_HEIGHT + (editor.banner.height() if editor.banner.isVisible() else 0)
+        self.panes.show_live(height)
+        self.live_height.make_room(height)
         if self.live_width is not None:
             self.live_width.widen(LIVE_EDITOR_WIDTH)
         try:
@@ -162,6 +175,7 @@ class RunWiring:
         finally:
             if self.live_width is not None:
                 self.live_width.restore()
+            self.live_height.restore()
         self.stale.opened()
         folder = self.live.last_folder
         if folder is not None:  # the run just shown can be replayed and exported

@@ -117,3 +117,16 @@ def js(run_async: Callable[..., Any]) -> Callable[[Any, str], Any]:
         return run_async(window.editor.run_js(expression), timeout_ms=20_000)
 
     return evaluate
+
+
+@pytest.fixture(scope="session")
+def classic_pool(loop_thread: Any, browser_pool: Any) -> Iterator[Any]:
+    """A pool of classic evaluation pages beside the session's browser (its server shared),
+    for every test that runs on the classic edition."""
+    from studio.services.browser import BrowserPool
+    from studio.services.editions import Edition
+
+    pool = BrowserPool(browser_pool.server, spares=1, edition=Edition.CLASSIC)
+    loop_thread.run(pool.start())
+    yield pool
+    loop_thread.run(pool.close())

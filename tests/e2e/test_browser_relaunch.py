@@ -1,9 +1,10 @@
-"""A killed evaluation browser is relaunched by `BrowserPool.ensure_alive`, in place.
+"""A killed browser is relaunched by `EpisodeManager.ensure_alive` (`BrowserPool.ensure_alive`
+and fresh editor pages), in place.
 
-The pool's own Chromium process (found by its profile folder on its command line) is killed
+The manager's Chromium process (found by its profile folder on its command line) is killed
 with SIGKILL; the pool then hands out no page until `ensure_alive` relaunches the browser, after
-which a fresh evaluation page loads and answers. The campaign's use of it (a retry after an
-environment failure) is tested in tests/unit/campaigns/test_browser_relaunch.py.
+which a fresh evaluation page loads and answers and an episode plays. The campaign's use of
+it (a retry after an environment failure): tests/unit/campaigns/test_browser_relaunch.py.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import signal
 from pathlib import Path
 
 import pytest
-
-from studio.services.browser import BrowserPool
 
 
 def _browser_pids(profile: Path) -> list[int]:
@@ -34,12 +33,13 @@ def _browser_pids(profile: Path) -> list[int]:
     return pids
 
 
-async def _kill_and_relaunch() -> None:
-    pool = BrowserPool(spares=0)
-    await pool.start()
-    try:
-        first = await pool.acquire_eval_page()
-        await pool.discard(first.page)
+async def _kill_and_relaunch(task_dir: Path, out: Path) -> None:
+    from studio.models.agent import Mode
+    from studio.services.env.episode import EpisodeManager
+    from studio.services.store import load_task
+
+    async with EpisodeManager(eval_spares=0, spare_pages=0) as manager:
+        pool = manager.pool
         assert pool._profile is not None
         (pid,) = _browser_pids(pool._profile)
         closed = asyncio.Event()
@@ -49,43 +49,23 @@ async def _kill_and_relaunch() -> None:
         assert not pool.alive
         with pytest.raises(Exception, match="closed"):  # dead until relaunched
             await pool.acquire_eval_page()
-        assert await pool.ensure_alive()
+        assert await manager.ensure_alive()
         assert pool.alive and pool.relaunches == 1
-        assert not await pool.ensure_alive()  # alive: nothing to do
+        assert not await manager.ensure_alive()  # alive: nothing to do
         ready = await pool.acquire_eval_page()
         assert await ready.page.evaluate("() => window.StudioEval.ready") is True
         await pool.discard(ready.page)
         (new_pid,) = _browser_pids(pool._profile)
         assert new_pid != pid
-    finally:
-        await pool.close()
-
-
-def test_a_killed_browser_is_relaunched_and_serves_pages_again() -> None:
-    asyncio.run(asyncio.wait_for(_kill_and_relaunch(), 240))
-
-
-async def _manager_relaunch(task_dir: Path, out: Path) -> None:
-    from studio.models.agent import Mode
-    from studio.services.env.episode import EpisodeManager
-    from studio.services.store import load_task
-
-    async with EpisodeManager(eval_spares=0, spare_pages=0) as manager:
-        profile = manager.pool._profile
-        assert profile is not None
-        (pid,) = _browser_pids(profile)
-        closed = asyncio.Event()
-        manager.pool.context.on("close", lambda _context: closed.set())
-        os.kill(pid, signal.SIGKILL)
-        await asyncio.wait_for(closed.wait(), 60)
-        assert await manager.ensure_alive()
         episode = await manager.create(load_task(task_dir), Mode.COMPOSITE, record_to=out)
         assert (out / "run.json").is_file()  # the episode plays in the relaunched browser
         await manager.delete(episode.id)
 
 
-def test_the_episode_manager_plays_an_episode_after_its_browser_was_killed(
+def test_a_killed_browser_is_relaunched_and_serves_pages_and_episodes_again(
     tmp_path: Path,
 ) -> None:
+    """One browser launch proves both: the pool's relaunch and the manager's (fresh editor
+    pages in the new browser)."""
     task = Path(__file__).resolve().parents[2] / "tasks" / "create_cat_walk"
-    asyncio.run(asyncio.wait_for(_manager_relaunch(task, tmp_path / "ep"), 300))
+    asyncio.run(asyncio.wait_for(_kill_and_relaunch(task, tmp_path / "ep"), 300))

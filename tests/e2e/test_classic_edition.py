@@ -7,7 +7,6 @@ current edition gives."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -53,15 +52,6 @@ GEOMETRY_JS = """() => {
 RESTORED_JS = """() => [workspace.getCanvas().getAttribute('transform'),
   workspace.getBubbleCanvas().getAttribute('transform'), workspace.scrollX, workspace.scrollY,
   workspace.scale]"""
-
-
-@pytest.fixture(scope="module")
-def classic_pool(loop_thread: LoopThread, browser_pool: BrowserPool) -> Iterator[BrowserPool]:
-    """A pool of classic evaluation pages beside the session's browser (its server shared)."""
-    pool = BrowserPool(browser_pool.server, spares=1, edition=Edition.CLASSIC)
-    loop_thread.run(pool.start())
-    yield pool
-    loop_thread.run(pool.close())
 
 
 async def _screen(pool: BrowserPool) -> dict[str, Any]:

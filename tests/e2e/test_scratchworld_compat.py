@@ -97,7 +97,7 @@ def sw(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 @pytest.fixture(scope="module")
 def hatch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The same with the escape hatch on (`--allow-custom-js`); its tests run last."""
-    yield from _serve(tmp_path_factory, "--allow-custom-js")
+    yield from _serve(tmp_path_factory, "--allow-custom-js", "5")  # 5 s a call
 
 
 def _serve(tmp_path_factory: pytest.TempPathFactory, *extra: str) -> Iterator[Served]:

@@ -15,7 +15,8 @@ At start every node is checked (Chromium, the Scratch GUI bundle, a browser that
 node without them is reported by name and not used. A worker or node lost mid-run loses no
 result: its unfinished calls run again on another worker (bounded attempts), each job's
 result is taken once, and seeds and clocks are chosen on the driver, so verdicts do not depend
-on where a job ran. Ctrl+C cancels the calls in flight and stops the workers.
+on where a job ran. `check --ray` evaluates on the editor edition of its task set, like a local
+check. Ctrl+C cancels the calls in flight and stops the workers.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from studio.services.distributed.dispatch import Dispatcher, DispatchStats, Slot, WorkerLost
 from studio.services.distributed.nodes import NodeCheck, node_label
+from studio.services.editions import Edition
 
 if TYPE_CHECKING:
     from studio.services.batch import EpisodeRunner
@@ -46,15 +48,17 @@ __all__ = [
 
 
 @contextlib.asynccontextmanager
-async def cluster_evaluator(address: str, per_node: int) -> AsyncIterator[Evaluates]:
+async def cluster_evaluator(
+    address: str, per_node: int, edition: Edition = Edition.CURRENT
+) -> AsyncIterator[Evaluates]:
     """An evaluator whose evaluations run on the cluster at `address`, `per_node` at once
-    on each usable node (see cluster.RayCluster)."""
+    on each usable node (see cluster.RayCluster), in evaluation pages of `edition`."""
     from studio.services.distributed.cluster import RayCluster
     from studio.services.distributed.evaluations import ClusterEvaluator
 
     async with RayCluster(address, per_node) as cluster:
         assert cluster.dispatcher is not None
-        yield ClusterEvaluator(cluster.dispatcher)
+        yield ClusterEvaluator(cluster.dispatcher, edition)
 
 
 @contextlib.asynccontextmanager

@@ -4,6 +4,8 @@ The evaluation is prepared here, exactly as `Evaluator` prepares it (project byt
 helper library, limit, clock, seed), so the worker needs no task file, and a project that
 cannot be read fails here with the same error. The worker runs it in a fresh page of its warm
 browser (`worker.StudioWorker.evaluate`); a lost worker's evaluation runs again on another.
+On an edition other than current, the job carries the edition and the worker runs it in its
+evaluation pages of that edition (`worker.StudioWorker.evaluate_on`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.task import ScriptLimit
 from studio.services.distributed.dispatch import Dispatcher
+from studio.services.editions import Edition
 from studio.services.evaluator import prepare
 from studio.services.store import TaskFolder
 
@@ -21,8 +24,9 @@ from studio.services.store import TaskFolder
 class ClusterEvaluator:
     """Evaluate projects on the cluster's workers, through a dispatcher."""
 
-    def __init__(self, dispatcher: Dispatcher) -> None:
+    def __init__(self, dispatcher: Dispatcher, edition: Edition = Edition.CURRENT) -> None:
         self.dispatcher = dispatcher
+        self.edition = edition
         self._jobs = itertools.count(1)
 
     async def evaluate(
@@ -39,5 +43,9 @@ class ClusterEvaluator:
         if isinstance(prepared, EvalResult):
             return prepared
         key = f"{entry.task.id}/{prepared.result.project}/{clock.value}/{seed}#{next(self._jobs)}"
-        result: EvalResult = await self.dispatcher.run(key, "evaluate", prepared)
+        if self.edition is Edition.CURRENT:
+            result: EvalResult = await self.dispatcher.run(key, "evaluate", prepared)
+        else:
+            job = (self.edition.value, prepared)
+            result = await self.dispatcher.run(f"{self.edition.value}:{key}", "evaluate_on", job)
         return result

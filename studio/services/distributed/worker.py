@@ -2,7 +2,9 @@
 
 `StudioWorker` is a plain class; `cluster.py` makes it a Ray actor pinned to its node (async
 methods, `capacity` calls at once). Its browser starts once, at the probe, and serves every
-later call; evaluation pages come from its own `BrowserPool`, episode pages from an
+later call; evaluation pages come from its own `BrowserPool` (of the current editor edition;
+an evaluation sent for another edition, `evaluate_on`, gets a pool of that edition, started at
+the first such call, whose missing bundle is that evaluation's set-up error), episode pages from an
 `EpisodeManager` on the same browser, drag items' editor windows from `drag.page.open_window`.
 Nothing here decides a verdict: the driver prepared the evaluation (`evaluator.prepare`) and
 judges the result; an episode is `agents.run_episode`, recorded into a scratch folder whose
@@ -20,10 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.models.agent import Mode
-from studio.models.evaluation import Clock, EvalResult
-from studio.services import paths
+from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult
+from studio.services import editions, paths
 from studio.services.browser import BrowserPool
 from studio.services.distributed import files
+from studio.services.editions import Edition
 from studio.services.evaluator import Prepared, evaluate_prepared
 from studio.services.store import load_task
 
@@ -79,6 +82,7 @@ class StudioWorker:
     def __init__(self, capacity: int) -> None:
         self.capacity = max(1, capacity)
         self._pool: BrowserPool | None = None
+        self._edition_pools: dict[Edition, BrowserPool] = {}
         self._managers: dict[int | None, EpisodeManager] = {}
         self._lock = asyncio.Lock()
 
@@ -102,6 +106,21 @@ class StudioWorker:
         """A prepared evaluation run in a fresh page of this worker's browser."""
         prepared.t0 = time.perf_counter()  # the driver's clock means nothing here
         return await evaluate_prepared(await self._browser(), prepared)
+
+    async def evaluate_on(self, job: tuple[str, Prepared]) -> EvalResult:
+        """A prepared evaluation run in an evaluation page of edition `job[0]`."""
+        name, prepared = job
+        edition = Edition.parse(name)
+        if edition is Edition.CURRENT:
+            return await self.evaluate(prepared)
+        prepared.t0 = time.perf_counter()
+        try:
+            editions.bundle_dir(edition)  # a missing bundle is named before any browser starts
+            pool = await self._edition_pool(edition)
+        except paths.SetupError as exc:
+            prepared.result.error = EvalError(kind=ErrorKind.SETUP, message=str(exc))
+            return prepared.result
+        return await evaluate_prepared(pool, prepared)
 
     async def episode(self, job: EpisodeJob) -> EpisodeReturn:
         """Run one episode on the task sent along; return the verdict and its trajectory."""
@@ -148,6 +167,9 @@ class StudioWorker:
         for manager in self._managers.values():
             await manager.close()
         self._managers.clear()
+        for pool in self._edition_pools.values():
+            await pool.close()
+        self._edition_pools.clear()
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -159,6 +181,16 @@ class StudioWorker:
                 await pool.start()
                 self._pool = pool
             return self._pool
+
+    async def _edition_pool(self, edition: Edition) -> BrowserPool:
+        """This worker's pool of `edition`'s evaluation pages, on the same editor server."""
+        current = await self._browser()
+        async with self._lock:
+            if edition not in self._edition_pools:
+                pool = BrowserPool(current.server, spares=self.capacity, edition=edition)
+                await pool.start()
+                self._edition_pools[edition] = pool
+            return self._edition_pools[edition]
 
     async def _manager(self, step_limit: int | None) -> EpisodeManager:
         from studio.services.env.episode import EpisodeManager

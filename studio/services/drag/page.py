@@ -27,14 +27,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from studio.services import page_scripts
+from studio.services import editions, page_scripts
 from studio.services.drag.item import DragItemError, ItemFolder
 from studio.services.drag.replay import DRAG_STEPS
 from studio.services.drag.setup import published_setup, run_setup
+from studio.services.editions import Edition
 from studio.services.page_scripts import COMPOSITE, DRAG
 from studio.services.server import EditorServer
 
-EDITOR_PAGE = "editor.html"
 READY_TIMEOUT_MS = 60_000
 BOX_TOLERANCE_PX = 3.0
 PAUSE_VM = """() => { const rt = window.vm.runtime;
@@ -79,8 +79,11 @@ async def _page_of(context: Any, arrived: asyncio.Queue[Any], target_id: str) ->
             return page
 
 
-async def open_window(context: Any, server: EditorServer) -> Any:
-    """A ready editor page in a new window of the browser (not a background tab)."""
+async def open_window(
+    context: Any, server: EditorServer, edition: Edition = Edition.CURRENT
+) -> Any:
+    """A ready editor page of `edition` in a new window of the browser (not a background
+    tab)."""
     async with _window_lock():
         pages = context.pages
         opener = pages[0] if pages else await context.new_page()
@@ -96,7 +99,7 @@ async def open_window(context: Any, server: EditorServer) -> Any:
                 await cdp.detach()
     try:
         await page.set_viewport_size({"width": 1280, "height": 720})
-        await page.goto(server.url(EDITOR_PAGE), wait_until="load")
+        await page.goto(server.url(editions.info(edition).editor_page), wait_until="load")
         await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
         await page_scripts.install(page, COMPOSITE, DRAG)
     except BaseException:

@@ -4,8 +4,8 @@ A QA item made by `studio qa capture` (or the labeling window) records in `captu
 the box of the block its question is about, in px of its screenshot; the QA tab outlines it.
 The box is read from a file, so it is checked: four finite numbers with a positive size, or no
 outline. An item about a block (`subject.block_id`) that carries no usable box says so in the
-caption, so a missing outline is never silent (the items shipped in diagnostics/qa were
-captured before boxes were recorded: they have none).
+caption, so a missing outline is never silent (`studio qa recapture` gives an item one; the
+items shipped in diagnostics/qa were recaptured so).
 """
 
 from __future__ import annotations
@@ -37,4 +37,4 @@ def outline_note(item: QaItem) -> str:
     if not item.subject.block_id or subject_rect(item) is not None:
         return ""
     why = "unreadable" if "subject_box" in item.capture else "not recorded at capture"
-    return f" · no outline: the block's box is {why} (capture the item again to get one)"
+    return f" · no outline: the block's box is {why} (studio qa recapture gives it one)"

@@ -65,7 +65,7 @@ def test_ctrl_c_during_a_cluster_check_exits_130(
     class Interrupted:
         """Joining the cluster works; Ctrl+C comes while an evaluation runs."""
 
-        def __init__(self, address: str, workers: int) -> None:
+        def __init__(self, address: str, workers: int, edition: Any) -> None:
             entered.append(address)
 
         async def __aenter__(self) -> Any:

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
+from studio.services import editions
+from studio.services.editions import Edition
+from studio.services.errors import StudioError
 from tests.helpers.sample_task import project_json, sb3_bytes
 from tests.helpers.tasks import make_task
 
@@ -50,3 +53,25 @@ def test_a_broken_golden_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
         zf.writestr("project.json", json.dumps({"targets": "no"})[:-3])
     assert main(["propose", str(folder)]) == 2
     assert "golden.sb3" in capsys.readouterr().err
+
+
+def test_a_classic_library_is_watched_on_classic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = make_task(tmp_path / "lib" / "walk")
+    editions.write_edition(tmp_path / "lib", Edition.CLASSIC)
+    monkeypatch.setenv(editions.info(Edition.CLASSIC).env, str(tmp_path / "no-bundle"))
+    assert main(["propose", str(folder)]) == 2  # refused before a browser starts
+    assert "is recorded for the classic edition" in capsys.readouterr().err
+    seen: list[Edition] = []
+
+    class Pool:
+        def __init__(self, *args: object, edition: Edition, **kw: object) -> None:
+            seen.append(edition)
+            raise StudioError("no browser here")
+
+    monkeypatch.setattr("studio.services.browser.BrowserPool", Pool)
+    monkeypatch.setattr(editions, "require_installed", lambda *a: None)
+    assert main(["propose", str(folder)]) == 2
+    assert main(["propose", str(folder), "--edition", "current"]) == 2
+    assert seen == [Edition.CLASSIC, Edition.CURRENT]

@@ -1,6 +1,6 @@
-"""Issue 31: the QA tab outlines the block asked about when its item carries a usable box, and
-says so when it does not (the shipped items were captured before boxes were recorded), never
-failing on a box read from a file that is not four numbers."""
+"""Issue 31: the QA tab outlines the block asked about when its item carries a usable box (every
+shipped item about a block does), and says so when it does not, never failing on a box read
+from a file that is not four numbers."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from studio.services import paths
+from studio.services.drag.item import png_size
 from studio.services.qa.item import QaSet
+from studio.views.labeling.qa_outline import subject_rect
 from studio.views.labeling.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel
 
@@ -23,10 +25,22 @@ def _root(tmp_path: Path, box: Any = None) -> Path:
     qa = QaSet(root)
     for task_id in (CONN, EXIST):
         item = SHIPPED.load(task_id)
+        item.capture.pop("subject_box", None)
         if box is not None:
             item.capture["subject_box"] = box
         qa.save(item, SHIPPED.screenshot_path(item.screenshot).read_bytes())
     return root
+
+
+def test_every_shipped_item_about_a_block_has_a_box_inside_its_screenshot() -> None:
+    about_a_block = [item for item in SHIPPED.items() if item.subject.block_id]
+    assert len(about_a_block) == 14  # 7 connection, 7 field
+    for item in about_a_block:
+        rect = subject_rect(item)
+        w, h = png_size(SHIPPED.screenshot_path(item.screenshot).read_bytes())
+        assert rect is not None, item.task_id
+        assert rect.left() >= 0 and rect.right() <= w and rect.top() >= 0, item.task_id
+        assert rect.bottom() <= h, item.task_id
 
 
 def test_a_recorded_box_is_outlined_without_a_note(qtbot: Any, tmp_path: Path) -> None:

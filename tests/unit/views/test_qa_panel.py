@@ -181,6 +181,9 @@ def test_the_block_asked_about_is_outlined_unless_that_gives_the_answer_away(
         item = qa.load(task_id)
         item.capture["subject_box"] = {"x": 100.0, "y": 50.0, "w": 80.0, "h": 30.0}
         qa.save(item)
+    item = qa.load(FIELD)
+    item.capture.pop("subject_box", None)  # an item captured before boxes were kept
+    qa.save(item)
     panel, _ = make_panel(qtbot, qa_root, ["ann"])
     (rect, _colour, label), *rest = panel.canvas.boxes
     assert not rest and label == "asked about"

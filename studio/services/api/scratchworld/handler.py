@@ -42,6 +42,7 @@ from studio.models.agent import ActionError, Mode, Observation, parse_action
 from studio.services import page_scripts
 from studio.services.api.scratchworld.schemas import PRIMITIVE_BODIES
 from studio.services.api.scratchworld.seal import (
+    CUSTOM_JS_TIMEOUT_S,
     RESTORE_API,
     is_workspace_restore,
     restore_payload,
@@ -55,7 +56,6 @@ MIN_DRAG_STEPS = 10
 DRAG_STEPS_PER_S = 30
 ACTION_SETTLE_MS = 600
 CATEGORY_SETTLE_MS = 3000  # the palette's scroll animation, on a busy machine
-CUSTOM_JS_TIMEOUT_S = 20.0
 MAX_CODE = 100_000  # characters of a custom_js function
 # the studio composite mode's APIs; done and failed stay with the client, as published
 STUDIO_COMPOSITE = set(STUDIO_COMPOSITE_APIS) - {"done", "failed"}
@@ -123,12 +123,14 @@ def parse_primitive(api: str, raw: dict[str, Any]) -> BaseModel:
 class SessionHandler:
     """Both interaction modes on one page (implements `ModeHandler`, plus `parse`)."""
 
-    def __init__(self, allow_custom_js: bool = False) -> None:
+    def __init__(
+        self, allow_custom_js: bool = False, custom_js_timeout_s: float = CUSTOM_JS_TIMEOUT_S
+    ) -> None:
         self.mode: Mode | None = None  # decided by the first call that shows it
         self.composite = CompositeMode()
         self.last_reply = Reply()
         self.allow_custom_js = allow_custom_js
-        self.custom_js_timeout_s = CUSTOM_JS_TIMEOUT_S
+        self.custom_js_timeout_s = custom_js_timeout_s
         self._reader: Any = None  # the JSHandle of SEALED_READER_JS's reader
 
     # ---- ModeHandler ------------------------------------------------------------------------

@@ -34,6 +34,7 @@ RESTORE_KEYS = frozenset({"tx", "ty", "scale", "scrollX", "scrollY", "transform"
 RESTORE_API = "set_workspace_state"
 UNSEALED_KEY = "unsealed"
 UNSEALED_NOTE = "custom_js allowed (--allow-custom-js)"
+CUSTOM_JS_TIMEOUT_S = 20.0  # a custom_js call this long: its page is probed (the default)
 
 
 class SwRefused(Exception):

@@ -56,6 +56,7 @@ from studio.services.api.scratchworld.replies import (
     recorded_element,
 )
 from studio.services.api.scratchworld.seal import (
+    CUSTOM_JS_TIMEOUT_S,
     RESTORE_API,
     UNSEALED_KEY,
     UNSEALED_NOTE,
@@ -144,6 +145,7 @@ class SwSessions(ProjectCalls):
         ttl_s: float | None = None,
         clock_cache: AgreementCache | None = None,
         allow_custom_js: bool = False,
+        custom_js_timeout_s: float = CUSTOM_JS_TIMEOUT_S,
         call_timeout_s: float = CALL_TIMEOUT_S,
     ) -> None:
         self.manager = manager
@@ -154,6 +156,7 @@ class SwSessions(ProjectCalls):
         self.ttl_s = ttl_s if ttl_s is not None else _env_ttl()
         self.clock_cache = clock_cache or AgreementCache()
         self.allow_custom_js = allow_custom_js
+        self.custom_js_timeout_s = custom_js_timeout_s
         self.call_timeout_s = call_timeout_s
         self._starting = 0  # sessions being opened (they count towards the cap)
         self._sessions: dict[str, SwSession] = {}
@@ -177,7 +180,7 @@ class SwSessions(ProjectCalls):
             )
         sid = uuid.uuid4().hex
         task = self.checkout.task(task_name) if task_name else None
-        handler = SessionHandler(allow_custom_js=self.allow_custom_js)
+        handler = SessionHandler(self.allow_custom_js, self.custom_js_timeout_s)
         folder = None
         if self.out_dir is not None:
             folder = self.out_dir / f"{(task.task.id if task else 'session')}-sw-{sid[:12]}"
