@@ -236,6 +236,15 @@
       canvas = pageStage.cloneNode(false); // a canvas (and WebGL context) of its own
       pageStage.replaceWith(canvas);
     }
+    // Fresh classes are made before Math.random is seeded: their modules draw from it as they
+    // load, which on a page of its own happened when the page loaded; the script then sees the
+    // same draws as there.
+    let classes = null;
+    if (reuse) {
+      classes = ScratchClasses.fresh();
+      const newStorage = classes.newStorage;
+      classes.newStorage = () => PageReuse.withoutWorkers(newStorage);
+    }
     VirtualClock.seedRandom(args.seed || 0);
     // The VM's timers read the clock they find when they are made: install it first.
     if (virtual) VirtualClock.install({ watch: [args.scriptName, args.helperName] });
@@ -247,12 +256,7 @@
       canvas.style.height = `${height}px`;
       const options = virtual ? { audioContext: VirtualClock.audioContext() } : {};
       if (reuse && !virtual) options.audioContext = PageReuse.audioContext();
-      if (reuse) {
-        const classes = ScratchClasses.fresh();
-        const newStorage = classes.newStorage;
-        classes.newStorage = () => PageReuse.withoutWorkers(newStorage);
-        options.classes = classes;
-      }
+      if (reuse) options.classes = classes;
       vm = ScratchClasses.createVM(canvas, options);
       vm.renderer.resize(width, height); // as the editor does for its stage size
       window.vm = vm;
