@@ -127,6 +127,7 @@ class BrowserPool:
         self._in_use: dict[Any, ReadyPage] = {}
         self._cdp: dict[Any, Any] = {}
         self._baseline: dict[Any, list[tuple[Any, ...]]] = {}  # listeners of a clean page
+        self._returned = asyncio.Event()  # a page came back (warm) or was closed (slot free)
         self.reused = 0  # evaluations that ran on a page used before
         self.discards: dict[str, int] = {}  # why pages given back were closed, and how often
 
@@ -344,6 +345,10 @@ class BrowserPool:
         `release` (or `discard`)."""
         if self._context is None:
             await self.start()
+        # Every slot held by a page in use: wait for one to come back rather than for a slot.
+        while self.reuse and not self._warm and not self._spare_tasks and self._no_free_slot():
+            self._returned.clear()
+            await self._returned.wait()
         while self._warm:
             ready = self._warm.pop()  # the most recently used: its caches are the warmest
             if ready.page.is_closed() or self.broken(ready.page):
@@ -354,6 +359,9 @@ class BrowserPool:
         ready = self._hand_out(await self._take_spare())
         self._top_up()
         return ready
+
+    def _no_free_slot(self) -> bool:
+        return self._free_slots is not None and self._free_slots.empty()
 
     def _hand_out(self, ready: ReadyPage) -> ReadyPage:
         self._in_use[ready.page] = ready
@@ -389,6 +397,7 @@ class BrowserPool:
             await self.discard(page)
             return False
         self._warm.append(ReadyPage(page, 0.0, ready.slot, ready.uses + 1))
+        self._returned.set()
         return True
 
     def _unclean(self, page: Any, ready: ReadyPage | None, reusable: bool) -> str | None:
@@ -432,6 +441,7 @@ class BrowserPool:
                 self._retired.append(slot)
                 slot = self.slots + len(self._retired)
             self._free_slots.put_nowait(slot)
+        self._returned.set()
         if self.reuse and self._context is not None and not self._dead:
             self._top_up()  # a page closed: a spare takes its place
 
