@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(cached per task content; a task whose clocks disagree is then checked in real time)",
     )
     ck.add_argument("--json", action="store_true", help="print the report as JSON")
+    ck.add_argument(
+        "--profile",
+        action="store_true",
+        help="print each task's mean seconds per evaluation by phase (page ready, page wait, "
+        "project load, script); with --json they are in each task's `phases`",
+    )
     editions.add_argument(ck)
     ck.add_argument(
         "--ray",
@@ -259,6 +265,8 @@ async def _check(args: argparse.Namespace) -> int:
         print(json.dumps(_report_json(report, args.with_results), indent=2))
     else:
         _print_report(report)
+        if args.profile:
+            _print_profile(report)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
@@ -299,6 +307,7 @@ def _report_json(report: CheckReport, with_results: bool = False) -> dict[str, o
         "flaky",
         "seconds",
         "kill_rate",
+        "phases",
     }
     if with_results:
         keys |= {"golden", "initial"}
@@ -306,6 +315,18 @@ def _report_json(report: CheckReport, with_results: bool = False) -> dict[str, o
         "tasks": [t.model_dump(mode="json", include=keys) for t in report.tasks],
         "summary": report.summary.model_dump(mode="json"),
     }
+
+
+def _print_profile(report: CheckReport) -> None:
+    """Where each task's evaluations spent their time (means per evaluation, seconds)."""
+    print(f"{'profile':<36} {'ready':>6} {'wait':>6} {'load':>6} {'script':>7} {'total':>6}")
+    for t in report.tasks:
+        if t.phases is not None:
+            p = t.phases
+            print(
+                f"{t.id:<36} {p.page_ready_s:6.2f} {p.page_wait_s:6.2f} "
+                f"{p.project_load_s:6.2f} {p.script_s:7.2f} {p.total_s:6.2f}"
+            )
 
 
 def _print_report(report: CheckReport) -> None:

@@ -2,7 +2,10 @@
  * Runs one evaluation in this page: load the project into a fresh VM, install the helper
  * library as window.EvaluationUtils, run the task script as fn(vm, config, cleanup) with a
  * time limit, and return a plain object. Python (studio.services.evaluator) calls
- * window.StudioEval.run(...) once per page; the page is then thrown away.
+ * window.StudioEval.run(...); with `args.reuse` the evaluation leaves the page as it found it
+ * (its VM made from fresh classes on a canvas of its own, quit and released at the end; the
+ * globals, console and Math.random it touched put back; its timers cancelled) so that the pool
+ * may use the page again once page-reuse.js finds it clean. Without it the page is thrown away.
  *
  * window.StudioEval.runOn(vm, args) does the same on a VM that already exists, in real time:
  * the editor page's own VM, as the published ScratchWorld service evaluates
@@ -20,6 +23,17 @@
     messageChars: 4000, // characters of an error message or stack.
   };
   const realNow = performance.now.bind(performance); // taken before any virtual clock
+  // Taken when the page loads: a script that replaces the globals cannot replace these. (An
+  // editor page that runs the published protocol has no page-reuse.js: it is never reused.)
+  const PageReuse = window.PageReuse || {
+    baseline() {}, check: () => ['the page cannot be checked'], trackWork() {}, endWork() {},
+    withoutWorkers: (make) => make(), settle: () => Promise.resolve(), cancelScheduled() {},
+  };
+  const RealWork = window.RealWork;
+  const SETTLE_MS = 2000; // real work left by an evaluation may finish before its page is checked
+  const randomProperty = Object.getOwnPropertyDescriptor(Math, 'random');
+  const consoleProperties = Object.getOwnPropertyNames(console)
+    .map((name) => [name, Object.getOwnPropertyDescriptor(console, name)]);
 
   function base64ToBuffer(b64) {
     const bin = atob(b64);
@@ -57,12 +71,15 @@
       `${source}\n};\n//# sourceURL=${fileName}`;
     document.head.appendChild(el);
     window.removeEventListener('error', onError);
-    if (syntaxError || typeof window[slot] !== 'function') {
+    el.remove();
+    const factory = window[slot];
+    delete window[slot];
+    if (syntaxError || typeof factory !== 'function') {
       throw { kind: 'syntax', file: fileName, ...(syntaxError || { message: 'the file does not parse', line: null }) };
     }
     const module = { exports: {} };
     try {
-      window[slot](module, module.exports, requireShim);
+      factory(module, module.exports, requireShim);
     } catch (err) {
       throw { kind: 'script', file: fileName, message: String(err && err.message || err),
               line: lineFromStack(err && err.stack, fileName), stack: String(err && err.stack || '') };
@@ -202,22 +219,45 @@
     return { timings: {}, result: null, error: null, console: { calls: 0, forwarded: 0, chars: 0 } };
   }
 
-  /** One evaluation: {timings, result, error}; `args.clock` is 'virtual' or 'real'. */
+  /** One evaluation: {timings, result, error}; `args.clock` is 'virtual' or 'real'. With
+   * `args.reuse` the page is left as found (see the header). */
   async function run(args) {
     const out = newOutcome(args);
     const virtual = args.clock === 'virtual';
+    const reuse = Boolean(args.reuse);
     const t0 = realNow();
+    let vm = null;
+    let canvas = document.getElementById('stage');
+    const pageStage = canvas;
+    const nodes = reuse ? new Set(document.querySelectorAll('*')) : null;
+    if (reuse) {
+      PageReuse.trackWork();
+      if (!virtual) RealWork.install();
+      canvas = pageStage.cloneNode(false); // a canvas (and WebGL context) of its own
+      pageStage.replaceWith(canvas);
+    }
+    // Fresh classes are made before Math.random is seeded: their modules draw from it as they
+    // load, which on a page of its own happened when the page loaded; the script then sees the
+    // same draws as there.
+    let classes = null;
+    if (reuse) {
+      classes = ScratchClasses.fresh();
+      const newStorage = classes.newStorage;
+      classes.newStorage = () => PageReuse.withoutWorkers(newStorage);
+    }
     VirtualClock.seedRandom(args.seed || 0);
     // The VM's timers read the clock they find when they are made: install it first.
     if (virtual) VirtualClock.install({ watch: [args.scriptName, args.helperName] });
     try {
       // The stage canvas stays in the document: the renderer maps mouse positions through its
       // on-screen box (sprite clicks). On the virtual clock it is not drawn (hookRenderer).
-      const canvas = document.getElementById('stage');
       const [width, height] = args.stage || [480, 360];
       canvas.style.width = `${width}px`;
       canvas.style.height = `${height}px`;
-      const vm = ScratchClasses.createVM(canvas, virtual ? { audioContext: VirtualClock.audioContext() } : {});
+      const options = virtual ? { audioContext: VirtualClock.audioContext() } : {};
+      if (reuse && !virtual) options.audioContext = PageReuse.audioContext();
+      if (reuse) options.classes = classes;
+      vm = ScratchClasses.createVM(canvas, options);
       vm.renderer.resize(width, height); // as the editor does for its stage size
       window.vm = vm;
       if (virtual) {
@@ -226,12 +266,102 @@
       }
       return await loadAndRun(vm, args, virtual, out, t0);
     } finally {
+      if (reuse) {
+        PageReuse.cancelScheduled();
+        await PageReuse.settle(RealWork.pending, SETTLE_MS);
+      }
+      const pending = reuse ? RealWork.pending() : 0;
       if (virtual) {
         out.clock_hazards = VirtualClock.hazards();
         VirtualClock.uninstall();
       }
+      if (reuse) release(vm, canvas, pageStage, virtual, pending, nodes);
     }
   }
 
-  window.StudioEval = { run, runOn, ready: true };
+  /** Put back what an evaluation changed on a page that may be used again: its VM stopped
+   * and its renderer, audio and canvas released; the globals, console and Math.random as they
+   * were; its timers cancelled. Whatever else it changed, page-reuse.js finds. */
+  function release(vm, canvas, pageStage, virtual, pending, nodes) {
+    const quietly = (fn) => { try { fn(); } catch (e) { /* the script may have broken it */ } };
+    if (vm) {
+      quietly(() => vm.stopAll());
+      quietly(() => vm.quit());
+      quietly(() => {
+        const gl = vm.renderer && vm.renderer._gl;
+        const lose = gl && gl.getExtension('WEBGL_lose_context');
+        if (lose) lose.loseContext();
+      });
+      quietly(() => {
+        const context = vm.runtime.audioEngine && vm.runtime.audioEngine.audioContext;
+        if (context && context.state !== 'closed') context.close().catch(() => {});
+      });
+    }
+    quietly(() => canvas.replaceWith(pageStage));
+    // Elements the evaluation added (the VM's sandbox frames among them) are removed; a frame
+    // removed takes its timers and listeners with it. Any other change to the document stays,
+    // and page-reuse.js finds it.
+    for (const el of document.querySelectorAll('*')) {
+      if (!nodes.has(el) && el.isConnected) quietly(() => el.remove());
+    }
+    if (!virtual) quietly(() => RealWork.uninstall());
+    delete window.vm;
+    delete window.EvaluationUtils;
+    quietly(() => Object.defineProperty(Math, 'random', randomProperty));
+    for (const [name, d] of consoleProperties) quietly(() => Object.defineProperty(console, name, d));
+    PageReuse.endWork(pending);
+  }
+
+  // A small project whose load makes the page do what any first load does once (the renderer
+  // adds the Scratch fonts to the document): run before the baseline, so that only what an
+  // evaluation leaves counts. Its costumes name no stored asset: the VM loads its default ones.
+  const WARM_UP = JSON.stringify({
+    targets: [
+      { isStage: true, name: 'Stage', variables: {}, lists: {}, broadcasts: {}, blocks: {},
+        comments: {}, currentCostume: 0, sounds: [], volume: 100, layerOrder: 0, tempo: 60,
+        costumes: [{ name: 'backdrop1', dataFormat: 'svg', assetId: '00000000000000000000000000000000',
+          md5ext: '00000000000000000000000000000000.svg', rotationCenterX: 240, rotationCenterY: 180 }] },
+      { isStage: false, name: 'Sprite1', variables: {}, lists: {}, broadcasts: {}, comments: {},
+        blocks: { say: { opcode: 'looks_say', next: null, parent: null, topLevel: true, x: 0, y: 0,
+          shadow: false, inputs: { MESSAGE: [1, [10, 'ready']] }, fields: {} } },
+        currentCostume: 0, sounds: [], volume: 100, layerOrder: 1, visible: true, x: 0, y: 0,
+        size: 100, direction: 90, draggable: false, rotationStyle: 'all around',
+        costumes: [{ name: 'costume1', dataFormat: 'svg', assetId: '00000000000000000000000000000001',
+          md5ext: '00000000000000000000000000000001.svg', rotationCenterX: 0, rotationCenterY: 0 }] },
+    ],
+    monitors: [], extensions: [], meta: { semver: '3.0.0', vm: '0.2.0', agent: '' },
+  });
+  const WARM_UP_SCRIPT = `module.exports = async (vm) => {
+    const sprite = vm.runtime.targets.find((t) => !t.isStage);
+    vm.greenFlag();
+    await new Promise((r) => setTimeout(r, 50));
+    vm.renderer.draw();
+    return Boolean(sprite);
+  };`;
+
+  /** Make the page ready to be used again: a first evaluation of studio's own (WARM_UP), then
+   * the baseline later checks compare with (page-reuse.js). Before any untrusted script. */
+  async function baseline() {
+    const out = await run({
+      reuse: true, clock: 'real', seed: 0, timeoutMs: 20000, stage: [480, 360], config: {},
+      projectB64: btoa(WARM_UP), projectName: 'warm-up.json',
+      helperSource: '', helperName: 'warm-up-helper.js',
+      scriptSource: WARM_UP_SCRIPT, scriptName: 'warm-up.js',
+    });
+    if (out.error) throw new Error(`the page's warm-up failed: ${out.error.message}`);
+    PageReuse.baseline();
+  }
+
+  /** '' when the page is as its baseline found it (page-reuse.js), else why not, one reason a
+   * line. A string: nothing the page's scripts changed can alter how it reaches the studio. */
+  const join = Array.prototype.join;
+  function check() {
+    return Reflect.apply(join, PageReuse.check(), ['\n']);
+  }
+
+  // Not replaceable: the studio reaches the checks of a page a script ran in through this.
+  Object.defineProperty(window, 'StudioEval', {
+    value: Object.freeze({ run, runOn, check, baseline, ready: true }),
+    writable: false, configurable: false, enumerable: true,
+  });
 }());

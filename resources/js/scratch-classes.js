@@ -7,14 +7,19 @@
  *     to load bitmap costumes stored at resolution 1, as projects converted from Scratch 2 carry)
  *     and the audio engine (scratch-audio: without it sounds are not loaded and "play sound until
  *     done" does not wait), from the bundle's webpack module table, each recognised by its source.
- * Exposes window.ScratchClasses = {VirtualMachine, Renderer, BitmapAdapter, AudioEngine, createVM}.
+ * `fresh()` gives the same classes from a new instance of the bundle's modules: the compiled
+ * module functions (a private copy of the module table, taken when this file loads) run again
+ * into an empty module cache, so nothing an earlier VM's classes or module state went through
+ * reaches a VM made from them (page-reuse.js says why evaluation pages need that).
+ * Exposes window.ScratchClasses = {VirtualMachine, Renderer, BitmapAdapter, AudioEngine,
+ * createVM, stageCanvas, fresh}.
  */
 (function () {
   'use strict';
   const edition = window.studioEdition;
-  /** The one module whose source holds every needle (copies of one package, source for
-   * source the same, count as one: the classic bundle carries two of scratch-svg-renderer's). */
-  function findModule(req, what, needles) {
+  /** The id of the one module whose source holds every needle (copies of one package, source
+   * for source the same, count as one: the classic bundle carries two of scratch-svg-renderer's). */
+  function findId(req, what, needles) {
     const ids = Object.keys(req.m).filter((id) => {
       const src = Function.prototype.toString.call(req.m[id]);
       return needles.every((n) => src.includes(n));
@@ -23,14 +28,61 @@
     if (ids.length === 0 || sources.size !== 1) {
       throw new Error(`the Scratch GUI bundle has ${ids.length} candidates for the ${what} (${needles})`);
     }
-    const mod = req(ids[0]);
-    return mod.default || mod;
+    return ids[0];
   }
+  const classOf = (mod) => mod.default || mod;
   const req = edition.webpackRequire();
-  const Renderer = findModule(req, 'renderer', ['_allDrawables', 'Could not get WebGL context']);
-  const BitmapAdapter = findModule(req, 'bitmap adapter', ['convertResolution1Bitmap', 'importBitmap']);
-  const AudioEngine = findModule(req, 'audio engine', ['decodeSoundPlayer', 'createEffectChain', 'DECAY_DURATION']);
+  const IDS = {
+    Renderer: findId(req, 'renderer', ['_allDrawables', 'Could not get WebGL context']),
+    BitmapAdapter: findId(req, 'bitmap adapter', ['convertResolution1Bitmap', 'importBitmap']),
+    AudioEngine: findId(req, 'audio engine', ['decodeSoundPlayer', 'createEffectChain', 'DECAY_DURATION']),
+    VirtualMachine: findId(req, 'virtual machine', ['_addFileDescsToZip', 'loadProject']),
+    Storage: findId(req, 'storage', ['setDefaultAssetId', 'addWebStore']),
+  };
+  const Renderer = classOf(req(IDS.Renderer));
+  const BitmapAdapter = classOf(req(IDS.BitmapAdapter));
+  const AudioEngine = classOf(req(IDS.AudioEngine));
   const VirtualMachine = edition.VirtualMachine();
+  if (classOf(req(IDS.VirtualMachine)) !== VirtualMachine) {
+    throw new Error('the Scratch GUI bundle has another virtual machine than its editor uses');
+  }
+  const table = Object.assign(Object.create(null), req.m);
+  const helpers = Object.assign(Object.create(null), req);
+  const storageClass = (mod) => mod.ScratchStorage || classOf(mod);
+
+  /** A new instance of the bundle's modules: a webpack require with an empty cache. */
+  function freshRequire() {
+    const cache = Object.create(null);
+    function fresh(id) {
+      const hit = cache[id];
+      if (hit) return hit.exports;
+      const factory = table[id];
+      if (typeof factory !== 'function') throw new Error(`the bundle has no module ${id}`);
+      const module = { id, i: id, loaded: false, l: false, exports: {} };
+      cache[id] = module;
+      factory.call(module.exports, module, module.exports, fresh);
+      module.loaded = true;
+      module.l = true;
+      return module.exports;
+    }
+    for (const key of Object.keys(helpers)) if (key !== 'm' && key !== 'c') fresh[key] = helpers[key];
+    fresh.m = table;
+    fresh.c = cache;
+    return fresh;
+  }
+
+  /** The Scratch classes from a new instance of the bundle's modules (see the header). */
+  function fresh() {
+    const r = freshRequire();
+    const Storage = storageClass(r(IDS.Storage));
+    return {
+      VirtualMachine: classOf(r(IDS.VirtualMachine)),
+      newStorage: () => new Storage(),
+      Renderer: classOf(r(IDS.Renderer)),
+      BitmapAdapter: classOf(r(IDS.BitmapAdapter)),
+      AudioEngine: classOf(r(IDS.AudioEngine)),
+    };
+  }
 
   /** A canvas of the stage's size, outside the document (mouse picking needs one inside). */
   function stageCanvas() {
@@ -43,17 +95,20 @@
   /**
    * Build a fresh VM with storage, a renderer, the bitmap adapter and an audio engine; nothing
    * is shared with other VMs. `options.audioContext` replaces the audio engine's context (the
-   * virtual clock passes one whose time it drives).
+   * virtual clock passes one whose time it drives); `options.classes` (from `fresh()`) replaces
+   * the page's own classes.
    */
   function createVM(canvas, options = {}) {
-    const vm = new VirtualMachine();
-    vm.attachStorage(edition.newStorage());
-    vm.attachRenderer(new Renderer(canvas || stageCanvas(), -240, 240, -180, 180));
-    vm.attachV2BitmapAdapter(new BitmapAdapter());
-    vm.attachAudioEngine(options.audioContext ? new AudioEngine(options.audioContext) : new AudioEngine());
+    const c = options.classes || { VirtualMachine, Renderer, BitmapAdapter, AudioEngine,
+      newStorage: () => edition.newStorage() };
+    const vm = new c.VirtualMachine();
+    vm.attachStorage(c.newStorage());
+    vm.attachRenderer(new c.Renderer(canvas || stageCanvas(), -240, 240, -180, 180));
+    vm.attachV2BitmapAdapter(new c.BitmapAdapter());
+    vm.attachAudioEngine(options.audioContext ? new c.AudioEngine(options.audioContext) : new c.AudioEngine());
     vm.setCompatibilityMode(true);
     vm.setTurboMode(false);
     return vm;
   }
-  window.ScratchClasses = { VirtualMachine, Renderer, BitmapAdapter, AudioEngine, createVM, stageCanvas };
+  window.ScratchClasses = { VirtualMachine, Renderer, BitmapAdapter, AudioEngine, createVM, stageCanvas, fresh };
 }());

@@ -209,17 +209,20 @@
     state.hazards.clear();
     state.reads = 0;
     state.busyReads = 0;
-    window.setTimeout = (fn, delay, ...args) => addTimer(fn, delay, args, false);
-    window.setInterval = (fn, delay, ...args) => addTimer(fn, delay, args, true);
-    window.clearTimeout = clearTimer;
-    window.clearInterval = clearTimer;
-    window.requestAnimationFrame = (fn) => addTimer(() => fn(state.perfBase + state.now), 1000 / 60, [], false);
-    window.cancelAnimationFrame = clearTimer;
-    window.requestIdleCallback = (fn) => addTimer(
-      () => fn({ didTimeout: false, timeRemaining: () => 50 }), 1, [], false);
-    window.cancelIdleCallback = clearTimer;
-    performance.now = () => state.perfBase + readClock();
-    window.Date = makeDate(real.Date);
+    // Each replacement is undone at `uninstall` with the property as it was (the same function,
+    // not a copy): a page used again must look exactly as before (page-reuse.js).
+    replace(window, 'setTimeout', (fn, delay, ...args) => addTimer(fn, delay, args, false));
+    replace(window, 'setInterval', (fn, delay, ...args) => addTimer(fn, delay, args, true));
+    replace(window, 'clearTimeout', clearTimer);
+    replace(window, 'clearInterval', clearTimer);
+    replace(window, 'requestAnimationFrame',
+      (fn) => addTimer(() => fn(state.perfBase + state.now), 1000 / 60, [], false));
+    replace(window, 'cancelAnimationFrame', clearTimer);
+    replace(window, 'requestIdleCallback', (fn) => addTimer(
+      () => fn({ didTimeout: false, timeRemaining: () => 50 }), 1, [], false));
+    replace(window, 'cancelIdleCallback', clearTimer);
+    replace(performance, 'now', () => state.perfBase + readClock());
+    replace(window, 'Date', makeDate(real.Date));
     virtualMarks();
     watchHazards();
     if (window.RealWork) window.RealWork.install();
@@ -293,14 +296,6 @@
 
   function uninstall() {
     if (!state.installed) return;
-    window.setTimeout = real.setTimeout; window.clearTimeout = real.clearTimeout;
-    window.setInterval = real.setInterval; window.clearInterval = real.clearInterval;
-    if (real.requestAnimationFrame) window.requestAnimationFrame = real.requestAnimationFrame;
-    if (real.cancelAnimationFrame) window.cancelAnimationFrame = real.cancelAnimationFrame;
-    window.requestIdleCallback = real.requestIdleCallback;
-    window.cancelIdleCallback = real.cancelIdleCallback;
-    performance.now = real.perfNow;
-    window.Date = real.Date;
     while (state.restore.length) state.restore.pop()();
     if (window.RealWork) window.RealWork.uninstall();
     state.timers.clear();

@@ -51,6 +51,16 @@ class MutantRun(BaseModel):
     note: str = ""
 
 
+class PhaseTimes(BaseModel):
+    """Mean seconds per evaluation in each phase (wall time; evaluations overlap)."""
+
+    page_ready_s: float = 0.0  # loading a page, mostly ahead of need
+    page_wait_s: float = 0.0  # waiting for a loaded page
+    project_load_s: float = 0.0
+    script_s: float = 0.0
+    total_s: float = 0.0
+
+
 class TaskCheck(BaseModel):
     """Verdict on one task folder."""
 
@@ -75,6 +85,7 @@ class TaskCheck(BaseModel):
     golden: EvalResult | None = None
     initial: EvalResult | None = None
     seconds: float = 0.0
+    phases: PhaseTimes | None = None  # mean seconds per evaluation of this task, by phase
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -92,16 +103,6 @@ class WeakScript(BaseModel):
     mutants_killed: int
     mutants_ran: int
     survivors: int
-
-
-class PhaseTimes(BaseModel):
-    """Mean seconds per evaluation in each phase (wall time; evaluations overlap)."""
-
-    page_ready_s: float = 0.0  # loading a page, mostly ahead of need
-    page_wait_s: float = 0.0  # waiting for a loaded page
-    project_load_s: float = 0.0
-    script_s: float = 0.0
-    total_s: float = 0.0
 
 
 class CheckSummary(BaseModel):

@@ -1,11 +1,21 @@
-"""One headless system Chromium, reused, handing out fresh evaluation pages.
+"""One headless system Chromium, reused, handing out evaluation pages.
 
-Every evaluation gets a page of its own, closed afterwards with every popup it opened, so no
-listener, timer or global of one evaluation survives into the next. Pages are loaded ahead of
-need (spares) so that a caller rarely waits for the 17 MB bundle to start. The browser keeps a
-persistent profile in the user's cache so that V8's code cache makes page start fast after the
-first runs. A pool loads the evaluation page of one editor edition (`edition`, the current one
-unless told otherwise; studio.services.editions).
+The life of an evaluation page: it is loaded ahead of need (a spare) so that a caller rarely
+waits for the 17 MB bundle to start; once ready, the page records its clean state (its
+baseline: resources/js/page-reuse.js, and here the event listeners of its window and document);
+an evaluation takes it (`acquire_eval_page`), runs, and gives it back (`release`). A page given
+back is used again only when nothing of that evaluation can reach the next one: the run ended
+without a breaking error, the page is not marked broken and opened no popup, the page's own
+check finds its realm, document and host state equal to the baseline and nothing left
+scheduled, its listeners equal the baseline's, and it has served fewer than MAX_USES
+evaluations; its origin's storage is then wiped. Any doubt and the page is closed (`discard`),
+with every popup it opened, and a new spare takes its place. Each evaluation makes its VM from
+a fresh instance of the bundle's modules, so no class or module state is shared either. With
+`reuse=False` (today's path, kept for the benchmark) every page is closed after one use.
+
+The browser keeps a persistent profile in the user's cache so that V8's code cache makes page
+start fast after the first runs. A pool loads the evaluation page of one editor edition
+(`edition`, the current one unless told otherwise; studio.services.editions).
 
 Evaluations share no storage: each page is served from an origin of its own slot
 (`e<N>.localhost`, all answered by the one loopback editor server), at most one page per slot
@@ -20,7 +30,7 @@ script installed before any of the page's own (resources/js/page-containment.js)
 WebRTC from every frame; and, once the page is ready, request interception here that refuses
 every request not to its own origin and every navigation. A page that tried either is marked
 broken (`broken`), as callers mark a page that crashed or stopped answering; every evaluation
-page is closed after one use anyway (`discard`), and none is ever handed out twice.
+page is closed and never handed out again.
 
 A browser that died (its process crashed or was killed, or it was closed from outside: the
 context's `close` event) is noticed by `ensure_alive`, which relaunches it in place (the same
@@ -44,7 +54,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-from studio.services import atomic, editions, paths
+from studio.services import atomic, editions, page_reuse, paths
 from studio.services.editions import Edition
 from studio.services.server import EditorServer
 
@@ -66,6 +76,8 @@ CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # runs before any script 
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
 CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
+CHECK_LIMIT_S = 20.0  # a page's check after an evaluation (one that does not answer is closed)
+MAX_USES = 100  # evaluations one page serves before it is closed (bounds what leaks in memory)
 
 
 @dataclass
@@ -75,6 +87,7 @@ class ReadyPage:
     page: Any  # playwright.async_api.Page
     ready_s: float
     slot: int = 0
+    uses: int = 0  # evaluations the page served before this one
 
 
 class BrowserPool:
@@ -86,8 +99,10 @@ class BrowserPool:
         spares: int = 1,
         slots: int | None = None,
         edition: Edition = Edition.CURRENT,
+        reuse: bool = True,
     ) -> None:
         self.server = server
+        self.reuse = reuse  # pages found clean after an evaluation serve the next one
         self.edition = edition  # the editor edition whose evaluation page the pool loads
         self._own_server = server is None
         self.spares = max(0, spares)
@@ -108,6 +123,13 @@ class BrowserPool:
         self._dead = False  # the context closed without `close` asking: crashed or killed
         self._relaunching = asyncio.Lock()  # two workers noticing one crash relaunch once
         self.relaunches = 0
+        self._warm: list[ReadyPage] = []  # checked clean, waiting for the next evaluation
+        self._in_use: dict[Any, ReadyPage] = {}
+        self._cdp: dict[Any, Any] = {}
+        self._baseline: dict[Any, list[tuple[Any, ...]]] = {}  # listeners of a clean page
+        self._returned = asyncio.Event()  # a page came back (warm) or was closed (slot free)
+        self.reused = 0  # evaluations that ran on a page used before
+        self.discards: dict[str, int] = {}  # why pages given back were closed, and how often
 
     async def start(self) -> BrowserPool:
         if self._context is not None:
@@ -179,6 +201,10 @@ class BrowserPool:
             await self._stop_browser()
             self._slot_of.clear()
             self._popups.clear()
+            self._warm.clear()
+            self._in_use.clear()
+            self._cdp.clear()
+            self._baseline.clear()
             self._broken.clear()
             self._retired.clear()
             await self.start()
@@ -234,7 +260,9 @@ class BrowserPool:
 
     def _top_up(self) -> None:
         self._spare_tasks = [t for t in self._spare_tasks if not t.cancelled()]
-        while len(self._spare_tasks) < self.spares:
+        # Reused pages count: a page in use comes back warm, so no spare is loaded for it.
+        held = len(self._warm) + len(self._in_use) if self.reuse else 0
+        while len(self._spare_tasks) + held < self.spares:
             self._spare_tasks.append(asyncio.ensure_future(self._open_eval_page()))
 
     def slot_origin(self, slot: int) -> str:
@@ -270,6 +298,10 @@ class BrowserPool:
             "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
         )
         await self._contain(page, origin)
+        if self.reuse:  # the clean state later checks compare with, before any evaluation
+            await page.evaluate("() => window.StudioEval.baseline()")
+            self._cdp[page] = cdp
+            self._baseline[page] = await page_reuse.listeners(cdp)
 
     async def _adopt_popup(self, page: Any) -> None:
         """Remember a popup of an evaluation page, so that it is closed with its opener."""
@@ -316,12 +348,37 @@ class BrowserPool:
         self._broken.setdefault(page, why)
 
     async def acquire_eval_page(self) -> ReadyPage:
-        """A fresh, loaded evaluation page; the caller must `discard` it after one use."""
+        """A loaded evaluation page, clean (fresh or checked); the caller gives it back with
+        `release` (or `discard`)."""
         if self._context is None:
             await self.start()
+        # Every slot held by a page in use: wait for one to come back rather than for a slot.
+        while self.reuse and not self._warm and not self._spare_tasks and self._no_free_slot():
+            self._returned.clear()
+            await self._returned.wait()
+        while self._warm:
+            ready = self._warm.pop()  # the most recently used: its caches are the warmest
+            if ready.page.is_closed() or self.broken(ready.page):
+                await self.discard(ready.page)
+                continue
+            self.reused += 1
+            return self._hand_out(ReadyPage(ready.page, 0.0, ready.slot, ready.uses))
+        ready = self._hand_out(await self._take_spare())
+        self._top_up()
+        return ready
+
+    def _no_free_slot(self) -> bool:
+        return self._free_slots is not None and self._free_slots.empty()
+
+    def _hand_out(self, ready: ReadyPage) -> ReadyPage:
+        self._in_use[ready.page] = ready
+        return ready
+
+    async def _take_spare(self) -> ReadyPage:
         while self._spare_tasks:
             task = self._spare_tasks.pop(0)
-            self._top_up()
+            if not self.reuse:
+                self._top_up()
             try:
                 ready = await task
             except Exception:
@@ -330,9 +387,45 @@ class BrowserPool:
                 await self.discard(ready.page)  # a spare that crashed while it waited
                 continue
             return ready
-        ready = await self._open_eval_page()
-        self._top_up()
-        return ready
+        return await self._open_eval_page()
+
+    async def release(self, page: Any, reusable: bool = True) -> bool:
+        """Give back a page an evaluation used: kept warm for the next evaluation when it is
+        proved clean (see the module docstring), else closed. True when it is kept."""
+        ready = self._in_use.pop(page, None)
+        why = self._unclean(page, ready, reusable)
+        if why is None:
+            try:
+                why = await asyncio.wait_for(self._check(page), CHECK_LIMIT_S) or None
+            except Exception as exc:  # a page that does not answer is not proved clean
+                why = f"the page's check failed: {type(exc).__name__}"
+        if why is not None or ready is None:
+            self.discards[why or "unknown page"] = self.discards.get(why or "unknown page", 0) + 1
+            await self.discard(page)
+            return False
+        self._warm.append(ReadyPage(page, 0.0, ready.slot, ready.uses + 1))
+        self._returned.set()
+        return True
+
+    def _unclean(self, page: Any, ready: ReadyPage | None, reusable: bool) -> str | None:
+        if not self.reuse:
+            return "pages are not reused"
+        if ready is None or page not in self._baseline:
+            return "not a page of this pool's"
+        if not reusable:
+            return "the evaluation broke the page"
+        if self.broken(page) or _is_closed(page):
+            return "the page is broken"
+        if self._popups.get(page):
+            return "the page opened a popup"
+        if ready.uses + 1 >= MAX_USES:
+            return f"the page served {MAX_USES} evaluations"
+        return None
+
+    async def _check(self, page: Any) -> str:
+        """'' when the page is clean; else the first reasons it is not."""
+        origin = self.slot_origin(self._slot_of[page])
+        return await page_reuse.check(page, self._cdp[page], self._baseline[page], origin)
 
     async def discard(self, page: Any) -> None:
         """Close a used page and the popups it opened; a hung page is closed without running
@@ -346,12 +439,18 @@ class BrowserPool:
             except Exception:
                 closed = closed and _is_closed(popup)
         self._broken.pop(page, None)
+        self._in_use.pop(page, None)
+        self._cdp.pop(page, None)
+        self._baseline.pop(page, None)
         slot = self._slot_of.pop(page, None)
         if slot is not None and self._free_slots is not None:
             if not closed:
                 self._retired.append(slot)
                 slot = self.slots + len(self._retired)
             self._free_slots.put_nowait(slot)
+        self._returned.set()
+        if self.reuse and self._context is not None and not self._dead:
+            self._top_up()  # a page closed: a spare takes its place
 
 
 # Profile preferences that keep WebRTC off the network and stop the browser from guessing

@@ -76,6 +76,7 @@ class TaskChecker:
         self.expected = 0  # evaluations the current check() is expected to make
         self.progress: Callable[[int, int], None] | None = None  # (finished, expected)
         self.phase_sums = [0.0] * 5  # page ready, page wait, project load, script, total
+        self.task_phases: dict[str, list[float]] = {}  # the same per task id, and a count
         self._gate = asyncio.Semaphore(max(1, options.workers))
 
     async def run(
@@ -88,10 +89,13 @@ class TaskChecker:
                     entry, project, project_name=name, clock=clock, seed=seed
                 )
                 t = result.timings
+                mine = self.task_phases.setdefault(entry.task.id, [0.0] * 6)
                 for i, value in enumerate(
                     (t.page_ready_s, t.page_wait_s, t.project_load_s, t.script_s, t.total_s)
                 ):
                     self.phase_sums[i] += value
+                    mine[i] += value
+                mine[5] += 1
                 return result
             finally:
                 self.finished += 1
@@ -287,6 +291,12 @@ async def check_tasks(
         return result
 
     checks.extend(await asyncio.gather(*(one(e) for e in entries)))
+    for c in checks:  # each task's own phase figures (studio check --profile prints them)
+        sums = checker.task_phases.get(c.id)
+        if sums and sums[5]:
+            means = [round(v / sums[5], 3) for v in sums[:5]]
+            names = ("page_ready_s", "page_wait_s", "project_load_s", "script_s", "total_s")
+            c.phases = PhaseTimes(**dict(zip(names, means, strict=True)))
     summary = _summary(checks, checker.evaluations, t0)
     if checker.evaluations:
         means = [round(v / checker.evaluations, 3) for v in checker.phase_sums]

@@ -20,7 +20,13 @@ from studio.services import atomic, paths
 from studio.services.evaluator import Evaluator
 from studio.services.store import TaskFolder
 
-RUNTIME_FILES = ("eval-runner.js", "virtual-clock.js", "real-work.js", "scratch-classes.js")
+RUNTIME_FILES = (
+    "eval-runner.js",
+    "virtual-clock.js",
+    "real-work.js",
+    "scratch-classes.js",
+    "page-reuse.js",
+)
 
 
 @dataclass(frozen=True)

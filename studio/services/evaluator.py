@@ -5,9 +5,13 @@ studio.services.browser says), under a time limit enforced twice (a timer in the
 scripts that block the page, a deadline here after which the page is killed). A watchdog bounds
 every step the studio waits on, getting the page included: an evaluation whose page stops
 answering ends with the kind `stalled` (or `timeout`, once the script started) instead of
-waiting, and its page is discarded. A page the run broke (crashed, navigated, stalled) is
-marked broken in the pool; no evaluation page is ever used twice. What comes back is bounded:
-console output (studio.services.eval_console) and the result, measured in the page.
+waiting, and its page is discarded. A page the run broke (crashed, navigated, stalled, timed
+out, or a script error) is marked broken in the pool and closed. Any other page is given back to
+the pool, which uses it for the next evaluation only when it proves that nothing of this one is
+left in it (studio.services.browser says how; each evaluation has its VM made from fresh
+classes, on a canvas of its own, and leaves the page as it found it: resources/js/eval-runner.js
+and page-reuse.js), and closes it otherwise. What comes back is bounded: console output
+(studio.services.eval_console) and the result, measured in the page.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ class Prepared:
     args: dict[str, Any]
     limit: ScriptLimit
     t0: float
+    answered: bool = False  # the page itself gave the outcome (no crash, stall or failure)
 
 
 def prepare(
@@ -155,7 +160,7 @@ class Evaluator:
 
 
 async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult:
-    """Run a prepared evaluation in a fresh page of `pool` (here, or in a cluster's worker)."""
+    """Run a prepared evaluation in a clean page of `pool` (here, or in a cluster's worker)."""
     result = prepared.result
     waited = time.perf_counter()
     try:
@@ -170,18 +175,26 @@ async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult
     else:
         result.timings.page_ready_s = ready.ready_s
         result.timings.page_wait_s = time.perf_counter() - waited
+        if pool.reuse:
+            prepared.args = {**prepared.args, "reuse": True}
+        reusable = False
         try:
             await watched(ready.page, "(a) => window.StudioEval.run(a)", prepared)
+            reusable = prepared.answered and (result.error is None or result.error.kind in KEEPS)
         finally:
-            if result.error is not None and result.error.kind in BREAKING:
+            if not reusable and result.error is not None and result.error.kind in BREAKING:
                 pool.mark_broken(ready.page, result.error.message)
-            await pool.discard(ready.page)
+            await pool.release(ready.page, reusable)
     result.timings.total_s = time.perf_counter() - prepared.t0
     return result
 
 
-# Errors after which the page is not trusted (it is discarded after every run in any case).
+# Errors after which the page is not trusted: it is closed, never checked for reuse.
 BREAKING = {ErrorKind.CRASH, ErrorKind.STALLED, ErrorKind.TIMEOUT, ErrorKind.SCRIPT}
+# Errors the page reported itself, after which it may be checked for reuse: a script that threw
+# (or did not parse, or returned too much) and a project that did not load ended in the page's
+# own hands. A timeout never: the script may still be running.
+KEEPS = {ErrorKind.SCRIPT, ErrorKind.SYNTAX, ErrorKind.RESULT, ErrorKind.PROJECT}
 
 
 async def watched(page: Any, call: str, prepared: Prepared) -> None:
@@ -251,6 +264,7 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
             )
         elif run in done:
             outcome = run.result()
+            prepared.answered = True
             page_stats = outcome.get("console") if isinstance(outcome, dict) else None
             _apply_outcome(result, outcome)
         elif not started.done():
