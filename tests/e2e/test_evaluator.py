@@ -33,7 +33,8 @@ def test_golden_passes_initial_fails(tmp_path: Path, evaluate) -> None:  # type:
     assert golden.error is None, golden.error
     assert golden.success and golden.passed_tests == 2 and golden.total_tests == 2
     assert golden.details[0].name == "flag moves the Cat to x 100"
-    assert golden.timings.page_ready_s > 0 and golden.timings.total_s > 0
+    # a reused page was ready before this evaluation asked for it: 0 s to get ready
+    assert golden.timings.page_ready_s >= 0 and golden.timings.total_s > 0
     initial = evaluate(entry, entry.initial_path)
     assert initial.error is None
     assert not initial.success and initial.passed_tests == 1

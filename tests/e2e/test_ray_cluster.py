@@ -84,6 +84,7 @@ def comparable(data: dict[str, Any]) -> dict[str, Any]:
     """A check's JSON without what depends on time and machine load."""
     for task in data["tasks"]:
         task.pop("seconds")
+        task.pop("phases", None)  # where time went: machine and page reuse, not verdicts
     for key in ("seconds", "evaluations_per_minute", "phases"):
         data["summary"].pop(key)
     return data

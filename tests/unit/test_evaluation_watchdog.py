@@ -34,6 +34,7 @@ class FakePool:
 
     def __init__(self, page: Any = None, hang: bool = False) -> None:
         self.page, self.hang = page, hang
+        self.reuse = False  # a page per evaluation, as BrowserPool(reuse=False)
         self.marked: dict[Any, str] = {}
         self.discarded: list[Any] = []
 
@@ -47,6 +48,11 @@ class FakePool:
 
     async def discard(self, page: Any) -> None:
         self.discarded.append(page)
+
+    async def release(self, page: Any, reusable: bool = True) -> bool:
+        """As BrowserPool(reuse=False): every page is closed after its evaluation."""
+        await self.discard(page)
+        return False
 
 
 class SilentPage:

@@ -51,6 +51,7 @@ def comparable(report: Any) -> dict[str, Any]:
     data = _report_json(report, with_results=True)
     for task in data["tasks"]:
         task.pop("seconds")
+        task.pop("phases", None)  # where time went: machine and page reuse, not verdicts
         for key in ("golden", "initial"):
             task[key].pop("timings")
             task[key]["console"] = []
