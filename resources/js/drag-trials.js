@@ -143,6 +143,13 @@
     if (flyoutWorkspace()) B.scrollFlyout(ws(), y);
   }
 
+  /** The palette at its top, as a fresh page shows it (a kept window may show it scrolled). */
+  function paletteTop() {
+    const fw = flyoutWorkspace();
+    if (fw && fw.scrollY !== 0) scrollFlyout(0);
+    return true;
+  }
+
   function mark() {
     const fw = flyoutWorkspace();
     baseline = { program: programKey(), view: viewKey(), z: zOrder().join('|'),
@@ -569,6 +576,7 @@
     still,
     view,
     viewState,
+    paletteTop,
     mark,
     atBaseline,
     restore,

@@ -109,17 +109,11 @@ def published_setup(item: DragItem) -> PublishedSetup | None:
     return setup
 
 
-# The published runner opens a fresh page per item, whose palette is at its top; a window kept
-# from another item may show it scrolled (a category clicked there).
-PALETTE_TOP = """() => { const w = window.workspace; const f = w.getFlyout();
-  if (f && f.getWorkspace().scrollY !== 0) window.studioEdition.blockly.scrollFlyout(w, 0);
-  return true; }"""
-
-
 async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
     """The palette at its top, small stage mode, then each pre-action as real input (the
     project is loaded)."""
-    await page.evaluate(PALETTE_TOP)
+    # the published runner opens a fresh page per item, whose palette is at its top
+    await page_scripts.call(page, page_scripts.DRAG, "paletteTop")
     if not await page.evaluate(SMALL_STAGE_JS) or not await page_scripts.call(
         page, page_scripts.HELPERS, "smallStageShown", 0
     ):

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from studio.services import page_scripts
-from studio.services.drag.setup import PALETTE_TOP, SMALL_STAGE_JS, PublishedSetup, run_setup
+from studio.services.drag.setup import SMALL_STAGE_JS, PublishedSetup, run_setup
 
 
 class _Page:
@@ -17,7 +17,7 @@ class _Page:
         self.editing = editing
 
     async def evaluate(self, expression: str, arg: Any = None) -> Any:
-        if expression in (SMALL_STAGE_JS, page_scripts.CALL_JS, PALETTE_TOP):
+        if expression in (SMALL_STAGE_JS, page_scripts.CALL_JS):
             return True
         if "editingTarget" in expression:
             return self.editing
