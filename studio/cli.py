@@ -19,11 +19,12 @@ from studio.cli_progress import ProgressBar
 from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant
 from studio.services import editions, paths
-from studio.services.browser import BrowserPool, default_spares
+from studio.services.browser import BrowserPool
 from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
 from studio.services.editions import Edition
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.evaluator import Evaluates, Evaluator
+from studio.services.pool_size import default_workers
 from studio.services.store import load_task, save_task, scan_library
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
@@ -69,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--mutants", type=int, default=10, help="mutants per task (0: none)")
     ck.add_argument("--reruns", type=int, default=3, help="runs per project, each with a seed")
     ck.add_argument(
-        "--workers", type=int, default=default_spares() + 1, help="evaluations in parallel"
+        "--workers", type=int, default=None,
+        help="evaluations in parallel (default: the cores, or STUDIO_CORES, plus one)",
     )
     ck.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
     ck.add_argument("--realtime", action="store_true", help="force the real clock")
@@ -246,7 +248,7 @@ async def _check(args: argparse.Namespace) -> int:
     options = CheckOptions(
         mutants=max(0, args.mutants),
         reruns=max(1, args.reruns),
-        workers=max(1, args.workers),
+        workers=max(1, args.workers or default_workers()),
         seed=args.seed,
         realtime=args.realtime,
         compare_clocks=args.compare_clocks,

@@ -45,7 +45,6 @@ import asyncio
 import contextlib
 import fcntl
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -56,6 +55,7 @@ from urllib.parse import urlsplit
 
 from studio.services import atomic, editions, page_reuse, paths
 from studio.services.editions import Edition
+from studio.services.pool_size import default_spares  # noqa: F401  (callers import it here)
 from studio.services.server import EditorServer
 
 CHROMIUM_ARGS = [
@@ -487,7 +487,3 @@ def _is_closed(page: Any) -> bool:
         return bool(page.is_closed())
     return False
 
-
-def default_spares() -> int:
-    """Spare pages worth keeping warm on this machine."""
-    return max(2, min(4, os.cpu_count() or 2))

@@ -26,6 +26,7 @@ RUNTIME_FILES = (
     "real-work.js",
     "scratch-classes.js",
     "page-reuse.js",
+    "asset-cache.js",
 )
 
 
