@@ -198,7 +198,8 @@ def main() -> None:
         )
     a, b = old["verdicts"], new["verdicts"]
     differ = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-    print(f"verdicts equal on both paths: {len(a) - len(differ)}/{len(a)} (mismatches {len(differ)})")
+    same = len(a) - len(differ)
+    print(f"verdicts equal on both paths: {same}/{len(a)} (mismatches {len(differ)})")
     for key in differ:
         print(f"  MISMATCH {key}: old {a.get(key)} new {b.get(key)}")
 

@@ -70,7 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--mutants", type=int, default=10, help="mutants per task (0: none)")
     ck.add_argument("--reruns", type=int, default=3, help="runs per project, each with a seed")
     ck.add_argument(
-        "--workers", type=int, default=None,
+        "--workers",
+        type=int,
+        default=None,
         help="evaluations in parallel (default: the cores, or STUDIO_CORES, plus one)",
     )
     ck.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")

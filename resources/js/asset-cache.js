@@ -16,11 +16,13 @@
  *     closure only, unreachable from the window. Each evaluation gets a copy of its own (a new
  *     ImageBitmap made from the kept one, a new AudioBuffer filled from the kept samples):
  *     closing the bitmap or writing into the buffer changes that copy, nothing else.
- *   - The functions used are the ones the page had when this file loaded.
+ *   - Only the runner can open the cache (`claim`), so no script opens it around decoders of
+ *     its own; what the cache calls is what the page had when the runner opened it.
  * A failed decode is kept as a failure (the VM then tries its own fallback, as it would). The
  * cache holds at most MAX_BYTES of decoded data; past that, new content is decoded uncached.
  *
- * Exposes window.AssetCache = {open(audioContext), close(), stats()} (frozen, not replaceable).
+ * Exposes window.AssetCache = {claim(), stats()} (frozen, not replaceable): claim() gives
+ * {open(audioContext), close()} once, to eval-runner.js as it loads, and null afterwards.
  */
 (function () {
   'use strict';
@@ -177,8 +179,16 @@
 
   const stats = () => ({ ...counts, entries: entries.size, bytes: kept });
 
+  // The runner claims open/close once, when it loads (before any evaluation); a script that
+  // calls claim() later gets null, so it can never open the cache around its own decoding.
+  let claimed = false;
+  const claim = () => {
+    if (claimed) return null;
+    claimed = true;
+    return Object.freeze({ open, close });
+  };
   Object.defineProperty(window, 'AssetCache', {
-    value: Object.freeze({ open, close, stats }),
+    value: Object.freeze({ claim, stats }),
     writable: false, configurable: false, enumerable: true,
   });
 }());

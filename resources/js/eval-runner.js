@@ -31,7 +31,7 @@
   };
   const RealWork = window.RealWork;
   // Decodes shared by content while a project loads (asset-cache.js); none on an editor page.
-  const AssetCache = window.AssetCache || { open() {}, close() {} };
+  const AssetCache = (window.AssetCache && window.AssetCache.claim()) || { open() {}, close() {} };
   const SETTLE_MS = 2000; // real work left by an evaluation may finish before its page is checked
   const randomProperty = Object.getOwnPropertyDescriptor(Math, 'random');
   const consoleProperties = Object.getOwnPropertyNames(console)

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-from studio.services import atomic, editions, page_reuse, paths
+from studio.services import atomic, editions, page_reuse, page_scripts, paths
 from studio.services.editions import Edition
 from studio.services.pool_size import default_spares  # noqa: F401  (callers import it here)
 from studio.services.server import EditorServer
@@ -72,7 +72,7 @@ CHROMIUM_ARGS = [
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
-CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # runs before any script of the page
+CONTAINMENT_JS = page_scripts.CONTAINMENT_JS  # runs before any script of the page
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
 CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
@@ -299,7 +299,7 @@ class BrowserPool:
         )
         await self._contain(page, origin)
         if self.reuse:  # the clean state later checks compare with, before any evaluation
-            await page.evaluate("() => window.StudioEval.baseline()")
+            await page_scripts.runner(page, "baseline")
             self._cdp[page] = cdp
             self._baseline[page] = await page_reuse.listeners(cdp)
 
@@ -318,7 +318,7 @@ class BrowserPool:
         frame made later, and its requests held to its own origin from now on."""
         url = urlsplit(page.url)
         await page.add_init_script(path=str(CONTAINMENT_JS))
-        await page.evaluate("() => {\n" + CONTAINMENT_JS.read_text(encoding="utf-8") + "\n}")
+        await page_scripts.contain(page)
         await self._contain(page, f"{url.scheme}://{url.netloc}")
 
     async def _contain(self, page: Any, origin: str) -> None:
@@ -486,4 +486,3 @@ def _is_closed(page: Any) -> bool:
     with contextlib.suppress(Exception):
         return bool(page.is_closed())
     return False
-

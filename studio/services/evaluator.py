@@ -21,12 +21,14 @@ import base64
 import contextlib
 import re
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail, Timings
 from studio.models.task import ScriptLimit
+from studio.services import page_scripts
 from studio.services.browser import PAGE_READY_TIMEOUT_S, BrowserPool
 from studio.services.errors import ProjectFileError, StudioError
 from studio.services.eval_console import (  # noqa: F401  (names tests and callers import here)
@@ -179,7 +181,7 @@ async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult
             prepared.args = {**prepared.args, "reuse": True}
         reusable = False
         try:
-            await watched(ready.page, "(a) => window.StudioEval.run(a)", prepared)
+            await watched(ready.page, run_evaluation, prepared)
             reusable = prepared.answered and (result.error is None or result.error.kind in KEEPS)
         finally:
             if not reusable and result.error is not None and result.error.kind in BREAKING:
@@ -197,7 +199,15 @@ BREAKING = {ErrorKind.CRASH, ErrorKind.STALLED, ErrorKind.TIMEOUT, ErrorKind.SCR
 KEEPS = {ErrorKind.SCRIPT, ErrorKind.SYNTAX, ErrorKind.RESULT, ErrorKind.PROJECT}
 
 
-async def watched(page: Any, call: str, prepared: Prepared) -> None:
+async def run_evaluation(page: Any, args: dict[str, Any]) -> Any:
+    """`StudioEval.run(args)` in an evaluation page (through studio.services.page_scripts)."""
+    return await page_scripts.runner(page, "run", args)
+
+
+PageCall = Callable[[Any, dict[str, Any]], Awaitable[Any]]  # (page, arguments) -> outcome
+
+
+async def watched(page: Any, call: PageCall, prepared: Prepared) -> None:
     """`run_in_page` under a watchdog: whatever the page or the driver stop answering, the run
     ends within the load limit, the script's limit, its grace and WATCHDOG_SLACK_S, with the
     error kind `stalled`."""
@@ -213,8 +223,8 @@ async def watched(page: Any, call: str, prepared: Prepared) -> None:
         )
 
 
-async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
-    """Run the page function `call` with the prepared arguments; fill the result in.
+async def run_in_page(page: Any, call: PageCall, prepared: Prepared) -> None:
+    """Run `call(page, arguments)` with the prepared arguments; fill the result in.
 
     The page says when the script starts (after the project loaded); from then on a page the
     script blocks is given its limit and a grace period, then left to the caller to close.
@@ -244,7 +254,7 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
     console.on_full = stop_listening
     page.on("console", on_console)
     page.on("crash", on_crash)
-    run = asyncio.ensure_future(page.evaluate(call, args))
+    run = asyncio.ensure_future(call(page, args))
     try:
         # The deadline for a page blocked by the script runs from the script's start: a
         # project that loads slowly on a busy machine must not count against the script.

@@ -20,6 +20,12 @@ editor page or spells the call of one of its functions.
 - `bridge(page, function, *args)` calls the editor page's own bridge the same way
   (`window.studioBridge`, resources/js/editor-bridge.js, which resources/web/editor.html loads
   itself: nothing to install).
+- `runner(page, function, *args)` calls the evaluation runner of an evaluation page the same
+  way (`window.StudioEval`: resources/js/eval-runner.js, which resources/web/eval.html loads
+  itself: `run`, `baseline`, `check`); `run_on_editor_vm(page, args)` runs an evaluation on an
+  editor page's own VM (`StudioEval.runOn(window.vm, args)`, the published protocol).
+- `contain(page)` runs resources/js/page-containment.js in a page that is already loaded (a
+  page about to load gets it as an init script: `CONTAINMENT_JS` is its path).
 
 A page is anything with Playwright's `evaluate(expression, arg)` (`ScriptPage`): a Playwright
 page of the headless browser, or the window's own editor page (`studio.views.live_page`).
@@ -56,6 +62,9 @@ INSTALL_JS = f"""(scripts) => {{
   return true;
 }}"""
 BRIDGE_JS = "([fn, args]) => window.studioBridge[fn](...args)"
+RUNNER_JS = "([fn, args]) => window.StudioEval[fn](...args)"
+EDITOR_RUN_JS = "(args) => window.StudioEval.runOn(window.vm, args)"
+CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # removes WebRTC from a page's frames
 CALL_JS = f"""([name, version, fn, args]) => {{
   const held = window.{REGISTRY};
   if (!held || held[name] !== version || !window[name]) return '{MISSING}';
@@ -148,3 +157,29 @@ async def call(page: ScriptPage, script: PageScript, function: str, *args: Any) 
 async def bridge(page: ScriptPage, function: str, *args: Any) -> Any:
     """`window.studioBridge[function](...args)`: the editor page's own bridge."""
     return await page.evaluate(BRIDGE_JS, [function, list(args)])
+
+
+async def runner(page: ScriptPage, function: str, *args: Any) -> Any:
+    """`window.StudioEval[function](...args)`: the evaluation page's own runner."""
+    return await page.evaluate(RUNNER_JS, [function, list(args)])
+
+
+async def run_on_editor_vm(page: ScriptPage, args: dict[str, Any]) -> Any:
+    """An evaluation on the editor page's own VM (`StudioEval.runOn(window.vm, args)`)."""
+    return await page.evaluate(EDITOR_RUN_JS, args)
+
+
+@cache
+def _containment_source() -> str:
+    try:
+        return CONTAINMENT_JS.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StudioError(
+            f"{CONTAINMENT_JS}: cannot read the page script ({exc.strerror})"
+        ) from None
+
+
+async def contain(page: ScriptPage) -> None:
+    """Run page-containment.js in `page` as it is now (every frame made later gets it too
+    when it is also the page's init script)."""
+    await page.evaluate("() => {\n" + _containment_source() + "\n}")

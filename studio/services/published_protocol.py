@@ -22,6 +22,7 @@ from typing import Any
 
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult
 from studio.models.task import SCRATCHWORLD_CAP_S, ScriptLimit
+from studio.services import page_scripts
 from studio.services.browser import BrowserPool
 from studio.services.env.editor_pages import EditorPages
 from studio.services.evaluator import prepare, run_in_page
@@ -73,7 +74,7 @@ class PublishedProtocol:
             result.timings.page_ready_s = time.perf_counter() - t0
             await _prepare_page(page, server.url(RUNNER))
             await self.pool.contain_loaded(page)  # the script is untrusted here too
-            await run_in_page(page, "(a) => window.StudioEval.runOn(window.vm, a)", prepared)
+            await run_in_page(page, page_scripts.run_on_editor_vm, prepared)
         finally:
             with contextlib.suppress(Exception):
                 await page.close(run_before_unload=False)
