@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 from studio.models.agent import EpisodeStatus, Mode  # noqa: E402
 from studio.models.evaluation import EvalResult  # noqa: E402
 from studio.models.trajectory import RunInfo  # noqa: E402
-from studio.services import campaign  # noqa: E402
-from studio.services.store import load_task  # noqa: E402
+from studio.services.core.store import load_task  # noqa: E402
+from studio.services.runs import campaign  # noqa: E402
 
 TARGET_S = 5.0
 # the runs' environment: main() gives them a cache folder (browser profile) of their own

@@ -16,15 +16,17 @@ from typing import TYPE_CHECKING
 
 from studio import cli_window
 from studio.cli_progress import ProgressBar
+from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
 from studio.models.task import EquivalentMutant
-from studio.services import editions, paths
-from studio.services.browser import BrowserPool, default_spares
-from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-from studio.services.editions import Edition
-from studio.services.errors import StudioError, TaskFileError
-from studio.services.evaluator import Evaluates, Evaluator
-from studio.services.store import load_task, save_task, scan_library
+from studio.services.core import paths
+from studio.services.core.errors import TaskFileError
+from studio.services.core.store import load_task, save_task, scan_library
+from studio.services.runtime import editions
+from studio.services.runtime.browser import BrowserPool, default_spares
+from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.evaluator import Evaluates, Evaluator
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
     from studio.models.check import CheckReport, TaskCheck
@@ -169,7 +171,7 @@ async def _eval(args: argparse.Namespace) -> int:
     spares = 0 if args.protocol == "published" else 1
     async with BrowserPool(spares=spares, edition=edition) as pool:
         if args.protocol == "published":
-            from studio.services.published_protocol import PublishedProtocol
+            from studio.services.exchange.published_protocol import PublishedProtocol
 
             result = await PublishedProtocol(pool).evaluate(entry, project)
         else:
@@ -228,7 +230,7 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
 
 
 async def _check(args: argparse.Namespace) -> int:
-    from studio.services.checker import CheckOptions, check_tasks
+    from studio.services.checking.checker import CheckOptions, check_tasks
 
     entries, errors = [], []
     for path in args.paths:

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.agent import Mode
-from studio.services import campaign
-from studio.services.batch import run_dir_name
-from studio.services.campaign import Manifest
-from studio.services.errors import StudioError
-from studio.services.limits import Limits, PriceTable, load_prices
-from studio.services.store import TaskFolder
+from studio.models.errors import StudioError
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.limits import Limits, PriceTable, load_prices
+from studio.services.runs import campaign
+from studio.services.runs.batch import run_dir_name
+from studio.services.runs.campaign import Manifest
 
 
 def campaign_for(
@@ -115,7 +115,7 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
         if value is not None and value <= 0:
             raise StudioError(f"{flag} must be more than 0")
     if args.max_cost is not None and prices is not None and args.agent == "llm":
-        from studio.services.agents.llm import ENV_MODEL  # httpx: only for the LLM agent
+        from studio.services.episodes.agents.llm import ENV_MODEL  # httpx: only for the LLM agent
 
         model = os.environ.get(ENV_MODEL, "")
         if model and model not in prices.models:
@@ -129,7 +129,7 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
 
 def _load_task(folder: Path, task_id: str) -> TaskFolder:
     """The campaign's task `task_id` from the folder its manifest names."""
-    from studio.services.store import load_task
+    from studio.services.core.store import load_task
 
     if not folder.is_dir():
         raise StudioError(f"{folder}: task folder of the campaign is gone (give TASKS)")
@@ -171,11 +171,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _rescore(args: argparse.Namespace) -> int:
-    from studio.services import atomic
-    from studio.services.browser import BrowserPool
-    from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-    from studio.services.evaluator import Evaluator
-    from studio.services.rescore import RESCORE_FILE, rescore
+    from studio.services.core import atomic
+    from studio.services.runs.rescore import RESCORE_FILE, rescore
+    from studio.services.runtime.browser import BrowserPool
+    from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
+    from studio.services.runtime.evaluator import Evaluator
 
     if not args.run_dir.is_dir():
         raise StudioError(f"{args.run_dir}: is not a folder")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 FORMAT = "inspect"

@@ -8,7 +8,7 @@ studio qa confirm | score | agreement ...  (capture, recapture: studio.cli_label
 
 Each handler takes the parsed arguments and returns the exit code: 0 done, 1 interrupted or
 failed; bad input raises StudioError (exit 2, the message names the file). Review steps are the
-services' (`studio.services.drag.review`, `studio.services.qa.review`): a refused step is a
+services' (`labeling.drag.review`, `labeling.qa.review`): a refused step is a
 ReviewError whose message is printed.
 """
 
@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from studio.cli_progress import ProgressBar
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -35,9 +35,9 @@ def _server(pool: Any) -> Any:
 # ---- regions ---------------------------------------------------------------------------------
 def regions_compute(args: argparse.Namespace) -> int:
     """Each item in turn on the same editor windows (opened once, warm for the next item)."""
-    from studio.services import editions
-    from studio.services.drag.item import check_screenshot, load_item
-    from studio.services.drag.regions import DEFAULT_PAGES, RegionInterrupted
+    from studio.services.labeling.drag.item import check_screenshot, load_item
+    from studio.services.labeling.drag.regions import DEFAULT_PAGES, RegionInterrupted
+    from studio.services.runtime import editions
 
     entries = [load_item(path) for path in args.items]
     edition = editions.choose_items(args.edition, [e.path for e in entries])
@@ -51,7 +51,7 @@ def regions_compute(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
 
     async def go() -> None:
-        from studio.services.browser import BrowserPool
+        from studio.services.runtime.browser import BrowserPool
 
         async with BrowserPool(spares=0) as pool:
             windows: list[Any] = []
@@ -77,7 +77,7 @@ async def _region_item(
     edition: Any = None,
 ) -> dict[str, Any]:
     """Compute one item's regions on `windows`, store them, print its lines; its JSON row."""
-    from studio.services.drag.regions import (
+    from studio.services.labeling.drag.regions import (
         RegionComputer,
         apply_result,
         compare_with_stored,
@@ -134,10 +134,15 @@ async def _region_item(
 
 # ---- drag ------------------------------------------------------------------------------------
 def drag_author(args: argparse.Namespace) -> int:
-    from studio.services.browser import BrowserPool
-    from studio.services.drag.author import Pick, author_item, prepare_from_project, save_authored
-    from studio.services.drag.item import ConnectionType
-    from studio.services.drag.page import open_window
+    from studio.models.drag_item import ConnectionType
+    from studio.services.labeling.drag.author import (
+        Pick,
+        author_item,
+        prepare_from_project,
+        save_authored,
+    )
+    from studio.services.labeling.drag.page import open_window
+    from studio.services.runtime.browser import BrowserPool
 
     if bool(args.target) == bool(args.palette):
         raise StudioError("give the block to drag: --target BLOCK_ID or --palette OPCODE")
@@ -176,8 +181,8 @@ def drag_author(args: argparse.Namespace) -> int:
 
 
 def drag_score(args: argparse.Namespace) -> int:
-    from studio.services.drag.item import scan_items
-    from studio.services.drag.scoring import execute, read_predictions, report, score_items
+    from studio.services.labeling.drag.item import scan_items
+    from studio.services.labeling.drag.scoring import execute, read_predictions, report, score_items
 
     items = {e.item.id: e for e in scan_items(args.items)}
     preds = read_predictions(args.predictions)
@@ -185,7 +190,7 @@ def drag_score(args: argparse.Namespace) -> int:
     if args.execute:
 
         async def go() -> None:
-            from studio.services.browser import BrowserPool
+            from studio.services.runtime.browser import BrowserPool
 
             async with BrowserPool(spares=0) as pool:
                 await execute(pool.context, _server(pool), items, groups, preds)
@@ -212,9 +217,9 @@ def _cell(value: Any) -> str:
 
 
 def drag_review(args: argparse.Namespace) -> int:
-    from studio.services.drag import review
-    from studio.services.drag.item import load_item
-    from studio.services.labeling.review import ReviewState
+    from studio.models.items import ReviewState
+    from studio.services.labeling.drag import review
+    from studio.services.labeling.drag.item import load_item
 
     entry = load_item(args.item)
     item = entry.item
@@ -230,8 +235,8 @@ def drag_review(args: argparse.Namespace) -> int:
 
 
 def drag_agreement(args: argparse.Namespace) -> int:
-    from studio.services.drag.agreement import region_agreement
-    from studio.services.drag.item import load_item
+    from studio.services.labeling.drag.agreement import region_agreement
+    from studio.services.labeling.drag.item import load_item
 
     out = region_agreement(load_item(args.item).item, args.first, args.second)
     if args.json:
@@ -246,8 +251,8 @@ def drag_agreement(args: argparse.Namespace) -> int:
 
 # ---- qa --------------------------------------------------------------------------------------
 def qa_confirm(args: argparse.Namespace) -> int:
-    from studio.services.qa import review
-    from studio.services.qa.item import QaSet
+    from studio.services.labeling.qa import review
+    from studio.services.labeling.qa.item import QaSet
 
     qa = QaSet(args.qa_dir)
     item = review.confirm(qa.load(args.task_id), args.by, args.answer)
@@ -259,8 +264,8 @@ def qa_confirm(args: argparse.Namespace) -> int:
 
 
 def qa_score(args: argparse.Namespace) -> int:
-    from studio.services.qa.item import QaSet
-    from studio.services.qa.scoring import read_answers, score
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.labeling.qa.scoring import read_answers, score
 
     items = QaSet(args.qa_dir).items()
     out = {model: score(items, answers) for model, answers in read_answers(args.answers).items()}
@@ -282,8 +287,8 @@ def qa_score(args: argparse.Namespace) -> int:
 
 
 def qa_agreement(args: argparse.Namespace) -> int:
-    from studio.services.qa.item import QaSet
-    from studio.services.qa.scoring import labeler_agreement
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.labeling.qa.scoring import labeler_agreement
 
     out = labeler_agreement(QaSet(args.qa_dir).items(), args.first, args.second)
     if args.json:

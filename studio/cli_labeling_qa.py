@@ -12,7 +12,7 @@ studio qa recapture QA_DIR [ID...] [--project P.sb3 [--detach BLOCK --dx DX --dy
 
 Both open an editor page of the QA set's edition (`edition.json` in the set or in the library
 it sits in; `--edition` overrides), refused before a browser starts when that edition is not
-installed. `capture` prepares the screen (studio.services.qa.screens), takes the picture,
+installed. `capture` prepares the screen (studio.services.labeling.qa.screens), takes the picture,
 writes a draft item whose truth is the VM's suggestion, and keeps the project as shown beside
 the set (`projects/<screenshot stem>.sb3`) when none is kept for that screenshot yet.
 `recapture` takes each screenshot of the chosen items (default: all) again from its kept
@@ -31,9 +31,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from studio.services import editions
-from studio.services.editions import Edition
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -48,7 +48,7 @@ def _edition(args: argparse.Namespace) -> Edition:
 
 
 async def _window(pool: Any, edition: Edition) -> Any:
-    from studio.services.drag.page import open_window
+    from studio.services.labeling.drag.page import open_window
 
     if pool.server is None:
         raise StudioError("the browser pool has no editor server")
@@ -56,7 +56,7 @@ async def _window(pool: Any, edition: Edition) -> Any:
 
 
 def _published(raw: str | None) -> dict[str, float] | None:
-    from studio.services.qa.screens import published_state
+    from studio.services.labeling.qa.screens import published_state
 
     if raw is None:
         return None
@@ -67,10 +67,11 @@ def _published(raw: str | None) -> dict[str, float] | None:
 
 
 def qa_capture(args: argparse.Namespace) -> int:
-    from studio.services.browser import BrowserPool
-    from studio.services.qa import screens
-    from studio.services.qa.capture import capture, make_item
-    from studio.services.qa.item import QaSet, QaType, Subject
+    from studio.models.qa_item import QaType, Subject
+    from studio.services.labeling.qa import screens
+    from studio.services.labeling.qa.capture import capture, make_item
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.runtime.browser import BrowserPool
 
     edition = _edition(args)
     screen = screens.Screen(
@@ -115,9 +116,10 @@ def qa_capture(args: argparse.Namespace) -> int:
 
 
 def qa_recapture(args: argparse.Namespace) -> int:
-    from studio.services.browser import BrowserPool
-    from studio.services.qa import screens
-    from studio.services.qa.item import QaItem, QaSet
+    from studio.models.qa_item import QaItem
+    from studio.services.labeling.qa import screens
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.runtime.browser import BrowserPool
 
     qa = QaSet(args.qa_dir)
     items = qa.items()

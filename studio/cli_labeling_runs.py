@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli_progress import ProgressBar
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 AGENTS = ("oracle", "random", "scripted", "llm")
@@ -42,7 +42,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
     """`drag run` and `qa run`, on the `drag` and `qa` subcommands' parsers."""
-    from studio.services.drag.scoring import K_MAX
+    from studio.services.labeling.drag.scoring import K_MAX
 
     dr = drag_sub.add_parser(
         "run",
@@ -73,14 +73,14 @@ def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
 
 # ---- agents ----------------------------------------------------------------------------------
 def _llm_settings(args: argparse.Namespace) -> Any:
-    from studio.services.agents.llm import LlmSettings
+    from studio.services.episodes.agents.llm import LlmSettings
 
     extra = {} if args.temperature is None else {"temperature": args.temperature}
     return LlmSettings.from_env(**extra)
 
 
 def _script(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
-    from studio.services.agents.diagnostic import read_script
+    from studio.services.labeling.agents import read_script
 
     if args.answers is None:
         raise StudioError("--agent scripted needs --answers FILE (JSON lines)")
@@ -90,7 +90,7 @@ def _script(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
 def diagnostic_agent(kind: str, args: argparse.Namespace, items: dict[str, Any]) -> Any:
     """The agent `args.agent` names for diagnostic `kind` ("drag" or "qa"); `items` maps item
     ids to their items (the oracle reads its answers there)."""
-    from studio.services.agents import diagnostic as d
+    from studio.services.labeling import agents as d
 
     drag = kind == "drag"
     if args.agent == "oracle":
@@ -99,7 +99,7 @@ def diagnostic_agent(kind: str, args: argparse.Namespace, items: dict[str, Any])
         return d.RandomDragAgent(args.seed) if drag else d.RandomQaAgent(args.seed)
     if args.agent == "scripted":
         return d.ScriptedDragAgent(_script(args)) if drag else d.ScriptedQaAgent(_script(args))
-    from studio.services.agents.llm_diagnostic import LlmDragAgent, LlmQaAgent
+    from studio.services.labeling.llm_agent import LlmDragAgent, LlmQaAgent
 
     return (LlmDragAgent if drag else LlmQaAgent)(_llm_settings(args))
 
@@ -119,7 +119,7 @@ async def _where_items_play(args: argparse.Namespace) -> AsyncIterator[tuple[Any
         async with cluster_drags(args.ray, args.pages) as runner:
             yield None, None, runner
         return
-    from studio.services.browser import BrowserPool
+    from studio.services.runtime.browser import BrowserPool
 
     async with BrowserPool(spares=0) as pool:
         if pool.server is None:
@@ -128,9 +128,9 @@ async def _where_items_play(args: argparse.Namespace) -> AsyncIterator[tuple[Any
 
 
 def drag_run(args: argparse.Namespace) -> int:
-    from studio.services.drag.item import scan_items
-    from studio.services.drag.run import new_run_dir, run_drag
-    from studio.services.drag.scoring import K_MAX
+    from studio.services.labeling.drag.item import scan_items
+    from studio.services.labeling.drag.run import new_run_dir, run_drag
+    from studio.services.labeling.drag.scoring import K_MAX
 
     if not 1 <= args.k <= K_MAX:
         raise StudioError(f"--k must be 1 to {K_MAX}")
@@ -139,7 +139,7 @@ def drag_run(args: argparse.Namespace) -> int:
     entries = scan_items(args.items)
     if not entries:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
-    from studio.services import editions
+    from studio.services.runtime import editions
 
     for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
         editions.require_installed(edition, "The drag items")  # each plays on its own
@@ -188,9 +188,9 @@ def drag_run(args: argparse.Namespace) -> int:
 
 # ---- qa run ----------------------------------------------------------------------------------
 def qa_run(args: argparse.Namespace) -> int:
-    from studio.services.drag.run import new_run_dir
-    from studio.services.qa.item import QaSet
-    from studio.services.qa.run import run_qa
+    from studio.services.labeling.drag.run import new_run_dir
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.labeling.qa.run import run_qa
 
     if args.workers < 1:
         raise StudioError("--workers must be at least 1")

@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 
 class Outcome(Protocol):
-    """What a batch run reports after each episode or item (studio.services.batch, drag, qa)."""
+    """What a batch run reports after each episode or item (runs.batch, drag, qa)."""
 
     @property
     def label(self) -> str: ...

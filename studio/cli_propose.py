@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.services import editions
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.runtime import editions
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 COMMAND = "propose"
@@ -59,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _propose(args: argparse.Namespace) -> int:
-    from studio.services.browser import BrowserPool
-    from studio.services.evaluator import Evaluator
+    from studio.services.core.store import load_task
     from studio.services.propose.model import ProposalError
     from studio.services.propose.pipeline import (
         ProposeOptions,
@@ -69,7 +68,8 @@ async def _propose(args: argparse.Namespace) -> int:
         read_projects,
         write_script,
     )
-    from studio.services.store import load_task
+    from studio.services.runtime.browser import BrowserPool
+    from studio.services.runtime.evaluator import Evaluator
 
     entry = load_task(args.task_dir)
     out = output_path(entry, args.out)
@@ -82,7 +82,7 @@ async def _propose(args: argparse.Namespace) -> int:
         mutants=max(0, args.mutants), seed=args.seed, workers=max(1, args.workers)
     )
     if args.llm:
-        from studio.services.agents.llm import LlmSettings
+        from studio.services.episodes.agents.llm import LlmSettings
 
         options.llm = LlmSettings.from_env()
     show = sys.stderr.isatty() and not args.json

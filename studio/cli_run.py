@@ -9,7 +9,7 @@ Start (bench/bench_resume.py measures it): the campaign is read and planned firs
 input and a resume with nothing left fail or end before any browser starts (planning a
 1,000-episode resume takes hundredths of a second); then the browser starts and the first
 episode's editor page loads alone, its spares and the evaluation spares only once it is set up
-(studio.services.env.episode). Only the modules the run needs are imported.
+(studio.services.episodes.episode). Only the modules the run needs are imported.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from typing import Any
 
 from studio.cli_progress import ProgressBar
 from studio.models.agent import Mode
-from studio.services.errors import StudioError, TaskFileError
-from studio.services.jsonl import json_lines
-from studio.services.store import TaskFolder, scan_library
-from studio.services.untrusted_json import JsonInputError, loads
+from studio.models.errors import StudioError
+from studio.services.core.errors import TaskFileError
+from studio.services.core.jsonl import json_lines
+from studio.services.core.store import TaskFolder, scan_library
+from studio.services.core.untrusted_json import JsonInputError, loads
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -69,7 +70,7 @@ def _read_campaign(args: argparse.Namespace) -> _Plan:
 
 def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
     """Read the ledger and plan the episodes left; False when a resume finds none."""
-    from studio.services.campaign import Ledger, plan_jobs
+    from studio.services.runs.campaign import Ledger, plan_jobs
 
     plan.ledger = Ledger(plan.run_dir)
     for warning in plan.ledger.warnings:
@@ -85,8 +86,8 @@ def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
 
 async def _play(args: argparse.Namespace, plan: _Plan) -> int:
     """Play the planned episodes where `_episodes` says."""
-    from studio.services.batch import run_batch
-    from studio.services.clock_agreement import AgreementCache, clock_for
+    from studio.services.runs.batch import run_batch
+    from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 
     cache = AgreementCache()
     with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:
@@ -151,8 +152,8 @@ def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
 def _manager(args: argparse.Namespace) -> Any:
     """The episodes' home: this process's own browser, or a server given by --api."""
     if args.api:
-        from studio.services.api import find_token
         from studio.services.api.client import RemoteEpisodeManager
+        from studio.services.api.server import find_token
 
         token = find_token(args.token, args.token_file)
         if not token:
@@ -160,7 +161,7 @@ def _manager(args: argparse.Namespace) -> Any:
                 "--api needs the server's token: --token-file F, STUDIO_TOKEN or --token T"
             )
         return RemoteEpisodeManager(args.api, token, step_limit=args.steps)
-    from studio.services.env.episode import EpisodeManager
+    from studio.services.episodes.episode import EpisodeManager
 
     limit = {"step_limit": args.steps} if args.steps else {}
     return EpisodeManager(eval_spares=1, **limit)
@@ -183,10 +184,10 @@ def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
 
 def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
     """A function (task, position) -> a fresh agent of kind `name` for that task."""
-    from studio.services import agents
+    from studio.services.episodes import agents
 
     if name == "llm":
-        from studio.services.agents.llm import LlmAgent, LlmSettings
+        from studio.services.episodes.agents.llm import LlmAgent, LlmSettings
 
         settings = LlmSettings.from_env()
         return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from studio import cli_inspect
-from studio.services.errors import StudioError, cut
-from studio.services.scratchworld import (
+from studio.models.errors import StudioError
+from studio.services.core.errors import cut
+from studio.services.exchange.scratchworld import (
     ExportReport,
     ImportReport,
     export_checkout,

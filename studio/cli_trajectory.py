@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 COMMAND = "trajectory"
@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 def resolve(path: Path, dest: Path | None) -> Path:
     """A trajectory folder for `path`: the folder itself, or an archive extracted below `dest`."""
-    from studio.services import paths
-    from studio.services.trajectories.archive import open_archive
+    from studio.services.core import paths
+    from studio.services.runs.trajectories.archive import open_archive
 
     if path.is_dir():
         return path
@@ -74,8 +74,8 @@ def resolve(path: Path, dest: Path | None) -> Path:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from studio.services.trajectories.text import format_timeline, timeline_json
-    from studio.services.trajectories.view import load_view
+    from studio.services.runs.trajectories.text import format_timeline, timeline_json
+    from studio.services.runs.trajectories.view import load_view
 
     view = load_view(resolve(args.path, args.dest))
     if args.json:
@@ -86,7 +86,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from studio.services.trajectories.archive import export_archive, read_manifest
+    from studio.services.runs.trajectories.archive import export_archive, read_manifest
 
     if not args.folder.is_dir():
         raise StudioError(f"{args.folder}: is not a trajectory folder")
@@ -104,9 +104,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from studio.services.trajectories.compare import compare
-    from studio.services.trajectories.text import format_comparison
-    from studio.services.trajectories.view import load_view
+    from studio.services.runs.trajectories.compare import compare
+    from studio.services.runs.trajectories.text import format_comparison
+    from studio.services.runs.trajectories.view import load_view
 
     a = load_view(resolve(args.a, args.dest))
     b = load_view(resolve(args.b, args.dest))

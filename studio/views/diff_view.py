@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.services.project_diff import (
+from studio.services.core.project_diff import (
     DiffRow,
     ProjectComparison,
     RowKind,

@@ -4,7 +4,7 @@ The Scratch GUI lays itself out for at least 1024x640 CSS pixels and cuts off wh
 fit (the sprite-info row first); in a smaller area the page is zoomed out just enough to fit
 (`fit_zoom`), never below MIN_ZOOM. A page lent to an episode (`show_at`) is at zoom 1.
 
-The view shows the editor page of one edition (studio.services.editions; `set_edition`, then
+The view shows the editor page of one edition (studio.services.runtime.editions; `set_edition`, then
 `start`): the open library's. An edition whose bundle is not installed is not loaded: the
 banner says which edition, which folders were looked in and the `make` target that fetches
 it, and `wait_ready` raises that message."""
@@ -26,11 +26,12 @@ from PySide6.QtWebEngineCore import QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from studio.services import editions, paths
-from studio.services.editions import Edition
-from studio.services.errors import ProjectFileError
-from studio.services.sb3 import check_sb3
-from studio.services.server import EditorServer
+from studio.services.core import paths
+from studio.services.core.errors import ProjectFileError
+from studio.services.core.sb3 import check_sb3
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.server import EditorServer
 from studio.views.banner import Banner
 from studio.views.editor_page import EditorError, EditorPage
 

@@ -39,12 +39,12 @@ from PySide6.QtWidgets import (
 
 from studio.models.agent import EpisodeStatus
 from studio.models.evaluation import EvalResult
-from studio.services import paths
-from studio.services.env.editor_pages import EditorPages
-from studio.services.human.live import HumanSessionDriver
-from studio.services.human.protocol import ProtocolCard
-from studio.services.human.session import HumanSessionRecorder
-from studio.services.store import TaskFolder
+from studio.services.core import paths
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.editor_pages import EditorPages
+from studio.services.episodes.human.live import HumanSessionDriver
+from studio.services.episodes.human.protocol import ProtocolCard
+from studio.services.episodes.human.session import HumanSessionRecorder
 from studio.views.dialogs import finished
 from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell

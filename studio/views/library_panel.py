@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.task import Category, ReviewState
-from studio.services.errors import TaskFileError
-from studio.services.store import LibraryScan, TaskFolder
+from studio.services.core.errors import TaskFileError
+from studio.services.core.store import LibraryScan, TaskFolder
 
 ERRORS_GROUP = "Failed to load"
 _ROLE = Qt.ItemDataRole.UserRole

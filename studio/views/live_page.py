@@ -9,7 +9,7 @@ reach the page:
 - `evaluate(source, arg)` follows Playwright's rules (a function is called with `arg`, a
   promise is awaited) and runs through the page's QWebChannel bridge
   (`EditorPage.evaluate_function`); a throw raises `PageError`, a Playwright `Error`. The
-  studio's page scripts reach the page through it (`studio.services.page_scripts`).
+  studio's page scripts reach the page through it (`studio.services.runtime.page_scripts`).
 - `mouse` and `keyboard` send real Qt mouse, wheel and key events to the view's render widget,
   so Chromium makes of them the DOM events a person's input makes (pointer events, drags with
   every intermediate move, click counts from the events' times).
@@ -54,7 +54,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from studio.services.env.modes import VIEWPORT
+from studio.services.episodes.modes import VIEWPORT
 from studio.views.editor_page import EditorError
 from studio.views.live_keys import (
     BUTTONS,

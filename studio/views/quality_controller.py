@@ -25,13 +25,13 @@ from studio.models.task import EquivalentMutant, Task
 from studio.services.authoring import review
 from studio.services.authoring.check_record import fingerprint, load_check, save_check
 from studio.services.authoring.lint import Finding, lint_task
-from studio.services.checker import CheckOptions, TaskChecker, judge
-from studio.services.clock_agreement import AgreementCache
-from studio.services.errors import ProjectFileError
-from studio.services.evaluator import Evaluator
-from studio.services.mutant_runs import build_mutant
-from studio.services.sb3 import read_project_json
-from studio.services.store import TaskFolder
+from studio.services.checking.checker import CheckOptions, TaskChecker, judge
+from studio.services.checking.mutant_runs import build_mutant
+from studio.services.core.errors import ProjectFileError
+from studio.services.core.sb3 import read_project_json
+from studio.services.core.store import TaskFolder
+from studio.services.runtime.clock_agreement import AgreementCache
+from studio.services.runtime.evaluator import Evaluator
 from studio.views.authoring import AuthoringController
 from studio.views.checks_panel import ChecksPanel
 from studio.views.diff_view import DiffView

@@ -31,11 +31,11 @@ from typing import Any
 
 from PySide6.QtWidgets import QStatusBar, QWidget
 
-from studio.services.browser import BrowserPool
-from studio.services.evaluator import Evaluator
-from studio.services.live.window_pages import WindowPageSource
-from studio.services.server import EditorServer
-from studio.services.store import LibraryScan, TaskFolder
+from studio.services.core.store import LibraryScan, TaskFolder
+from studio.services.episodes.live.window_pages import WindowPageSource
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.server import EditorServer
 from studio.views.actions import StudioActions
 from studio.views.editor_view import EditorView
 from studio.views.results_panel import ResultsPanel

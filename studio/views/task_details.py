@@ -7,7 +7,7 @@ from html import escape
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from studio.models.task import Convention
-from studio.services.store import TaskFolder
+from studio.services.core.store import TaskFolder
 
 _CATEGORY_COLORS = {
     "create": "#1a73e8",

@@ -21,15 +21,15 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.agent import Mode
+from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
-from studio.services import agents
-from studio.services.agents.base import Agent
-from studio.services.env.modes import VIEWPORT
-from studio.services.errors import StudioError
-from studio.services.store import TaskFolder, load_task
-from studio.services.trajectories.archive import export_archive, recorded_task_folder
-from studio.services.trajectories.compare import compare
-from studio.services.trajectories.view import TERMINAL_APIS
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.episodes import agents
+from studio.services.episodes.agents.base import Agent
+from studio.services.episodes.modes import VIEWPORT
+from studio.services.runs.trajectories.archive import export_archive, recorded_task_folder
+from studio.services.runs.trajectories.compare import compare
+from studio.services.runs.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir

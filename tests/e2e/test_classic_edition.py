@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 
 from studio.models.evaluation import Clock
-from studio.services import page_scripts, paths
-from studio.services.browser import BrowserPool
-from studio.services.editions import Edition, info
-from studio.services.evaluator import Evaluator
-from studio.services.published_protocol import SMALL_STAGE_JS
-from studio.services.store import load_task
+from studio.services.core import paths
+from studio.services.core.store import load_task
+from studio.services.exchange.published_protocol import SMALL_STAGE_JS
+from studio.services.runtime import page_scripts
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.editions import Edition, info
+from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -23,20 +23,20 @@ import pytest
 from studio.cli import _report_json, main
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock
-from studio.services.agents import OracleAgent
-from studio.services.agents.diagnostic import OracleDragAgent
-from studio.services.batch import run_batch
-from studio.services.browser import BrowserPool
-from studio.services.checker import CheckOptions, check_tasks
-from studio.services.clock_agreement import AgreementCache
+from studio.services.checking.checker import CheckOptions, check_tasks
+from studio.services.core.store import TaskFolder, load_task
 from studio.services.distributed.cluster import RayCluster
 from studio.services.distributed.episodes import ClusterEpisodes
 from studio.services.distributed.evaluations import ClusterEvaluator
-from studio.services.drag.item import scan_items
-from studio.services.drag.run import run_drag
-from studio.services.env.episode import EpisodeManager
-from studio.services.evaluator import Evaluator
-from studio.services.store import TaskFolder, load_task
+from studio.services.episodes.agents import OracleAgent
+from studio.services.episodes.episode import EpisodeManager
+from studio.services.labeling.agents import OracleDragAgent
+from studio.services.labeling.drag.item import scan_items
+from studio.services.labeling.drag.run import run_drag
+from studio.services.runs.batch import run_batch
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.clock_agreement import AgreementCache
+from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -9,8 +9,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from studio.services.errors import ProjectFileError
-from studio.services.sb3 import check_sb3
+from studio.services.core.errors import ProjectFileError
+from studio.services.core.sb3 import check_sb3
 from studio.views.banner import Banner
 from studio.views.editor_page import EditorError
 

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio import cli_window
-from studio.services import paths
+from studio.services.core import paths
 from studio.views import app
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ async def _live_steps(window: MainWindow, agent: str, mode: str, steps: int) -> 
 
 async def _human_session(window: MainWindow, participant: str) -> None:
     """Start a session on the selected task; return once the participant could start."""
-    from studio.services.human.protocol import ProtocolCard
+    from studio.services.episodes.human.protocol import ProtocolCard
 
     entry = window.library.current_entry()
     assert entry is not None

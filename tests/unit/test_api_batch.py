@@ -12,9 +12,9 @@ import pytest
 
 from studio import cli_env, cli_run
 from studio.models.agent import Mode, Observation
-from studio.services.batch import run_batch, run_dir_name
-from studio.services.reports import report_for
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.runs.batch import run_batch, run_dir_name
+from studio.services.runs.reports import report_for
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.tasks import make_task
 

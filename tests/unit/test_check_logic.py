@@ -7,10 +7,10 @@ from pathlib import Path
 
 from studio.models.check import TaskCheck
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail
-from studio.services.checker import CheckOptions
-from studio.services.clock_agreement import AgreementCache, compare_verdicts
-from studio.services.mutant_runs import MutantRunner, flaky_tests
-from studio.services.store import TaskFolder, load_task
+from studio.services.checking.checker import CheckOptions
+from studio.services.checking.mutant_runs import MutantRunner, flaky_tests
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.runtime.clock_agreement import AgreementCache, compare_verdicts
 from tests.helpers.tasks import make_task
 
 
@@ -121,7 +121,7 @@ class _ClockFake:
 
 
 def _check(fake: _ClockFake, cache: AgreementCache, tmp_path: Path, **options: object) -> TaskCheck:
-    from studio.services.checker import TaskChecker
+    from studio.services.checking.checker import TaskChecker
 
     entry = load_task(make_task(tmp_path / "t", category="debug"))
     checker = TaskChecker(fake, CheckOptions(mutants=0, reruns=1, **options), cache)  # type: ignore[arg-type]
@@ -163,7 +163,7 @@ def test_an_equivalence_mark_made_with_the_command_is_honoured_by_the_next_check
     marks a survivor; the next check of the task lists it as equivalent, with the reason, and
     counts it, while the other survivors stay unmarked."""
     from studio import cli
-    from studio.services.checker import TaskChecker
+    from studio.services.checking.checker import TaskChecker
 
     class AllPass(_ClockFake):  # a script no mutant can fail
         async def evaluate(self, entry, project, project_name=None, clock=Clock.REAL, seed=0):  # type: ignore[no-untyped-def]
@@ -191,7 +191,7 @@ def test_an_equivalence_mark_made_with_the_command_is_honoured_by_the_next_check
 
 
 def test_weakest_scripts_lowest_kill_rate_first() -> None:
-    from studio.services.checker import weakest_scripts
+    from studio.services.checking.checker import weakest_scripts
 
     def task(tid: str, killed: int, total: int, invalid: int = 0) -> TaskCheck:
         return TaskCheck(
@@ -206,7 +206,7 @@ def test_weakest_scripts_lowest_kill_rate_first() -> None:
 
 def test_phase_means_land_in_their_own_fields(tmp_path: Path) -> None:
     from studio.models.evaluation import Timings
-    from studio.services.checker import check_tasks
+    from studio.services.checking.checker import check_tasks
 
     class Timed(_ClockFake):
         async def evaluate(self, *args, **kw):  # type: ignore[no-untyped-def]
@@ -231,7 +231,7 @@ def test_phase_means_land_in_their_own_fields(tmp_path: Path) -> None:
 def test_check_progress_counts_only_the_evaluations_it_will_make(tmp_path: Path) -> None:
     """Issue 31 (smaller): asked for more mutants than the task offers, the progress total
     shrinks as soon as that is known, so the count never jumps from 25/36 to done."""
-    from studio.services.checker import TaskChecker
+    from studio.services.checking.checker import TaskChecker
 
     folder = make_task(tmp_path / "t", task_id="t")
     seen: list[tuple[int, int]] = []

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from studio import cli_env
-from studio.services import editions, paths
-from studio.services.editions import Edition
-from studio.services.errors import StudioError
-from studio.services.scratchworld import export_scratchworld, import_scratchworld
-from studio.services.server import EditorServer
+from studio.models.errors import StudioError
+from studio.services.core import paths
+from studio.services.exchange.scratchworld import export_scratchworld, import_scratchworld
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.server import EditorServer
 from tests.conftest import REPO
 from tests.helpers.scratchworld_fixture import build_set
 
@@ -170,7 +171,7 @@ def test_a_drag_item_runs_on_the_edition_of_its_set_or_library(tmp_path: Path) -
 
 
 def test_a_diagnostics_import_runs_its_items_on_classic(tmp_path: Path) -> None:
-    from studio.services.scratchworld.diagnostics import import_diagnostics
+    from studio.services.labeling.published.sets import import_diagnostics
 
     root = REPO / "tests" / "fixtures" / "scratchworld_classic"
     library = tmp_path / "lib"

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from studio.services import page_scripts
-from studio.services.errors import StudioError
-from studio.services.page_lists import PAGE_LISTS
-from studio.services.page_scripts import COMPOSITE, DRAG, HELPERS, INPUT, QA, PageScript
+from studio.models.errors import StudioError
+from studio.services.runtime import page_scripts
+from studio.services.runtime.page_lists import PAGE_LISTS
+from studio.services.runtime.page_scripts import COMPOSITE, DRAG, HELPERS, INPUT, QA, PageScript
 from tests.helpers.script_page import ScriptHost
 
 ALL = page_scripts.SCRIPTS

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from studio import cli_scratchworld
+from studio.models.errors import StudioError
 from studio.models.task import Category, Convention
-from studio.services import paths
-from studio.services.errors import StudioError
-from studio.services.scratchworld import (
+from studio.services.core import paths
+from studio.services.core.store import load_task, save_task, scan_library
+from studio.services.exchange.scratchworld import (
     export_scratchworld,
     import_scratchworld,
     match_golden,
 )
-from studio.services.store import load_task, save_task, scan_library
 from tests.helpers.scratchworld_fixture import (
     BROKEN,
     SPECS,

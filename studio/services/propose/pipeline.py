@@ -20,20 +20,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.models.errors import StudioError
 from studio.models.task import Category
-from studio.services import atomic
-from studio.services.agents.llm import LlmSettings, Usage
-from studio.services.errors import StudioError
-from studio.services.evaluator import Evaluator
-from studio.services.mutation.engine import generate_mutants, mutant_sb3
+from studio.services.checking.mutation.engine import generate_mutants, mutant_sb3
+from studio.services.core import atomic
+from studio.services.core.sb3 import read_project_json
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.agents.llm import LlmSettings, Usage
 from studio.services.propose import codegen, trace
 from studio.services.propose.llm_words import rename
 from studio.services.propose.model import Proposal, ProposalError, Traces
 from studio.services.propose.proposals import propose_tests
 from studio.services.propose.scenarios import Scenario, build_scenarios, realtime_blocks
 from studio.services.propose.selection import Selection, Verdicts, select, verdicts
-from studio.services.sb3 import read_project_json
-from studio.services.store import TaskFolder
+from studio.services.runtime.evaluator import Evaluator
 
 DEFAULT_OUT = "evaluate.proposed.js"
 ProgressFn = Callable[[int, int, str], None]  # (done, total, what is running)

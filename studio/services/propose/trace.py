@@ -15,11 +15,11 @@ from pathlib import Path
 
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.task import Convention
-from studio.services.evaluator import Evaluator
+from studio.services.core.store import TaskFolder
 from studio.services.propose import codegen
 from studio.services.propose.model import ProposalError, TraceError, Traces, recording_from_json
 from studio.services.propose.scenarios import Scenario
-from studio.services.store import TaskFolder
+from studio.services.runtime.evaluator import Evaluator
 
 SCRIPT_NAME = "proposed.js"
 LIMIT_MARGIN_S = 60.0

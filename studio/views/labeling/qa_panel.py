@@ -36,11 +36,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.services.errors import StudioError
-from studio.services.labeling.review import ReviewState
-from studio.services.qa import review as qa_review
-from studio.services.qa.item import QaItem, QaSet, QaType
-from studio.services.qa.scoring import (
+from studio.models.errors import StudioError
+from studio.models.items import ReviewState
+from studio.models.qa_item import QaItem, QaType
+from studio.services.labeling.qa import review as qa_review
+from studio.services.labeling.qa.item import QaSet
+from studio.services.labeling.qa.scoring import (
     blind_copy,
     correct,
     labeler_agreement,

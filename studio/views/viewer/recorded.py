@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.services import paths
-from studio.services.limits import usage_text
-from studio.services.trajectories.archive import open_archive
-from studio.services.trajectories.view import TrajectoryView, load_view
+from studio.services.core import paths
+from studio.services.episodes.limits import usage_text
+from studio.services.runs.trajectories.archive import open_archive
+from studio.services.runs.trajectories.view import TrajectoryView, load_view
 from studio.views.viewer.steps import ViewerStep
 
 ARCHIVES = "archives"

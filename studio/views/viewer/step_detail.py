@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.agent import ProgramChange
-from studio.services.limits import usage_text
+from studio.services.episodes.limits import usage_text
 from studio.views.viewer import overlay
 from studio.views.viewer.marks import hit_index, mark_for
 from studio.views.viewer.steps import FLAG_FAILED, ViewerStep

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.services.browser import BrowserPool
-from studio.services.drag.page import open_window
-from studio.services.projectbuild import ProjectBuilder
-from studio.services.published_protocol import SMALL_STAGE_JS
-from studio.services.sb3 import build_sb3
+from studio.services.core.projectbuild import ProjectBuilder
+from studio.services.core.sb3 import build_sb3
+from studio.services.exchange.published_protocol import SMALL_STAGE_JS
+from studio.services.labeling.drag.page import open_window
+from studio.services.runtime.browser import BrowserPool
 from tests.helpers.published_set.kit import b, changex, flag, goto, look, move, op, say, show
 
 GRID = 5

@@ -11,8 +11,8 @@ import pytest
 
 from studio import cli, cli_run
 from studio.cli_campaign import campaign_for, limits_for
-from studio.services.campaign import MANIFEST_FILE
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.runs.campaign import MANIFEST_FILE
 from tests.helpers.tasks import make_task
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from studio.services import page_scripts
-from studio.services.drag.setup import SMALL_STAGE_JS, PublishedSetup, run_setup
+from studio.services.labeling.drag.setup import SMALL_STAGE_JS, PublishedSetup, run_setup
+from studio.services.runtime import page_scripts
 
 
 class _Page:

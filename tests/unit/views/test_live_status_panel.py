@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.models.agent import Mode
-from studio.services.live.controls import RunControls
+from studio.services.episodes.live.controls import RunControls
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.start_run_dialog import StartRunDialog
 from tests.unit.views.test_run_viewer import _step
