@@ -17,13 +17,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.app.agents import EPISODE_AGENTS
 from studio.models.agent import Mode
 from studio.services import editions, paths
 from studio.services.editions import Edition
 from studio.services.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-AGENTS = ("scripted", "idle", "random", "oracle", "llm")
+AGENTS = EPISODE_AGENTS
 DEFAULT_PORT = 8765
 COMMANDS = ("serve", "run", "report")
 

@@ -22,11 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli_progress import ProgressBar
-from studio.models.agent import Mode
 from studio.services.errors import StudioError, TaskFileError
-from studio.services.jsonl import json_lines
 from studio.services.store import TaskFolder, scan_library
-from studio.services.untrusted_json import JsonInputError, loads
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -58,12 +55,13 @@ async def run_campaign(args: argparse.Namespace) -> int:
 def _read_campaign(args: argparse.Namespace) -> _Plan:
     """Read (or write) the manifest; the limits, prices and agent (args then hold the
     campaign's settings)."""
+    from studio.app.agents import episode_agents
     from studio.cli_campaign import campaign_for, limits_for
 
     tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
     args.campaign_dir = run_dir  # named if the run is stopped
     limits, prices = limits_for(args)
-    agent_for = agent_factory(manifest.agent, manifest.mode, args)
+    agent_for = episode_agents(manifest.agent, manifest.mode, args.seed, args.actions)
     return _Plan(tasks, run_dir, manifest, limits, prices, agent_for)
 
 
@@ -179,53 +177,3 @@ def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
     for task in tasks:
         unique.setdefault(task.task.id, task)
     return list(unique.values())
-
-
-def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
-    """A function (task, position) -> a fresh agent of kind `name` for that task."""
-    from studio.services import agents
-
-    if name == "llm":
-        from studio.services.agents.llm import LlmAgent, LlmSettings
-
-        settings = LlmSettings.from_env()
-        return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
-    if name == "oracle":
-        return lambda task, _pos: agents.OracleAgent(task)
-    if name == "idle":
-        return lambda _task, _pos: agents.IdleAgent()
-    if name == "random":
-        return lambda _task, pos: agents.RandomAgent(seed=args.seed + pos)
-    if args.actions is None:
-        raise StudioError("--agent scripted needs --actions FILE (a JSON list of actions)")
-    if args.actions.is_dir():
-        return lambda task, _pos: agents.ScriptedAgent(_task_actions(args.actions, task))
-    actions = _load_actions(args.actions)
-    return lambda _task, _pos: agents.ScriptedAgent(actions)
-
-
-def _task_actions(folder: Path, task: TaskFolder) -> list[dict[str, Any]]:
-    """A task's script in a folder: <id>.json, <id>.jsonl, or a recorded <id>/steps.jsonl."""
-    tid = task.task.id
-    for path in (folder / f"{tid}.json", folder / f"{tid}.jsonl", folder / tid / "steps.jsonl"):
-        if path.is_file():
-            return _load_actions(path)
-    raise StudioError(f"{folder}: no script for task {tid} ({tid}.json or {tid}/steps.jsonl)")
-
-
-def _load_actions(path: Path) -> list[dict[str, Any]]:
-    """A JSON list of actions, or JSON lines (one action, or one recorded step, per line)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StudioError(f"{path}: cannot be read ({exc})") from None
-    try:
-        data = loads(text, path)
-        items = data if isinstance(data, list) else [data]
-    except JsonInputError:
-        items = [value for _, value in json_lines(path)]
-    actions = [i.get("action", i) if isinstance(i, dict) else i for i in items]
-    bad = [n for n, a in enumerate(actions, 1) if not (isinstance(a, dict) and "api" in a)]
-    if bad:
-        raise StudioError(f'{path}: item {bad[0]} is not an action {{"api": ..., "args": ...}}')
-    return actions
