@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,9 +19,8 @@ from studio.models.task import EquivalentMutant
 from studio.services import editions, paths
 from studio.services.browser import BrowserPool, default_spares
 from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-from studio.services.editions import Edition
 from studio.services.errors import StudioError, TaskFileError
-from studio.services.evaluator import Evaluates, Evaluator
+from studio.services.evaluator import Evaluator
 from studio.services.store import load_task, save_task, scan_library
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
@@ -228,6 +225,7 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
 
 
 async def _check(args: argparse.Namespace) -> int:
+    from studio.app import runners
     from studio.services.checker import CheckOptions, check_tasks
 
     entries, errors = [], []
@@ -257,7 +255,7 @@ async def _check(args: argparse.Namespace) -> int:
             bar.advance(done, check.id, check.verdict.value, check.ok)
 
         edition = editions.choose(args.edition, list(args.paths))
-        async with _check_evaluator(args.ray, options.workers, edition) as evaluator:
+        async with runners.evaluator(args.ray, options.workers, edition) as evaluator:
             report = await check_tasks(
                 evaluator, entries, errors, options, progress, AgreementCache()
             )
@@ -268,22 +266,6 @@ async def _check(args: argparse.Namespace) -> int:
         if args.profile:
             _print_profile(report)
     return EXIT_OK if report.ok else EXIT_FAILED
-
-
-@contextlib.asynccontextmanager
-async def _check_evaluator(
-    ray_address: str | None, workers: int, edition: Edition = Edition.CURRENT
-) -> AsyncIterator[Evaluates]:
-    """This machine's browser (on `edition`), or with --ray the workers of a Ray cluster."""
-    if ray_address:
-        from studio.services.distributed import cluster_evaluator
-
-        async with cluster_evaluator(ray_address, workers, edition) as evaluator:
-            yield evaluator
-        return
-    editions.require_installed(edition, "The task set")
-    async with BrowserPool(spares=workers, edition=edition) as pool:
-        yield Evaluator(pool)
 
 
 def _report_json(report: CheckReport, with_results: bool = False) -> dict[str, object]:

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -77,25 +75,8 @@ def _pct(value: Any) -> str:
 
 
 # ---- drag run --------------------------------------------------------------------------------
-@contextlib.asynccontextmanager
-async def _where_items_play(args: argparse.Namespace) -> AsyncIterator[tuple[Any, Any, Any]]:
-    """(browser context, editor server, None) of this machine's browser, or with --ray
-    (None, None, the cluster's item runner)."""
-    if args.ray:
-        from studio.services.distributed import cluster_drags
-
-        async with cluster_drags(args.ray, args.pages) as runner:
-            yield None, None, runner
-        return
-    from studio.services.browser import BrowserPool
-
-    async with BrowserPool(spares=0) as pool:
-        if pool.server is None:
-            raise StudioError("the browser pool has no editor server")
-        yield pool.context, pool.server, None
-
-
 def drag_run(args: argparse.Namespace) -> int:
+    from studio.app.runners import item_runner
     from studio.services.drag.item import scan_items
     from studio.services.drag.run import new_run_dir, run_drag
     from studio.services.drag.scoring import K_MAX
@@ -116,7 +97,7 @@ def drag_run(args: argparse.Namespace) -> int:
     run_dir = new_run_dir(args.out, args.agent, "drag")
 
     async def go(progress: ProgressBar) -> Any:
-        async with _where_items_play(args) as (context, server, runner):
+        async with item_runner(args.ray, args.pages) as (context, server, runner):
             return await run_drag(
                 context,
                 server,

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli_progress import ProgressBar
-from studio.services.errors import StudioError, TaskFileError
+from studio.services.errors import TaskFileError
 from studio.services.store import TaskFolder, scan_library
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -135,33 +135,20 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
 
 
 def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
-    """Where episodes play: with --ray on a cluster's workers (within the plan's limits and
-    prices), else as `_manager` says."""
-    if not args.ray:
-        return _manager(args)
-    if args.api:
-        raise StudioError("--ray and --api exclude each other")
-    from studio.services.distributed import cluster_episodes
+    """Where episodes play: this process's own browser, a server given by --api, or with
+    --ray a cluster's workers (within the plan's limits and prices)."""
+    from studio.app.runners import episode_runner
 
-    return cluster_episodes(args.ray, args.workers, args.steps, plan.limits, plan.prices)
-
-
-def _manager(args: argparse.Namespace) -> Any:
-    """The episodes' home: this process's own browser, or a server given by --api."""
-    if args.api:
-        from studio.services.api import find_token
-        from studio.services.api.client import RemoteEpisodeManager
-
-        token = find_token(args.token, args.token_file)
-        if not token:
-            raise StudioError(
-                "--api needs the server's token: --token-file F, STUDIO_TOKEN or --token T"
-            )
-        return RemoteEpisodeManager(args.api, token, step_limit=args.steps)
-    from studio.services.env.episode import EpisodeManager
-
-    limit = {"step_limit": args.steps} if args.steps else {}
-    return EpisodeManager(eval_spares=1, **limit)
+    return episode_runner(
+        api=args.api,
+        token=args.token,
+        token_file=args.token_file,
+        ray=args.ray,
+        workers=args.workers,
+        steps=args.steps,
+        limits=plan.limits,
+        prices=plan.prices,
+    )
 
 
 def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
