@@ -8,20 +8,18 @@ import asyncio
 import json
 import logging
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio import cli_window
 from studio.cli_progress import ProgressBar
 from studio.models.evaluation import EvalResult
-from studio.models.task import EquivalentMutant
 from studio.services import editions, paths
 from studio.services.browser import BrowserPool, default_spares
 from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
 from studio.services.errors import StudioError, TaskFileError
 from studio.services.evaluator import Evaluator
-from studio.services.store import load_task, save_task, scan_library
+from studio.services.store import load_task, scan_library
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
     from studio.models.check import CheckReport, TaskCheck
@@ -102,6 +100,18 @@ def build_parser() -> argparse.ArgumentParser:
     eq.add_argument("--reason", required=True, help="why the mutant behaves like the golden")
     eq.add_argument("--by", default="", help="who decided")
     eq.add_argument("--undo", action="store_true", help="remove the mark instead")
+    eq.add_argument(
+        "--mutants",
+        type=int,
+        default=10,
+        help="the --mutants of the check that listed the survivor (default 10, as `check`)",
+    )
+    eq.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the --seed of the check that listed the survivor (default 0, as `check`)",
+    )
     _add_plugins(sub)
     return parser
 
@@ -355,16 +365,15 @@ def _print_report(report: CheckReport) -> None:
 
 
 def _equivalent(args: argparse.Namespace) -> int:
+    from studio.app import equivalence
+
     entry = load_task(args.task_dir)
-    marks = [m for m in entry.task.equivalent_mutants if m.mutant_id != args.mutant_id]
-    if not args.undo:
-        marks.append(
-            EquivalentMutant(
-                mutant_id=args.mutant_id, reason=args.reason, by=args.by, at=datetime.now(UTC)
-            )
+    if args.undo:
+        equivalence.unmark_by_id(entry, args.mutant_id)
+    else:
+        equivalence.mark_by_id(
+            entry, args.mutant_id, args.reason, args.by, max(0, args.mutants), args.seed
         )
-    entry.task.equivalent_mutants = marks
-    save_task(entry)
     verb = "no longer marked" if args.undo else "marked"
     print(f"{entry.task.id}: mutant {args.mutant_id} {verb} equivalent")
     return EXIT_OK

@@ -121,13 +121,20 @@ class MutantRunner:
         return run
 
 
-def build_mutant(entry: TaskFolder, count: int, seed: int, mutant_id: str) -> bytes:
-    """The .sb3 of mutant `mutant_id` as a check with `count` mutants and `seed` made it."""
+def find_mutant(entry: TaskFolder, count: int, seed: int, mutant_id: str) -> Mutant:
+    """Mutant `mutant_id` as a check with `count` mutants and `seed` made it; KeyError naming
+    the task folder when it is not among them."""
     assert entry.golden_path is not None
-    golden_bytes = entry.golden_path.read_bytes()
-    golden = read_project_json(golden_bytes, entry.golden_path)
+    golden = read_project_json(entry.golden_path.read_bytes(), entry.golden_path)
     initial = read_project_json(entry.initial_path.read_bytes(), entry.initial_path)
     for mutant in generate_mutants(golden, initial, count, seed):
         if mutant.id == mutant_id:
-            return mutant_sb3(golden_bytes, mutant)
+            return mutant
     raise KeyError(f"{entry.folder}: no mutant {mutant_id!r} among {count} made with seed {seed}")
+
+
+def build_mutant(entry: TaskFolder, count: int, seed: int, mutant_id: str) -> bytes:
+    """The .sb3 of mutant `mutant_id` as a check with `count` mutants and `seed` made it."""
+    assert entry.golden_path is not None
+    mutant = find_mutant(entry, count, seed, mutant_id)
+    return mutant_sb3(entry.golden_path.read_bytes(), mutant)
