@@ -232,6 +232,39 @@ def test_the_command_records_which_mutant_it_marked(
     assert load_task(folder).task.equivalent_mutants == []
 
 
+def test_gated_runs_keep_the_bound_and_each_subjects_seed_order() -> None:
+    """`run_gated` (the checker's and propose's way to run golden, initial and mutants) never
+    runs more evaluations at once than its gate allows, answers per subject in seed order, and
+    counts an evaluation that raised as ended."""
+    from studio.services.mutant_runs import Subject, run_gated
+
+    running, peak, ended = 0, 0, []
+
+    async def evaluate(project: bytes | Path, name: str, seed: int) -> str:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await asyncio.sleep(0)  # let the other evaluations in, if the gate allows them
+        running -= 1
+        if name == "bad":
+            raise ValueError("broken page")
+        return f"{name}@{seed}"
+
+    subjects = [
+        Subject(b"g", "golden", (5, 6, 7), "golden"),
+        Subject(b"i", "initial", (5,), "initial"),
+        Subject(b"m", "m1", (5, 6), "mutants"),
+    ]
+    results = asyncio.run(run_gated(evaluate, subjects, asyncio.Semaphore(2), ended.append))
+    assert results == [["golden@5", "golden@6", "golden@7"], ["initial@5"], ["m1@5", "m1@6"]]
+    assert peak == 2 and [s.label for s in ended].count("golden") == 3 and len(ended) == 6
+    ended.clear()
+    bad = [Subject(b"x", "bad", (1,), "mutants")]
+    with pytest.raises(ValueError, match="broken page"):
+        asyncio.run(run_gated(evaluate, bad, asyncio.Semaphore(1), ended.append))
+    assert [s.name for s in ended] == ["bad"]
+
+
 def test_weakest_scripts_lowest_kill_rate_first() -> None:
     from studio.services.checker import weakest_scripts
 
