@@ -1,6 +1,6 @@
 """`studio.app.runners.episode_runner`: the one choice of where `studio run` plays its episodes
-(this machine, a served API, a Ray cluster), checked without starting any of them. The other
-two choices are played for real: drag items and check evaluations on a cluster in
+(this machine, a served API, a Ray cluster), checked without starting any of them. Played for
+real elsewhere: drag items and check evaluations on a cluster in
 tests/e2e/test_ray_cluster.py, episodes through the API and on this machine in
 tests/e2e/test_api_e2e.py."""
 
