@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,15 +15,13 @@ from studio import cli_window
 from studio.cli_progress import ProgressBar
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
-from studio.models.task import EquivalentMutant
 from studio.services.core import paths
 from studio.services.core.errors import TaskFileError
-from studio.services.core.store import load_task, save_task, scan_library
+from studio.services.core.store import load_task, scan_library
 from studio.services.runtime import editions
 from studio.services.runtime.browser import BrowserPool, default_spares
 from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-from studio.services.runtime.editions import Edition
-from studio.services.runtime.evaluator import Evaluates, Evaluator
+from studio.services.runtime.evaluator import Evaluator
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
     from studio.models.check import CheckReport, TaskCheck
@@ -107,6 +102,18 @@ def build_parser() -> argparse.ArgumentParser:
     eq.add_argument("--reason", required=True, help="why the mutant behaves like the golden")
     eq.add_argument("--by", default="", help="who decided")
     eq.add_argument("--undo", action="store_true", help="remove the mark instead")
+    eq.add_argument(
+        "--mutants",
+        type=int,
+        default=10,
+        help="the --mutants of the check that listed the survivor (default 10, as `check`)",
+    )
+    eq.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the --seed of the check that listed the survivor (default 0, as `check`)",
+    )
     _add_plugins(sub)
     return parser
 
@@ -230,6 +237,7 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
 
 
 async def _check(args: argparse.Namespace) -> int:
+    from studio.app import runners
     from studio.services.checking.checker import CheckOptions, check_tasks
 
     entries, errors = [], []
@@ -259,7 +267,7 @@ async def _check(args: argparse.Namespace) -> int:
             bar.advance(done, check.id, check.verdict.value, check.ok)
 
         edition = editions.choose(args.edition, list(args.paths))
-        async with _check_evaluator(args.ray, options.workers, edition) as evaluator:
+        async with runners.evaluator(args.ray, options.workers, edition) as evaluator:
             report = await check_tasks(
                 evaluator, entries, errors, options, progress, AgreementCache()
             )
@@ -270,22 +278,6 @@ async def _check(args: argparse.Namespace) -> int:
         if args.profile:
             _print_profile(report)
     return EXIT_OK if report.ok else EXIT_FAILED
-
-
-@contextlib.asynccontextmanager
-async def _check_evaluator(
-    ray_address: str | None, workers: int, edition: Edition = Edition.CURRENT
-) -> AsyncIterator[Evaluates]:
-    """This machine's browser (on `edition`), or with --ray the workers of a Ray cluster."""
-    if ray_address:
-        from studio.services.distributed import cluster_evaluator
-
-        async with cluster_evaluator(ray_address, workers, edition) as evaluator:
-            yield evaluator
-        return
-    editions.require_installed(edition, "The task set")
-    async with BrowserPool(spares=workers, edition=edition) as pool:
-        yield Evaluator(pool)
 
 
 def _report_json(report: CheckReport, with_results: bool = False) -> dict[str, object]:
@@ -375,16 +367,15 @@ def _print_report(report: CheckReport) -> None:
 
 
 def _equivalent(args: argparse.Namespace) -> int:
+    from studio.app import equivalence
+
     entry = load_task(args.task_dir)
-    marks = [m for m in entry.task.equivalent_mutants if m.mutant_id != args.mutant_id]
-    if not args.undo:
-        marks.append(
-            EquivalentMutant(
-                mutant_id=args.mutant_id, reason=args.reason, by=args.by, at=datetime.now(UTC)
-            )
+    if args.undo:
+        equivalence.unmark_by_id(entry, args.mutant_id)
+    else:
+        equivalence.mark_by_id(
+            entry, args.mutant_id, args.reason, args.by, max(0, args.mutants), args.seed
         )
-    entry.task.equivalent_mutants = marks
-    save_task(entry)
     verb = "no longer marked" if args.undo else "marked"
     print(f"{entry.task.id}: mutant {args.mutant_id} {verb} equivalent")
     return EXIT_OK

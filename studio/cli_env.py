@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.app.agents import EPISODE_AGENTS
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
 from studio.services.core import paths
@@ -24,7 +25,7 @@ from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-AGENTS = ("scripted", "idle", "random", "oracle", "llm")
+AGENTS = EPISODE_AGENTS
 DEFAULT_PORT = 8765
 COMMANDS = ("serve", "run", "report")
 

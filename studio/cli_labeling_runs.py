@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from studio.app.agents import ITEM_AGENTS, item_agent
 from studio.cli_progress import ProgressBar
 from studio.models.errors import StudioError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-AGENTS = ("oracle", "random", "scripted", "llm")
+AGENTS = ITEM_AGENTS
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -71,63 +70,13 @@ def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
     _common(qr)
 
 
-# ---- agents ----------------------------------------------------------------------------------
-def _llm_settings(args: argparse.Namespace) -> Any:
-    from studio.services.episodes.agents.llm import LlmSettings
-
-    extra = {} if args.temperature is None else {"temperature": args.temperature}
-    return LlmSettings.from_env(**extra)
-
-
-def _script(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
-    from studio.services.labeling.agents import read_script
-
-    if args.answers is None:
-        raise StudioError("--agent scripted needs --answers FILE (JSON lines)")
-    return read_script(args.answers)
-
-
-def diagnostic_agent(kind: str, args: argparse.Namespace, items: dict[str, Any]) -> Any:
-    """The agent `args.agent` names for diagnostic `kind` ("drag" or "qa"); `items` maps item
-    ids to their items (the oracle reads its answers there)."""
-    from studio.services.labeling import agents as d
-
-    drag = kind == "drag"
-    if args.agent == "oracle":
-        return d.OracleDragAgent(items) if drag else d.OracleQaAgent(items)
-    if args.agent == "random":
-        return d.RandomDragAgent(args.seed) if drag else d.RandomQaAgent(args.seed)
-    if args.agent == "scripted":
-        return d.ScriptedDragAgent(_script(args)) if drag else d.ScriptedQaAgent(_script(args))
-    from studio.services.labeling.llm_agent import LlmDragAgent, LlmQaAgent
-
-    return (LlmDragAgent if drag else LlmQaAgent)(_llm_settings(args))
-
-
 def _pct(value: Any) -> str:
     return "-" if value is None else f"{value:.2f}%"
 
 
 # ---- drag run --------------------------------------------------------------------------------
-@contextlib.asynccontextmanager
-async def _where_items_play(args: argparse.Namespace) -> AsyncIterator[tuple[Any, Any, Any]]:
-    """(browser context, editor server, None) of this machine's browser, or with --ray
-    (None, None, the cluster's item runner)."""
-    if args.ray:
-        from studio.services.distributed import cluster_drags
-
-        async with cluster_drags(args.ray, args.pages) as runner:
-            yield None, None, runner
-        return
-    from studio.services.runtime.browser import BrowserPool
-
-    async with BrowserPool(spares=0) as pool:
-        if pool.server is None:
-            raise StudioError("the browser pool has no editor server")
-        yield pool.context, pool.server, None
-
-
 def drag_run(args: argparse.Namespace) -> int:
+    from studio.app.runners import item_runner
     from studio.services.labeling.drag.item import scan_items
     from studio.services.labeling.drag.run import new_run_dir, run_drag
     from studio.services.labeling.drag.scoring import K_MAX
@@ -143,11 +92,12 @@ def drag_run(args: argparse.Namespace) -> int:
 
     for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
         editions.require_installed(edition, "The drag items")  # each plays on its own
-    agent = diagnostic_agent("drag", args, {e.item.id: e.item for e in entries})
+    items = {e.item.id: e.item for e in entries}
+    agent = item_agent("drag", args.agent, items, args.seed, args.answers, args.temperature)
     run_dir = new_run_dir(args.out, args.agent, "drag")
 
     async def go(progress: ProgressBar) -> Any:
-        async with _where_items_play(args) as (context, server, runner):
+        async with item_runner(args.ray, args.pages) as (context, server, runner):
             return await run_drag(
                 context,
                 server,
@@ -198,7 +148,8 @@ def qa_run(args: argparse.Namespace) -> int:
     items = qa.items()
     if not items:
         raise StudioError(f"{args.qa_dir}: the QA set has no items")
-    agent = diagnostic_agent("qa", args, {i.task_id: i for i in items})
+    by_id = {i.task_id: i for i in items}
+    agent = item_agent("qa", args.agent, by_id, args.seed, args.answers, args.temperature)
     run_dir = new_run_dir(args.out, args.agent, "qa")
     try:
         with ProgressBar(len(items), "item", rate="acc") as progress:

@@ -22,12 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli_progress import ProgressBar
-from studio.models.agent import Mode
-from studio.models.errors import StudioError
 from studio.services.core.errors import TaskFileError
-from studio.services.core.jsonl import json_lines
 from studio.services.core.store import TaskFolder, scan_library
-from studio.services.core.untrusted_json import JsonInputError, loads
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -59,12 +55,13 @@ async def run_campaign(args: argparse.Namespace) -> int:
 def _read_campaign(args: argparse.Namespace) -> _Plan:
     """Read (or write) the manifest; the limits, prices and agent (args then hold the
     campaign's settings)."""
+    from studio.app.agents import episode_agents
     from studio.cli_campaign import campaign_for, limits_for
 
     tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
     args.campaign_dir = run_dir  # named if the run is stopped
     limits, prices = limits_for(args)
-    agent_for = agent_factory(manifest.agent, manifest.mode, args)
+    agent_for = episode_agents(manifest.agent, manifest.mode, args.seed, args.actions)
     return _Plan(tasks, run_dir, manifest, limits, prices, agent_for)
 
 
@@ -138,33 +135,20 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
 
 
 def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
-    """Where episodes play: with --ray on a cluster's workers (within the plan's limits and
-    prices), else as `_manager` says."""
-    if not args.ray:
-        return _manager(args)
-    if args.api:
-        raise StudioError("--ray and --api exclude each other")
-    from studio.services.distributed import cluster_episodes
+    """Where episodes play: this process's own browser, a server given by --api, or with
+    --ray a cluster's workers (within the plan's limits and prices)."""
+    from studio.app.runners import episode_runner
 
-    return cluster_episodes(args.ray, args.workers, args.steps, plan.limits, plan.prices)
-
-
-def _manager(args: argparse.Namespace) -> Any:
-    """The episodes' home: this process's own browser, or a server given by --api."""
-    if args.api:
-        from studio.services.api.client import RemoteEpisodeManager
-        from studio.services.api.server import find_token
-
-        token = find_token(args.token, args.token_file)
-        if not token:
-            raise StudioError(
-                "--api needs the server's token: --token-file F, STUDIO_TOKEN or --token T"
-            )
-        return RemoteEpisodeManager(args.api, token, step_limit=args.steps)
-    from studio.services.episodes.episode import EpisodeManager
-
-    limit = {"step_limit": args.steps} if args.steps else {}
-    return EpisodeManager(eval_spares=1, **limit)
+    return episode_runner(
+        api=args.api,
+        token=args.token,
+        token_file=args.token_file,
+        ray=args.ray,
+        workers=args.workers,
+        steps=args.steps,
+        limits=plan.limits,
+        prices=plan.prices,
+    )
 
 
 def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
@@ -180,53 +164,3 @@ def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
     for task in tasks:
         unique.setdefault(task.task.id, task)
     return list(unique.values())
-
-
-def agent_factory(name: str, mode: Mode, args: argparse.Namespace) -> Any:
-    """A function (task, position) -> a fresh agent of kind `name` for that task."""
-    from studio.services.episodes import agents
-
-    if name == "llm":
-        from studio.services.episodes.agents.llm import LlmAgent, LlmSettings
-
-        settings = LlmSettings.from_env()
-        return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
-    if name == "oracle":
-        return lambda task, _pos: agents.OracleAgent(task)
-    if name == "idle":
-        return lambda _task, _pos: agents.IdleAgent()
-    if name == "random":
-        return lambda _task, pos: agents.RandomAgent(seed=args.seed + pos)
-    if args.actions is None:
-        raise StudioError("--agent scripted needs --actions FILE (a JSON list of actions)")
-    if args.actions.is_dir():
-        return lambda task, _pos: agents.ScriptedAgent(_task_actions(args.actions, task))
-    actions = _load_actions(args.actions)
-    return lambda _task, _pos: agents.ScriptedAgent(actions)
-
-
-def _task_actions(folder: Path, task: TaskFolder) -> list[dict[str, Any]]:
-    """A task's script in a folder: <id>.json, <id>.jsonl, or a recorded <id>/steps.jsonl."""
-    tid = task.task.id
-    for path in (folder / f"{tid}.json", folder / f"{tid}.jsonl", folder / tid / "steps.jsonl"):
-        if path.is_file():
-            return _load_actions(path)
-    raise StudioError(f"{folder}: no script for task {tid} ({tid}.json or {tid}/steps.jsonl)")
-
-
-def _load_actions(path: Path) -> list[dict[str, Any]]:
-    """A JSON list of actions, or JSON lines (one action, or one recorded step, per line)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StudioError(f"{path}: cannot be read ({exc})") from None
-    try:
-        data = loads(text, path)
-        items = data if isinstance(data, list) else [data]
-    except JsonInputError:
-        items = [value for _, value in json_lines(path)]
-    actions = [i.get("action", i) if isinstance(i, dict) else i for i in items]
-    bad = [n for n, a in enumerate(actions, 1) if not (isinstance(a, dict) and "api" in a)]
-    if bad:
-        raise StudioError(f'{path}: item {bad[0]} is not an action {{"api": ..., "args": ...}}')
-    return actions

@@ -19,9 +19,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from studio.app import equivalence
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
-from studio.models.task import EquivalentMutant, Task
+from studio.models.task import Task
 from studio.services.authoring import review
 from studio.services.authoring.check_record import fingerprint, load_check, save_check
 from studio.services.authoring.lint import Finding, lint_task
@@ -207,21 +208,8 @@ class QualityController(QObject):
         survivor = next((s for s in check.survivors if s.id == mutant_id), None) if check else None
         if check is None or survivor is None or not reason.strip():
             return
-        note = EquivalentMutant(
-            mutant_id=mutant_id,
-            operator=survivor.operator,
-            block_id=survivor.block_id,
-            description=survivor.description,
-            reason=reason.strip(),
-            by=reviewer_name(),
-            at=datetime.now(UTC),
-        )
-
-        def add(task: Task) -> Task:
-            kept = [e for e in task.equivalent_mutants if e.mutant_id != mutant_id]
-            return task.model_copy(update={"equivalent_mutants": [*kept, note]})
-
-        entry = await self.authoring.update_task(add)
+        note = equivalence.mark(survivor, reason, reviewer_name())
+        entry = await self.authoring.update_task(lambda task: equivalence.with_mark(task, note))
         if entry is None:
             return
         survivor.equivalent_reason = note.reason

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from studio import cli_env, cli_run
+from studio import cli_env
+from studio.app.agents import episode_agents, load_actions
 from studio.models.agent import Mode, Observation
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.runs.batch import run_batch, run_dir_name
@@ -145,14 +146,14 @@ def test_run_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_actions_file_formats(tmp_path: Path) -> None:
     listed = tmp_path / "a.json"
     listed.write_text(json.dumps([{"api": "done", "args": {}}]))
-    assert cli_run._load_actions(listed) == [{"api": "done", "args": {}}]
+    assert load_actions(listed) == [{"api": "done", "args": {}}]
     lines = tmp_path / "steps.jsonl"
     lines.write_text('{"index": 1, "action": {"api": "select_stage"}}\n{"api": "done"}\n')
-    assert [a["api"] for a in cli_run._load_actions(lines)] == ["select_stage", "done"]
+    assert [a["api"] for a in load_actions(lines)] == ["select_stage", "done"]
     bad = tmp_path / "bad.json"
     bad.write_text("[1]")
     with pytest.raises(cli_env.StudioError, match="item 1 is not an action"):
-        cli_run._load_actions(bad)
+        load_actions(bad)
 
 
 def test_agent_factory_builds_every_agent(
@@ -160,7 +161,7 @@ def test_agent_factory_builds_every_agent(
 ) -> None:
     def make(agent: str, *extra: str) -> Any:
         args = _parser().parse_args(["run", "x", "--agent", agent, "--seed", "5", *extra])
-        return cli_run.agent_factory(agent, Mode.COMPOSITE, args)
+        return episode_agents(agent, Mode.COMPOSITE, args.seed, args.actions)
 
     assert make("idle")(tasks[0], 0).name == "idle"
     assert make("random")(tasks[0], 2).name == "random"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from studio.models.check import TaskCheck
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail
 from studio.services.checking.checker import CheckOptions
@@ -188,6 +190,79 @@ def test_an_equivalence_mark_made_with_the_command_is_honoured_by_the_next_check
     reasons = {s.id: s.equivalent_reason for s in again.survivors}
     assert reasons == {s.id: None for s in first.survivors} | {marked: "only position differs"}
     assert again.mutants_equivalent == 1 and again.verdict.value == "weak"
+
+
+def test_the_command_records_which_mutant_it_marked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`studio equivalent` finds the mutant again as the check made it (a check of 3 mutants
+    with seed 0 lists the first of the 10 the command makes by default) and records its
+    operator, block id and description, as the window's mark does; an id the check would not
+    make is refused, naming the folder, and so is an empty reason; marking it again replaces
+    the mark; --undo takes the mark back."""
+    from studio import cli
+    from studio.services.checking.mutation.engine import generate_mutants
+    from studio.services.core.sb3 import read_project_json
+
+    folder = make_task(tmp_path / "weak", task_id="weak")
+    entry = load_task(folder)
+    assert entry.golden_path is not None
+    golden = read_project_json(entry.golden_path.read_bytes(), entry.golden_path)
+    initial = read_project_json(entry.initial_path.read_bytes(), entry.initial_path)
+    mutant = generate_mutants(golden, initial, 3, 0)[2]
+    argv = ["equivalent", str(folder), mutant.id, "--reason", "same output", "--by", "me"]
+    assert cli.main(argv) == 0
+    (saved,) = load_task(folder).task.equivalent_mutants
+    assert (saved.mutant_id, saved.reason, saved.by) == (mutant.id, "same output", "me")
+    assert (saved.operator, saved.block_id, saved.description) == (
+        mutant.operator,
+        mutant.block_id,
+        mutant.description,
+    )
+    assert saved.operator and saved.block_id and saved.description and saved.at is not None
+    assert cli.main([*argv[:3], "--reason", "  same picture "]) == 0  # a new mark replaces it
+    assert [m.reason for m in load_task(folder).task.equivalent_mutants] == ["same picture"]
+    assert cli.main([*argv[:3], "--reason", " "]) == 2
+    assert "give a reason" in capsys.readouterr().err
+
+    assert cli.main(["equivalent", str(folder), "no-such-mutant", "--reason", "r"]) == 2
+    err = capsys.readouterr().err
+    assert str(folder) in err and "no mutant 'no-such-mutant'" in err and "--seed" in err
+    assert cli.main(["equivalent", str(folder), mutant.id, "--reason", "-", "--undo"]) == 0
+    assert load_task(folder).task.equivalent_mutants == []
+
+
+def test_gated_runs_keep_the_bound_and_each_subjects_seed_order() -> None:
+    """`run_gated` (the checker's and propose's way to run golden, initial and mutants) never
+    runs more evaluations at once than its gate allows, answers per subject in seed order, and
+    counts an evaluation that raised as ended."""
+    from studio.services.checking.mutant_runs import Subject, run_gated
+
+    running, peak, ended = 0, 0, []
+
+    async def evaluate(project: bytes | Path, name: str, seed: int) -> str:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await asyncio.sleep(0)  # let the other evaluations in, if the gate allows them
+        running -= 1
+        if name == "bad":
+            raise ValueError("broken page")
+        return f"{name}@{seed}"
+
+    subjects = [
+        Subject(b"g", "golden", (5, 6, 7), "golden"),
+        Subject(b"i", "initial", (5,), "initial"),
+        Subject(b"m", "m1", (5, 6), "mutants"),
+    ]
+    results = asyncio.run(run_gated(evaluate, subjects, asyncio.Semaphore(2), ended.append))
+    assert results == [["golden@5", "golden@6", "golden@7"], ["initial@5"], ["m1@5", "m1@6"]]
+    assert peak == 2 and [s.label for s in ended].count("golden") == 3 and len(ended) == 6
+    ended.clear()
+    bad = [Subject(b"x", "bad", (1,), "mutants")]
+    with pytest.raises(ValueError, match="broken page"):
+        asyncio.run(run_gated(evaluate, bad, asyncio.Semaphore(1), ended.append))
+    assert [s.name for s in ended] == ["bad"]
 
 
 def test_weakest_scripts_lowest_kill_rate_first() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from studio.models.check import (
 from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.task import Category, ClockPreference
-from studio.services.checking.mutant_runs import MutantRunner, flaky_tests
+from studio.services.checking.mutant_runs import MutantRunner, Subject, flaky_tests, run_gated
 from studio.services.core.errors import TaskFileError
 from studio.services.core.store import TaskFolder
 from studio.services.runtime.clock_agreement import (
@@ -48,6 +48,7 @@ log = logging.getLogger("studio.check")
 TASK_FAULTS = {ErrorKind.PROJECT, ErrorKind.SYNTAX, ErrorKind.SETUP, ErrorKind.RESULT}
 
 ProgressFn = Callable[[int, int, TaskCheck], None]
+Evaluation = Callable[[bytes | Path, str, int], Awaitable[EvalResult]]
 WEAKEST_SHOWN = 10
 
 
@@ -80,38 +81,46 @@ class TaskChecker:
         self.task_phases: dict[str, list[float]] = {}  # the same per task id, and a count
         self._gate = asyncio.Semaphore(max(1, options.workers))
 
-    async def run(
-        self, entry: TaskFolder, project: bytes | Path, name: str, clock: Clock, seed: int
-    ) -> EvalResult:
-        async with self._gate:
+    def _evaluation(self, entry: TaskFolder, clock: Clock) -> Evaluation:
+        """One evaluation of `entry` on `clock` (project, name, seed), counted with its
+        phases; `run_gated` runs it within the gate."""
+
+        async def evaluate(project: bytes | Path, name: str, seed: int) -> EvalResult:
             self.evaluations += 1
-            try:
-                result = await self.evaluator.evaluate(
-                    entry, project, project_name=name, clock=clock, seed=seed
-                )
-                t = result.timings
-                mine = self.task_phases.setdefault(entry.task.id, [0.0] * 6)
-                for i, value in enumerate(
-                    (t.page_ready_s, t.page_wait_s, t.project_load_s, t.script_s, t.total_s)
-                ):
-                    self.phase_sums[i] += value
-                    mine[i] += value
-                mine[5] += 1
-                return result
-            finally:
-                self.finished += 1
-                if self.progress is not None:
-                    self.expected = max(self.expected, self.finished)
-                    self.progress(self.finished, self.expected)
+            result = await self.evaluator.evaluate(
+                entry, project, project_name=name, clock=clock, seed=seed
+            )
+            t = result.timings
+            mine = self.task_phases.setdefault(entry.task.id, [0.0] * 6)
+            for i, value in enumerate(
+                (t.page_ready_s, t.page_wait_s, t.project_load_s, t.script_s, t.total_s)
+            ):
+                self.phase_sums[i] += value
+                mine[i] += value
+            mine[5] += 1
+            return result
+
+        return evaluate
+
+    def _ended(self, _subject: Subject) -> None:
+        self.finished += 1
+        if self.progress is not None:
+            self.expected = max(self.expected, self.finished)
+            self.progress(self.finished, self.expected)
+
+    async def _gated(
+        self, entry: TaskFolder, clock: Clock, subjects: list[Subject]
+    ) -> list[list[EvalResult]]:
+        return await run_gated(self._evaluation(entry, clock), subjects, self._gate, self._ended)
+
+    def _seeds(self) -> list[int]:
+        return [self.options.seed + i for i in range(max(1, self.options.reruns))]
 
     async def runs(
         self, entry: TaskFolder, project: bytes | Path, name: str, clock: Clock
     ) -> list[EvalResult]:
         """The project evaluated once per rerun, each with its own seed."""
-        seeds = [self.options.seed + i for i in range(max(1, self.options.reruns))]
-        return list(
-            await asyncio.gather(*(self.run(entry, project, name, clock, s) for s in seeds))
-        )
+        return (await self._gated(entry, clock, [Subject(project, name, self._seeds())]))[0]
 
     async def check(self, entry: TaskFolder) -> TaskCheck:
         t0 = time.perf_counter()
@@ -161,10 +170,12 @@ class TaskChecker:
     ) -> tuple[list[EvalResult], list[EvalResult]]:
         assert entry.golden_path is not None
         golden = entry.task.golden_project or "golden.sb3"
-        golden_runs, initial_runs = await asyncio.gather(
-            self.runs(entry, entry.golden_path, golden, clock),
-            self.runs(entry, entry.initial_path, entry.task.initial_project, clock),
-        )
+        seeds = self._seeds()
+        subjects = [
+            Subject(entry.golden_path, golden, seeds),
+            Subject(entry.initial_path, entry.task.initial_project, seeds),
+        ]
+        golden_runs, initial_runs = await self._gated(entry, clock, subjects)
         return golden_runs, initial_runs
 
     def _may_fall_back(self, entry: TaskFolder) -> bool:
@@ -192,15 +203,18 @@ class TaskChecker:
         return Clock.REAL
 
     async def _compare_clocks(self, entry: TaskFolder) -> Agreement:
-        seed = self.options.seed
+        seed = [self.options.seed]
         self.expected += 4
         assert entry.golden_path is not None
-        pairs = [(entry.golden_path, "golden"), (entry.initial_path, "initial")]
-        results = await asyncio.gather(
-            *(self.run(entry, p, n, c, seed) for p, n in pairs for c in (Clock.REAL, Clock.VIRTUAL))
+        subjects = [
+            Subject(entry.golden_path, "golden", seed),
+            Subject(entry.initial_path, "initial", seed),
+        ]
+        real, virtual = await asyncio.gather(
+            self._gated(entry, Clock.REAL, subjects), self._gated(entry, Clock.VIRTUAL, subjects)
         )
         return compare_verdicts(
-            {"golden": (results[0], results[1]), "initial": (results[2], results[3])}
+            {"golden": (real[0][0], virtual[0][0]), "initial": (real[1][0], virtual[1][0])}
         )
 
 

@@ -5,15 +5,20 @@ with the same seed and clock.
 The runner evaluates through a `Reruns` callable (the checker's: the project once per rerun,
 each with its own seed, within the checker's limit of parallel pages), so it needs nothing
 else of the checker.
+
+`run_gated` is how both the checker and `propose` run the golden, initial and mutant
+projects: every project once per seed, all at once, yet never more than the gate's number of
+evaluations running together; a callback hears of each evaluation that ends (progress).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from studio.models.check import FlakyTest, MutantRun, Survivor, TaskCheck
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
@@ -27,6 +32,47 @@ if TYPE_CHECKING:
 # (task, project, its file name, clock) -> one result per rerun, with the seeds of the golden
 # project's runs in the same order (a kill compares each run with the golden run of its seed)
 Reruns = Callable[[TaskFolder, bytes | Path, str, Clock], Awaitable[list[EvalResult]]]
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A project to evaluate once per seed: its bytes or path, its file name, the seeds, and
+    what a progress line calls it."""
+
+    project: bytes | Path
+    name: str
+    seeds: Sequence[int]
+    label: str = ""
+
+
+async def run_gated(
+    evaluate: Callable[[bytes | Path, str, int], Awaitable[T]],
+    subjects: Sequence[Subject],
+    gate: asyncio.Semaphore,
+    on_done: Callable[[Subject], None] | None = None,
+) -> list[list[T]]:
+    """Each subject evaluated once per seed (`evaluate(project, name, seed)`), all at once but
+    at most the gate's number at a time; per subject, its results in the order of its seeds.
+    `on_done(subject)` follows each evaluation that ends, whether or not it raised."""
+
+    async def one(subject: Subject, seed: int) -> T:
+        async with gate:
+            try:
+                return await evaluate(subject.project, subject.name, seed)
+            finally:
+                if on_done is not None:
+                    on_done(subject)
+
+    flat = await asyncio.gather(*(one(s, seed) for s in subjects for seed in s.seeds))
+    out: list[list[T]] = []
+    start = 0
+    for subject in subjects:
+        out.append(list(flat[start : start + len(subject.seeds)]))
+        start += len(subject.seeds)
+    return out
 
 
 def flaky_tests(results: list[EvalResult], label: str) -> list[FlakyTest]:
@@ -121,13 +167,20 @@ class MutantRunner:
         return run
 
 
-def build_mutant(entry: TaskFolder, count: int, seed: int, mutant_id: str) -> bytes:
-    """The .sb3 of mutant `mutant_id` as a check with `count` mutants and `seed` made it."""
+def find_mutant(entry: TaskFolder, count: int, seed: int, mutant_id: str) -> Mutant:
+    """Mutant `mutant_id` as a check with `count` mutants and `seed` made it; KeyError naming
+    the task folder when it is not among them."""
     assert entry.golden_path is not None
-    golden_bytes = entry.golden_path.read_bytes()
-    golden = read_project_json(golden_bytes, entry.golden_path)
+    golden = read_project_json(entry.golden_path.read_bytes(), entry.golden_path)
     initial = read_project_json(entry.initial_path.read_bytes(), entry.initial_path)
     for mutant in generate_mutants(golden, initial, count, seed):
         if mutant.id == mutant_id:
-            return mutant_sb3(golden_bytes, mutant)
+            return mutant
     raise KeyError(f"{entry.folder}: no mutant {mutant_id!r} among {count} made with seed {seed}")
+
+
+def build_mutant(entry: TaskFolder, count: int, seed: int, mutant_id: str) -> bytes:
+    """The .sb3 of mutant `mutant_id` as a check with `count` mutants and `seed` made it."""
+    assert entry.golden_path is not None
+    mutant = find_mutant(entry, count, seed, mutant_id)
+    return mutant_sb3(entry.golden_path.read_bytes(), mutant)

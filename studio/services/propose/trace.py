@@ -42,7 +42,7 @@ class ScriptRunner:
         (self.entry.folder / SCRIPT_NAME).write_text(script, encoding="utf-8")
         self.limit_s = virtual_ms / 1000 + LIMIT_MARGIN_S
 
-    async def run(self, project: bytes, name: str, seed: int) -> EvalResult:
+    async def run(self, project: bytes | Path, name: str, seed: int) -> EvalResult:
         return await self.evaluator.evaluate(
             self.entry,
             project,
