@@ -12,16 +12,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio import cli_window
+from studio.app.editor import (
+    AgreementCache,
+    BrowserPool,
+    Evaluator,
+    default_spares,
+    editions,
+    evaluate_on_chosen_clock,
+)
+from studio.app.errors import TaskFileError
+from studio.app.files import paths
+from studio.app.library import load_task, scan_library
 from studio.cli_progress import ProgressBar
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
-from studio.services.core import paths
-from studio.services.core.errors import TaskFileError
-from studio.services.core.store import load_task, scan_library
-from studio.services.runtime import editions
-from studio.services.runtime.browser import BrowserPool, default_spares
-from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-from studio.services.runtime.evaluator import Evaluator
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
     from studio.models.check import CheckReport, TaskCheck
@@ -178,7 +182,7 @@ async def _eval(args: argparse.Namespace) -> int:
     spares = 0 if args.protocol == "published" else 1
     async with BrowserPool(spares=spares, edition=edition) as pool:
         if args.protocol == "published":
-            from studio.services.exchange.published_protocol import PublishedProtocol
+            from studio.app.exchange import PublishedProtocol
 
             result = await PublishedProtocol(pool).evaluate(entry, project)
         else:
@@ -238,7 +242,7 @@ def _print_result(result: EvalResult, browser_s: float) -> None:
 
 async def _check(args: argparse.Namespace) -> int:
     from studio.app import runners
-    from studio.services.checking.checker import CheckOptions, check_tasks
+    from studio.app.checks import CheckOptions, check_tasks
 
     entries, errors = [], []
     for path in args.paths:

@@ -16,13 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from studio.app.episodes import Limits, PriceTable, load_prices
+from studio.app.library import TaskFolder
+from studio.app.runs import Manifest, campaign, run_dir_name
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
-from studio.services.core.store import TaskFolder
-from studio.services.episodes.limits import Limits, PriceTable, load_prices
-from studio.services.runs import campaign
-from studio.services.runs.batch import run_dir_name
-from studio.services.runs.campaign import Manifest
 
 
 def campaign_for(
@@ -115,7 +113,7 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
         if value is not None and value <= 0:
             raise StudioError(f"{flag} must be more than 0")
     if args.max_cost is not None and prices is not None and args.agent == "llm":
-        from studio.services.episodes.agents.llm import ENV_MODEL  # httpx: only for the LLM agent
+        from studio.app.llm import ENV_MODEL  # httpx: only for the LLM agent
 
         model = os.environ.get(ENV_MODEL, "")
         if model and model not in prices.models:
@@ -129,7 +127,7 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
 
 def _load_task(folder: Path, task_id: str) -> TaskFolder:
     """The campaign's task `task_id` from the folder its manifest names."""
-    from studio.services.core.store import load_task
+    from studio.app.library import load_task
 
     if not folder.is_dir():
         raise StudioError(f"{folder}: task folder of the campaign is gone (give TASKS)")
@@ -171,11 +169,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _rescore(args: argparse.Namespace) -> int:
-    from studio.services.core import atomic
-    from studio.services.runs.rescore import RESCORE_FILE, rescore
-    from studio.services.runtime.browser import BrowserPool
-    from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-    from studio.services.runtime.evaluator import Evaluator
+    from studio.app.editor import AgreementCache, BrowserPool, Evaluator, evaluate_on_chosen_clock
+    from studio.app.files import atomic
+    from studio.app.runs import RESCORE_FILE, rescore
 
     if not args.run_dir.is_dir():
         raise StudioError(f"{args.run_dir}: is not a folder")

@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from studio.app.agents import EPISODE_AGENTS
+from studio.app.editor import Edition, editions
+from studio.app.files import paths
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
-from studio.services.core import paths
-from studio.services.runtime import editions
-from studio.services.runtime.editions import Edition
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 AGENTS = EPISODE_AGENTS
@@ -201,8 +200,8 @@ def run(args: argparse.Namespace) -> int:
 
 # ---- serve ---------------------------------------------------------------------------------
 async def _serve(args: argparse.Namespace) -> int:
-    from studio.services.api.server import ApiServer, check_host, resolve_token
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.app.api import ApiServer, check_host, resolve_token
+    from studio.app.episodes import EpisodeManager
 
     check_host(args.host, args.allow_remote)
     if args.max_sessions < 1 or args.max_episodes < 1:
@@ -286,10 +285,8 @@ def _scratchworld(
     """The checkout and the session keeper of `--scratchworld ROOT` (None, None without)."""
     if args.scratchworld is None:
         return None, None
-    from studio.services.api.server import is_loopback
-    from studio.services.exchange.scratchworld_api.checkout import SwCheckout
-    from studio.services.exchange.scratchworld_api.seal import CUSTOM_JS_TIMEOUT_S
-    from studio.services.exchange.scratchworld_api.sessions import SwSessions
+    from studio.app.api import is_loopback
+    from studio.app.exchange import CUSTOM_JS_TIMEOUT_S, SwCheckout, SwSessions
 
     if not is_loopback(args.host):
         raise StudioError(
@@ -309,17 +306,16 @@ def _scratchworld(
 
 # ---- report --------------------------------------------------------------------------------
 def _report(args: argparse.Namespace) -> int:
-    from studio.services.runs.report_html import render_html
-    from studio.services.runs.reports import format_table, report_for
+    from studio.app.runs import format_table, render_html, report_for
 
     report = report_for(args.runs_dir)
     if args.html:
-        from studio.services.core import atomic
+        from studio.app.files import atomic
 
         atomic.write_text(args.html, render_html(report))
     bundle = None
     if getattr(args, "bundle", None):
-        from studio.services.runs.bundle import write_bundle
+        from studio.app.runs import write_bundle
 
         bundle = write_bundle(args.runs_dir, args.bundle, report)
     if args.json:

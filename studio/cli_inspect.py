@@ -30,7 +30,7 @@ def add_export_parser(formats: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from studio.services.exchange.inspect_log import export_inspect
+    from studio.app.exchange import export_inspect
 
     try:
         done = export_inspect(args.src, args.dest)

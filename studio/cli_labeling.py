@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from studio import cli_labeling_items, cli_labeling_qa, cli_labeling_runs
+from studio.app.editor import editions
 from studio.models.errors import StudioError
-from studio.services.runtime import editions
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 CONNECTIONS = ("next", "parent", "input", "substack_1", "substack_2")
@@ -172,8 +172,8 @@ def _qa(args: argparse.Namespace) -> int:
 # ---- import / export -------------------------------------------------------------------------
 def _diagnostics(args: argparse.Namespace) -> int:
     """The drag and QA part of `studio import|export scratchworld` (same code, same layout)."""
+    from studio.app.labeling import export_diagnostics_only, import_diagnostics
     from studio.cli_scratchworld import print_problems
-    from studio.services.labeling.published.sets import export_diagnostics_only, import_diagnostics
 
     verb = "import" if args.action == "import" else "export"
     print(

@@ -41,7 +41,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
     """`drag run` and `qa run`, on the `drag` and `qa` subcommands' parsers."""
-    from studio.services.labeling.drag.scoring import K_MAX
+    from studio.app.labeling import K_MAX
 
     dr = drag_sub.add_parser(
         "run",
@@ -76,10 +76,8 @@ def _pct(value: Any) -> str:
 
 # ---- drag run --------------------------------------------------------------------------------
 def drag_run(args: argparse.Namespace) -> int:
+    from studio.app.labeling import K_MAX, new_run_dir, run_drag, scan_items
     from studio.app.runners import item_runner
-    from studio.services.labeling.drag.item import scan_items
-    from studio.services.labeling.drag.run import new_run_dir, run_drag
-    from studio.services.labeling.drag.scoring import K_MAX
 
     if not 1 <= args.k <= K_MAX:
         raise StudioError(f"--k must be 1 to {K_MAX}")
@@ -88,7 +86,7 @@ def drag_run(args: argparse.Namespace) -> int:
     entries = scan_items(args.items)
     if not entries:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
-    from studio.services.runtime import editions
+    from studio.app.editor import editions
 
     for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
         editions.require_installed(edition, "The drag items")  # each plays on its own
@@ -138,9 +136,7 @@ def drag_run(args: argparse.Namespace) -> int:
 
 # ---- qa run ----------------------------------------------------------------------------------
 def qa_run(args: argparse.Namespace) -> int:
-    from studio.services.labeling.drag.run import new_run_dir
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.labeling.qa.run import run_qa
+    from studio.app.labeling import QaSet, new_run_dir, run_qa
 
     if args.workers < 1:
         raise StudioError("--workers must be at least 1")

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.app.editor import editions
 from studio.models.errors import StudioError
-from studio.services.runtime import editions
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 COMMAND = "propose"
@@ -59,17 +59,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _propose(args: argparse.Namespace) -> int:
-    from studio.services.core.store import load_task
-    from studio.services.propose.model import ProposalError
-    from studio.services.propose.pipeline import (
+    from studio.app.editor import BrowserPool, Evaluator
+    from studio.app.library import load_task
+    from studio.app.propose import (
+        ProposalError,
         ProposeOptions,
         output_path,
         propose,
         read_projects,
         write_script,
     )
-    from studio.services.runtime.browser import BrowserPool
-    from studio.services.runtime.evaluator import Evaluator
 
     entry = load_task(args.task_dir)
     out = output_path(entry, args.out)
@@ -82,7 +81,7 @@ async def _propose(args: argparse.Namespace) -> int:
         mutants=max(0, args.mutants), seed=args.seed, workers=max(1, args.workers)
     )
     if args.llm:
-        from studio.services.episodes.agents.llm import LlmSettings
+        from studio.app.llm import LlmSettings
 
         options.llm = LlmSettings.from_env()
     show = sys.stderr.isatty() and not args.json

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.app.errors import TaskFileError
+from studio.app.library import TaskFolder, scan_library
 from studio.cli_progress import ProgressBar
-from studio.services.core.errors import TaskFileError
-from studio.services.core.store import TaskFolder, scan_library
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -67,7 +67,7 @@ def _read_campaign(args: argparse.Namespace) -> _Plan:
 
 def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
     """Read the ledger and plan the episodes left; False when a resume finds none."""
-    from studio.services.runs.campaign import Ledger, plan_jobs
+    from studio.app.runs import Ledger, plan_jobs
 
     plan.ledger = Ledger(plan.run_dir)
     for warning in plan.ledger.warnings:
@@ -83,8 +83,8 @@ def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
 
 async def _play(args: argparse.Namespace, plan: _Plan) -> int:
     """Play the planned episodes where `_episodes` says."""
-    from studio.services.runs.batch import run_batch
-    from studio.services.runtime.clock_agreement import AgreementCache, clock_for
+    from studio.app.editor import AgreementCache, clock_for
+    from studio.app.runs import run_batch
 
     cache = AgreementCache()
     with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:

@@ -13,14 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from studio import cli_inspect
+from studio.app.errors import cut
+from studio.app.exchange import ExportReport, ImportReport, export_checkout, import_checkout
 from studio.models.errors import StudioError
-from studio.services.core.errors import cut
-from studio.services.exchange.scratchworld import (
-    ExportReport,
-    ImportReport,
-    export_checkout,
-    import_checkout,
-)
 
 EXIT_OK, EXIT_SKIPPED, EXIT_BAD_INPUT = 0, 1, 2
 FORMAT = "scratchworld"

@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 def resolve(path: Path, dest: Path | None) -> Path:
     """A trajectory folder for `path`: the folder itself, or an archive extracted below `dest`."""
-    from studio.services.core import paths
-    from studio.services.runs.trajectories.archive import open_archive
+    from studio.app.files import paths
+    from studio.app.runs import open_archive
 
     if path.is_dir():
         return path
@@ -74,8 +74,7 @@ def resolve(path: Path, dest: Path | None) -> Path:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from studio.services.runs.trajectories.text import format_timeline, timeline_json
-    from studio.services.runs.trajectories.view import load_view
+    from studio.app.runs import format_timeline, load_view, timeline_json
 
     view = load_view(resolve(args.path, args.dest))
     if args.json:
@@ -86,7 +85,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from studio.services.runs.trajectories.archive import export_archive, read_manifest
+    from studio.app.runs import export_archive, read_manifest
 
     if not args.folder.is_dir():
         raise StudioError(f"{args.folder}: is not a trajectory folder")
@@ -104,9 +103,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from studio.services.runs.trajectories.compare import compare
-    from studio.services.runs.trajectories.text import format_comparison
-    from studio.services.runs.trajectories.view import load_view
+    from studio.app.runs import compare, format_comparison, load_view
 
     a = load_view(resolve(args.a, args.dest))
     b = load_view(resolve(args.b, args.dest))

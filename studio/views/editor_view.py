@@ -26,12 +26,10 @@ from PySide6.QtWebEngineCore import QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from studio.services.core import paths
-from studio.services.core.errors import ProjectFileError
-from studio.services.core.sb3 import check_sb3
-from studio.services.runtime import editions
-from studio.services.runtime.editions import Edition
-from studio.services.runtime.server import EditorServer
+from studio.app.editor import Edition, EditorServer, editions
+from studio.app.errors import ProjectFileError
+from studio.app.files import paths
+from studio.app.library import check_sb3
 from studio.views.banner import Banner
 from studio.views.editor_page import EditorError, EditorPage
 

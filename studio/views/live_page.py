@@ -54,7 +54,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from studio.services.episodes.modes import VIEWPORT
+from studio.app.episodes import VIEWPORT
 from studio.views.editor_page import EditorError
 from studio.views.live_keys import (
     BUTTONS,

@@ -18,9 +18,8 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
+from studio.app.labeling import DragItemError, ItemFolder, Pick, author_item, pick_at, save_authored
 from studio.models.drag_item import ConnectionType
-from studio.services.labeling.drag.author import Pick, author_item, pick_at, save_authored
-from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.views.labeling.click_session import ClickSession, SessionBar
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.region_canvas import RegionCanvas

@@ -18,11 +18,9 @@ from typing import Any
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from studio.app.labeling import Pick, QaSet, capture, make_item, pick_at
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType, Subject
-from studio.services.labeling.drag.author import Pick, pick_at
-from studio.services.labeling.qa.capture import capture, make_item
-from studio.services.labeling.qa.item import QaSet
 from studio.views.labeling.click_session import ClickSession, SessionBar
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.drag_author import PICK_COLOUR
