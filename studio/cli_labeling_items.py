@@ -134,6 +134,7 @@ async def _region_item(
 
 # ---- drag ------------------------------------------------------------------------------------
 def drag_author(args: argparse.Namespace) -> int:
+    from studio.services import page_scripts
     from studio.services.browser import BrowserPool
     from studio.services.drag.author import Pick, author_item, prepare_from_project, save_authored
     from studio.services.drag.item import ConnectionType
@@ -150,9 +151,8 @@ def drag_author(args: argparse.Namespace) -> int:
                 page, _server(pool), args.project, args.sprite, args.detach, offset, args.category
             )
             if args.target:
-                opcode = await page.evaluate(
-                    "(i) => { const b = window.workspace.getBlockById(i); return b && b.type; }",
-                    args.target,
+                opcode = await page_scripts.call(
+                    page, page_scripts.EDITOR, "blockType", args.target
                 )
                 if not opcode:
                     raise StudioError(f"{args.project}: no block {args.target} on the canvas")

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.services import page_scripts
 from studio.services.browser import BrowserPool
 from studio.services.drag.page import open_window
 from studio.services.projectbuild import ProjectBuilder
-from studio.services.published_protocol import SMALL_STAGE_JS
 from studio.services.sb3 import build_sb3
 from tests.helpers.published_set.kit import b, changex, flag, goto, look, move, op, say, show
 
@@ -270,7 +270,7 @@ class Page:
             "([b, n]) => window.studioBridge.loadProjectBase64(b, n, n)",
             [base64.b64encode(sb3).decode(), f"{spec.id}.sb3"],
         )
-        await page.evaluate(SMALL_STAGE_JS)
+        await page_scripts.call(page, page_scripts.HELPERS, "clickSmallStage")
         await self.frames(10)
         await page.evaluate("() => window.dispatchEvent(new Event('resize'))")
         await self.frames(10)

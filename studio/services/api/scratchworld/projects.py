@@ -18,7 +18,6 @@ from studio.services import page_scripts
 from studio.services.api.scratchworld.checkout import SwCheckout, plain_name
 from studio.services.api.scratchworld.seal import SwRefused, check_load
 from studio.services.errors import StudioError
-from studio.services.published_protocol import SMALL_STAGE_JS
 
 if TYPE_CHECKING:
     from studio.services.api.scratchworld.sessions import SwSession
@@ -109,7 +108,7 @@ class ProjectCalls:
     async def toggle_stage(self, session: SwSession) -> dict[str, Any]:
         async with session.lock:
             page = session.page
-            clicked = await page.evaluate(SMALL_STAGE_JS)
+            clicked = await page_scripts.call(page, page_scripts.HELPERS, "clickSmallStage")
             small = clicked and await page_scripts.call(
                 page, page_scripts.HELPERS, "smallStageShown", SMALL_STAGE_FRAMES
             )
