@@ -128,7 +128,7 @@ async def _region_item(
 
 # ---- drag ------------------------------------------------------------------------------------
 def drag_author(args: argparse.Namespace) -> int:
-    from studio.app.editor import BrowserPool
+    from studio.app.editor import BrowserPool, page_scripts
     from studio.app.labeling import (
         Pick,
         author_item,
@@ -149,9 +149,8 @@ def drag_author(args: argparse.Namespace) -> int:
                 page, _server(pool), args.project, args.sprite, args.detach, offset, args.category
             )
             if args.target:
-                opcode = await page.evaluate(
-                    "(i) => { const b = window.workspace.getBlockById(i); return b && b.type; }",
-                    args.target,
+                opcode = await page_scripts.call(
+                    page, page_scripts.EDITOR, "blockType", args.target
                 )
                 if not opcode:
                     raise StudioError(f"{args.project}: no block {args.target} on the canvas")

@@ -389,7 +389,7 @@ class AuthoringController(QObject):
         if self.session is None or not self.session.active or not self.editor.is_ready:
             return
         try:
-            dirty = bool(await self.editor.run_js("studioBridge.isDirty()"))
+            dirty = bool(await self.editor.bridge_now("isDirty"))
         except EditorError:
             return
         if dirty != self._editor_dirty:
@@ -399,7 +399,7 @@ class AuthoringController(QObject):
     async def _mark_editor_clean(self) -> None:
         self._editor_dirty = False
         try:
-            await self.editor.run_js("studioBridge.markClean()")
+            await self.editor.bridge_now("markClean")
         except EditorError as exc:
             log.warning("could not mark the editor clean: %s", exc)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.report import DiagnosticRow
+from studio.services.core.stats import wilson
 from studio.services.core.untrusted_json import JsonInputError, read_json
-from studio.services.runs.stats import wilson
 
 SUMMARY_FILE = "summary.json"
 KINDS = ("drag", "qa")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.report import DiagnosticRow
-from studio.services.exchange.scratchworld.results import RESULT_FILE, ResultFolder, read_json
+from studio.services.runs.sw_results import RESULT_FILE, ResultFolder, read_json
 
 DRAG_SHOTS = ("1.png", "2.png")
 QA_TYPES = ("connection", "existence", "field")
