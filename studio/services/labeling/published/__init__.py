@@ -1,1 +1,2 @@
-"""published."""
+"""The published ScratchWorld drag and perception sets: import into item folders, export back
+byte for byte when unchanged (`sets`, `drag`, `drag_record`, `qa`, `common`)."""
