@@ -1,9 +1,9 @@
-"""What the labeling commands do with drag items and QA sets (`studio.cli_labeling` parses).
+"""What the labeling commands do with drag items and QA sets (`studio.cli.labeling` parses).
 
 ```
 studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author | score | review | agreement ...
-studio qa confirm | score | agreement ...  (capture, recapture: studio.cli_labeling_qa)
+studio qa confirm | score | agreement ...  (capture, recapture: studio.cli.labeling_qa)
 ```
 
 Each handler takes the parsed arguments and returns the exit code: 0 done, 1 interrupted or
@@ -20,10 +20,8 @@ import json
 import sys
 from typing import Any
 
-from studio.cli_progress import ProgressBar
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
 from studio.services.errors import StudioError
-
-EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def _server(pool: Any) -> Any:

@@ -24,10 +24,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from studio.cli_progress import ProgressBar
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
 from studio.services.errors import StudioError
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 AGENTS = ("oracle", "random", "scripted", "llm")
 
 
@@ -40,7 +39,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
-def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
+def add_actions(drag_sub: Any, qa_sub: Any) -> None:
     """`drag run` and `qa run`, on the `drag` and `qa` subcommands' parsers."""
     from studio.services.drag.scoring import K_MAX
 
@@ -60,6 +59,7 @@ def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
         "running cluster (--pages is then per node); the run folder is written here",
     )
     _common(dr)
+    dr.set_defaults(handler=drag_run)
     qr = qa_sub.add_parser(
         "run",
         help="run an agent on a QA set (accuracy per type)",
@@ -69,6 +69,7 @@ def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
     qr.add_argument("qa_dir", type=Path, help="QA set folder (items/, screenshots/)")
     qr.add_argument("--workers", type=int, default=1, help="questions asked at once")
     _common(qr)
+    qr.set_defaults(handler=qa_run)
 
 
 # ---- agents ----------------------------------------------------------------------------------
