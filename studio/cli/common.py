@@ -54,6 +54,13 @@ def bad_input(exc: BaseException) -> int:
     return EXIT_BAD_INPUT
 
 
+def failed(message: str) -> int:
+    """Print `error: MESSAGE` on stderr; the exit code of a command that could not finish
+    (the labeling runs stopped by Ctrl-C or by a region computation that gave up)."""
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_FAILED
+
+
 def interrupted(note: str | None = None) -> int:
     """Print `note` (what is kept, how to go on) on stderr if any; the exit code of Ctrl-C."""
     if note:
@@ -112,7 +119,7 @@ class ProgressBar:
         if total is not None and total != self._bar.total:
             self._bar.total = total
         self.passed += bool(succeeded)
-        parts = [f"{label[:30]} {mark}"]
+        parts = [f"{label[:30]} {mark}".rstrip()]
         if self.rate and done:
             parts.insert(0, f"{self.rate} {100 * self.passed / done:.0f}%")
         self._bar.set_postfix_str("  ".join(parts), refresh=False)

@@ -17,10 +17,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import Any
 
-from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
+from studio.cli.common import EXIT_OK, ProgressBar, failed
 from studio.services.errors import StudioError
 
 
@@ -59,8 +58,7 @@ def regions_compute(args: argparse.Namespace) -> int:
     try:
         asyncio.run(go())
     except (RegionInterrupted, KeyboardInterrupt) as exc:
-        print(f"error: {exc or 'interrupted'}", file=sys.stderr)
-        return EXIT_FAILED
+        return failed(f"{exc or 'interrupted'}")
     if args.json:
         print(json.dumps(rows[0] if len(rows) == 1 else rows, indent=2))
     return EXIT_OK

@@ -19,12 +19,11 @@ import argparse
 import asyncio
 import contextlib
 import json
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, failed
 from studio.services.errors import StudioError
 
 AGENTS = ("oracle", "random", "scripted", "llm")
@@ -166,8 +165,7 @@ def drag_run(args: argparse.Namespace) -> int:
         with ProgressBar(len(entries), "item", rate=f"Pass@{args.k}") as progress:
             run = asyncio.run(go(progress))
     except KeyboardInterrupt:
-        print(f"error: interrupted; finished items are in {run_dir}", file=sys.stderr)
-        return EXIT_FAILED
+        return failed(f"interrupted; finished items are in {run_dir}")
     summary = run.summary()
     if args.json:
         print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))
@@ -205,8 +203,7 @@ def qa_run(args: argparse.Namespace) -> int:
         with ProgressBar(len(items), "item", rate="acc") as progress:
             run = asyncio.run(run_qa(qa, agent, run_dir, args.workers, progress.on_outcome))
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return EXIT_FAILED
+        return failed("interrupted")
     summary = run.summary()
     if args.json:
         print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))
