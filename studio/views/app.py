@@ -3,7 +3,7 @@
 `run_gui(options)` shows the window until it is closed and returns the exit code. `GuiOptions`
 say what it shows first: the task library, a task and its project, a bottom tab, a recorded run
 and its step, the labeling window (`studio gui`, `studio view` and `studio label` fill them in,
-see studio.cli_window). A window may also be driven by a script, `run_gui(options, script)`: a
+see studio.cli.window). A window may also be driven by a script, `run_gui(options, script)`: a
 coroutine given the window once it has started, after whose end the window closes, the script's
 return value being the exit code (tests/helpers/window_harness.py takes screenshots that way).
 

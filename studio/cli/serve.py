@@ -1,9 +1,11 @@
-"""`studio serve` (the agent HTTP API), `studio run` (batch runs) and `studio report` (SR/PSR).
+"""`studio serve`: the agent HTTP API (episodes over JSON), and with --scratchworld ROOT the
+published ScratchWorld server's routes too.
 
-`run` is parsed here and played by studio.cli_run.
-
-Exit codes: 0 done; 1 some episodes crashed (`run`); 2 unusable input (no tasks, bad flags,
-a host that is not loopback without --allow-remote, no runs to report on).
+Every call needs 'Authorization: Bearer TOKEN' (the token: --token-file, STUDIO_TOKEN or
+--token, else a new one printed at start). The server listens on loopback unless
+--allow-remote; it runs until SIGINT or SIGTERM and prints `stopped`. Exit codes: 0 stopped;
+2 unusable input (bad flags, a host that is not loopback without --allow-remote, a port that
+cannot be listened on, an edition that is not installed).
 """
 
 from __future__ import annotations
@@ -17,20 +19,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.app.agents import EPISODE_AGENTS
 from studio.app.editor import Edition, editions
 from studio.app.files import paths
-from studio.models.agent import Mode
+from studio.cli.common import EXIT_OK
 from studio.models.errors import StudioError
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-AGENTS = EPISODE_AGENTS
 DEFAULT_PORT = 8765
-COMMANDS = ("serve", "run", "report")
 
 
-def add_parsers(subparsers: Any) -> None:
-    """Add `serve`, `run` and `report` to the studio's subcommands."""
+def register(subparsers: Any) -> None:
+    """Add `serve` to the studio's sub-commands."""
     sv = subparsers.add_parser(
         "serve",
         help="serve the agent HTTP API (episodes over JSON)",
@@ -85,120 +83,14 @@ def add_parsers(subparsers: Any) -> None:
         help="open /episodes at most (more: 429; default 16)",
     )
     editions.add_argument(sv, "classic with --scratchworld, else the library's")
-
-    rn = subparsers.add_parser(
-        "run",
-        help="run an agent on tasks and record every episode (a resumable campaign)",
-        description="Run AGENT on every task in TASKS; each episode is recorded under "
-        "OUT/<agent>-<mode>-<timestamp>/<task id>/ (<task id>/epoch-<e>/ with --epochs), "
-        "with a campaign.json manifest and a results.jsonl of finished episodes. "
-        "--resume RUN_DIR plays only the episodes of that campaign that have no result.",
-    )
-    rn.add_argument("tasks", type=Path, nargs="*", metavar="TASKS", help="task folders/libraries")
-    rn.add_argument("--agent", choices=AGENTS, help="which agent acts (required unless --resume)")
-    rn.add_argument("--mode", choices=[m.value for m in Mode], help="default: composite")
-    rn.add_argument(
-        "--epochs", type=int, help="play each task K times (seed fixed per epoch; default 1)"
-    )
-    rn.add_argument(
-        "--resume",
-        type=Path,
-        metavar="RUN_DIR",
-        help="go on with the campaign in RUN_DIR (TASKS, when given, must be its tasks)",
-    )
-    rn.add_argument(
-        "--retries",
-        type=int,
-        help="replays of an episode after a failure of the environment (browser crash, page "
-        "or endpoint time-out, 5xx of the model's endpoint); default 2",
-    )
-    rn.add_argument("--workers", type=int, default=1, help="episodes side by side")
-    rn.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
-    rn.add_argument("--steps", type=int, help="step limit per episode")
-    rn.add_argument("--seed", type=int, help="base seed (random agent; default 0)")
-    rn.add_argument(
-        "--realtime",
-        action="store_true",
-        default=None,
-        help="evaluate on the real clock (default: accelerated unless a task needs real time)",
-    )
-    rn.add_argument(
-        "--actions",
-        type=Path,
-        help="scripted agent: a JSON list of actions, or a folder with <task id>.json files "
-        "or recorded runs (<task id>/steps.jsonl) to replay",
-    )
-    rn.add_argument(
-        "--api", metavar="URL", help="act through a running `studio serve` at URL (same machine)"
-    )
-    rn.add_argument("--token", help="the server's token (default: STUDIO_TOKEN)")
-    rn.add_argument("--token-file", type=Path, help="read the server's token from this file")
-    rn.add_argument("--max-seconds", type=float, help="wall-time limit per episode")
-    rn.add_argument("--max-tokens", type=int, help="token limit per episode (prompt+completion)")
-    rn.add_argument("--max-cost", type=float, help="cost limit per episode (needs --prices)")
-    rn.add_argument(
-        "--prices",
-        type=Path,
-        metavar="FILE",
-        help='price table, JSON or TOML: {"currency": "USD", "per_tokens": 1000000, '
-        '"models": {"MODEL": {"prompt": P, "completion": C}}}',
-    )
-    rn.add_argument("--json", action="store_true", help="print the summary as JSON")
-    rn.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="play the episodes on a Ray cluster: `local` starts one here, else HOST:PORT of "
-        "a running cluster (--workers is then per node); trajectories are written here",
-    )
-
-    rp = subparsers.add_parser(
-        "report",
-        help="SR and PSR per category, agent and mode over recorded runs",
-        description="Read every run.json below RUNS_DIR and show the SR/PSR grid. SR and PSR "
-        "are means over tasks (a task's episodes averaged first). Below each table: the 95% "
-        "interval of SR (Wilson score interval over episodes) and of PSR (Student t interval "
-        "over the tasks' mean PSR: a task's epochs form one cluster), pass@k (the unbiased "
-        "estimator of Chen et al. 2021, 1 - C(n-c,k)/C(n,k), averaged over tasks) and pass^k "
-        "(C(c,k)/C(n,k)) for k up to the fewest episodes of a task, environment failures, and "
-        "tokens and cost. Drag and QA scores get Wilson intervals over their items.",
-    )
-    rp.add_argument("runs_dir", type=Path, metavar="RUNS_DIR")
-    rp.add_argument("--html", type=Path, metavar="FILE", help="also write a self-contained page")
-    rp.add_argument("--json", action="store_true", help="print the report as JSON")
-    rp.add_argument(
-        "--bundle",
-        type=Path,
-        metavar="DIR",
-        help="also write a static site into DIR (open DIR/index.html from disk, no server): "
-        "the tables, every episode's steps with the action drawn, filters, two runs compared",
-    )
+    sv.set_defaults(handler=serve)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run `serve`, `run` or `report`; print errors as one line; return the exit code."""
-    try:
-        if args.command == "serve":
-            return asyncio.run(_serve(args))
-        if args.command == "run":
-            from studio.cli_run import run_campaign
-
-            return asyncio.run(run_campaign(args))
-        return _report(args)
-    except StudioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        run_dir = getattr(args, "campaign_dir", None)
-        if run_dir is not None:
-            print(
-                f"\nstopped; the finished episodes are kept: `studio run --resume {run_dir}` "
-                "plays the rest",
-                file=sys.stderr,
-            )
-        return 130
+def serve(args: argparse.Namespace) -> int:
+    """`studio serve`: serve until stopped; the exit code (see the module doc)."""
+    return asyncio.run(_serve(args))
 
 
-# ---- serve ---------------------------------------------------------------------------------
 async def _serve(args: argparse.Namespace) -> int:
     from studio.app.api import ApiServer, check_host, resolve_token
     from studio.app.episodes import EpisodeManager
@@ -302,34 +194,6 @@ def _scratchworld(
         custom_js_timeout_s=args.allow_custom_js or CUSTOM_JS_TIMEOUT_S,
     )
     return checkout, sessions
-
-
-# ---- report --------------------------------------------------------------------------------
-def _report(args: argparse.Namespace) -> int:
-    from studio.app.runs import format_table, render_html, report_for
-
-    report = report_for(args.runs_dir)
-    if args.html:
-        from studio.app.files import atomic
-
-        atomic.write_text(args.html, render_html(report))
-    bundle = None
-    if getattr(args, "bundle", None):
-        from studio.app.runs import write_bundle
-
-        bundle = write_bundle(args.runs_dir, args.bundle, report)
-    if args.json:
-        print(report.model_dump_json(indent=2))
-    else:
-        sys.stdout.write(format_table(report))
-        if args.html:
-            print(f"HTML report written to {args.html}")
-        if bundle is not None:
-            print(
-                f"bundle written to {bundle.index} ({bundle.episodes} episodes, "
-                f"{bundle.images} screenshots, {bundle.seconds:.1f} s)"
-            )
-    return EXIT_OK
 
 
 def _stamp() -> str:

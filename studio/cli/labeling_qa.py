@@ -1,4 +1,4 @@
-"""What `studio qa capture` and `studio qa recapture` do (`studio.cli_labeling` parses).
+"""`studio qa capture` and `studio qa recapture` (added to `studio qa` by studio.cli.labeling).
 
 ```
 studio qa capture PROJECT.sb3 --out QA_DIR --id ID --type TYPE --question TEXT
@@ -32,9 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.app.editor import Edition, editions
+from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
-
-EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def _edition(args: argparse.Namespace) -> Edition:
@@ -54,7 +53,8 @@ async def _window(pool: Any, edition: Edition) -> Any:
     return await open_window(pool.context, pool.server, edition)
 
 
-def _published(raw: str | None) -> dict[str, float] | None:
+def published_arg(raw: str | None) -> dict[str, float] | None:
+    """The workspace state `--published-state` gives (None without); bad JSON is a StudioError."""
     from studio.app.labeling import published_state
 
     if raw is None:
@@ -77,7 +77,7 @@ def qa_capture(args: argparse.Namespace) -> int:
         detach=args.detach,
         offset=(args.dx, args.dy),
         small_stage=args.small_stage,
-        published=_published(args.published_state),
+        published=published_arg(args.published_state),
     )
     try:
         project = args.project.read_bytes()
@@ -156,7 +156,7 @@ def qa_recapture(args: argparse.Namespace) -> int:
     return EXIT_FAILED if disagree else EXIT_OK
 
 
-def add_parsers(q_sub: Any) -> None:
+def add_actions(q_sub: Any) -> None:
     """`qa capture` and `qa recapture` (into `studio qa`'s subparsers)."""
     cap = q_sub.add_parser("capture", help="screenshot a project and write a question")
     cap.add_argument("project", type=Path)
@@ -183,6 +183,7 @@ def add_parsers(q_sub: Any) -> None:
     cap.add_argument("--screenshot", help="PNG name (default: ID.png)")
     cap.add_argument("--hint", default="")
     editions.add_argument(cap, "the one the QA set or its library records, else current")
+    cap.set_defaults(handler=qa_capture)
     rc = q_sub.add_parser("recapture", help="take the screenshots of QA items again")
     rc.add_argument("qa_dir", type=Path)
     rc.add_argument("ids", nargs="*", help="items (default: all); their screenshots' items too")
@@ -191,3 +192,4 @@ def add_parsers(q_sub: Any) -> None:
     rc.add_argument("--dx", type=float, default=0.0)
     rc.add_argument("--dy", type=float, default=0.0)
     editions.add_argument(rc, "the one the QA set or its library records, else current")
+    rc.set_defaults(handler=qa_recapture)

@@ -1,9 +1,9 @@
-"""What the labeling commands do with drag items and QA sets (`studio.cli_labeling` parses).
+"""What the labeling commands do with drag items and QA sets (`studio.cli.labeling` parses).
 
 ```
 studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author | score | review | agreement ...
-studio qa confirm | score | agreement ...  (capture, recapture: studio.cli_labeling_qa)
+studio qa confirm | score | agreement ...  (capture, recapture: studio.cli.labeling_qa)
 ```
 
 Each handler takes the parsed arguments and returns the exit code: 0 done, 1 interrupted or
@@ -17,13 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import Any
 
-from studio.cli_progress import ProgressBar
+from studio.cli.common import EXIT_OK, ProgressBar, failed
 from studio.models.errors import StudioError
-
-EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def _server(pool: Any) -> Any:
@@ -60,8 +57,7 @@ def regions_compute(args: argparse.Namespace) -> int:
     try:
         asyncio.run(go())
     except (RegionInterrupted, KeyboardInterrupt) as exc:
-        print(f"error: {exc or 'interrupted'}", file=sys.stderr)
-        return EXIT_FAILED
+        return failed(f"{exc or 'interrupted'}")
     if args.json:
         print(json.dumps(rows[0] if len(rows) == 1 else rows, indent=2))
     return EXIT_OK
