@@ -1,11 +1,11 @@
 """What the wheel holds (the metadata is in pyproject.toml).
 
 The `studio` package with its own JavaScript files, and the folders the studio ships from the
-checkout's root, carried inside the package as `studio/shipped/<folder>` (studio.services.paths
-looks for them there): `resources/` (web pages, JavaScript, report template; not the Scratch
-GUI bundle in `resources/scratch-gui`, 150 MB, fetched at set-up), `tasks/` (the bundled task
-library) and `diagnostics/` (the drag and QA items). Hidden files and folders (a library's
-`.trash/`) are not shipped.
+checkout's root, carried inside the package as `studio/shipped/<folder>`
+(studio.services.core.paths looks for them there): `resources/` (web pages, JavaScript, report
+template; not the Scratch GUI bundle in `resources/scratch-gui`, 150 MB, fetched at set-up),
+`tasks/` (the bundled task library) and `diagnostics/` (the drag and QA items). Hidden files
+and folders (a library's `.trash/`) are not shipped.
 """
 
 import os

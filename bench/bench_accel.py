@@ -16,10 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.models.evaluation import Clock  # noqa: E402
-from studio.services.browser import BrowserPool, default_spares  # noqa: E402
-from studio.services.clock_agreement import verdicts  # noqa: E402
-from studio.services.evaluator import Evaluator  # noqa: E402
-from studio.services.store import scan_library  # noqa: E402
+from studio.services.core.store import scan_library  # noqa: E402
+from studio.services.runtime.browser import BrowserPool, default_spares  # noqa: E402
+from studio.services.runtime.clock_agreement import verdicts  # noqa: E402
+from studio.services.runtime.evaluator import Evaluator  # noqa: E402
 
 
 async def main(library: Path) -> None:

@@ -34,10 +34,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.services.api import ApiServer  # noqa: E402
-from studio.services.api.scratchworld.checkout import SwCheckout  # noqa: E402
-from studio.services.api.scratchworld.sessions import SwSessions  # noqa: E402
-from studio.services.env.episode import EpisodeManager  # noqa: E402
+from studio.services.api.server import ApiServer  # noqa: E402
+from studio.services.episodes.episode import EpisodeManager  # noqa: E402
+from studio.services.exchange.scratchworld_api.checkout import SwCheckout  # noqa: E402
+from studio.services.exchange.scratchworld_api.sessions import SwSessions  # noqa: E402
 
 TOKEN = "bench"
 CHECKOUT = ROOT / "tests" / "fixtures" / "scratchworld_diag"

@@ -36,8 +36,8 @@ import numpy as np  # noqa: E402
 from studio.models.agent import Element, EpisodeStatus, Mode, Observation, StepRecord  # noqa: E402
 from studio.models.evaluation import EvalResult, TestDetail  # noqa: E402
 from studio.models.trajectory import RunInfo, observation_name, screenshot_name  # noqa: E402
-from studio.services import paths  # noqa: E402
-from studio.services.bundle import write_bundle  # noqa: E402
+from studio.services.core import paths  # noqa: E402
+from studio.services.runs.bundle import write_bundle  # noqa: E402
 
 WRITE_TARGET_S = 30.0
 OPEN_TARGET_S = 2.0

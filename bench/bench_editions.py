@@ -21,12 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.models.evaluation import Clock, EvalResult  # noqa: E402
-from studio.services import paths  # noqa: E402
-from studio.services.browser import BrowserPool  # noqa: E402
-from studio.services.editions import Edition  # noqa: E402
-from studio.services.evaluator import Evaluator  # noqa: E402
-from studio.services.server import EditorServer  # noqa: E402
-from studio.services.store import load_task, scan_library  # noqa: E402
+from studio.services.core import paths  # noqa: E402
+from studio.services.core.store import load_task, scan_library  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.editions import Edition  # noqa: E402
+from studio.services.runtime.evaluator import Evaluator  # noqa: E402
+from studio.services.runtime.server import EditorServer  # noqa: E402
 
 EDITIONS = (Edition.CURRENT, Edition.CLASSIC)
 

@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from studio.models.agent import Mode, Observation  # noqa: E402
-from studio.services.env.episode import Episode, EpisodeManager  # noqa: E402
-from studio.services.store import load_task  # noqa: E402
+from studio.services.core.store import load_task  # noqa: E402
+from studio.services.episodes.episode import Episode, EpisodeManager  # noqa: E402
 
 OBSERVE_TARGET_MS = 150.0
 

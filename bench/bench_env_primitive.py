@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.models.agent import Mode, parse_action  # noqa: E402
-from studio.services.browser import BrowserPool  # noqa: E402
-from studio.services.env.modes import VIEWPORT  # noqa: E402
-from studio.services.env.primitive import PrimitiveMode  # noqa: E402
-from studio.services.server import EditorServer  # noqa: E402
+from studio.services.episodes.modes import VIEWPORT  # noqa: E402
+from studio.services.episodes.primitive import PrimitiveMode  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.server import EditorServer  # noqa: E402
 
 TARGETS_MS = {"observe (no OCR)": 300, "observe (OCR)": 1500, "drag_and_drop": 300}
 

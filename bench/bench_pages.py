@@ -45,13 +45,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.models.check import CheckReport  # noqa: E402
-from studio.services.browser import BrowserPool  # noqa: E402
-from studio.services.checker import CheckOptions, check_tasks  # noqa: E402
-from studio.services.clock_agreement import verdicts  # noqa: E402
-from studio.services.evaluator import Evaluator  # noqa: E402
-from studio.services.pool_size import default_workers, machine_cores  # noqa: E402
-from studio.services.published_protocol import PublishedProtocol  # noqa: E402
-from studio.services.store import TaskFolder, scan_library  # noqa: E402
+from studio.services.checking.checker import CheckOptions, check_tasks  # noqa: E402
+from studio.services.core.store import TaskFolder, scan_library  # noqa: E402
+from studio.services.exchange.published_protocol import PublishedProtocol  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.clock_agreement import verdicts  # noqa: E402
+from studio.services.runtime.evaluator import Evaluator  # noqa: E402
+from studio.services.runtime.pool_size import default_workers, machine_cores  # noqa: E402
 
 
 def load() -> str:

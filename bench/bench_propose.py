@@ -25,14 +25,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from studio.models.errors import StudioError
 from studio.models.task import Category
-from studio.services.browser import BrowserPool
-from studio.services.checker import CheckOptions, TaskChecker
-from studio.services.errors import StudioError
-from studio.services.evaluator import Evaluator
+from studio.services.checking.checker import CheckOptions, TaskChecker
+from studio.services.core.store import load_task, scan_library
+from studio.services.exchange.scratchworld.importer import import_scratchworld
 from studio.services.propose.pipeline import ProposeOptions, propose
-from studio.services.scratchworld.importer import import_scratchworld
-from studio.services.store import load_task, scan_library
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.evaluator import Evaluator
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL = 0.9

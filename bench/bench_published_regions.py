@@ -37,12 +37,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.services.browser import BrowserPool  # noqa: E402
-from studio.services.drag.item import ItemFolder, scan_items  # noqa: E402
-from studio.services.drag.page import open_window  # noqa: E402
-from studio.services.drag.regions import RegionComputer, compare_with_stored  # noqa: E402
-from studio.services.editions import Edition  # noqa: E402
-from studio.services.scratchworld.checkout import import_checkout  # noqa: E402
+from studio.services.exchange.scratchworld.checkout import import_checkout  # noqa: E402
+from studio.services.labeling.drag.item import ItemFolder, scan_items  # noqa: E402
+from studio.services.labeling.drag.page import open_window  # noqa: E402
+from studio.services.labeling.drag.regions import RegionComputer, compare_with_stored  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.editions import Edition  # noqa: E402
 from tests.helpers.published_diag import FIXTURE  # noqa: E402
 
 CHECKOUTS = {

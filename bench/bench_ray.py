@@ -27,11 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.models.evaluation import Clock  # noqa: E402
-from studio.services.browser import BrowserPool  # noqa: E402
+from studio.services.core.store import TaskFolder, load_task  # noqa: E402
 from studio.services.distributed.cluster import RayCluster  # noqa: E402
 from studio.services.distributed.evaluations import ClusterEvaluator  # noqa: E402
-from studio.services.evaluator import Evaluates, Evaluator  # noqa: E402
-from studio.services.store import TaskFolder, load_task  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.evaluator import Evaluates, Evaluator  # noqa: E402
 
 MB = 1024 * 1024
 PER_NODE = 2  # evaluations at once per worker node, as `--workers 2`

@@ -27,11 +27,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.services.browser import BrowserPool  # noqa: E402
-from studio.services.drag.grid import bbox, iou, window_points  # noqa: E402
-from studio.services.drag.item import ItemFolder, load_item, scan_items  # noqa: E402
-from studio.services.drag.page import TrialPages, open_window  # noqa: E402
-from studio.services.drag.regions import RegionComputer, verify_points  # noqa: E402
+from studio.services.labeling.drag.grid import bbox, iou, window_points  # noqa: E402
+from studio.services.labeling.drag.item import ItemFolder, load_item, scan_items  # noqa: E402
+from studio.services.labeling.drag.page import TrialPages, open_window  # noqa: E402
+from studio.services.labeling.drag.regions import RegionComputer, verify_points  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
 
 
 def window(points: list[tuple[int, int]], grid: int, margin: int) -> list[tuple[int, int]]:

@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 from studio.models.agent import EpisodeStatus, Mode  # noqa: E402
 from studio.models.evaluation import EvalResult  # noqa: E402
 from studio.models.trajectory import RunInfo  # noqa: E402
-from studio.services import campaign  # noqa: E402
-from studio.services.store import load_task  # noqa: E402
+from studio.services.core.store import load_task  # noqa: E402
+from studio.services.runs import campaign  # noqa: E402
 
 TARGET_S = 5.0
 # the runs' environment: main() gives them a cache folder (browser profile) of their own
@@ -144,8 +144,8 @@ def tear(left: list[Path]) -> None:
 
 def plan_seconds(run_dir: Path) -> tuple[float, int, int]:
     """Time of what `studio run --resume` does before it plays: (seconds, finished, left)."""
-    from studio.cli_campaign import campaign_for
-    from studio.cli_run import _collect_tasks
+    from studio.cli.campaign import campaign_for
+    from studio.cli.run import collect_tasks
 
     args = argparse.Namespace(
         resume=run_dir, tasks=[], agent=None, mode=None, epochs=None, seed=None, steps=None,
@@ -153,7 +153,7 @@ def plan_seconds(run_dir: Path) -> tuple[float, int, int]:
         max_cost=None, prices=None, workers=1,
     )  # fmt: skip
     t0 = time.perf_counter()
-    tasks, _, manifest = campaign_for(args, _collect_tasks)
+    tasks, _, manifest = campaign_for(args, collect_tasks)
     jobs, finished = campaign.plan_jobs(tasks, run_dir, manifest.epochs, campaign.Ledger(run_dir))
     return time.perf_counter() - t0, finished, len(jobs)
 

@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.services.browser import BrowserPool, default_spares  # noqa: E402
-from studio.services.checker import CheckOptions, check_tasks  # noqa: E402
-from studio.services.evaluator import Evaluator  # noqa: E402
-from studio.services.store import scan_library  # noqa: E402
+from studio.services.checking.checker import CheckOptions, check_tasks  # noqa: E402
+from studio.services.core.store import scan_library  # noqa: E402
+from studio.services.runtime.browser import BrowserPool, default_spares  # noqa: E402
+from studio.services.runtime.evaluator import Evaluator  # noqa: E402
 
 
 async def one_pass(library: Path, reuse: bool, options: CheckOptions) -> dict[str, float]:

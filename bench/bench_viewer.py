@@ -34,7 +34,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from studio.models.agent import Element, Mode, Observation, StepRecord  # noqa: E402
 from studio.models.trajectory import RunInfo, observation_name, screenshot_name  # noqa: E402
-from studio.services import paths  # noqa: E402
+from studio.services.core import paths  # noqa: E402
 
 LIVE_TARGET_MS = 200.0
 SCRUB_TARGET_MS = 100.0
@@ -92,7 +92,7 @@ def write_long_trajectory(folder: Path, png: bytes, steps: int) -> None:
 
 async def live_latency(window: Any, live_steps: int) -> list[float]:
     """Per step: listener call -> the Run tab's image painted with that step."""
-    from studio.services.agents import ScriptedAgent
+    from studio.services.episodes.agents import ScriptedAgent
 
     panel = window.run_panel
     marks: dict[int, float] = {}
@@ -176,8 +176,8 @@ def main() -> int:
     print(f"load average: {os.getloadavg()[0]:.2f} (2 cores)")
     import qasync
 
-    from studio.services.browser import BrowserPool
-    from studio.services.server import EditorServer
+    from studio.services.runtime.browser import BrowserPool
+    from studio.services.runtime.server import EditorServer
     from studio.views.app import DEFAULT_CHROMIUM_FLAGS, make_application
     from studio.views.main_window import MainWindow
 

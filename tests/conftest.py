@@ -48,7 +48,7 @@ def loop_thread() -> Iterator[LoopThread]:
 @pytest.fixture(scope="session")
 def browser_pool(loop_thread: LoopThread, session_cache: Path) -> Iterator[object]:
     """The session's one headless browser (a BrowserPool running on `loop_thread`)."""
-    from studio.services.browser import BrowserPool
+    from studio.services.runtime.browser import BrowserPool
 
     os.environ["XDG_CACHE_HOME"] = str(session_cache)
     pool = BrowserPool(spares=1)
@@ -60,7 +60,7 @@ def browser_pool(loop_thread: LoopThread, session_cache: Path) -> Iterator[objec
 @pytest.fixture(scope="session")
 def evaluate(loop_thread: LoopThread, browser_pool: object):  # type: ignore[no-untyped-def]
     """Call as evaluate(task_folder_entry, project=None, **kw) -> EvalResult, synchronously."""
-    from studio.services.evaluator import Evaluator
+    from studio.services.runtime.evaluator import Evaluator
 
     evaluator = Evaluator(browser_pool)  # type: ignore[arg-type]
 
@@ -76,7 +76,7 @@ def evaluate_all(loop_thread: LoopThread, browser_pool: object):  # type: ignore
     run at the same time in the shared browser's page slots (a real-time run mostly waits)."""
     import asyncio
 
-    from studio.services.evaluator import Evaluator
+    from studio.services.runtime.evaluator import Evaluator
 
     evaluator = Evaluator(browser_pool)  # type: ignore[arg-type]
 

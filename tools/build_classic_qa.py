@@ -6,7 +6,7 @@ benchmark's editor), each prepared as the published benchmark's screens are: the
 loaded, small stage mode, the sprite and palette category shown, a block taken out of its
 script (a "gap" for connection questions), then the published workspace restore (zoom, scroll
 and the forced canvas transform, `edition-classic.js`). Everything goes through the studio's
-own capture path (`studio.services.qa.screens.prepare`, `qa.capture.capture` and `make_item`,
+own capture path (`labeling.qa.screens.prepare`, `qa.capture.capture` and `make_item`,
 what `studio qa capture --edition classic --small-stage --published-state ...` runs): the
 ground truth of each question is the answer the VM gives on that screen, and each item records
 its screen (stage, view, published state) and the box of the block it asks about.
@@ -34,13 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from studio.services.browser import BrowserPool  # noqa: E402
-from studio.services.drag.page import open_window  # noqa: E402
-from studio.services.editions import Edition  # noqa: E402
-from studio.services.qa import screens  # noqa: E402
-from studio.services.qa.capture import capture, make_item  # noqa: E402
-from studio.services.qa.item import QaSet, QaType, Subject  # noqa: E402
-from studio.services.scratchworld.diagnostics import export_diagnostics_only  # noqa: E402
+from studio.models.qa_item import QaType, Subject  # noqa: E402
+from studio.services.labeling.drag.page import open_window  # noqa: E402
+from studio.services.labeling.published.sets import export_diagnostics_only  # noqa: E402
+from studio.services.labeling.qa import screens  # noqa: E402
+from studio.services.labeling.qa.capture import capture, make_item  # noqa: E402
+from studio.services.labeling.qa.item import QaSet  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.editions import Edition  # noqa: E402
 
 DEFAULT_OUT = ROOT / "tests" / "fixtures" / "scratchworld_qa_classic"
 PROJECTS = Path("scratch-gui") / "static"

@@ -1,7 +1,7 @@
 """Build the bundled task library: `python tools/build_tasks.py [OUT_DIR]` (default: tasks/).
 
 Each task is defined here: its instruction, the initial and golden projects (built with
-studio.services.projectbuild) and the metadata. The tool writes task.json, initial.sb3 and
+studio.services.core.projectbuild) and the metadata. The tool writes task.json, initial.sb3 and
 golden.sb3 into tasks/<id>/; the evaluation scripts (tasks/<id>/evaluate.js) are written by
 hand and left alone. An .sb3 whose content (project.json and assets) is unchanged is not
 rewritten, so a rebuild leaves git clean. The review state and other fields authors set in the
@@ -25,8 +25,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from studio.models.task import TASK_FILE, Task  # noqa: E402
-from studio.services import atomic  # noqa: E402
-from studio.services.projectbuild import Costume, ProjectBuilder, Var, block  # noqa: E402
+from studio.services.core import atomic  # noqa: E402
+from studio.services.core.projectbuild import Costume, ProjectBuilder, Var, block  # noqa: E402
 
 b = block
 AUTHOR = "Scratch Bench Studio"

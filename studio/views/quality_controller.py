@@ -19,19 +19,23 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from studio.app import equivalence
+from studio.app.checks import CheckOptions, TaskChecker, build_mutant, judge
+from studio.app.editor import AgreementCache, Evaluator
+from studio.app.errors import ProjectFileError
+from studio.app.library import (
+    Finding,
+    TaskFolder,
+    fingerprint,
+    lint_task,
+    load_check,
+    read_project_json,
+    review,
+    save_check,
+)
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
-from studio.models.task import EquivalentMutant, Task
-from studio.services.authoring import review
-from studio.services.authoring.check_record import fingerprint, load_check, save_check
-from studio.services.authoring.lint import Finding, lint_task
-from studio.services.checker import CheckOptions, TaskChecker, judge
-from studio.services.clock_agreement import AgreementCache
-from studio.services.errors import ProjectFileError
-from studio.services.evaluator import Evaluator
-from studio.services.mutant_runs import build_mutant
-from studio.services.sb3 import read_project_json
-from studio.services.store import TaskFolder
+from studio.models.task import Task
 from studio.views.authoring import AuthoringController
 from studio.views.checks_panel import ChecksPanel
 from studio.views.diff_view import DiffView
@@ -207,21 +211,8 @@ class QualityController(QObject):
         survivor = next((s for s in check.survivors if s.id == mutant_id), None) if check else None
         if check is None or survivor is None or not reason.strip():
             return
-        note = EquivalentMutant(
-            mutant_id=mutant_id,
-            operator=survivor.operator,
-            block_id=survivor.block_id,
-            description=survivor.description,
-            reason=reason.strip(),
-            by=reviewer_name(),
-            at=datetime.now(UTC),
-        )
-
-        def add(task: Task) -> Task:
-            kept = [e for e in task.equivalent_mutants if e.mutant_id != mutant_id]
-            return task.model_copy(update={"equivalent_mutants": [*kept, note]})
-
-        entry = await self.authoring.update_task(add)
+        note = equivalence.mark(survivor, reason, reviewer_name())
+        entry = await self.authoring.update_task(lambda task: equivalence.with_mark(task, note))
         if entry is None:
             return
         survivor.equivalent_reason = note.reason

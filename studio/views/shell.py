@@ -31,11 +31,9 @@ from typing import Any
 
 from PySide6.QtWidgets import QStatusBar, QWidget
 
-from studio.services.browser import BrowserPool
-from studio.services.evaluator import Evaluator
-from studio.services.live.window_pages import WindowPageSource
-from studio.services.server import EditorServer
-from studio.services.store import LibraryScan, TaskFolder
+from studio.app.editor import BrowserPool, EditorServer, Evaluator
+from studio.app.episodes import WindowPageSource
+from studio.app.library import LibraryScan, TaskFolder
 from studio.views.actions import StudioActions
 from studio.views.editor_view import EditorView
 from studio.views.results_panel import ResultsPanel

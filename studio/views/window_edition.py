@@ -1,6 +1,6 @@
 """The window runs on the editor edition of the library it shows.
 
-A task library records its editor edition (studio.services.editions: `<library>/edition.json`,
+A task library records its editor edition (runtime.editions: `<library>/edition.json`,
 none meaning *current*). The window's embedded editor shows that edition's editor page, and
 its headless evaluation browser (evaluate, checks, propose, the final evaluation of live runs
 and human sessions) loads that edition's evaluation page. `EvaluationBrowser` owns that
@@ -27,12 +27,8 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from studio.services import editions
-from studio.services.browser import BrowserPool
-from studio.services.editions import Edition
-from studio.services.errors import StudioError
-from studio.services.evaluator import Evaluator
-from studio.services.server import EditorServer
+from studio.app.editor import BrowserPool, Edition, EditorServer, Evaluator, editions
+from studio.models.errors import StudioError
 from studio.views.editor_view import EditorView
 
 

@@ -20,16 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.app.agents import episode_agents
+from studio.app.episodes import VIEWPORT, Agent, agents
+from studio.app.library import TaskFolder, load_task
+from studio.app.runs import TERMINAL_APIS, compare, export_archive, recorded_task_folder
 from studio.models.agent import Mode
+from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
-from studio.services import agents
-from studio.services.agents.base import Agent
-from studio.services.env.modes import VIEWPORT
-from studio.services.errors import StudioError
-from studio.services.store import TaskFolder, load_task
-from studio.services.trajectories.archive import export_archive, recorded_task_folder
-from studio.services.trajectories.compare import compare
-from studio.services.trajectories.view import TERMINAL_APIS
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir
@@ -53,14 +50,6 @@ from studio.views.viewer.start_run_dialog import RunChoice, StartRunDialog
 # pane to its width (studio.views.live_height, studio.views.live_width).
 LIVE_EDITOR_HEIGHT = VIEWPORT["height"]
 LIVE_EDITOR_WIDTH = VIEWPORT["width"]
-
-
-def make_agent(choice: RunChoice, task: TaskFolder) -> Agent:
-    if choice.agent == "oracle":
-        return agents.OracleAgent(task)
-    if choice.agent == "random":
-        return agents.RandomAgent(seed=choice.seed)
-    return agents.IdleAgent()
 
 
 class RunWiring:
@@ -158,7 +147,8 @@ class RunWiring:
         if self.live.busy:
             self.shell.status("A live episode is already running; stop it first.")
             return None
-        return await self.run_agent(entry, make_agent(choice, entry), choice.mode, choice.paused)
+        agent = episode_agents(choice.agent, choice.mode, choice.seed)(entry, 0)
+        return await self.run_agent(entry, agent, choice.mode, choice.paused)
 
     async def run_agent(
         self, entry: TaskFolder, agent: Agent, mode: Mode, paused: bool = False

@@ -1,7 +1,7 @@
 """Conformance corpus for the evaluation page.
 
 Each case is an evaluation script (`scripts/<id>.js`) with the programs it judges, built with
-`studio.services.projectbuild`, and the per-test verdicts each program must get. Together the
+`studio.services.core.projectbuild`, and the per-test verdicts each program must get. Together the
 cases exercise what published Scratch benchmarks rely on: bitmap (resolution 1 and 2) and vector
 costumes, sounds, the pen and music extensions, bitmap backdrops, a large project, clones,
 ask/answer, broadcasts, the Scratch timer, lists, keyboard and mouse input, and scripts written

@@ -1,7 +1,7 @@
 """A conformance case: one evaluation script, the programs it judges and the verdicts expected.
 
 A case is a small task: its script lives in `tests/corpus/scripts/<case id>.js`, each of its
-variants is a program built with `studio.services.projectbuild` ("right" does what the task
+variants is a program built with `studio.services.core.projectbuild` ("right" does what the task
 asks, "wrong" is a plausible buggy program), and each variant names the verdicts the script
 must give it: a list of (test name, passed) in the script's order. The verdicts are those of
 the published benchmark's runtime (a real browser, real time); the studio's evaluation page
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from studio.services.projectbuild import ProjectBuilder
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.projectbuild import ProjectBuilder
+from studio.services.core.store import TaskFolder, load_task
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 REAL_BUDGET_S = 70.0  # what all runs of all cases together may take on the real clock

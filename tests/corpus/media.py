@@ -3,7 +3,7 @@ the pen and music extensions, bitmap backdrops, and a large project."""
 
 from __future__ import annotations
 
-from studio.services.projectbuild import Block, Costume, ProjectBuilder, Sound, Var, block
+from studio.services.core.projectbuild import Block, Costume, ProjectBuilder, Sound, Var, block
 from tests.corpus.case import Case, right_and_wrong
 from tests.corpus.shortcuts import flag, on
 

@@ -5,7 +5,7 @@ for seconds each. Each script builds its result object itself."""
 
 from __future__ import annotations
 
-from studio.services.projectbuild import Block, Costume, ProjectBuilder, Var, block
+from studio.services.core.projectbuild import Block, Costume, ProjectBuilder, Var, block
 from tests.corpus.case import Case, Variant, right_and_wrong, verdicts
 from tests.corpus.shortcuts import flag, setvar
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.services.projectbuild import SPEC, Block, Costume, ProjectBuilder, block
+from studio.services.core.projectbuild import SPEC, Block, Costume, ProjectBuilder, block
 
 # Values for the arguments that have no default: fields, menus, variables, lists, messages.
 _VALUES = {"var": "v", "list": "l", "msg": "m", "msg_in": "m", "field": "x"}

@@ -3,7 +3,7 @@ keyboard and mouse input. Scripts use the studio's helper library (EvaluationUti
 
 from __future__ import annotations
 
-from studio.services.projectbuild import Block, Costume, ProjectBuilder, Var, block
+from studio.services.core.projectbuild import Block, Costume, ProjectBuilder, Var, block
 from tests.corpus.case import Case, right_and_wrong
 from tests.corpus.shortcuts import flag, on, setvar
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.services.projectbuild import Block, block
+from studio.services.core.projectbuild import Block, block
 
 
 def flag() -> Block:

@@ -67,7 +67,7 @@ def gui_server() -> Iterator[Any]:
     it straight back), while QtWebEngine keeps pooled keep-alive connections that the old
     server's handler threads still answer: requests would reach the old server and get 404.
     """
-    from studio.services.server import EditorServer
+    from studio.services.runtime.server import EditorServer
 
     server = EditorServer().start()
     yield server
@@ -82,7 +82,7 @@ def boot_window(
     gui_server: Any,
 ) -> Iterator[Callable[..., Any]]:
     """boot_window(library, wait_ready=True, prewarm=False) -> the real MainWindow, shown."""
-    from studio.services.browser import BrowserPool
+    from studio.services.runtime.browser import BrowserPool
     from studio.views.main_window import MainWindow
 
     booted: list[MainWindow] = []
@@ -114,7 +114,7 @@ def js(run_async: Callable[..., Any]) -> Callable[[Any, str], Any]:
     """js(window, expression) -> value of a synchronous JS expression in the editor page."""
 
     def evaluate(window: Any, expression: str) -> Any:
-        return run_async(window.editor.run_js(expression), timeout_ms=20_000)
+        return run_async(window.editor.page.evaluate(expression), timeout_ms=20_000)
 
     return evaluate
 
@@ -123,8 +123,8 @@ def js(run_async: Callable[..., Any]) -> Callable[[Any, str], Any]:
 def classic_pool(loop_thread: Any, browser_pool: Any) -> Iterator[Any]:
     """A pool of classic evaluation pages beside the session's browser (its server shared),
     for every test that runs on the classic edition."""
-    from studio.services.browser import BrowserPool
-    from studio.services.editions import Edition
+    from studio.services.runtime.browser import BrowserPool
+    from studio.services.runtime.editions import Edition
 
     pool = BrowserPool(browser_pool.server, spares=1, edition=Edition.CLASSIC)
     loop_thread.run(pool.start())

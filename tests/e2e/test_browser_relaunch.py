@@ -35,8 +35,8 @@ def _browser_pids(profile: Path) -> list[int]:
 
 async def _kill_and_relaunch(task_dir: Path, out: Path) -> None:
     from studio.models.agent import Mode
-    from studio.services.env.episode import EpisodeManager
-    from studio.services.store import load_task
+    from studio.services.core.store import load_task
+    from studio.services.episodes.episode import EpisodeManager
 
     async with EpisodeManager(eval_spares=0, spare_pages=0) as manager:
         pool = manager.pool

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from studio.services.bundle import write_bundle
+from studio.services.runs.bundle import write_bundle
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -15,8 +15,8 @@ import pytest
 
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.task import Category
-from studio.services.clock_agreement import verdicts
-from studio.services.store import TaskFolder, scan_library
+from studio.services.core.store import TaskFolder, scan_library
+from studio.services.runtime.clock_agreement import verdicts
 
 pytestmark = pytest.mark.browser
 TASKS = Path(__file__).resolve().parents[2] / "tasks"

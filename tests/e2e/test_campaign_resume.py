@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from studio.services.campaign import MANIFEST_FILE, RESULTS_FILE
+from studio.services.runs.campaign import MANIFEST_FILE, RESULTS_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = [str(ROOT / "tasks" / t) for t in ("create_cat_walk", "debug_score_reset")]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.store import load_task
+from studio.services.core.store import load_task
 from tests.helpers.cli import studio
 from tests.helpers.tasks import make_task
 

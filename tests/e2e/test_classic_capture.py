@@ -22,20 +22,20 @@ import cv2
 import numpy as np
 import pytest
 
-from studio.services import paths
-from studio.services.browser import BrowserPool
-from studio.services.drag.page import open_window
-from studio.services.editions import Edition
-from studio.services.evaluator import Evaluator
+from studio.services.core import paths
+from studio.services.core.store import load_task
+from studio.services.exchange.scratchworld.reports import ImportReport
+from studio.services.labeling.drag.page import open_window
+from studio.services.labeling.published.common import Report
+from studio.services.labeling.published.qa import QA_SHOTS, import_qa
+from studio.services.labeling.qa.item import QaSet
+from studio.services.labeling.qa.screens import recapture
 from studio.services.propose import trace
 from studio.services.propose.pipeline import read_projects
 from studio.services.propose.scenarios import build_scenarios
-from studio.services.qa.item import QaSet
-from studio.services.qa.screens import recapture
-from studio.services.scratchworld.diagnostics_common import Report
-from studio.services.scratchworld.diagnostics_qa import QA_SHOTS, import_qa
-from studio.services.scratchworld.reports import ImportReport
-from studio.services.store import load_task
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -15,13 +15,14 @@ import pytest
 
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock
-from studio.services import page_scripts, paths
-from studio.services.agents import OracleAgent, run_episode
-from studio.services.browser import BrowserPool
-from studio.services.editions import Edition, info
-from studio.services.env.episode import EpisodeManager
-from studio.services.env.modes import VIEWPORT
-from studio.services.store import load_task
+from studio.services.core import paths
+from studio.services.core.store import load_task
+from studio.services.episodes.agents import OracleAgent, run_episode
+from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.modes import VIEWPORT
+from studio.services.runtime import page_scripts
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.editions import Edition, info
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from studio import cli
-from studio.services import paths
-from studio.services.agents.diagnostic import OracleDragAgent, RandomDragAgent
-from studio.services.drag.item import scan_items
-from studio.services.drag.page import open_window
-from studio.services.drag.run import run_drag
-from studio.services.drag.scoring import read_predictions
+from studio.services.core import paths
+from studio.services.labeling.agents import OracleDragAgent, RandomDragAgent
+from studio.services.labeling.drag.item import scan_items
+from studio.services.labeling.drag.page import open_window
+from studio.services.labeling.drag.run import run_drag
+from studio.services.labeling.drag.scoring import read_predictions
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from studio.services import paths
-from studio.services.drag.grid import bbox, iou, window_points
-from studio.services.drag.item import DragItemError, load_item
-from studio.services.drag.page import TrialPages
-from studio.services.drag.regions import (
+from studio.services.core import paths
+from studio.services.labeling.drag.grid import bbox, iou, window_points
+from studio.services.labeling.drag.item import DragItemError, load_item
+from studio.services.labeling.drag.page import TrialPages
+from studio.services.labeling.drag.regions import (
     START_STEPS,
     RegionComputer,
     RegionInterrupted,
@@ -29,8 +29,8 @@ from studio.services.drag.regions import (
     predict_end,
     verify_points,
 )
-from studio.services.drag.replay import needed_steps
-from studio.services.drag.scoring import execute, read_predictions, report, score_items
+from studio.services.labeling.drag.replay import needed_steps
+from studio.services.labeling.drag.scoring import execute, read_predictions, report, score_items
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -15,9 +15,9 @@ import pytest
 
 from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation
 from studio.models.trajectory import RunInfo
-from studio.services import paths
-from studio.services.env.episode import Episode, EpisodeManager
-from studio.services.store import load_task
+from studio.services.core import paths
+from studio.services.core.store import load_task
+from studio.services.episodes.episode import Episode, EpisodeManager
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from studio.models.agent import ActionError, Element, Mode, Observation, parse_action
-from studio.services import paths
-from studio.services.env.modes import VIEWPORT, ActionOutcome
-from studio.services.env.primitive import PrimitiveMode
+from studio.services.core import paths
+from studio.services.episodes.modes import VIEWPORT, ActionOutcome
+from studio.services.episodes.primitive import PrimitiveMode
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
@@ -290,8 +290,8 @@ def test_ocr_adds_text_boxes_not_covered_by_the_dom(env: Env) -> None:
 def test_episode_in_primitive_mode(
     tmp_path: Path, loop_thread: LoopThread, browser_pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from studio.services.env.episode import EpisodeManager
-    from studio.services.store import load_task
+    from studio.services.core.store import load_task
+    from studio.services.episodes.episode import EpisodeManager
 
     monkeypatch.setenv("STUDIO_OCR", "off")
     task = load_task(EMPTY_TASK)

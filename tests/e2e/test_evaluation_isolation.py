@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from studio.models.evaluation import Clock, ErrorKind
-from studio.services.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-from studio.services.evaluator import MAX_CONSOLE_CHARS, MAX_CONSOLE_LINES, Evaluator
-from studio.services.store import load_task
+from studio.services.core.store import load_task
+from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
+from studio.services.runtime.evaluator import MAX_CONSOLE_CHARS, MAX_CONSOLE_LINES, Evaluator
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser

@@ -17,8 +17,12 @@ from pathlib import Path
 import pytest
 
 from studio.models.evaluation import Clock, ErrorKind
-from studio.services.eval_console import MAX_CONSOLE_LINE_CHARS, MAX_CONSOLE_LINES, PAGE_LIMITS
-from studio.services.store import load_task
+from studio.services.core.store import load_task
+from studio.services.runtime.eval_console import (
+    MAX_CONSOLE_LINE_CHARS,
+    MAX_CONSOLE_LINES,
+    PAGE_LIMITS,
+)
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser
@@ -244,7 +248,7 @@ def test_the_published_protocols_editor_page_is_contained_too(
     browser_pool,  # type: ignore[no-untyped-def]
     listener: socket.socket,
 ) -> None:
-    from studio.services.published_protocol import PublishedProtocol
+    from studio.services.exchange.published_protocol import PublishedProtocol
 
     port = str(listener.getsockname()[1])
     entry = load_task(make_task(tmp_path / "pub", script=REACHES_OUT.replace("PORT", port)))

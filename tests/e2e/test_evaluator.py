@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from studio.models.evaluation import ErrorKind
-from studio.services.store import load_task
+from studio.services.core.store import load_task
 from tests.helpers.tasks import PASSING_SCRIPT, make_task
 
 pytestmark = pytest.mark.browser
@@ -108,7 +108,7 @@ def test_script_that_blocks_the_page(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # the page burns a core until it is killed: its limit plus a short grace, not the usual 5 s
-    monkeypatch.setattr("studio.services.evaluator.GRACE_S", 0.5)
+    monkeypatch.setattr("studio.services.runtime.evaluator.GRACE_S", 0.5)
     script = "module.exports = () => { while (true) {} };"
     entry = _task(tmp_path, script=script, timeout_s=1)
     result = evaluate(entry)
@@ -157,7 +157,7 @@ def test_page_crash_is_reported_and_next_run_works(
     loop_thread,
     browser_pool,  # type: ignore[no-untyped-def]
 ) -> None:
-    from studio.services.evaluator import Evaluator
+    from studio.services.runtime.evaluator import Evaluator
 
     script = (
         "module.exports = async () => { console.log('studio-test:started');"

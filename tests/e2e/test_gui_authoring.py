@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from studio.models.task import Category
-from studio.services.store import load_task
+from studio.services.core.store import load_task
 from studio.views.library_controller import LibraryController, NewTaskRequest
 from tests.helpers.sample_task import EVALUATE_JS, write_sample_task
 
@@ -93,7 +93,7 @@ def test_author_builds_checks_submits_and_approves_a_debug_task(
 ) -> None:
     """The issue's path: a debug task from a golden project, broken in the editor, a script,
     evaluate, check, submit, approve - all through the real window and editor."""
-    from studio.services.checker import CheckOptions
+    from studio.services.checking.checker import CheckOptions
 
     source = write_sample_task(tmp_path / "src" / "cat-hello")
     library = tmp_path / "lib"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from studio.models.agent import Mode
-from studio.services import paths
-from studio.services.agents import ScriptedAgent
-from studio.services.editions import Edition, write_edition
+from studio.services.core import paths
+from studio.services.episodes.agents import ScriptedAgent
+from studio.services.runtime.editions import Edition, write_edition
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 

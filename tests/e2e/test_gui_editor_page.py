@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from studio.services.sb3 import read_project_json
+from studio.services.core.sb3 import read_project_json
 from tests.helpers.sample_task import (
     GOLDEN_BLOCKS,
     not_a_zip_sb3,

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtWebEngineCore import QWebEnginePage
 
 from studio.models.agent import EpisodeStatus
-from studio.services import paths
-from studio.services.human.protocol import ProtocolCard
-from studio.services.reports import report_for
+from studio.services.core import paths
+from studio.services.episodes.human.protocol import ProtocolCard
+from studio.services.runs.reports import report_for
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 

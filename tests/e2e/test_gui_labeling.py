@@ -14,9 +14,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from studio.services import paths
-from studio.services.drag.item import ConnectionType, load_item, png_size
-from studio.services.qa.item import QaSet
+from studio.models.drag_item import ConnectionType
+from studio.services.core import paths
+from studio.services.labeling.drag.item import load_item, png_size
+from studio.services.labeling.qa.item import QaSet
 from studio.views.labeling.window import LabelingWindow
 from tests.helpers.window_fit import page_fits_view
 

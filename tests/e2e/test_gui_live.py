@@ -18,12 +18,13 @@ from playwright.async_api import Error as PlaywrightError
 from PySide6.QtGui import QImage
 
 from studio.models.agent import Mode
-from studio.services import page_scripts, paths
-from studio.services.agents import ScriptedAgent
-from studio.services.env.editor_pages import EditorPages
-from studio.services.env.modes import VIEWPORT
-from studio.services.env.recorder import read_trajectory
-from studio.services.live.controls import RunState
+from studio.services.core import paths
+from studio.services.episodes.agents import ScriptedAgent
+from studio.services.episodes.editor_pages import EditorPages
+from studio.services.episodes.live.controls import RunState
+from studio.services.episodes.modes import VIEWPORT
+from studio.services.episodes.recorder import read_trajectory
+from studio.services.runtime import page_scripts
 from studio.views.viewer.marks import mark_for
 from tests.helpers.window_fit import page_fits_view
 from tests.unit.trajectories.build import step, write_trajectory
@@ -371,7 +372,7 @@ def test_live_runs_drive_the_window_page_with_real_input_through_qt(
     assert not pages.busy and window.editor.shown_size is None
     qtbot.waitUntil(
         lambda: page_fits_view(
-            run_async(window.editor.run_js("[innerWidth, innerHeight]")), view, both=True
+            run_async(window.editor.page.evaluate("[innerWidth, innerHeight]")), view, both=True
         ),
         timeout=10_000,
     )

@@ -124,7 +124,7 @@ def test_the_task_opened_last_opens_again_and_save_waits_for_a_task(
 ) -> None:
     """Issue 31 (smaller): Save and Check are off with no task open; the next start opens the
     task opened last in this library."""
-    from studio.services.store import load_task
+    from studio.services.core.store import load_task
     from studio.views import task_memory
 
     entry = load_task(write_sample_task(tmp_path / "lib" / "cat-hello"))

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from studio.models.mutation import Mutant
-from studio.services.mutation import OPERATORS, generate_mutants, mutant_sb3
-from studio.services.sb3 import check_sb3, read_project_json
-from studio.services.store import load_task
+from studio.services.checking.mutation import OPERATORS, generate_mutants, mutant_sb3
+from studio.services.core.sb3 import check_sb3, read_project_json
+from studio.services.core.store import load_task
 from tests.helpers.project_checks import project_sb3, rich_project
 from tests.helpers.tasks import make_task
 

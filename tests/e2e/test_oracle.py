@@ -16,10 +16,10 @@ import pytest
 
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock
-from studio.services import paths
-from studio.services.agents import IdleAgent, OracleAgent, run_episode
-from studio.services.env.episode import EpisodeManager
-from studio.services.store import TaskFolder, scan_library
+from studio.services.core import paths
+from studio.services.core.store import TaskFolder, scan_library
+from studio.services.episodes.agents import IdleAgent, OracleAgent, run_episode
+from studio.services.episodes.episode import EpisodeManager
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

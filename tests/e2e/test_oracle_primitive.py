@@ -14,12 +14,12 @@ import pytest
 
 from studio.models.agent import PRIMITIVE_APIS, Mode
 from studio.models.evaluation import Clock
-from studio.services import paths
-from studio.services.agents import IdleAgent, OracleAgent, run_episode
-from studio.services.env.episode import EpisodeManager
-from studio.services.mutation.blocks import block_items
-from studio.services.sb3 import load_sb3
-from studio.services.store import TaskFolder, load_task
+from studio.services.core import paths
+from studio.services.core.blocks import block_items
+from studio.services.core.sb3 import load_sb3
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.episodes.agents import IdleAgent, OracleAgent, run_episode
+from studio.services.episodes.episode import EpisodeManager
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from studio.models.evaluation import Clock
-from studio.services.store import load_task
+from studio.services.core.store import load_task
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser

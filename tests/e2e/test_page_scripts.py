@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from studio.services import page_scripts
-from studio.services.page_lists import PAGE_LISTS
-from studio.services.page_scripts import HELPERS, INPUT
+from studio.services.runtime import page_scripts
+from studio.services.runtime.page_lists import PAGE_LISTS
+from studio.services.runtime.page_scripts import HELPERS, INPUT
 from tests.helpers.loop_thread import LoopThread
 
 PARSES = "(src) => { new Function(src); return true; }"

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from studio.services import paths
-from studio.services.checker import CheckOptions, TaskChecker
-from studio.services.evaluator import Evaluator
+from studio.services.checking.checker import CheckOptions, TaskChecker
+from studio.services.core import paths
+from studio.services.core.store import load_task
 from studio.services.propose.model import ProposalError
 from studio.services.propose.pipeline import ProposeOptions, propose, write_script
-from studio.services.store import load_task
+from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.tasks import cat_project, make_task
 
 pytestmark = pytest.mark.browser

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from studio import cli
-from studio.services.agents.diagnostic import OracleDragAgent, ScriptedDragAgent
-from studio.services.drag.item import DragItemError, load_item, scan_items
-from studio.services.drag.page import TrialPages, open_window
-from studio.services.drag.regions import RegionComputer, compare_with_stored
-from studio.services.drag.run import run_drag
-from studio.services.scratchworld.checkout import export_checkout, import_checkout
+from studio.services.exchange.scratchworld.checkout import export_checkout, import_checkout
+from studio.services.labeling.agents import OracleDragAgent, ScriptedDragAgent
+from studio.services.labeling.drag.item import DragItemError, load_item, scan_items
+from studio.services.labeling.drag.page import TrialPages, open_window
+from studio.services.labeling.drag.regions import RegionComputer, compare_with_stored
+from studio.services.labeling.drag.run import run_drag
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.published_diag import FIXTURE
 

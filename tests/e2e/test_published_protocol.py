@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from studio.models.evaluation import Clock
-from studio.services.clock_agreement import verdicts
-from studio.services.evaluator import Evaluator
-from studio.services.published_protocol import PublishedProtocol
-from studio.services.store import load_task
+from studio.services.core.store import load_task
+from studio.services.exchange.published_protocol import PublishedProtocol
+from studio.services.runtime.clock_agreement import verdicts
+from studio.services.runtime.evaluator import Evaluator
 
 pytestmark = pytest.mark.browser
 TASKS = Path(__file__).resolve().parents[2] / "tasks"

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from studio.services import editions
-from studio.services.browser import BrowserPool
-from studio.services.clock_agreement import verdicts
-from studio.services.editions import Edition
-from studio.services.published_protocol import PublishedProtocol
-from studio.services.store import load_task
+from studio.services.core.store import load_task
+from studio.services.exchange.published_protocol import PublishedProtocol
+from studio.services.runtime import editions
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.clock_agreement import verdicts
+from studio.services.runtime.editions import Edition
 from tests.helpers.cli import studio
 from tests.helpers.published_set import all_specs, build_published_set
 

@@ -20,23 +20,24 @@ from typing import Any
 
 import pytest
 
-from studio.cli import _report_json, main
+from studio.cli import main
+from studio.cli.check import report_json
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock
-from studio.services.agents import OracleAgent
-from studio.services.agents.diagnostic import OracleDragAgent
-from studio.services.batch import run_batch
-from studio.services.browser import BrowserPool
-from studio.services.checker import CheckOptions, check_tasks
-from studio.services.clock_agreement import AgreementCache
+from studio.services.checking.checker import CheckOptions, check_tasks
+from studio.services.core.store import TaskFolder, load_task
 from studio.services.distributed.cluster import RayCluster
 from studio.services.distributed.episodes import ClusterEpisodes
 from studio.services.distributed.evaluations import ClusterEvaluator
-from studio.services.drag.item import scan_items
-from studio.services.drag.run import run_drag
-from studio.services.env.episode import EpisodeManager
-from studio.services.evaluator import Evaluator
-from studio.services.store import TaskFolder, load_task
+from studio.services.episodes.agents import OracleAgent
+from studio.services.episodes.episode import EpisodeManager
+from studio.services.labeling.agents import OracleDragAgent
+from studio.services.labeling.drag.item import scan_items
+from studio.services.labeling.drag.run import run_drag
+from studio.services.runs.batch import run_batch
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.clock_agreement import AgreementCache
+from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
@@ -101,7 +102,7 @@ def local_check(
     cache = AgreementCache(tmp_path_factory.mktemp("agreement") / "a.json")
     evaluator = Evaluator(browser_pool)
     report = loop_thread.run(check_tasks(evaluator, [load_task(TASK)], (), OPTIONS, None, cache))
-    return comparable(_report_json(report))
+    return comparable(report_json(report))
 
 
 def test_check_on_the_cluster_prints_the_local_json_and_names_the_broken_node(
@@ -235,6 +236,6 @@ def test_a_node_killed_mid_check_loses_no_result(
 
     report, stats = asyncio.run(on_cluster())
     assert killed.is_set()
-    assert comparable(_report_json(report)) == local_check
+    assert comparable(report_json(report)) == local_check
     assert [victim.node_id[:8] in name for name in stats.lost] == [True]
     assert stats.done == report.summary.evaluations == 6

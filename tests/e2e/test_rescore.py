@@ -10,10 +10,10 @@ from pathlib import Path
 from studio.models.agent import EpisodeStatus, Mode
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import FINAL_PROJECT, RUN_FILE, RunInfo
-from studio.services import campaign
-from studio.services.evaluator import Evaluator
-from studio.services.rescore import rescore
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.runs import campaign
+from studio.services.runs.rescore import rescore
+from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.loop_thread import LoopThread
 
 ROOT = Path(__file__).resolve().parents[2]

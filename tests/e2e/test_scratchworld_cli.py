@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.store import load_task
+from studio.services.core.store import load_task
 from tests.helpers.cli import studio
 from tests.helpers.scratchworld_fixture import build_set
 
@@ -52,7 +52,7 @@ def test_imported_tasks_pass_on_golden_with_the_sets_helpers(
 
 
 def test_helper_declared_as_class_loads(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
-    from studio.services.scratchworld import import_scratchworld
+    from studio.services.exchange.scratchworld import import_scratchworld
 
     sw = build_set(tmp_path / "sw", helper_style="class")
     assert import_scratchworld(sw.root, tmp_path / "lib").ok

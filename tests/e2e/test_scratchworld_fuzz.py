@@ -27,11 +27,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studio.services.api import ApiServer
 from studio.services.api.app import INTERNAL
-from studio.services.api.scratchworld.checkout import SwCheckout
-from studio.services.api.scratchworld.sessions import SwSessions
-from studio.services.env.episode import EpisodeManager
+from studio.services.api.server import ApiServer
+from studio.services.episodes.episode import EpisodeManager
+from studio.services.exchange.scratchworld_api.checkout import SwCheckout
+from studio.services.exchange.scratchworld_api.sessions import SwSessions
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

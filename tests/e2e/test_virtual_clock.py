@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from studio.models.evaluation import Clock, ErrorKind
-from studio.services.store import load_task
+from studio.services.core.store import load_task
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser

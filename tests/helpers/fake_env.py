@@ -26,7 +26,7 @@ from studio.models.agent import (
 )
 from studio.models.evaluation import Clock, EvalResult, TestDetail
 from studio.models.trajectory import RUN_FILE, RunInfo
-from studio.services.store import TaskFolder
+from studio.services.core.store import TaskFolder
 
 # A 1x1 PNG.
 PNG = base64.b64decode(

@@ -18,7 +18,7 @@ from typing import Any
 from studio.models.agent import EpisodeStatus, Mode, StepRecord
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RunInfo
-from studio.services.store import TaskFolder
+from studio.services.core.store import TaskFolder
 
 
 class FakePage:

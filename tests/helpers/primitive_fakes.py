@@ -7,7 +7,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from studio.services.ocr.base import OcrBox
+from studio.services.episodes.ocr.base import OcrBox
 from tests.helpers.script_page import ScriptHost
 
 PNG = b"\x89PNG\r\n\x1a\nfake"

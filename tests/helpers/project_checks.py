@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.services.sb3 import build_sb3
+from studio.services.core.sb3 import build_sb3
 from tests.helpers.sample_task import BACKDROP_SVG, CAT_SVG, _costume
 
 Project = dict[str, Any]

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from studio.services.sb3 import build_sb3
+from studio.services.core.sb3 import build_sb3
 
 CAT_SVG = (
     b'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">'

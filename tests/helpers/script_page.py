@@ -1,4 +1,4 @@
-"""A fake page that answers `studio.services.page_scripts` as a real page would.
+"""A fake page that answers `studio.services.runtime.page_scripts` as a real page would.
 
 `ScriptHost` keeps the scripts installed in it by global name and version (a `reload()`
 forgets them, as a page that loads again does), counts every evaluation of a script's source
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.services import page_scripts
+from studio.services.runtime import page_scripts
 
 
 class ScriptHost:

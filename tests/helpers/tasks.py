@@ -65,7 +65,7 @@ def make_task(
 
 def copy_bundled(name: str, where: Path) -> Any:
     """The bundled task `name` copied into `where`, loaded (a TaskFolder)."""
-    from studio.services import paths
-    from studio.services.store import load_task
+    from studio.services.core import paths
+    from studio.services.core.store import load_task
 
     return load_task(shutil.copytree(paths.BUNDLED_TASKS / name, where / name))

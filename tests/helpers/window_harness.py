@@ -39,8 +39,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from studio import cli_window
-from studio.services import paths
+from studio.cli.window import add_window_options
+from studio.services.core import paths
 from studio.views import app
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    cli_window.add_window_options(parser, library_default=paths.BUNDLED_TASKS)
+    add_window_options(parser, library_default=paths.BUNDLED_TASKS)
     parser.add_argument("--exit-when-ready", action="store_true")
     parser.add_argument("--idle", type=float, metavar="SECONDS", help="sit idle, see above")
     parser.add_argument("--minimised", action="store_true", help="minimise before --idle")
@@ -179,7 +179,7 @@ async def _live_steps(window: MainWindow, agent: str, mode: str, steps: int) -> 
 
 async def _human_session(window: MainWindow, participant: str) -> None:
     """Start a session on the selected task; return once the participant could start."""
-    from studio.services.human.protocol import ProtocolCard
+    from studio.services.episodes.human.protocol import ProtocolCard
 
     entry = window.library.current_entry()
     assert entry is not None

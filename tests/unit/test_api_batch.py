@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 from pathlib import Path
@@ -10,11 +9,14 @@ from typing import Any
 
 import pytest
 
-from studio import cli_env, cli_run
+from studio.app.agents import episode_agents, load_actions
+from studio.cli import build_parser
+from studio.cli.common import run_command
 from studio.models.agent import Mode, Observation
-from studio.services.batch import run_batch, run_dir_name
-from studio.services.reports import report_for
-from studio.services.store import TaskFolder, load_task
+from studio.models.errors import StudioError
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.runs.batch import run_batch, run_dir_name
+from studio.services.runs.reports import report_for
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.tasks import make_task
 
@@ -32,12 +34,6 @@ class ListAgent:
 
     def feedback(self, error: str) -> None:
         self.refused.append(error)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="studio")
-    cli_env.add_parsers(parser.add_subparsers(dest="command"))
-    return parser
 
 
 @pytest.fixture
@@ -111,56 +107,56 @@ def test_report_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     write_run(tmp_path / "runs", "oracle", "composite", "create_a", 2, 2)
     write_run(tmp_path / "runs", "idle", "composite", "create_a", 0, 2)
     html = tmp_path / "out" / "report.html"
-    args = _parser().parse_args(["report", str(tmp_path / "runs"), "--html", str(html)])
-    assert cli_env.run(args) == 0
+    args = build_parser().parse_args(["report", str(tmp_path / "runs"), "--html", str(html)])
+    assert run_command(args) == 0
     out = capsys.readouterr().out
     assert "oracle" in out and "100.00" in out and f"written to {html}" in out
     assert html.read_text().startswith("<!DOCTYPE html>")
-    args = _parser().parse_args(["report", str(tmp_path / "runs"), "--json"])
-    assert cli_env.run(args) == 0
+    args = build_parser().parse_args(["report", str(tmp_path / "runs"), "--json"])
+    assert run_command(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert {(r["agent"], r["overall"]["sr"]) for r in data["rows"]} == {("oracle", 1), ("idle", 0)}
-    args = _parser().parse_args(["report", str(tmp_path / "empty")])
-    assert cli_env.run(args) == 2
+    args = build_parser().parse_args(["report", str(tmp_path / "empty")])
+    assert run_command(args) == 2
     assert "does not exist" in capsys.readouterr().err
 
 
 def test_serve_refuses_remote_host(capsys: pytest.CaptureFixture[str]) -> None:
-    args = _parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "0"])
-    assert cli_env.run(args) == 2
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert run_command(args) == 2
     assert "--allow-remote" in capsys.readouterr().err
 
 
 def test_run_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert cli_env.run(_parser().parse_args(["run", str(empty), "--agent", "idle"])) == 2
+    assert run_command(build_parser().parse_args(["run", str(empty), "--agent", "idle"])) == 2
     assert "holds no task folder" in capsys.readouterr().err
     task = make_task(tmp_path / "t")
-    args = _parser().parse_args(["run", str(task), "--agent", "scripted"])
-    assert cli_env.run(args) == 2
+    args = build_parser().parse_args(["run", str(task), "--agent", "scripted"])
+    assert run_command(args) == 2
     assert "--actions FILE" in capsys.readouterr().err
 
 
 def test_actions_file_formats(tmp_path: Path) -> None:
     listed = tmp_path / "a.json"
     listed.write_text(json.dumps([{"api": "done", "args": {}}]))
-    assert cli_run._load_actions(listed) == [{"api": "done", "args": {}}]
+    assert load_actions(listed) == [{"api": "done", "args": {}}]
     lines = tmp_path / "steps.jsonl"
     lines.write_text('{"index": 1, "action": {"api": "select_stage"}}\n{"api": "done"}\n')
-    assert [a["api"] for a in cli_run._load_actions(lines)] == ["select_stage", "done"]
+    assert [a["api"] for a in load_actions(lines)] == ["select_stage", "done"]
     bad = tmp_path / "bad.json"
     bad.write_text("[1]")
-    with pytest.raises(cli_env.StudioError, match="item 1 is not an action"):
-        cli_run._load_actions(bad)
+    with pytest.raises(StudioError, match="item 1 is not an action"):
+        load_actions(bad)
 
 
 def test_agent_factory_builds_every_agent(
     tasks: list[TaskFolder], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def make(agent: str, *extra: str) -> Any:
-        args = _parser().parse_args(["run", "x", "--agent", agent, "--seed", "5", *extra])
-        return cli_run.agent_factory(agent, Mode.COMPOSITE, args)
+        args = build_parser().parse_args(["run", "x", "--agent", agent, "--seed", "5", *extra])
+        return episode_agents(agent, Mode.COMPOSITE, args.seed, args.actions)
 
     assert make("idle")(tasks[0], 0).name == "idle"
     assert make("random")(tasks[0], 2).name == "random"
@@ -177,5 +173,5 @@ def test_agent_factory_builds_every_agent(
     first = asyncio.run(per_task(tasks[0], 0).act(Observation(mode=Mode.COMPOSITE, step=0)))
     second = asyncio.run(per_task(tasks[1], 1).act(Observation(mode=Mode.COMPOSITE, step=0)))
     assert first[0]["api"] == "select_stage" and second[0]["api"] == "failed"
-    with pytest.raises(cli_env.StudioError, match="no script for task compute_c"):
+    with pytest.raises(StudioError, match="no script for task compute_c"):
         per_task(tasks[2], 2)

@@ -12,12 +12,12 @@ import httpx
 import pytest
 
 from studio.models.agent import ActionError, Mode, Observation
+from studio.models.errors import StudioError
 from studio.models.evaluation import Clock
-from studio.services.api import ApiServer
 from studio.services.api.client import ApiCallError, RemoteEpisodeManager
-from studio.services.batch import run_batch
-from studio.services.errors import StudioError
-from studio.services.store import TaskFolder, load_task
+from studio.services.api.server import ApiServer
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.runs.batch import run_batch
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.recorder_server import Recorder

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studio.services.api import ApiServer
+from studio.services.api.server import ApiServer
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.tasks import make_task
 

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from studio.services.api import ApiServer, check_host, guard, is_loopback, resolve_token
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.api import guard
+from studio.services.api.server import ApiServer, check_host, is_loopback, resolve_token
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.loop_thread import LoopThread
 

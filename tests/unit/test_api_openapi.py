@@ -8,7 +8,7 @@ import urllib.request
 
 from openapi_spec_validator import validate
 
-from studio.services.api import ApiServer
+from studio.services.api.server import ApiServer
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.loop_thread import LoopThread
 

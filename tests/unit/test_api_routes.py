@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from studio.services.api import ApiServer
+from studio.services.api.server import ApiServer
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.tasks import make_task
@@ -293,7 +293,7 @@ def test_evaluate_clock_and_seed(client: Client, server: ApiServer) -> None:
 
 
 def test_episode_that_cannot_start_is_422(client: Client, server: ApiServer) -> None:
-    from studio.services.errors import StudioError
+    from studio.models.errors import StudioError
 
     manager = server.app.manager
     assert isinstance(manager, FakeEpisodeManager)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.api import find_token, read_token_file, resolve_token
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.api.server import find_token, read_token_file, resolve_token
 
 
 def test_token_sources_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

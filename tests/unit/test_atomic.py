@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services import atomic
+from studio.services.core import atomic
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from studio.models.agent import Element, EpisodeStatus
-from studio.services.bundle import write_bundle
-from studio.services.bundle.writer import GLOBAL
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.runs.bundle import write_bundle
+from studio.services.runs.bundle.writer import GLOBAL
 from tests.helpers.cli import studio
 from tests.unit.trajectories.build import (
     observation,
@@ -123,7 +123,7 @@ def test_an_existing_bundle_is_replaced_and_other_folders_are_left_alone(tmp_pat
 
 def test_an_episode_folder_that_vanished_keeps_its_verdict(tmp_path: Path) -> None:
     root = studio_runs(tmp_path / "runs")
-    from studio.services.reports import report_for
+    from studio.services.runs.reports import report_for
 
     report = report_for(root)
     gone = root / "random-primitive-1" / "debug_b"

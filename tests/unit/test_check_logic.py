@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from studio.models.check import TaskCheck
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail
-from studio.services.checker import CheckOptions
-from studio.services.clock_agreement import AgreementCache, compare_verdicts
-from studio.services.mutant_runs import MutantRunner, flaky_tests
-from studio.services.store import TaskFolder, load_task
+from studio.services.checking.checker import CheckOptions
+from studio.services.checking.mutant_runs import MutantRunner, flaky_tests
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.runtime.clock_agreement import AgreementCache, compare_verdicts
 from tests.helpers.tasks import make_task
 
 
@@ -121,7 +123,7 @@ class _ClockFake:
 
 
 def _check(fake: _ClockFake, cache: AgreementCache, tmp_path: Path, **options: object) -> TaskCheck:
-    from studio.services.checker import TaskChecker
+    from studio.services.checking.checker import TaskChecker
 
     entry = load_task(make_task(tmp_path / "t", category="debug"))
     checker = TaskChecker(fake, CheckOptions(mutants=0, reruns=1, **options), cache)  # type: ignore[arg-type]
@@ -163,7 +165,7 @@ def test_an_equivalence_mark_made_with_the_command_is_honoured_by_the_next_check
     marks a survivor; the next check of the task lists it as equivalent, with the reason, and
     counts it, while the other survivors stay unmarked."""
     from studio import cli
-    from studio.services.checker import TaskChecker
+    from studio.services.checking.checker import TaskChecker
 
     class AllPass(_ClockFake):  # a script no mutant can fail
         async def evaluate(self, entry, project, project_name=None, clock=Clock.REAL, seed=0):  # type: ignore[no-untyped-def]
@@ -190,8 +192,81 @@ def test_an_equivalence_mark_made_with_the_command_is_honoured_by_the_next_check
     assert again.mutants_equivalent == 1 and again.verdict.value == "weak"
 
 
+def test_the_command_records_which_mutant_it_marked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`studio equivalent` finds the mutant again as the check made it (a check of 3 mutants
+    with seed 0 lists the first of the 10 the command makes by default) and records its
+    operator, block id and description, as the window's mark does; an id the check would not
+    make is refused, naming the folder, and so is an empty reason; marking it again replaces
+    the mark; --undo takes the mark back."""
+    from studio import cli
+    from studio.services.checking.mutation.engine import generate_mutants
+    from studio.services.core.sb3 import read_project_json
+
+    folder = make_task(tmp_path / "weak", task_id="weak")
+    entry = load_task(folder)
+    assert entry.golden_path is not None
+    golden = read_project_json(entry.golden_path.read_bytes(), entry.golden_path)
+    initial = read_project_json(entry.initial_path.read_bytes(), entry.initial_path)
+    mutant = generate_mutants(golden, initial, 3, 0)[2]
+    argv = ["equivalent", str(folder), mutant.id, "--reason", "same output", "--by", "me"]
+    assert cli.main(argv) == 0
+    (saved,) = load_task(folder).task.equivalent_mutants
+    assert (saved.mutant_id, saved.reason, saved.by) == (mutant.id, "same output", "me")
+    assert (saved.operator, saved.block_id, saved.description) == (
+        mutant.operator,
+        mutant.block_id,
+        mutant.description,
+    )
+    assert saved.operator and saved.block_id and saved.description and saved.at is not None
+    assert cli.main([*argv[:3], "--reason", "  same picture "]) == 0  # a new mark replaces it
+    assert [m.reason for m in load_task(folder).task.equivalent_mutants] == ["same picture"]
+    assert cli.main([*argv[:3], "--reason", " "]) == 2
+    assert "give a reason" in capsys.readouterr().err
+
+    assert cli.main(["equivalent", str(folder), "no-such-mutant", "--reason", "r"]) == 2
+    err = capsys.readouterr().err
+    assert str(folder) in err and "no mutant 'no-such-mutant'" in err and "--seed" in err
+    assert cli.main(["equivalent", str(folder), mutant.id, "--reason", "-", "--undo"]) == 0
+    assert load_task(folder).task.equivalent_mutants == []
+
+
+def test_gated_runs_keep_the_bound_and_each_subjects_seed_order() -> None:
+    """`run_gated` (the checker's and propose's way to run golden, initial and mutants) never
+    runs more evaluations at once than its gate allows, answers per subject in seed order, and
+    counts an evaluation that raised as ended."""
+    from studio.services.checking.mutant_runs import Subject, run_gated
+
+    running, peak, ended = 0, 0, []
+
+    async def evaluate(project: bytes | Path, name: str, seed: int) -> str:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await asyncio.sleep(0)  # let the other evaluations in, if the gate allows them
+        running -= 1
+        if name == "bad":
+            raise ValueError("broken page")
+        return f"{name}@{seed}"
+
+    subjects = [
+        Subject(b"g", "golden", (5, 6, 7), "golden"),
+        Subject(b"i", "initial", (5,), "initial"),
+        Subject(b"m", "m1", (5, 6), "mutants"),
+    ]
+    results = asyncio.run(run_gated(evaluate, subjects, asyncio.Semaphore(2), ended.append))
+    assert results == [["golden@5", "golden@6", "golden@7"], ["initial@5"], ["m1@5", "m1@6"]]
+    assert peak == 2 and [s.label for s in ended].count("golden") == 3 and len(ended) == 6
+    ended.clear()
+    bad = [Subject(b"x", "bad", (1,), "mutants")]
+    with pytest.raises(ValueError, match="broken page"):
+        asyncio.run(run_gated(evaluate, bad, asyncio.Semaphore(1), ended.append))
+    assert [s.name for s in ended] == ["bad"]
+
+
 def test_weakest_scripts_lowest_kill_rate_first() -> None:
-    from studio.services.checker import weakest_scripts
+    from studio.services.checking.checker import weakest_scripts
 
     def task(tid: str, killed: int, total: int, invalid: int = 0) -> TaskCheck:
         return TaskCheck(
@@ -206,7 +281,7 @@ def test_weakest_scripts_lowest_kill_rate_first() -> None:
 
 def test_phase_means_land_in_their_own_fields(tmp_path: Path) -> None:
     from studio.models.evaluation import Timings
-    from studio.services.checker import check_tasks
+    from studio.services.checking.checker import check_tasks
 
     class Timed(_ClockFake):
         async def evaluate(self, *args, **kw):  # type: ignore[no-untyped-def]
@@ -231,7 +306,7 @@ def test_phase_means_land_in_their_own_fields(tmp_path: Path) -> None:
 def test_check_progress_counts_only_the_evaluations_it_will_make(tmp_path: Path) -> None:
     """Issue 31 (smaller): asked for more mutants than the task offers, the progress total
     shrinks as soon as that is known, so the count never jumps from 25/36 to done."""
-    from studio.services.checker import TaskChecker
+    from studio.services.checking.checker import TaskChecker
 
     folder = make_task(tmp_path / "t", task_id="t")
     seen: list[tuple[int, int]] = []

@@ -15,8 +15,8 @@ import pytest
 from pydantic import ValidationError
 
 from studio.models.task import Convention, Task
-from studio.services.scratchworld import import_scratchworld
-from studio.services.store import load_task
+from studio.services.core.store import load_task
+from studio.services.exchange.scratchworld import import_scratchworld
 from tests.helpers.scratchworld_fixture import SPECS, build_set
 from tests.helpers.tasks import make_task
 

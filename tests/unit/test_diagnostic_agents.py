@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.agents.diagnostic import (
+from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig, category_of
+from studio.models.errors import StudioError
+from studio.models.qa_item import QaItem, QaType
+from studio.services.labeling.agents import (
     DragObservation,
     OracleDragAgent,
     OracleQaAgent,
@@ -20,10 +23,7 @@ from studio.services.agents.diagnostic import (
     oracle_drag,
     read_script,
 )
-from studio.services.drag.item import ConnectionType, DragItem, EvaluationConfig, category_of
-from studio.services.drag.scoring import Attempt, score_attempt
-from studio.services.errors import StudioError
-from studio.services.qa.item import QaItem, QaType
+from studio.services.labeling.drag.scoring import Attempt, score_attempt
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

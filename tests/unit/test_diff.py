@@ -7,18 +7,16 @@ import json
 from typing import Any
 
 from studio.models.diff import ChangeKind, EditKind
-from studio.services.mutation import (
-    block_label,
+from studio.services.core.blocks import find_target
+from studio.services.core.diff import (
     block_types_used,
     blocks_changed,
     changed_block_ids,
     diff_projects,
     distance,
     edit_distance,
-    render_project,
-    render_script,
 )
-from studio.services.mutation.blocks import find_target
+from studio.services.core.render import block_label, render_project, render_script
 from tests.helpers.project_checks import B, rich_project
 
 Project = dict[str, Any]

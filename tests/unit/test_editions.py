@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from studio import cli_env
-from studio.services import editions, paths
-from studio.services.editions import Edition
-from studio.services.errors import StudioError
-from studio.services.scratchworld import export_scratchworld, import_scratchworld
-from studio.services.server import EditorServer
+from studio.cli import serve
+from studio.models.errors import StudioError
+from studio.services.core import paths
+from studio.services.exchange.scratchworld import export_scratchworld, import_scratchworld
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.server import EditorServer
 from tests.conftest import REPO
 from tests.helpers.scratchworld_fixture import build_set
 
@@ -131,10 +132,10 @@ def test_which_edition_a_command_runs_on(tmp_path: Path) -> None:
     assert editions.choose(None, [current]) is Edition.CURRENT
     with pytest.raises(StudioError, match="record different editor editions"):
         editions.choose(None, [classic, current])
-    assert cli_env.serve_edition(None, tmp_path / "root", current) is Edition.CLASSIC
-    assert cli_env.serve_edition("current", tmp_path / "root", current) is Edition.CURRENT
-    assert cli_env.serve_edition(None, None, classic) is Edition.CLASSIC
-    assert cli_env.serve_edition(None, None, current) is Edition.CURRENT
+    assert serve.serve_edition(None, tmp_path / "root", current) is Edition.CLASSIC
+    assert serve.serve_edition("current", tmp_path / "root", current) is Edition.CURRENT
+    assert serve.serve_edition(None, None, classic) is Edition.CLASSIC
+    assert serve.serve_edition(None, None, current) is Edition.CURRENT
 
 
 def test_a_set_on_a_missing_edition_says_so_before_any_browser_opens(
@@ -170,7 +171,7 @@ def test_a_drag_item_runs_on_the_edition_of_its_set_or_library(tmp_path: Path) -
 
 
 def test_a_diagnostics_import_runs_its_items_on_classic(tmp_path: Path) -> None:
-    from studio.services.scratchworld.diagnostics import import_diagnostics
+    from studio.services.labeling.published.sets import import_diagnostics
 
     root = REPO / "tests" / "fixtures" / "scratchworld_classic"
     library = tmp_path / "lib"

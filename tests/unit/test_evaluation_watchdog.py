@@ -15,10 +15,10 @@ import pytest
 
 from studio.models.evaluation import ErrorKind, EvalResult
 from studio.models.task import ScriptLimit
-from studio.services import browser, evaluator
-from studio.services.browser import BrowserPool, ReadyPage
-from studio.services.eval_console import ConsoleLog
-from studio.services.evaluator import Prepared, evaluate_prepared
+from studio.services.runtime import browser, evaluator
+from studio.services.runtime.browser import BrowserPool, ReadyPage
+from studio.services.runtime.eval_console import ConsoleLog
+from studio.services.runtime.evaluator import Prepared, evaluate_prepared
 
 BOUND_S = 20  # a test that has not ended by then hangs (the behaviour under test)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 from studio.services.exchange.inspect_log import export_inspect
 from tests.unit.trajectories.build import result, run_info, step, write_trajectory
 

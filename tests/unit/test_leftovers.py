@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from studio.services import atomic
-from studio.services.api.scratchworld.checkout import TEMP_PREFIX, SwCheckout
-from studio.services.leftovers import is_leftover, owner_tag, temp_dir
-from studio.services.scratchworld import import_scratchworld
-from studio.services.store import scan_library
+from studio.services.core import atomic
+from studio.services.core.leftovers import is_leftover, owner_tag, temp_dir
+from studio.services.core.store import scan_library
+from studio.services.exchange.scratchworld import import_scratchworld
+from studio.services.exchange.scratchworld_api.checkout import TEMP_PREFIX, SwCheckout
 from tests.helpers.scratchworld_fixture import build_set
 from tests.helpers.tasks import make_task
 
@@ -33,7 +33,7 @@ def test_a_killed_saves_temporary_goes_at_the_next_write_and_at_the_next_scan(
 ) -> None:
     folder = make_task(tmp_path / "lib" / "t")
     code = (
-        "from pathlib import Path\nfrom studio.services import atomic\n"
+        "from pathlib import Path\nfrom studio.services.core import atomic\n"
         "fd, _ = atomic._create_temp(Path({!r}))\n"
     )
     _killed(code.format(str(folder / "golden.sb3")))
@@ -61,7 +61,7 @@ def test_a_killed_imports_hidden_folders_go_at_the_next_import(tmp_path: Path) -
     lib = tmp_path / "lib"
     lib.mkdir()
     _killed(
-        "from pathlib import Path\nfrom studio.services.leftovers import temp_dir\n"
+        "from pathlib import Path\nfrom studio.services.core.leftovers import temp_dir\n"
         f"d = temp_dir(Path({str(lib)!r}), 'cat_walk', '.importing')\n"
         "(d / 'task.json').write_text('{}')\n"
         f"temp_dir(Path({str(lib)!r}), 'cat_walk', '.old')\n"
@@ -81,7 +81,7 @@ def test_a_killed_scratchworld_servers_task_folder_goes_at_the_next_start(
     sw = build_set(tmp_path / "sw")
     where = str(tmp_path / "tmp")
     _killed(
-        "import tempfile\nfrom studio.services.leftovers import owner_tag\n"
+        "import tempfile\nfrom studio.services.core.leftovers import owner_tag\n"
         f"tempfile.mkdtemp(prefix='{TEMP_PREFIX}' + owner_tag() + '.', dir={where!r})\n"
     )
     assert len(list((tmp_path / "tmp").glob(TEMP_PREFIX + "*"))) == 1

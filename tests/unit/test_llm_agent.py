@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from studio.models.agent import Element, Mode, Observation
-from studio.services.agents.llm import (
+from studio.services.episodes.agents.llm import (
     LlmAgent,
     LlmError,
     LlmSettings,
@@ -174,8 +174,8 @@ def test_parse_errors(reply: str, fragment: str) -> None:
 
 
 def test_llm_agent_solves_a_fake_episode(tmp_path: Any) -> None:
-    from studio.services.agents.base import run_episode
-    from studio.services.store import load_task
+    from studio.services.core.store import load_task
+    from studio.services.episodes.agents.base import run_episode
     from tests.helpers.fake_env import FakeEpisodeManager
     from tests.helpers.tasks import make_task
 

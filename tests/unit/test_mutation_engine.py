@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from studio.models.mutation import Mutant
-from studio.services.mutation import generate_mutants, mutant_sb3, operator_catalog
-from studio.services.mutation.blocks import find_target, subtree
-from studio.services.sb3 import read_project_json
+from studio.services.checking.mutation import generate_mutants, mutant_sb3, operator_catalog
+from studio.services.core.blocks import find_target, subtree
+from studio.services.core.sb3 import read_project_json
 from tests.helpers.project_checks import assert_valid_project, project_sb3, rich_project
 
 Project = dict[str, Any]

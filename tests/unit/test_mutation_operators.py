@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from studio.services.mutation import OPERATORS, Site, get_operator
-from studio.services.mutation.blocks import find_target, stage_of
+from studio.services.checking.mutation import OPERATORS, Site, get_operator
+from studio.services.core.blocks import find_target, stage_of
 from tests.helpers.project_checks import assert_valid_project, project_problems, rich_project
 
 Project = dict[str, Any]

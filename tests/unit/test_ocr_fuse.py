@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from studio.models.agent import Element
-from studio.services.ocr.base import CachedOcr, OcrBox, box_from_polygon
-from studio.services.ocr.fuse import MIN_SCORE, covers, fuse, kept_ocr_boxes
+from studio.services.episodes.ocr.base import CachedOcr, OcrBox, box_from_polygon
+from studio.services.episodes.ocr.fuse import MIN_SCORE, covers, fuse, kept_ocr_boxes
 from tests.helpers.primitive_fakes import FakeOcr, dom
 
 BUTTON = dom("buttons", "Code", 0, 53, 95, 40)

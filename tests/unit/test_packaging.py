@@ -79,7 +79,7 @@ def test_the_installed_layout_finds_what_it_ships(wheel: Path, tmp_path: Path) -
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)  # a pure-Python wheel, installed
     probe = (
-        "from studio.services import paths\n"
+        "from studio.services.core import paths\n"
         "print(paths.INSTALLED, paths.HELPER_LIBRARY.is_file(), (paths.WEB_DIR / 'editor.html')"
         ".is_file(), (paths.RESOURCES / 'report' / 'report.html').is_file(), "
         "(paths.BUNDLED_TASKS / 'create_cat_walk' / 'task.json').is_file(), "

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from studio.services import page_scripts
-from studio.services.errors import StudioError
-from studio.services.page_lists import PAGE_LISTS
-from studio.services.page_scripts import COMPOSITE, DRAG, HELPERS, INPUT, QA, PageScript
+from studio.models.errors import StudioError
+from studio.services.runtime import page_scripts
+from studio.services.runtime.page_lists import PAGE_LISTS
+from studio.services.runtime.page_scripts import COMPOSITE, DRAG, HELPERS, INPUT, QA, PageScript
 from tests.helpers.script_page import ScriptHost
 
 ALL = page_scripts.SCRIPTS
@@ -71,3 +71,19 @@ def test_bridge_calls_reach_the_editor_bridge() -> None:
 def test_a_missing_script_file_is_named() -> None:
     with pytest.raises(StudioError, match=r"no-such\.js: cannot read the page script"):
         asyncio.run(page_scripts.install(EchoPage(), PageScript("no-such.js", "studioNothing")))
+
+
+def test_window_expressions_carry_their_arguments_as_json() -> None:
+    text = page_scripts.qt_bridge_call(7, "load'); alert(1); ('", ['a"b', {"k": 1}])
+    assert text == (
+        """window.studioBridge ? (studioBridge.call(7, "load'); alert(1); ('", """
+        """["a\\"b", {"k": 1}]), 'sent') : 'no-bridge'"""
+    )
+    assert page_scripts.own_call("studioRest", "allow", False) == (
+        '(window.studioRest ? window.studioRest["allow"](...[false]) : null)'
+    )
+
+
+def test_only_the_page_s_own_scripts_are_called_without_installing() -> None:
+    with pytest.raises(StudioError, match="studioEditor: not one of the editor page's own"):
+        page_scripts.own_call("studioEditor", "program")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services import paths
+from studio.services.core import paths
 from tests.conftest import REPO
 
 

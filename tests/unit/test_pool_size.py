@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from studio.services import pool_size
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.runtime import pool_size
 
 
 def test_cores_are_the_affinity_unless_studio_cores_says(monkeypatch: pytest.MonkeyPatch) -> None:

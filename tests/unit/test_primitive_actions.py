@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from studio.models.agent import ActionError, Element, Mode, parse_action
-from studio.services.env.modes import ActionOutcome
-from studio.services.env.primitive import (
+from studio.services.episodes.modes import ActionOutcome
+from studio.services.episodes.primitive import (
     MIN_DRAG_STEPS,
     PrimitiveMode,
     check_point,

@@ -7,8 +7,8 @@ import base64
 
 import pytest
 
-from studio.services.env.primitive import PrimitiveMode, ocr_enabled_by_default
-from studio.services.ocr.base import OcrBox
+from studio.services.episodes.ocr.base import OcrBox
+from studio.services.episodes.primitive import PrimitiveMode, ocr_enabled_by_default
 from tests.helpers.primitive_fakes import PNG, FakeOcr, FakePage, dom
 
 ELEMENTS = [

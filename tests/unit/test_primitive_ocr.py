@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.ocr import OcrUnavailable, make_backend, rapid
-from studio.services.ocr.paddle import PaddleOcrBackend
-from studio.services.ocr.rapid import RapidOcrBackend
+from studio.services.episodes.ocr import OcrUnavailable, make_backend, rapid
+from studio.services.episodes.ocr.paddle import PaddleOcrBackend
+from studio.services.episodes.ocr.rapid import RapidOcrBackend
 
 
 def _png_with_text(text: str, below: str = "") -> bytes:

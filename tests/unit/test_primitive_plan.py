@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studio.services import paths
-from studio.services.agents.primitive_plan import (
+from studio.services.core import paths
+from studio.services.core.blocks import find_target
+from studio.services.core.sb3 import load_sb3
+from studio.services.episodes.agents.primitive_plan import (
     Place,
     SetSlot,
     build_plan,
@@ -13,8 +15,6 @@ from studio.services.agents.primitive_plan import (
     menu_label,
     slots,
 )
-from studio.services.mutation.blocks import find_target
-from studio.services.sb3 import load_sb3
 
 
 def _golden_blocks(task_id: str, sprite: str) -> dict:  # type: ignore[type-arg]

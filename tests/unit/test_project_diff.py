@@ -6,8 +6,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from studio.services.project_diff import DiffRow, RowKind, align_lines, compare_projects
-from studio.services.sb3 import load_sb3
+from studio.services.core.project_diff import DiffRow, RowKind, align_lines, compare_projects
+from studio.services.core.sb3 import load_sb3
 from tests.helpers.project_checks import B, make_project, target
 
 TASKS = Path(__file__).resolve().parents[1].parent / "tasks"

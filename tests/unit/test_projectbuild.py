@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from studio.services import paths
-from studio.services.projectbuild import (
+from studio.services.core import paths
+from studio.services.core.projectbuild import (
     SPEC,
     Costume,
     ListVar,
@@ -30,7 +30,7 @@ from studio.services.projectbuild import (
     Var,
     block,
 )
-from studio.services.sb3 import check_sb3
+from studio.services.core.sb3 import check_sb3
 from tests.corpus.roundtrip import every_opcode_project
 
 b = block

@@ -12,8 +12,12 @@ from typing import Any
 
 import pytest
 
-from studio.services.sb3 import check_sb3
-from studio.services.scratchworld import export_scratchworld, import_scratchworld, match_golden
+from studio.services.core.sb3 import check_sb3
+from studio.services.exchange.scratchworld import (
+    export_scratchworld,
+    import_scratchworld,
+    match_golden,
+)
 from tests.helpers.published_set import (
     COUNTS,
     PublishedSet,

@@ -11,11 +11,11 @@ from xml.etree import ElementTree
 import pytest
 
 from studio.models.agent import EpisodeStatus, Mode
+from studio.models.errors import StudioError
 from studio.models.evaluation import ErrorKind, EvalError, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
-from studio.services.errors import StudioError
-from studio.services.report_html import render_html
-from studio.services.reports import format_table, report_for
+from studio.services.runs.report_html import render_html
+from studio.services.runs.reports import format_table, report_for
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

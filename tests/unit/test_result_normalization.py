@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from studio.models.evaluation import EvalResult
-from studio.services.evaluator import clean_console_text, normalize_into, syntax_message
+from studio.services.runtime.evaluator import clean_console_text, normalize_into, syntax_message
 
 
 def _result() -> EvalResult:

@@ -8,8 +8,8 @@ import zipfile
 
 import pytest
 
-from studio.services.errors import ProjectFileError
-from studio.services.sb3 import build_sb3, check_sb3, read_project_json
+from studio.services.core.errors import ProjectFileError
+from studio.services.core.sb3 import build_sb3, check_sb3, read_project_json
 from tests.helpers.tasks import cat_project
 
 BASE_PROJECT = {"targets": [{"isStage": True, "name": "Stage", "blocks": {}}], "meta": {}}
@@ -86,7 +86,7 @@ def test_malformed_blocks_are_left_for_the_vm_to_name() -> None:
 
 
 def test_project_json_of_any_declared_size_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    from studio.services import sb3
+    from studio.services.core import sb3
 
     monkeypatch.setattr(sb3, "MAX_PROJECT_JSON", 100)
     data = build_sb3(BASE_PROJECT | {"meta": {"pad": "x" * 200}}, {})

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from studio.services import sb3
-from studio.services.errors import ProjectFileError
-from studio.services.mutation import mutant_sb3
-from studio.services.sb3 import build_sb3, check_sb3, read_project_json
+from studio.services.checking.mutation import mutant_sb3
+from studio.services.core import sb3
+from studio.services.core.errors import ProjectFileError
+from studio.services.core.sb3 import build_sb3, check_sb3, read_project_json
 
 PROJECT = {"targets": [{"isStage": True, "name": "Stage", "blocks": {}}], "meta": {}}
 KB = 1024

@@ -12,18 +12,18 @@ import pytest
 from pydantic import ValidationError
 
 from studio import cli
+from studio.models.errors import StudioError
 from studio.models.evaluation import ErrorKind, EvalError, EvalResult, TestDetail
-from studio.services.api import ApiServer
-from studio.services.api.scratchworld.checkout import SwCheckout, plain_name
-from studio.services.api.scratchworld.handler import (
+from studio.services.api.server import ApiServer
+from studio.services.exchange.scratchworld_api.checkout import SwCheckout, plain_name
+from studio.services.exchange.scratchworld_api.handler import (
     SessionHandler,
     SwActionError,
     custom_js_data,
     parse_primitive,
 )
-from studio.services.api.scratchworld.replies import envelope, published_result
-from studio.services.api.scratchworld.sessions import SwSessions, parse_selectors
-from studio.services.errors import StudioError
+from studio.services.exchange.scratchworld_api.replies import envelope, published_result
+from studio.services.exchange.scratchworld_api.sessions import SwSessions, parse_selectors
 from tests.helpers.fake_env import FakeEpisodeManager
 
 TOKEN = "t0ken"

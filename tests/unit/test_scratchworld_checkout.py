@@ -10,27 +10,19 @@ from typing import Any
 import pytest
 
 from studio.cli import main
-from studio.services.drag.item import (
-    Box,
-    ConnectionType,
-    DragItem,
-    EvaluationConfig,
-    load_item,
-    write_item,
-)
-from studio.services.drag.review import approve, record_label
-from studio.services.errors import StudioError
-from studio.services.labeling.review import ReviewState
-from studio.services.qa.item import QaItem, QaSet, QaType, Subject
-from studio.services.qa.review import confirm
-from studio.services.qa.scoring import record_answer
-from studio.services.scratchworld import (
-    diagnostics_common,
-    diagnostics_drag_record,
-    export_checkout,
-    import_checkout,
-)
-from studio.services.store import scan_library
+from studio.models.drag_item import Box, ConnectionType, DragItem, EvaluationConfig
+from studio.models.errors import StudioError
+from studio.models.items import ReviewState
+from studio.models.qa_item import QaItem, QaType, Subject
+from studio.services.core.store import scan_library
+from studio.services.exchange.scratchworld import export_checkout, import_checkout
+from studio.services.labeling.drag.item import load_item, write_item
+from studio.services.labeling.drag.review import approve, record_label
+from studio.services.labeling.published import common as diagnostics_common
+from studio.services.labeling.published import drag_record as diagnostics_drag_record
+from studio.services.labeling.qa.item import QaSet
+from studio.services.labeling.qa.review import confirm
+from studio.services.labeling.qa.scoring import record_answer
 from tests.helpers.scratchworld_fixture import build_set
 from tests.helpers.tasks import cat_project
 

@@ -4,7 +4,6 @@ task never stops the others."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from pathlib import Path
@@ -12,13 +11,17 @@ from typing import Any
 
 import pytest
 
-from studio import cli_scratchworld
-from studio.services.drag.item import load_item
-from studio.services.errors import TaskFileError
-from studio.services.qa.item import read_item
-from studio.services.scratchworld import export_checkout, import_checkout, import_scratchworld
-from studio.services.scratchworld.layout import JsonStyle
-from studio.services.store import load_task
+from studio.cli import main
+from studio.services.core.errors import TaskFileError
+from studio.services.core.store import load_task
+from studio.services.exchange.scratchworld import (
+    export_checkout,
+    import_checkout,
+    import_scratchworld,
+)
+from studio.services.exchange.scratchworld.layout import JsonStyle
+from studio.services.labeling.drag.item import load_item
+from studio.services.labeling.qa.item import read_item
 from tests.helpers.scratchworld_fixture import SPECS, build_set
 from tests.helpers.tasks import cat_project
 from tests.unit.test_scratchworld_checkout import DRAG, build_checkout
@@ -186,9 +189,7 @@ def test_import_refuses_library_names_and_imports_the_rest(tmp_path: Path, name:
 
 
 def _run(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="studio")
-    cli_scratchworld.add_parsers(parser.add_subparsers(dest="command"))
-    return cli_scratchworld.run(parser.parse_args(list(argv)))
+    return main(list(argv))
 
 
 def test_cli_import_with_a_dot_task_imports_the_others_and_exits_1(
@@ -295,14 +296,14 @@ def test_export_refuses_library_files_linked_out_of_their_folder(lib: Path, tmp_
     ],
 )
 def test_plain_and_library_names(value: Any, plain: bool, for_library: bool) -> None:
-    from studio.services.names import library_name_problem, name_problem
+    from studio.services.core.names import library_name_problem, name_problem
 
     assert (name_problem(value) is None) == plain
     assert (library_name_problem(value) is None) == for_library
 
 
 def test_contained_follows_links(tmp_path: Path) -> None:
-    from studio.services.names import contained
+    from studio.services.core.names import contained
 
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a").write_text("a")

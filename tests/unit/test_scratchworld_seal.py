@@ -23,13 +23,17 @@ from playwright.async_api import Error as PlaywrightError
 from studio.models.agent import Mode
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import RunInfo
-from studio.services.api import ApiServer
-from studio.services.api.scratchworld import sessions as sessions_module
-from studio.services.api.scratchworld.checkout import SwCheckout
-from studio.services.api.scratchworld.handler import SessionHandler, SwAction, SwActionError
-from studio.services.api.scratchworld.seal import UNSEALED_KEY
-from studio.services.api.scratchworld.sessions import SwSessions
-from studio.services.reports import build_report, entry_from_run, format_table
+from studio.services.api.server import ApiServer
+from studio.services.exchange.scratchworld_api import sessions as sessions_module
+from studio.services.exchange.scratchworld_api.checkout import SwCheckout
+from studio.services.exchange.scratchworld_api.handler import (
+    SessionHandler,
+    SwAction,
+    SwActionError,
+)
+from studio.services.exchange.scratchworld_api.seal import UNSEALED_KEY
+from studio.services.exchange.scratchworld_api.sessions import SwSessions
+from studio.services.runs.reports import build_report, entry_from_run, format_table
 from tests.helpers.fake_sw import FakePage, FakeSwManager
 from tests.helpers.scratchworld_fixture import build_set
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from studio.services import server as server_module
-from studio.services.server import EditorServer
+from studio.services.runtime import server as server_module
+from studio.services.runtime.server import EditorServer
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from studio.models.task import Category, ReviewState
-from studio.services.errors import TaskFileError
-from studio.services.store import load_task, save_task, scan_library
+from studio.services.core.errors import TaskFileError
+from studio.services.core.store import load_task, save_task, scan_library
 from tests.helpers.tasks import make_task
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.reports import format_table, report_for
-from studio.services.scratchworld.results import classify, find_result_folders
-from studio.services.trajectories.view import load_view
+from studio.services.runs.reports import format_table, report_for
+from studio.services.runs.sw_results import classify, find_result_folders
+from studio.services.runs.trajectories.view import load_view
 from tests.helpers.cli import studio
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sw_results"

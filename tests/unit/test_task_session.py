@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.errors import StudioError
-from studio.services.store import load_task
-from studio.services.task_session import TaskSession
+from studio.models.errors import StudioError
+from studio.services.authoring.task_session import TaskSession
+from studio.services.core.store import load_task
 from tests.helpers.sample_task import project_json, sb3_bytes, write_sample_task
 
 

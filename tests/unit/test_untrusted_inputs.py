@@ -10,17 +10,18 @@ from pathlib import Path
 
 import pytest
 
+from studio.models.errors import StudioError
 from studio.services.authoring.lint import _finding
-from studio.services.checker import CheckOptions, check_tasks
-from studio.services.clock_agreement import AgreementCache
-from studio.services.errors import MAX_PROBLEM, ProjectFileError, StudioError, TaskFileError
-from studio.services.jsonl import json_lines
-from studio.services.sb3 import read_project_json
-from studio.services.scratchworld import import_scratchworld
-from studio.services.scratchworld.reports import Problem
-from studio.services.store import load_task, scan_library
-from studio.services.trajectories.archive import MANIFEST, read_manifest
-from studio.services.untrusted_json import MAX_DEPTH, JsonInputError, loads, read_json
+from studio.services.checking.checker import CheckOptions, check_tasks
+from studio.services.core.errors import MAX_PROBLEM, ProjectFileError, TaskFileError
+from studio.services.core.jsonl import json_lines
+from studio.services.core.sb3 import read_project_json
+from studio.services.core.store import load_task, scan_library
+from studio.services.core.untrusted_json import MAX_DEPTH, JsonInputError, loads, read_json
+from studio.services.exchange.scratchworld import import_scratchworld
+from studio.services.exchange.scratchworld.reports import Problem
+from studio.services.runs.trajectories.archive import MANIFEST, read_manifest
+from studio.services.runtime.clock_agreement import AgreementCache
 from tests.helpers.scratchworld_fixture import build_set
 from tests.helpers.tasks import make_task
 from tests.unit.test_check_logic import _ClockFake
@@ -124,7 +125,7 @@ def test_problem_lines_cut_long_values_with_a_marker() -> None:
 
 def test_other_readers_of_outside_json_name_a_deep_file(tmp_path: Path) -> None:
     from studio.services.authoring.library_ops import validate_new_id
-    from studio.services.diagnostic_report import SUMMARY_FILE, load_diagnostics
+    from studio.services.labeling.report import SUMMARY_FILE, load_diagnostics
 
     make_task(tmp_path / "lib" / "deep")
     (tmp_path / "lib" / "deep" / "task.json").write_text(ABYSS)

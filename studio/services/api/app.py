@@ -34,15 +34,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from studio.models.agent import ActionError, EpisodeStatus, Mode, StepRecord
+from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.api import schemas
 from studio.services.api.guard import Guard, short
-from studio.services.api.scratchworld.routes import install_routes, is_open_path
-from studio.services.api.scratchworld.sessions import SwSessions
 from studio.services.api.timing import server_timing
-from studio.services.clock_agreement import AgreementCache, clock_for
-from studio.services.errors import StudioError
-from studio.services.store import TaskFolder, is_task_folder, load_task, scan_library
+from studio.services.core.store import TaskFolder, is_task_folder, load_task, scan_library
+from studio.services.exchange.scratchworld_api.routes import install_routes, is_open_path
+from studio.services.exchange.scratchworld_api.sessions import SwSessions
+from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 
 log = logging.getLogger(__name__)
 MAX_EPISODES = 16  # each holds an editor page (~450 MB)
@@ -53,7 +53,7 @@ INTERNAL = "internal error (a bug in the studio; see its log)"
 
 
 class EpisodeLike(Protocol):
-    """What the API needs of an episode (studio.services.env.episode.Episode)."""
+    """What the API needs of an episode (studio.services.episodes.episode.Episode)."""
 
     id: str
     task: TaskFolder
@@ -67,7 +67,7 @@ class EpisodeLike(Protocol):
 
 
 class EpisodeManagerLike(Protocol):
-    """What the API needs of the episode manager (studio.services.env.episode.EpisodeManager)."""
+    """What the API needs of the episode manager (episodes.episode.EpisodeManager)."""
 
     async def create(
         self,

@@ -1,7 +1,7 @@
 """A client of the agent API shaped like the episode manager, so agents run against a server.
 
 `RemoteEpisodeManager(url, token)` offers `create/get/list/delete` and episodes with `observe`,
-`step`, `evaluate`, `close`, like `studio.services.env.episode`, but every call goes over HTTP
+`step`, `evaluate`, `close`, like `studio.services.episodes.episode`, but every call goes over HTTP
 to `studio serve` (or the GUI's server). `run_episode` and batch runs use it unchanged: this is
 how `studio run --api URL` drives episodes through the API. A refused action (422, 409) is an
 `ActionError` with the server's message, as in-process.
@@ -23,9 +23,9 @@ from typing import Any
 import httpx
 
 from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation, StepRecord
+from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, EvalResult
-from studio.services.errors import StudioError
-from studio.services.store import TaskFolder
+from studio.services.core.store import TaskFolder
 
 
 class ApiCallError(StudioError):

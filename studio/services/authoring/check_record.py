@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from studio.models.check import TaskCheck, Verdict
 from studio.models.task import TASK_FILE
-from studio.services import atomic
-from studio.services.store import TaskFolder
+from studio.services.core import atomic
+from studio.services.core.store import TaskFolder
 
 log = logging.getLogger("studio.authoring")
 

@@ -1,12 +1,12 @@
 """Errors of the authoring services; each message says what is wrong and what to do.
 
-A review step a task's state does not allow raises `studio.services.errors.ReviewError`, the
+A review step a task's state does not allow raises `studio.services.core.errors.ReviewError`, the
 one review error of the studio (labeling items raise it too).
 """
 
 from __future__ import annotations
 
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 
 
 class LibraryError(StudioError):

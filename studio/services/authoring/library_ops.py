@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from studio.models.task import TASK_FILE, Category, Review, Task
-from studio.services import atomic
 from studio.services.authoring.check_record import RECORD_FILE
 from studio.services.authoring.errors import LibraryError
 from studio.services.authoring.starter import (
@@ -33,10 +32,11 @@ from studio.services.authoring.trash import (
     list_trash,
     restore_task,
 )
-from studio.services.errors import TaskFileError
-from studio.services.sb3 import load_sb3
-from studio.services.store import TaskFolder, is_task_folder, load_task, save_task
-from studio.services.untrusted_json import JsonInputError, read_json
+from studio.services.core import atomic
+from studio.services.core.errors import TaskFileError
+from studio.services.core.sb3 import load_sb3
+from studio.services.core.store import TaskFolder, is_task_folder, load_task, save_task
+from studio.services.core.untrusted_json import JsonInputError, read_json
 
 __all__ = [
     "TRASH_DIR",

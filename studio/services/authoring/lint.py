@@ -19,9 +19,9 @@ from studio.services.authoring.check_record import CheckRecord, is_fresh
 from studio.services.authoring.names import has_name, mentions
 from studio.services.authoring.script_refs import Ref, RefKind, script_refs
 from studio.services.authoring.starter import PLACEHOLDER_INSTRUCTION, PLACEHOLDER_MARKER
-from studio.services.errors import ProjectFileError, cut
-from studio.services.sb3 import missing_assets, read_project_json
-from studio.services.store import TaskFolder
+from studio.services.core.errors import ProjectFileError, cut
+from studio.services.core.sb3 import missing_assets, read_project_json
+from studio.services.core.store import TaskFolder
 
 
 class Level(StrEnum):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from studio.models.task import Task
-from studio.services.mutation.diff import block_types_used, blocks_changed
-from studio.services.sb3 import load_sb3
-from studio.services.store import TaskFolder
+from studio.services.core.diff import block_types_used, blocks_changed
+from studio.services.core.sb3 import load_sb3
+from studio.services.core.store import TaskFolder
 
 Project = dict[str, Any]
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from studio.services import atomic
 from studio.services.authoring.errors import RecoveryError
+from studio.services.core import atomic
 
 DRAFTS_DIR = "drafts"
 LOCK_FILE = "session.lock"

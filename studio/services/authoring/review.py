@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from studio.models.errors import ReviewError
 from studio.models.task import Review, ReviewEvent, ReviewState, Task
 from studio.services.authoring.lint import LintFinding, level_of
-from studio.services.errors import ReviewError
 
 _ALLOWED: dict[str, tuple[frozenset[ReviewState], ReviewState]] = {
     "submit": (frozenset({ReviewState.DRAFT, ReviewState.REJECTED}), ReviewState.IN_REVIEW),

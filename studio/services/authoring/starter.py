@@ -8,7 +8,7 @@ it; the lint rules look for it to tell the author the script still needs real te
 from __future__ import annotations
 
 from studio.models.task import Category
-from studio.services.projectbuild import Costume, ProjectBuilder
+from studio.services.core.projectbuild import Costume, ProjectBuilder
 
 PLACEHOLDER_MARKER = "studio:placeholder-test"
 PLACEHOLDER_INSTRUCTION = "TODO: describe what the agent must make the project do."

@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from studio.services.authoring.errors import LibraryError
-from studio.services.errors import TaskFileError
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.errors import TaskFileError
+from studio.services.core.store import TaskFolder, load_task
 
 TRASH_DIR = ".trash"
 _STAMP = "%Y%m%dT%H%M%SZ"

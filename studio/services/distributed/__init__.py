@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING
 
 from studio.services.distributed.dispatch import Dispatcher, DispatchStats, Slot, WorkerLost
 from studio.services.distributed.nodes import NodeCheck, node_label
-from studio.services.editions import Edition
+from studio.services.runtime.editions import Edition
 
 if TYPE_CHECKING:
-    from studio.services.batch import EpisodeRunner
-    from studio.services.drag.run import ItemRunner
-    from studio.services.evaluator import Evaluates
-    from studio.services.limits import Limits, PriceTable
+    from studio.services.episodes.limits import Limits, PriceTable
+    from studio.services.labeling.drag.run import ItemRunner
+    from studio.services.runs.batch import EpisodeRunner
+    from studio.services.runtime.evaluator import Evaluates
 
 __all__ = [
     "DispatchStats",

@@ -20,11 +20,11 @@ import logging
 import os
 from typing import Any
 
-from studio.services import paths
+from studio.models.errors import StudioError
+from studio.services.core import paths
 from studio.services.distributed.dispatch import Dispatcher, WorkerLost
 from studio.services.distributed.nodes import NodeCheck, alive_nodes, summary
 from studio.services.distributed.worker import StudioWorker
-from studio.services.errors import StudioError
 
 log = logging.getLogger("studio.cluster")
 

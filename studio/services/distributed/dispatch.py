@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 
 MAX_ATTEMPTS = 3
 

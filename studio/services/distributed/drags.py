@@ -15,13 +15,14 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from studio.services import atomic, editions
-from studio.services.agents.diagnostic import DragAgent
+from studio.services.core import atomic
 from studio.services.distributed import files
 from studio.services.distributed.dispatch import Dispatcher
 from studio.services.distributed.worker import DragItemJob, DragItemReturn
-from studio.services.drag.item import ItemFolder
-from studio.services.drag.run import SCREENS_DIR, ItemRun
+from studio.services.labeling.agents import DragAgent
+from studio.services.labeling.drag.item import ItemFolder
+from studio.services.labeling.drag.run import SCREENS_DIR, ItemRun
+from studio.services.runtime import editions
 
 
 class ClusterDrags:

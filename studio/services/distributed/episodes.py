@@ -16,16 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.agent import Mode
+from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
-from studio.services import atomic
-from studio.services.batch import AgentFactory
+from studio.services.core import atomic
+from studio.services.core.store import TaskFolder
 from studio.services.distributed import files
 from studio.services.distributed.dispatch import Dispatcher
 from studio.services.distributed.worker import EpisodeJob, EpisodeReturn
-from studio.services.errors import StudioError
-from studio.services.limits import Limits, PriceTable
-from studio.services.store import TaskFolder
+from studio.services.episodes.limits import Limits, PriceTable
+from studio.services.runs.batch import AgentFactory
 
 
 class ClusterEpisodes:

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.task import ScriptLimit
+from studio.services.core.store import TaskFolder
 from studio.services.distributed.dispatch import Dispatcher
-from studio.services.editions import Edition
-from studio.services.evaluator import prepare
-from studio.services.store import TaskFolder
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.evaluator import prepare
 
 
 class ClusterEvaluator:

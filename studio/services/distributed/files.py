@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from studio.services import atomic
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.core import atomic
 
 MAX_BYTES = 256 * 1024 * 1024
 

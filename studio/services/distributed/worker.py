@@ -24,17 +24,18 @@ from typing import TYPE_CHECKING, Any
 
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult
-from studio.services import editions, paths
-from studio.services.browser import BrowserPool
+from studio.services.core import paths
+from studio.services.core.store import load_task
 from studio.services.distributed import files
-from studio.services.editions import Edition
-from studio.services.evaluator import Prepared, evaluate_prepared
-from studio.services.limits import Limits, PriceTable
-from studio.services.store import load_task
+from studio.services.episodes.limits import Limits, PriceTable
+from studio.services.runtime import editions
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.evaluator import Prepared, evaluate_prepared
 
 if TYPE_CHECKING:
-    from studio.services.drag.run import ItemRun
-    from studio.services.env.episode import EpisodeManager
+    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.labeling.drag.run import ItemRun
 
 
 @dataclass
@@ -131,7 +132,7 @@ class StudioWorker:
 
     async def episode(self, job: EpisodeJob) -> EpisodeReturn:
         """Run one episode on the task sent along; return the verdict and its trajectory."""
-        from studio.services.agents.base import run_episode
+        from studio.services.episodes.agents.base import run_episode
 
         with tempfile.TemporaryDirectory(prefix="studio-episode-") as tmp:
             task_dir = Path(tmp) / "task" / job.folder_name
@@ -148,10 +149,10 @@ class StudioWorker:
 
     async def drag_item(self, job: DragItemJob) -> DragItemReturn:
         """Play one drag item's attempts in a new editor window of this worker's browser."""
-        from studio.services.drag.item import load_item
-        from studio.services.drag.page import open_window
-        from studio.services.drag.run import SCREENS_DIR, run_item
-        from studio.services.editions import Edition
+        from studio.services.labeling.drag.item import load_item
+        from studio.services.labeling.drag.page import open_window
+        from studio.services.labeling.drag.run import SCREENS_DIR, run_item
+        from studio.services.runtime.editions import Edition
 
         pool = await self._browser()
         assert pool.server is not None  # the pool made its own
@@ -203,7 +204,7 @@ class StudioWorker:
             return self._edition_pools[edition]
 
     async def _manager(self, step_limit: int | None) -> EpisodeManager:
-        from studio.services.env.episode import EpisodeManager
+        from studio.services.episodes.episode import EpisodeManager
 
         pool = await self._browser()
         async with self._lock:

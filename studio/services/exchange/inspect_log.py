@@ -27,9 +27,9 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from studio.models.errors import StudioError
 from studio.models.report import RunEntry
 from studio.models.trajectory import RunInfo
-from studio.services.errors import StudioError
 
 EXTRA_HINT = "pip install '.[inspect]' (the inspect_ai package)"
 TASK_PREFIX = "scratch-bench"
@@ -52,7 +52,7 @@ def _inspect() -> Any:
 
 def export_inspect(root: Path, out: Path) -> InspectExport:
     """Write the Inspect logs of the episodes below `root` (see the module's docstring)."""
-    from studio.services.bundle.writer import collect_entries
+    from studio.services.runs.bundle.writer import collect_entries
 
     ilog = _inspect()
     entries = collect_entries(Path(root))
@@ -88,7 +88,7 @@ def _safe(name: str) -> str:
 
 
 def _eval_log(ilog: Any, root: Path, agent: str, mode: str, entries: list[RunEntry]) -> Any:
-    from studio.services.trajectories.view import load_view
+    from studio.services.runs.trajectories.view import load_view
 
     epochs: dict[str, int] = defaultdict(int)
     samples = []

@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from studio.services import paths
+from studio.services.core import paths
 from studio.services.propose.model import Proposal
 from studio.services.propose.scenarios import Scenario
 

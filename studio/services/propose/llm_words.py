@@ -1,6 +1,6 @@
 """The optional LLM step of a proposal: clearer names for the kept tests (off by default).
 
-An OpenAI-compatible endpoint (studio.services.agents.llm settings: STUDIO_LLM_URL,
+An OpenAI-compatible endpoint (studio.services.episodes.agents.llm settings: STUDIO_LLM_URL,
 STUDIO_LLM_MODEL, STUDIO_LLM_KEY) is asked to rename each kept test in the words of the task's
 instruction, replying with one JSON object {test id: new name}. Only names change, never a
 check, so the kept set still passes the golden program and kills what the mutant filter found;
@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from studio.services.agents.llm import LlmSettings, Usage, chat
+from studio.services.episodes.agents.llm import LlmSettings, Usage, chat
 from studio.services.propose.model import Proposal
 
 MAX_NAME = 160

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
 
 Value = str | float | bool
 

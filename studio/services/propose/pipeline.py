@@ -20,20 +20,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.models.errors import StudioError
 from studio.models.task import Category
-from studio.services import atomic
-from studio.services.agents.llm import LlmSettings, Usage
-from studio.services.errors import StudioError
-from studio.services.evaluator import Evaluator
-from studio.services.mutation.engine import generate_mutants, mutant_sb3
+from studio.services.checking.mutant_runs import Subject, run_gated
+from studio.services.checking.mutation.engine import generate_mutants, mutant_sb3
+from studio.services.core import atomic
+from studio.services.core.sb3 import read_project_json
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.agents.llm import LlmSettings, Usage
 from studio.services.propose import codegen, trace
 from studio.services.propose.llm_words import rename
 from studio.services.propose.model import Proposal, ProposalError, Traces
 from studio.services.propose.proposals import propose_tests
 from studio.services.propose.scenarios import Scenario, build_scenarios, realtime_blocks
 from studio.services.propose.selection import Selection, Verdicts, select, verdicts
-from studio.services.sb3 import read_project_json
-from studio.services.store import TaskFolder
+from studio.services.runtime.evaluator import Evaluator
 
 DEFAULT_OUT = "evaluate.proposed.js"
 ProgressFn = Callable[[int, int, str], None]  # (done, total, what is running)
@@ -156,28 +157,20 @@ async def propose(
     with trace.scratch_folder() as tmp:
         runner = trace.ScriptRunner(evaluator, entry, Path(tmp))
 
-        async def run(project: bytes, name: str, seed: int, what: str) -> Any:
-            async with gate:
-                try:
-                    return await runner.run(project, name, seed)
-                finally:
-                    counter.step(what)
+        def step(subject: Subject) -> None:
+            counter.step(subject.label)
 
         trace.use_trace_script(runner, scenarios)
         golden_name = entry.task.golden_project or "golden.sb3"
         initial_name = entry.task.initial_project
         s = options.seed
-        recorded = await asyncio.gather(
-            *(
-                run(golden, golden_name, seed, "recording the golden program")
-                for seed in (s, s + 1)
-            ),
-            run(initial, initial_name, s, "recording the initial program"),
-        )
-        g0, g1, i0 = (
-            trace.traces_of(r, n)
-            for r, n in zip(recorded, (golden_name, golden_name, initial_name), strict=True)
-        )
+        recording = [
+            Subject(golden, golden_name, (s, s + 1), "recording the golden program"),
+            Subject(initial, initial_name, (s,), "recording the initial program"),
+        ]
+        (r0, r1), (ri,) = await run_gated(runner.run, recording, gate, step)
+        g0, g1 = trace.traces_of(r0, golden_name), trace.traces_of(r1, golden_name)
+        i0 = trace.traces_of(ri, initial_name)
         if _same_behaviour(g0, i0):
             raise ProposalError(
                 f"{entry.folder}: the golden and initial programs behave the same under every "
@@ -188,18 +181,19 @@ async def propose(
             raise ProposalError(f"{entry.folder}: the golden program shows no behaviour to test")
         runner.use(codegen.whole_script(entry.task.id, candidates, scenarios),
                    trace.total_ms(scenarios))  # fmt: skip
-        golden_runs = [run(golden, golden_name, s + k, "golden program") for k in range(reruns)]
-        initial_run = run(initial, initial_name, s, "initial program")
-        mutant_runs = [
-            run(
-                mutant_sb3(golden, m, entry.golden_path or golden_name), f"{m.id}.sb3", s, "mutants"
-            )
-            for m in mutants
-        ]
-        results = await asyncio.gather(*golden_runs, initial_run, *mutant_runs)
-    golden_v: list[Verdicts | None] = [verdicts(r) for r in results[:reruns]]
-    initial_v = verdicts(results[reruns])
-    mutant_v = {m.id: verdicts(r) for m, r in zip(mutants, results[reruns + 1 :], strict=True)}
+        golden_path = entry.golden_path or golden_name
+        subjects = [
+            Subject(golden, golden_name, [s + k for k in range(reruns)], "golden program"),
+            Subject(initial, initial_name, (s,), "initial program"),
+            *(Subject(mutant_sb3(golden, m, golden_path), f"{m.id}.sb3", (s,), "mutants")
+              for m in mutants),
+        ]  # fmt: skip
+        golden_results, (initial_result,), *mutant_results = await run_gated(
+            runner.run, subjects, gate, step
+        )
+    golden_v: list[Verdicts | None] = [verdicts(r) for r in golden_results]
+    initial_v = verdicts(initial_result)
+    mutant_v = {m.id: verdicts(r) for m, (r,) in zip(mutants, mutant_results, strict=True)}
     selection = select(candidates, golden_v, initial_v, mutant_v)
     if not selection.kept:
         raise ProposalError(

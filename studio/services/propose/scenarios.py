@@ -28,7 +28,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from studio.services.mutation.blocks import block_items, target_name
+from studio.services.core.blocks import block_items, target_name
 
 FLAG_MS = 6000  # the green flag alone: long enough for a few periods of a 2 s loop
 INPUT_AT_MS = 1000  # other inputs start once the green flag's scripts have set things up

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.task import Convention
-from studio.services.evaluator import Evaluator
+from studio.services.core.store import TaskFolder
 from studio.services.propose import codegen
 from studio.services.propose.model import ProposalError, TraceError, Traces, recording_from_json
 from studio.services.propose.scenarios import Scenario
-from studio.services.store import TaskFolder
+from studio.services.runtime.evaluator import Evaluator
 
 SCRIPT_NAME = "proposed.js"
 LIMIT_MARGIN_S = 60.0
@@ -42,7 +42,7 @@ class ScriptRunner:
         (self.entry.folder / SCRIPT_NAME).write_text(script, encoding="utf-8")
         self.limit_s = virtual_ms / 1000 + LIMIT_MARGIN_S
 
-    async def run(self, project: bytes, name: str, seed: int) -> EvalResult:
+    async def run(self, project: bytes | Path, name: str, seed: int) -> EvalResult:
         return await self.evaluator.evaluate(
             self.entry,
             project,

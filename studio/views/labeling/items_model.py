@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from studio.services.labeling.review import ReviewState
+from studio.models.items import ReviewState
 
 STATE_COLOURS = {
     ReviewState.DRAFT: QColor(120, 120, 120),

@@ -1,7 +1,7 @@
 """What the drag tab and the QA tab share: the item list, the review box, the layout, the
 review steps and making an item from the editor.
 
-The review rules are the services' (`studio.services.drag.review`, `studio.services.qa.review`):
+The review rules are the services' (`labeling.drag.review`, `labeling.qa.review`):
 a tab asks for a step and shows the refusal's message."""
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.services.errors import StudioError
-from studio.services.labeling.review import Review, ReviewState
+from studio.models.errors import StudioError
+from studio.models.items import Review, ReviewState
 from studio.views.labeling.click_session import ClickSession
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.items_model import ItemsModel

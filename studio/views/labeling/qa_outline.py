@@ -14,7 +14,7 @@ import math
 
 from PySide6.QtCore import QRectF
 
-from studio.services.qa.item import QaItem
+from studio.models.qa_item import QaItem
 
 
 def subject_rect(item: QaItem) -> QRectF | None:

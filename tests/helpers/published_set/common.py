@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from studio.services.projectbuild import ProjectBuilder
+from studio.services.core.projectbuild import ProjectBuilder
 from tests.helpers.published_set.kit import look, project
 from tests.helpers.published_set.spec import Case, TaskSpec
 

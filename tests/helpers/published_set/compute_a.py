@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.services.projectbuild import Block, ProjectBuilder, Target, Var
+from studio.services.core.projectbuild import Block, ProjectBuilder, Target, Var
 from tests.helpers.published_set.compute_common import compute_task
 from tests.helpers.published_set.kit import (
     answer,

@@ -9,7 +9,7 @@ holds old items), a times table, a clock format (125 -> "2:05") and a grade lett
 
 from __future__ import annotations
 
-from studio.services.projectbuild import Block, ProjectBuilder, Target, Var
+from studio.services.core.projectbuild import Block, ProjectBuilder, Target, Var
 from tests.helpers.published_set.compute_common import compute_task
 from tests.helpers.published_set.kit import (
     answer,

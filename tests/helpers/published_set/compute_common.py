@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from studio.services.projectbuild import ProjectBuilder, Target
+from studio.services.core.projectbuild import ProjectBuilder, Target
 from tests.helpers.published_set.common import DEFAULT, default_project
 from tests.helpers.published_set.spec import Case, TaskSpec, js
 

@@ -8,7 +8,7 @@ create_square_glide (glide around a square, one second per side).
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder
+from studio.services.core.projectbuild import ProjectBuilder
 from tests.helpers.published_set.common import on_default, task
 from tests.helpers.published_set.kit import (
     b,

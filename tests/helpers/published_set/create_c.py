@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder, Var
+from studio.services.core.projectbuild import ProjectBuilder, Var
 from tests.helpers.published_set.common import on_default, task
 from tests.helpers.published_set.kit import (
     answer,

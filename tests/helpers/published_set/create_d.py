@@ -11,7 +11,7 @@ The sprites and backdrops are PNG bitmaps (some at bitmap resolution 1).
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder, Var
+from studio.services.core.projectbuild import ProjectBuilder, Var
 from tests.helpers.published_set.common import task
 from tests.helpers.published_set.kit import (
     b,

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from studio.services.projectbuild import Block, ProjectBuilder, Var
+from studio.services.core.projectbuild import Block, ProjectBuilder, Var
 from tests.helpers.published_set.common import task
 from tests.helpers.published_set.kit import (
     b,

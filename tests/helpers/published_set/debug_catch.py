@@ -14,7 +14,7 @@ stays at the bottom and loses every life at once).
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder, Var
+from studio.services.core.projectbuild import ProjectBuilder, Var
 from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     b,

@@ -13,7 +13,7 @@ up arrow), velocity_not_reset (vy keeps its old value at the start).
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder, Var
+from studio.services.core.projectbuild import ProjectBuilder, Var
 from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     b,

@@ -13,7 +13,7 @@ walls), win_broadcast_mismatch (the Goal waits for "won"), start_not_set (no go 
 
 from __future__ import annotations
 
-from studio.services.projectbuild import Block, ProjectBuilder
+from studio.services.core.projectbuild import Block, ProjectBuilder
 from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     backdrop,

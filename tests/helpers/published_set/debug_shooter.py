@@ -14,7 +14,7 @@ Star sprite itself).
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder
+from studio.services.core.projectbuild import ProjectBuilder
 from tests.helpers.published_set.common import debug_family
 from tests.helpers.published_set.kit import (
     backdrop,

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder, Var
+from studio.services.core.projectbuild import ProjectBuilder, Var
 from tests.helpers.published_set import debug_maze, debug_pong
 from tests.helpers.published_set.common import task
 from tests.helpers.published_set.kit import (

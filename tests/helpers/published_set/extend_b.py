@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder
+from studio.services.core.projectbuild import ProjectBuilder
 from tests.helpers.published_set import create_c, create_e, debug_flappy
 from tests.helpers.published_set.common import default_project, task
 from tests.helpers.published_set.kit import (

@@ -10,7 +10,7 @@ The rocket project carries two sounds (WAV tones); scripts watch the sound block
 
 from __future__ import annotations
 
-from studio.services.projectbuild import Block, ProjectBuilder
+from studio.services.core.projectbuild import Block, ProjectBuilder
 from tests.helpers.published_set import create_f
 from tests.helpers.published_set.common import task
 from tests.helpers.published_set.kit import (

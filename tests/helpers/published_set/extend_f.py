@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from studio.services.projectbuild import ProjectBuilder
+from studio.services.core.projectbuild import ProjectBuilder
 from tests.helpers.published_set.common import task
 from tests.helpers.published_set.kit import (
     b,

@@ -1,6 +1,6 @@
 """Short names for the blocks the set's projects use, and the costume factory.
 
-Projects are built with `studio.services.projectbuild`. Scripts read like Scratch:
+Projects are built with `studio.services.core.projectbuild`. Scripts read like Scratch:
 
     sprite.add_script(flag(), goto(0, 0), forever(changex(5), bounce()))
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from studio.services.projectbuild import Block, Costume, ProjectBuilder, Sound, block
+from studio.services.core.projectbuild import Block, Costume, ProjectBuilder, Sound, block
 
 b = block
 

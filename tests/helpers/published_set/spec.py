@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from studio.services.projectbuild import ProjectBuilder
+from studio.services.core.projectbuild import ProjectBuilder
 
 CATEGORIES = ("create", "debug", "extend", "compute")
 Maker = Callable[[], ProjectBuilder]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.store import TaskFolder, load_task
 
 TASKS = Path(__file__).resolve().parents[3] / "tasks"
 

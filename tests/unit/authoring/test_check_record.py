@@ -20,7 +20,7 @@ from studio.services.authoring.check_record import (
 )
 from studio.services.authoring.metadata import metadata_from_files
 from studio.services.authoring.review import submit
-from studio.services.store import TaskFolder, load_task, save_task
+from studio.services.core.store import TaskFolder, load_task, save_task
 from tests.unit.authoring.support import passing_check, survivor
 
 Bundled = Callable[[str], TaskFolder]

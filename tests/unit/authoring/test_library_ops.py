@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from studio.models.task import Category, ReviewState
-from studio.services import atomic, paths
 from studio.services.authoring import library_ops
 from studio.services.authoring.check_record import RECORD_FILE, save_check
 from studio.services.authoring.errors import LibraryError
@@ -31,9 +30,10 @@ from studio.services.authoring.starter import (
     default_project,
     starter_script,
 )
-from studio.services.errors import ProjectFileError, TaskFileError
-from studio.services.sb3 import check_sb3
-from studio.services.store import TaskFolder, load_task, save_task
+from studio.services.core import atomic, paths
+from studio.services.core.errors import ProjectFileError, TaskFileError
+from studio.services.core.sb3 import check_sb3
+from studio.services.core.store import TaskFolder, load_task, save_task
 from tests.unit.authoring.conftest import TASKS
 from tests.unit.authoring.support import passing_check
 

@@ -14,8 +14,8 @@ from studio.models.check import Verdict
 from studio.services.authoring.check_record import load_check, save_check
 from studio.services.authoring.library_ops import create_task
 from studio.services.authoring.lint import RULES, Finding, Level, has_errors, lint_task, to_json
-from studio.services.sb3 import build_sb3
-from studio.services.store import TaskFolder, load_task, save_task
+from studio.services.core.sb3 import build_sb3
+from studio.services.core.store import TaskFolder, load_task, save_task
 from tests.unit.authoring.conftest import TASKS
 from tests.unit.authoring.support import passing_check, survivor
 

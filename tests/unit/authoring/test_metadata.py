@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from studio.services.authoring.metadata import apply_metadata, derive_metadata, metadata_from_files
-from studio.services.sb3 import load_sb3
-from studio.services.store import TaskFolder
+from studio.services.core.sb3 import load_sb3
+from studio.services.core.store import TaskFolder
 from tests.unit.authoring.conftest import TASKS
 
 Bundled = Callable[[str], TaskFolder]

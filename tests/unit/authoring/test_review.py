@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from studio.models.errors import ReviewError, StudioError
 from studio.models.task import ReviewState, Task
 from studio.services.authoring.lint import Finding, Level
 from studio.services.authoring.review import (
@@ -21,8 +22,7 @@ from studio.services.authoring.review import (
     reopen,
     submit,
 )
-from studio.services.errors import ReviewError, StudioError
-from studio.services.store import TaskFolder, load_task, save_task
+from studio.services.core.store import TaskFolder, load_task, save_task
 
 Bundled = Callable[[str], TaskFolder]
 S = ReviewState

@@ -18,7 +18,7 @@ from studio.services.authoring.trash import (
     list_trash,
     restore_task,
 )
-from studio.services.store import TaskFolder, scan_library
+from studio.services.core.store import TaskFolder, scan_library
 
 Bundled = Callable[[str], TaskFolder]
 NOON = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)

@@ -17,10 +17,10 @@ from playwright.async_api import Error as PlaywrightError
 from studio.models.agent import Mode, Observation
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE
-from studio.services import campaign
-from studio.services.agents.base import Agent
-from studio.services.batch import run_batch
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.episodes.agents.base import Agent
+from studio.services.runs import campaign
+from studio.services.runs.batch import run_batch
 from tests.helpers.tasks import make_task
 
 CLOSED = "Target page, context or browser has been closed"

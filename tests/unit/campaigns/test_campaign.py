@@ -14,14 +14,14 @@ import pytest
 from playwright.async_api import Error as PlaywrightError
 
 from studio.models.agent import EpisodeStatus, Mode
+from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
-from studio.services import campaign
-from studio.services.agents.base import Agent
-from studio.services.batch import AgentFactory, BatchResult, run_batch
-from studio.services.errors import StudioError
-from studio.services.reports import report_for
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.episodes.agents.base import Agent
+from studio.services.runs import campaign
+from studio.services.runs.batch import AgentFactory, BatchResult, run_batch
+from studio.services.runs.reports import report_for
 from tests.helpers.tasks import make_task
 
 

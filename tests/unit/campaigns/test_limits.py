@@ -11,13 +11,13 @@ from typing import Any, cast
 import pytest
 
 from studio.models.agent import Mode
-from studio.services.agents.llm import LlmAgent, LlmSettings
-from studio.services.batch import run_batch
-from studio.services.campaign import Ledger
-from studio.services.errors import StudioError
-from studio.services.limits import Limits, PriceTable, load_prices
-from studio.services.reports import format_table, report_for
-from studio.services.store import TaskFolder, load_task
+from studio.models.errors import StudioError
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.episodes.agents.llm import LlmAgent, LlmSettings
+from studio.services.episodes.limits import Limits, PriceTable, load_prices
+from studio.services.runs.batch import run_batch
+from studio.services.runs.campaign import Ledger
+from studio.services.runs.reports import format_table, report_for
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.fake_llm_server import FakeLlmServer
 from tests.helpers.tasks import make_task

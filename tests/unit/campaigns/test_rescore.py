@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from studio.models.agent import EpisodeStatus, Mode
+from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult, TestDetail
 from studio.models.trajectory import FINAL_PROJECT, RUN_FILE, RunInfo
-from studio.services import campaign
-from studio.services.errors import StudioError
-from studio.services.rescore import compare, rescore
-from studio.services.store import TaskFolder, load_task
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.runs import campaign
+from studio.services.runs.rescore import compare, rescore
 from tests.helpers.tasks import make_task
 
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from studio.models.evaluation import ErrorKind, EvalResult
-from studio.services import editions
+from studio.services.core.store import load_task
 from studio.services.distributed.dispatch import Dispatcher
 from studio.services.distributed.evaluations import ClusterEvaluator
 from studio.services.distributed.worker import StudioWorker
-from studio.services.editions import Edition
-from studio.services.evaluator import Prepared, prepare
-from studio.services.store import load_task
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.evaluator import Prepared, prepare
 from tests.helpers.tasks import make_task
 
 

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from studio.cli import _report_json
-from studio.services.browser import BrowserPool
-from studio.services.checker import CheckOptions, check_tasks
-from studio.services.clock_agreement import AgreementCache
+from studio.cli.check import report_json
+from studio.services.checking.checker import CheckOptions, check_tasks
+from studio.services.core.store import load_task
 from studio.services.distributed.dispatch import Dispatcher, WorkerLost
 from studio.services.distributed.evaluations import ClusterEvaluator
-from studio.services.evaluator import Evaluator, evaluate_prepared
-from studio.services.store import load_task
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.clock_agreement import AgreementCache
+from studio.services.runtime.evaluator import Evaluator, evaluate_prepared
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
@@ -48,7 +48,7 @@ class PoolSlot:
 
 
 def comparable(report: Any) -> dict[str, Any]:
-    data = _report_json(report, with_results=True)
+    data = report_json(report, with_results=True)
     for task in data["tasks"]:
         task.pop("seconds")
         task.pop("phases", None)  # where time went: machine and page reuse, not verdicts

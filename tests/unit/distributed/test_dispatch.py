@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from studio.models.errors import StudioError
 from studio.services.distributed.dispatch import Dispatcher, WorkerLost
-from studio.services.errors import StudioError
 
 
 class FakeSlot:

@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 
 from studio.models.agent import Mode
-from studio.services.agents.llm import LlmAgent, LlmSettings
-from studio.services.batch import run_batch
-from studio.services.campaign import Ledger
+from studio.services.core.store import TaskFolder, load_task
 from studio.services.distributed.dispatch import Dispatcher
 from studio.services.distributed.episodes import ClusterEpisodes
 from studio.services.distributed.worker import EpisodeJob, StudioWorker
-from studio.services.limits import Limits, PriceTable
-from studio.services.reports import report_for
-from studio.services.store import TaskFolder, load_task
+from studio.services.episodes.agents.llm import LlmAgent, LlmSettings
+from studio.services.episodes.limits import Limits, PriceTable
+from studio.services.runs.batch import run_batch
+from studio.services.runs.campaign import Ledger
+from studio.services.runs.reports import report_for
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.fake_llm_server import FakeLlmServer
 from tests.helpers.tasks import make_task

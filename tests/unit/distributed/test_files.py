@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from studio.models.agent import Mode
+from studio.models.errors import StudioError
 from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services.core.store import load_task
 from studio.services.distributed import files
 from studio.services.distributed.episodes import write_trajectory
-from studio.services.errors import StudioError
-from studio.services.store import load_task
 from tests.helpers.tasks import make_task
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from studio.services.drag.grid import (
+from studio.services.labeling.drag.grid import (
     BoundaryScan,
     best_axis,
     brush,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.drag.item import ItemFolder
-from studio.services.drag.review import approve, move, record_label, regions_replaced
-from studio.services.errors import ReviewError, StudioError
-from studio.services.labeling.review import AGAIN, ReviewState
+from studio.models.errors import ReviewError, StudioError
+from studio.models.items import AGAIN, ReviewState
+from studio.services.labeling.drag.item import ItemFolder
+from studio.services.labeling.drag.review import approve, move, record_label, regions_replaced
 from tests.unit.drag.test_roundtrip import drag_item
 
 S = ReviewState
@@ -89,7 +89,7 @@ def test_recomputed_regions_send_the_item_back_to_draft() -> None:
 
 def test_recomputing_identical_regions_keeps_an_approved_item_approved(tmp_path: Path) -> None:
     """Issue 31, point 10: only regions that differ send an approved item back to draft."""
-    from studio.services.drag.regions import RegionResult, apply_result
+    from studio.services.labeling.drag.regions import RegionResult, apply_result
 
     done = approve(drag_item(), "rev")
     cfg = done.evaluation_config

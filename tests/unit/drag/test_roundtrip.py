@@ -9,22 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.drag.agreement import blind_copy, region_agreement
-from studio.services.drag.item import (
-    Box,
-    ConnectionType,
-    DragItem,
+from studio.models.drag_item import Box, ConnectionType, DragItem, EvaluationConfig
+from studio.models.items import ReviewState
+from studio.services.core.errors import TaskFileError
+from studio.services.labeling.drag.agreement import blind_copy, region_agreement
+from studio.services.labeling.drag.item import (
     DragItemError,
-    EvaluationConfig,
     ItemFolder,
     check_screenshot,
     load_item,
     scan_items,
     write_item,
 )
-from studio.services.drag.review import approve, record_label
-from studio.services.errors import TaskFileError
-from studio.services.labeling.review import ReviewState
+from studio.services.labeling.drag.review import approve, record_label
 
 PNG = (
     b"\x89PNG\r\n\x1a\n"

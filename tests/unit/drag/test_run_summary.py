@@ -7,16 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.agents.diagnostic import DragDecision
-from studio.services.drag.item import (
-    ConnectionType,
-    DragItem,
-    EvaluationConfig,
-    ItemFolder,
-    category_of,
-)
-from studio.services.drag.page import Verdict
-from studio.services.drag.run import (
+from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig, category_of
+from studio.services.labeling.agents import DragDecision
+from studio.services.labeling.drag.item import ItemFolder
+from studio.services.labeling.drag.page import Verdict
+from studio.services.labeling.drag.run import (
     AttemptRecord,
     DragRun,
     ItemRun,
@@ -24,7 +19,7 @@ from studio.services.drag.run import (
     new_run_dir,
     run_dir_name,
 )
-from studio.services.drag.scoring import (
+from studio.services.labeling.drag.scoring import (
     Attempt,
     read_predictions,
     report,

@@ -7,15 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.drag.item import (
-    ConnectionType,
-    DragItem,
-    EvaluationConfig,
-    ItemFolder,
-    category_of,
-)
-from studio.services.drag.scoring import read_predictions, report, score_items
-from studio.services.errors import TaskFileError
+from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig, category_of
+from studio.services.core.errors import TaskFileError
+from studio.services.labeling.drag.item import ItemFolder
+from studio.services.labeling.drag.scoring import read_predictions, report, score_items
 
 
 def make_item(item_id: str, connection: ConnectionType) -> ItemFolder:

@@ -13,9 +13,7 @@ import itertools
 from typing import Any
 
 from studio.models.agent import Mode, Observation
-from studio.services.agents.oracle_plan import expand_reporters
-from studio.services.env.composite_view import render_observation
-from studio.services.mutation.blocks import (
+from studio.services.core.blocks import (
     block_items,
     input_block,
     input_shadow,
@@ -23,6 +21,8 @@ from studio.services.mutation.blocks import (
     shadow_value,
     target_name,
 )
+from studio.services.episodes.agents.oracle_plan import expand_reporters
+from studio.services.episodes.composite_view import render_observation
 
 SHADOW_OPCODES = {4: "math_number", 5: "math_positive_number", 6: "math_whole_number"}
 SHADOW_OPCODES |= {7: "math_integer", 8: "math_angle", 10: "text", 11: "event_broadcast_menu"}

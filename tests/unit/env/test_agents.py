@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from studio.models.agent import BlockInfo, Element, Mode, Observation, parse_action
-from studio.services.agents import Agent, IdleAgent, RandomAgent, ScriptedAgent
+from studio.services.episodes.agents import Agent, IdleAgent, RandomAgent, ScriptedAgent
 
 COMPOSITE = Observation(
     mode=Mode.COMPOSITE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.services.env.composite_view import render_blocks, render_observation
+from studio.services.episodes.composite_view import render_blocks, render_observation
 
 
 def _field(name: str, value: Any, choices: list[str] | None = None) -> dict[str, Any]:

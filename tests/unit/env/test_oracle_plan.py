@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 
 from studio.models.agent import BlockInfo, Mode, parse_action
-from studio.services import paths
-from studio.services.agents.oracle import OracleAgent, data_actions, targets_to_edit
-from studio.services.agents.oracle_plan import (
+from studio.services.core import paths
+from studio.services.core.blocks import target_name
+from studio.services.core.sb3 import load_sb3
+from studio.services.core.store import TaskFolder, scan_library
+from studio.services.episodes.agents.oracle import OracleAgent, data_actions, targets_to_edit
+from studio.services.episodes.agents.oracle_plan import (
     expand_reporters,
     golden_order,
     live_blocks,
     pair_blocks,
 )
-from studio.services.mutation.blocks import target_name
-from studio.services.sb3 import load_sb3
-from studio.services.store import TaskFolder, scan_library
 from tests.unit.env.composite_sim import EditorSim, templates
 
 TASKS = scan_library(paths.BUNDLED_TASKS).tasks

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from studio.models.agent import EpisodeStatus, Mode, StepRecord
+from studio.models.errors import StudioError
 from studio.models.trajectory import RunInfo, screenshot_name
-from studio.services.env.recorder import TrajectoryRecorder, program_change, read_trajectory
-from studio.services.errors import StudioError
+from studio.services.episodes.recorder import TrajectoryRecorder, program_change, read_trajectory
 
 
 def _run() -> RunInfo:

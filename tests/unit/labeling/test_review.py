@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from studio.services.errors import ReviewError, StudioError
-from studio.services.labeling.review import (
-    AGAIN,
-    ALLOWED,
-    Review,
-    ReviewState,
-    about,
-    after_labeling,
-    approval,
-)
+from studio.models.errors import ReviewError, StudioError
+from studio.models.items import AGAIN, ALLOWED, Review, ReviewState
+from studio.services.labeling.review import about, after_labeling, approval
 
 S = ReviewState
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from studio.services.live.controls import RunControls, RunState, StoppedError
+from studio.services.episodes.live.controls import RunControls, RunState, StoppedError
 
 ACTION = {"api": "click", "args": {"x": 1, "y": 2}}
 

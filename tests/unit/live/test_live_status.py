@@ -7,8 +7,8 @@ import asyncio
 from typing import Any
 
 from studio.models.evaluation import Clock
-from studio.services.live.controls import WAITING_FOR_AGENT, RunControls
-from studio.services.live.runner import LiveRun, watch
+from studio.services.episodes.live.controls import WAITING_FOR_AGENT, RunControls
+from studio.services.episodes.live.runner import LiveRun, watch
 
 
 class _Episode:

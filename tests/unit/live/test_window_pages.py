@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from studio.services.env.editor_pages import EnvError
-from studio.services.live.window_pages import WindowPageSource
+from studio.services.episodes.editor_pages import EnvError
+from studio.services.episodes.live.window_pages import WindowPageSource
 
 
 class _Lent:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.services import editions
-from studio.services.editions import Edition
-from studio.services.errors import StudioError
+from studio.models.errors import StudioError
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
 from tests.helpers.sample_task import project_json, sb3_bytes
 from tests.helpers.tasks import make_task
 
@@ -70,7 +70,7 @@ def test_a_classic_library_is_watched_on_classic(
             seen.append(edition)
             raise StudioError("no browser here")
 
-    monkeypatch.setattr("studio.services.browser.BrowserPool", Pool)
+    monkeypatch.setattr("studio.app.editor.BrowserPool", Pool)
     monkeypatch.setattr(editions, "require_installed", lambda *a: None)
     assert main(["propose", str(folder)]) == 2
     assert main(["propose", str(folder), "--edition", "current"]) == 2

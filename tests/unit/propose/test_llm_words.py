@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from studio.services.agents.llm import LlmSettings, Usage
+from studio.services.episodes.agents.llm import LlmSettings, Usage
 from studio.services.propose.llm_words import names_from_reply, rename
 from studio.services.propose.model import Proposal
 from tests.helpers.fake_llm_server import FakeLlmServer

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from studio.services import paths
+from studio.services.core import paths
 from studio.services.propose import codegen
 
 CLOCK = paths.JS_DIR / "virtual-clock.js"

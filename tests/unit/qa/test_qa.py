@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.errors import ReviewError, StudioError
-from studio.services.labeling.review import ReviewState
-from studio.services.qa.item import QaItem, QaSet, QaType
-from studio.services.qa.review import confirm
-from studio.services.qa.scoring import (
+from studio.models.errors import ReviewError, StudioError
+from studio.models.items import ReviewState
+from studio.models.qa_item import QaItem, QaType
+from studio.services.labeling.qa.item import QaSet
+from studio.services.labeling.qa.review import confirm
+from studio.services.labeling.qa.scoring import (
     blind_copy,
     cohen_kappa,
     correct,

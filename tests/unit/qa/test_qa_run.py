@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from studio.services.agents.diagnostic import QaObservation, QaReply
-from studio.services.qa.item import QaItem, QaSet, QaType
-from studio.services.qa.run import run_qa
-from studio.services.qa.scoring import read_answers, score
+from studio.models.qa_item import QaItem, QaType
+from studio.services.labeling.agents import QaObservation, QaReply
+from studio.services.labeling.qa.item import QaSet
+from studio.services.labeling.qa.run import run_qa
+from studio.services.labeling.qa.scoring import read_answers, score
 
 PNG = b"\x89PNG\r\n\x1a\nshot"
 
@@ -97,7 +98,7 @@ def test_outcome_lines(tmp_path: Path) -> None:
 
 
 def test_empty_folder_is_named(tmp_path: Path) -> None:
-    from studio.services.errors import TaskFileError
+    from studio.services.core.errors import TaskFileError
 
     with pytest.raises(TaskFileError, match="items/ is missing"):
         asyncio.run(run_qa(QaSet(tmp_path / "none"), Canned(), tmp_path / "run"))

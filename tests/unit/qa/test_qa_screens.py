@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from studio import cli_labeling_qa
 from studio.cli import main
-from studio.services import editions, paths
-from studio.services.editions import Edition
-from studio.services.errors import StudioError
-from studio.services.qa.item import QaItem, QaSet, QaType
-from studio.services.qa.screens import Screen, published_state
+from studio.cli.labeling_qa import published_arg
+from studio.models.errors import StudioError
+from studio.models.qa_item import QaItem, QaType
+from studio.services.core import paths
+from studio.services.labeling.qa.item import QaSet
+from studio.services.labeling.qa.screens import Screen, published_state
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
 
 SHIPPED = QaSet(paths.PROJECT_ROOT / "diagnostics" / "qa")
 
@@ -37,7 +39,7 @@ def test_capture_and_recapture_refuse_an_edition_not_installed_before_a_browser(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv(editions.info(Edition.CLASSIC).env, str(tmp_path / "none"))
-    monkeypatch.setattr("studio.services.browser.BrowserPool", NoBrowser)
+    monkeypatch.setattr("studio.services.runtime.browser.BrowserPool", NoBrowser)
     lib = tmp_path / "lib"
     qa = QaSet(lib / "diagnostics" / "qa")
     qa.save(SHIPPED.load("qa_conn_say_gap"))
@@ -76,7 +78,7 @@ def test_a_published_state_is_three_numbers_and_the_capture_record_keeps_the_scr
         with pytest.raises(StudioError, match=word):
             published_state(bad)
     with pytest.raises(StudioError, match="not JSON"):
-        cli_labeling_qa._published("{scale")
+        published_arg("{scale")
     screen = Screen(small_stage=True, published={"scale": 0.9, "scrollX": -30, "scrollY": -20})
     view = {"target": "Cat", "scroll_x": 1.0, "scroll_y": 2.0, "scale": 0.9}
     item = QaItem(

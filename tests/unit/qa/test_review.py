@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from studio.services.errors import ReviewError
-from studio.services.labeling.review import AGAIN, ReviewState
-from studio.services.qa.item import QaItem, QaType
-from studio.services.qa.review import TRUTH_CHANGED, approve, checked_answer, confirm, move
-from studio.services.qa.scoring import record_answer
+from studio.models.errors import ReviewError
+from studio.models.items import AGAIN, ReviewState
+from studio.models.qa_item import QaItem, QaType
+from studio.services.labeling.qa.review import TRUTH_CHANGED, approve, checked_answer, confirm, move
+from studio.services.labeling.qa.scoring import record_answer
 
 S = ReviewState
 

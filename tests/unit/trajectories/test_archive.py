@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from studio.models.errors import StudioError
 from studio.models.trajectory import RunInfo
-from studio.services.errors import StudioError
-from studio.services.trajectories import archive
-from studio.services.trajectories.archive import export_archive, open_archive, read_manifest
-from studio.services.trajectories.view import load_view
+from studio.services.runs.trajectories import archive
+from studio.services.runs.trajectories.archive import export_archive, open_archive, read_manifest
+from studio.services.runs.trajectories.view import load_view
 
 from .build import png, result, run_info, step, write_trajectory
 
@@ -401,7 +401,7 @@ def test_a_received_run_folder_packs_only_what_it_holds(tmp_path: Path) -> None:
 def test_the_window_passes_the_task_folder_only_of_runs_the_studio_recorded(
     tmp_path: Path,
 ) -> None:
-    from studio.services.trajectories.archive import recorded_task_folder
+    from studio.services.runs.trajectories.archive import recorded_task_folder
 
     task = _task(tmp_path / "task")
     stores = [tmp_path / "runs"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.models.agent import Mode, parse_action
-from studio.services.human.coalesce import EventCoalescer, HumanAction, coalesce
+from studio.services.episodes.human.coalesce import EventCoalescer, HumanAction, coalesce
 
 
 def ev(t: float, type_: str, **kw: Any) -> dict[str, Any]:

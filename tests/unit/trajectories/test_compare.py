@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.models.agent import Mode
-from studio.services.trajectories.compare import compare
-from studio.services.trajectories.text import format_comparison
-from studio.services.trajectories.view import load_view
+from studio.services.runs.trajectories.compare import compare
+from studio.services.runs.trajectories.text import format_comparison
+from studio.services.runs.trajectories.view import load_view
 
 from .build import result, run_info, step, write_trajectory
 

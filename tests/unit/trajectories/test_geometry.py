@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from studio.models.agent import Element, Observation
-from studio.services.trajectories.view import ActionGeometry, action_point, load_view
+from studio.services.runs.trajectories.view import ActionGeometry, action_point, load_view
 
 from .build import observation, step, write_trajectory
 

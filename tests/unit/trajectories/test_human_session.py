@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from studio.models.agent import Element, EpisodeStatus, Mode, ProgramChange
-from studio.services import paths
-from studio.services.errors import StudioError
-from studio.services.human.coalesce import HumanAction
-from studio.services.human.protocol import ProtocolCard, load_protocol
-from studio.services.human.session import HumanSessionRecorder
-from studio.services.reports import format_table, load_runs, report_for
-from studio.services.store import TaskFolder, load_task
-from studio.services.trajectories.view import load_view
+from studio.models.errors import StudioError
+from studio.services.core import paths
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.episodes.human.coalesce import HumanAction
+from studio.services.episodes.human.protocol import ProtocolCard, load_protocol
+from studio.services.episodes.human.session import HumanSessionRecorder
+from studio.services.runs.reports import format_table, load_runs, report_for
+from studio.services.runs.trajectories.view import load_view
 
 from .build import observation, png, result
 

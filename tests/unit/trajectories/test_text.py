@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from studio.services.trajectories.text import describe_action
+from studio.services.runs.trajectories.text import describe_action
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from studio.models.agent import Element, Mode, ProgramChange
-from studio.services.errors import StudioError
-from studio.services.trajectories.view import load_view
+from studio.models.errors import StudioError
+from studio.services.runs.trajectories.view import load_view
 
 from .build import observation, png, run_info, step, write_trajectory
 

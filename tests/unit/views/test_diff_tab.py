@@ -9,10 +9,10 @@ from typing import Any
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from studio.services.mutant_runs import build_mutant
-from studio.services.mutation import generate_mutants
-from studio.services.sb3 import load_sb3, read_project_json
-from studio.services.store import load_task
+from studio.services.checking.mutant_runs import build_mutant
+from studio.services.checking.mutation import generate_mutants
+from studio.services.core.sb3 import load_sb3, read_project_json
+from studio.services.core.store import load_task
 from studio.views.diff_tab import DiffTab
 from studio.views.diff_view import DiffView
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from studio.services.project_diff import RowKind
-from studio.services.sb3 import load_sb3
+from studio.services.core.project_diff import RowKind
+from studio.services.core.sb3 import load_sb3
 from studio.views.diff_view import IDENTICAL_TEXT, ROW_COLORS, DiffView
 
 TASKS = Path(__file__).resolve().parents[3] / "tasks"

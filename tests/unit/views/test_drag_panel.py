@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from studio.services import paths
-from studio.services.drag.item import load_item
-from studio.services.labeling.review import ReviewState
+from studio.models.items import ReviewState
+from studio.services.core import paths
+from studio.services.labeling.drag.item import load_item
 from studio.views.labeling.drag_panel import DragPanel
 from studio.views.labeling.region_canvas import Tool
 from tests.helpers.labeling import show_panel
@@ -174,7 +174,7 @@ def test_the_undo_button_keeps_its_size_as_the_undo_text_grows(qtbot: Any, items
 
 def test_a_new_computation_replaces_the_old_computed_in_line(qtbot: Any, items: Path) -> None:
     """Issue 31, point 10: after Compute the details show the new figures, not the old ones."""
-    from studio.services.drag.regions import RegionResult
+    from studio.services.labeling.drag.regions import RegionResult
 
     panel, _ = make_panel(qtbot, items, ["ann"])
     entry = panel.entry

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QMainWindow
 
-from studio.services.live.controls import RunControls
+from studio.services.episodes.live.controls import RunControls
 from studio.views.viewer.run_panel import RunPanel
 
 WIDTH = 1000

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from studio.services.store import TaskFolder
+from studio.services.core.store import TaskFolder
 from studio.views.authoring import AuthoringController
 from tests.helpers.fake_editor import FakeEditor
 from tests.helpers.tasks import copy_bundled as _copy

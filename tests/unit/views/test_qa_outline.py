@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from studio.services import paths
-from studio.services.drag.item import png_size
-from studio.services.qa.item import QaSet
+from studio.services.core import paths
+from studio.services.labeling.drag.item import png_size
+from studio.services.labeling.qa.item import QaSet
 from studio.views.labeling.qa_outline import subject_rect
 from studio.views.labeling.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from studio.services import paths
-from studio.services.labeling.review import ReviewState
-from studio.services.qa.item import QaSet
+from studio.models.items import ReviewState
+from studio.services.core import paths
+from studio.services.labeling.qa.item import QaSet
 from studio.views.labeling.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel
 

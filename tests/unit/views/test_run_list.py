@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 
-from studio.services.trajectories.catalog import list_runs
+from studio.services.runs.trajectories.catalog import list_runs
 from studio.views.viewer.run_list import RunListDialog
 from tests.unit.trajectories.build import T0, result, run_info, step, write_trajectory
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from studio.services.store import load_task
+from studio.services.core.store import load_task
 from studio.views.authoring import AuthoringController
 from studio.views.script_editor import ScriptEditor
 from tests.helpers.tasks import copy_bundled

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from studio.services.browser import BrowserPool
-from studio.services.editions import Edition, write_edition
-from studio.services.server import EditorServer
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.editions import Edition, write_edition
+from studio.services.runtime.server import EditorServer
 from studio.views.editor_page import EditorError
 from studio.views.editor_view import EditorView
 from studio.views.window_edition import EditionFollower, EvaluationBrowser

@@ -1,8 +1,0 @@
-"""Built-in agents (scripted, idle, random, oracle) and the loop that runs one on a task."""
-
-from studio.services.agents.base import Agent, run_episode
-from studio.services.agents.oracle import OracleAgent
-from studio.services.agents.random_agent import RandomAgent
-from studio.services.agents.scripted import IdleAgent, ScriptedAgent
-
-__all__ = ["Agent", "IdleAgent", "OracleAgent", "RandomAgent", "ScriptedAgent", "run_episode"]

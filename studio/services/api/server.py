@@ -1,0 +1,198 @@
+"""The agent HTTP API: episodes of benchmark tasks driven over JSON, Qt-free, on asyncio.
+
+`ApiServer` serves the routes (`app.ApiApp`, a FastAPI application behind `guard.Guard`) with
+uvicorn on the current event loop, so the CLI runs it with `asyncio.run` and the GUI on its
+qasync loop. The listening socket is bound here (port 0 picks a free one), uvicorn installs
+no signal handlers and configures no logging: the studio owns both. Its HTTP/1.1 protocol is
+`heads.HeadDeadlineProtocol`: a request head must arrive within `head_timeout_s`, and a
+connection that sends half a head and stalls is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import os
+import secrets
+import socket
+from pathlib import Path
+
+import uvicorn
+
+from studio.models.errors import StudioError
+from studio.services.api.app import MAX_EPISODES, ApiApp, EpisodeManagerLike
+from studio.services.api.heads import HEAD_TIMEOUT_S, protocol_with_deadline
+from studio.services.exchange.scratchworld_api.sessions import SwSessions
+
+IDLE_TIMEOUT_S = 120  # a kept-alive connection with no request is closed after this
+SHUTDOWN_GRACE_S = 3  # requests still running at close get this long to finish
+BACKLOG = 512
+
+__all__ = [
+    "ApiApp",
+    "ApiServer",
+    "check_host",
+    "find_token",
+    "is_loopback",
+    "read_token_file",
+    "resolve_token",
+]
+
+
+def read_token_file(path: Path | str) -> str:
+    """The token kept in a file (first line, trimmed); StudioError naming the file otherwise."""
+    path = Path(path).expanduser()
+    try:
+        if path.stat().st_size > 4096:
+            raise StudioError(f"{path}: a token file holds one short line")
+        token = path.read_text(encoding="utf-8").strip().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StudioError(f"{path}: cannot read the token ({exc})") from None
+    if not token or not token[0].strip():
+        raise StudioError(f"{path}: the token file is empty")
+    return token[0].strip()
+
+
+def find_token(given: str | None = None, file: Path | str | None = None) -> str:
+    """A token from `file`, else `given`, else STUDIO_TOKEN, else STUDIO_TOKEN_FILE; or ""."""
+    if file:
+        return read_token_file(file)
+    if given:
+        return given
+    if os.environ.get("STUDIO_TOKEN"):
+        return os.environ["STUDIO_TOKEN"]
+    if os.environ.get("STUDIO_TOKEN_FILE"):
+        return read_token_file(os.environ["STUDIO_TOKEN_FILE"])
+    return ""
+
+
+def resolve_token(given: str | None, file: Path | str | None = None) -> tuple[str, bool]:
+    """The token to require (`find_token`), else a new one (second item True)."""
+    token = find_token(given, file)
+    if token:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+def is_loopback(host: str) -> bool:
+    """True when every address `host` names is a loopback address."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(i[4][0]).is_loopback for i in infos)
+
+
+def check_host(host: str, allow_remote: bool) -> None:
+    """Refuse a host other machines could reach unless the user asked for it."""
+    if not allow_remote and not is_loopback(host):
+        raise StudioError(
+            f"refusing to listen on {host}: it is not a loopback address, so other machines "
+            "could drive episodes; use 127.0.0.1, or pass --allow-remote if you mean it"
+        )
+
+
+class ApiServer:
+    """The API on host:port, answering with `manager`'s episodes."""
+
+    def __init__(
+        self,
+        manager: EpisodeManagerLike,
+        token: str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        library: Path | None = None,
+        scratchworld: SwSessions | None = None,
+        max_episodes: int = MAX_EPISODES,
+        head_timeout_s: float = HEAD_TIMEOUT_S,
+    ) -> None:
+        if not token:
+            raise StudioError("the API needs a non-empty token")
+        if scratchworld is not None and not is_loopback(host):
+            raise StudioError(
+                f"refusing to serve the ScratchWorld routes on {host}: they take no token, so "
+                "they are served on a loopback address only"
+            )
+        self.app = ApiApp(
+            manager,
+            token,
+            library=library,
+            listen_host=host,
+            scratchworld=scratchworld,
+            max_episodes=max_episodes,
+        )
+        self.head_timeout_s = head_timeout_s
+        self.host = host
+        self.port = port
+        self._server: uvicorn.Server | None = None
+        self._socket: socket.socket | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def url(self) -> str:
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{shown}:{self.port}"
+
+    async def start(self) -> None:
+        """Bind and start answering (OSError when the address is taken or not ours)."""
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        # proto named: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
+        # without it every response waits ~40 ms for the client's delayed ACK
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.port))
+            sock.listen(BACKLOG)
+            sock.setblocking(False)
+        except OSError:
+            sock.close()
+            raise
+        config = uvicorn.Config(
+            self.app.asgi,
+            http=protocol_with_deadline(self.head_timeout_s),
+            ws="none",
+            lifespan="off",
+            interface="asgi3",
+            log_config=None,
+            access_log=False,
+            proxy_headers=False,
+            server_header=False,
+            timeout_keep_alive=IDLE_TIMEOUT_S,
+            timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+            backlog=BACKLOG,
+        )
+        config.load()
+        server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)
+        await server.startup(sockets=[sock])
+        self._server, self._socket = server, sock
+        self.port = sock.getsockname()[1]
+        self._task = asyncio.ensure_future(self._run(server, sock))
+
+    @staticmethod
+    async def _run(server: uvicorn.Server, sock: socket.socket) -> None:
+        await server.main_loop()
+        await server.shutdown(sockets=[sock])
+
+    async def close(self) -> None:
+        if self._server is None or self._task is None:
+            return
+        self._server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        if self._socket is not None:
+            self._socket.close()
+        self._server = self._task = self._socket = None
+
+    async def serve_forever(self) -> None:
+        if self._task is None:
+            await self.start()
+        assert self._task is not None
+        await asyncio.shield(self._task)

@@ -1,0 +1,110 @@
+"""An agent that takes random valid actions of its mode (a noise floor, and a fuzzer of the env).
+
+Actions are valid for the schema; the environment may still refuse some (a connection that
+does not fit), which is part of what this agent exercises. It says done after `max_steps`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from studio.models.agent import Mode, Observation
+from studio.services.episodes.catalog import OPCODES
+from studio.services.episodes.modes import VIEWPORT
+
+KINDS = ("stack_before", "stack_after", "statement_into", "value_into", "wrap")
+KEYS = ("space", "ArrowLeft", "ArrowRight", "Enter", "a", "1")
+
+
+class RandomAgent:
+    """Random actions from a seeded generator: the same seed and observations, the same run."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, max_steps: int = 20) -> None:
+        self.rng = random.Random(seed)
+        self.max_steps = max_steps
+        self.taken = 0
+
+    async def act(self, observation: Observation) -> tuple[dict[str, Any], str]:
+        self.taken += 1
+        if self.taken > self.max_steps:
+            return {"api": "done", "args": {}}, "enough random steps"
+        if observation.mode is Mode.COMPOSITE:
+            return self._composite(observation), "random composite action"
+        return self._primitive(observation), "random primitive action"
+
+    def _composite(self, obs: Observation) -> dict[str, Any]:
+        rng = self.rng
+        n = len(obs.blocks)
+        choices = ["add_block", "add_block", "add_variable"]
+        if n:
+            choices += ["connect_blocks"] * 3 + ["set_block_field", "detach_blocks"]
+            choices += ["delete_block"]
+        targets = _targets(obs.text or "")
+        if targets:
+            choices.append("select")
+        api = rng.choice(choices)
+        if api == "add_block":
+            opcode = rng.choice(sorted(OPCODES - {"data_variable", "data_listcontents"}))
+            return {"api": "add_block", "args": {"blockType": opcode}}
+        if api == "add_variable":
+            name = f"v{rng.randrange(100)}"
+            scope = rng.choice(["sprite", "all"])
+            return {"api": "add_variable", "args": {"name": name, "scope": scope}}
+        if api == "select":
+            name = rng.choice(targets)
+            if name == "Stage":
+                return {"api": "select_stage", "args": {}}
+            return {"api": "select_sprite", "args": {"name": name}}
+        block = rng.choice(obs.blocks)
+        if api == "connect_blocks":
+            other = rng.choice(obs.blocks)
+            placement: dict[str, Any] = {"kind": rng.choice(KINDS)}
+            names = [*other.inputs] or ["SUBSTACK"]
+            if placement["kind"] in ("statement_into", "value_into"):
+                placement["inputName"] = rng.choice(names)
+            args = {
+                "sourceBlockIndex": block.index,
+                "targetBlockIndex": other.index,
+                "placement": placement,
+            }
+            return {"api": "connect_blocks", "args": args}
+        if api == "set_block_field":
+            names = [*block.fields, *block.inputs] or ["VALUE"]
+            value = rng.choice([0, 1, 10, -5, "hello", "space"])
+            args = {"blockIndex": block.index, "fieldName": rng.choice(names), "value": value}
+            return {"api": "set_block_field", "args": args}
+        return {"api": api, "args": {"blockIndex": block.index}}
+
+    def _primitive(self, obs: Observation) -> dict[str, Any]:
+        rng = self.rng
+        w, h = VIEWPORT["width"], VIEWPORT["height"]
+
+        def point(prefix: str = "") -> dict[str, Any]:
+            if obs.elements and rng.random() < 0.5:
+                return {f"{prefix}index": rng.choice(obs.elements).index}
+            return {f"{prefix}x": rng.randrange(w), f"{prefix}y": rng.randrange(h)}
+
+        api = rng.choice(["click", "click", "drag_and_drop", "drag_and_drop", "scroll", "type"])
+        if api == "click":
+            return {"api": "click", "args": point()}
+        if api == "drag_and_drop":
+            return {"api": "drag_and_drop", "args": {**point("start_"), **point("end_")}}
+        if api == "scroll":
+            direction = rng.choice(["up", "down", "left", "right"])
+            return {"api": "scroll", "args": {"direction": direction, **point()}}
+        if rng.random() < 0.5:
+            return {"api": "type", "args": {"text": rng.choice(["10", "hello", "x"])}}
+        return {"api": "key", "args": {"key": rng.choice(KEYS)}}
+
+
+def _targets(text: str) -> list[str]:
+    """The target names listed in a composite observation's text."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == "## All Available Targets" and i + 1 < len(lines):
+            names = [n.strip() for n in lines[i + 1].split(",")]
+            return [n for n in names if n and n != "None"]
+    return []

@@ -1,0 +1,496 @@
+"""Episodes: one agent acting on one task in the real Scratch editor, one action per step.
+
+An `EpisodeManager` owns one headless Chromium (through a `BrowserPool`, whose fresh pages
+also serve evaluations) and the `EditorServer`. Each episode gets a page of its own showing the
+full editor at 1280x720 with the task's initial project loaded and the editor in a known
+layout (first sprite selected, Motion category shown, workspace scrolled to its top-left).
+
+Steps: `Episode.step(raw_action)` validates the action for the episode's mode, hands it to the
+mode's handler, records the step (with the program change computed from `vm.toJSON()` before
+and after) and returns the `StepRecord`. `done` and `failed` end the episode; reaching the step
+limit ends it with status `step_limit`. A bad action raises `ActionError`: it is recorded as a
+failed step (it counts towards the step limit, so an agent that keeps erring still stops) and
+the episode stays usable. An action after the end raises `ActionError` and is not recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from studio.models.agent import (
+    ActionError,
+    EpisodeStatus,
+    Mode,
+    Observation,
+    StepRecord,
+    parse_action,
+)
+from studio.models.evaluation import Clock, EvalResult
+from studio.models.trajectory import RunInfo
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.editor_pages import EditorPages, EnvError
+from studio.services.episodes.modes import ActionOutcome, ModeHandler
+from studio.services.episodes.recorder import TrajectoryRecorder, program_change
+from studio.services.episodes.seams import PageSource, StepGate, StepListener
+from studio.services.runtime import page_scripts
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.server import EditorServer
+
+DEFAULT_STEP_LIMIT = 100
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def make_handler(mode: Mode) -> ModeHandler:
+    """A fresh handler for `mode` (one per episode: handlers keep per-page state)."""
+    if mode is Mode.COMPOSITE:
+        from studio.services.episodes.composite import CompositeMode
+
+        return CompositeMode()
+    try:
+        from studio.services.episodes.primitive import PrimitiveMode
+    except ImportError as exc:
+        raise EnvError(f"primitive mode is not available: {exc}") from None
+    handler: ModeHandler = PrimitiveMode()
+    return handler
+
+
+class Episode:
+    """One task, one mode, one editor page; steps one action at a time.
+
+    Attributes: `id`, `task`, `mode`, `status`, `step_count`, `step_limit`, `trajectory_dir`
+    (None when not recorded), `page` (the Playwright page), `last_observation`, `result`
+    (the last evaluation), `agent_name`.
+    """
+
+    def __init__(
+        self,
+        episode_id: str,
+        manager: EpisodeManager,
+        task: TaskFolder,
+        mode: Mode,
+        page: Any,
+        handler: ModeHandler,
+        step_limit: int,
+        recorder: TrajectoryRecorder | None,
+        agent_name: str = "unknown",
+        owns_page: bool = True,
+    ) -> None:
+        self.id = episode_id
+        self.owns_page = owns_page
+        self.gate: StepGate | None = None
+        self.listeners: list[StepListener] = []
+        self.agent_name = agent_name
+        self.manager = manager
+        self.task = task
+        self.mode = mode
+        self.page = page
+        self.handler = handler
+        self.step_limit = step_limit
+        self.recorder = recorder
+        self.status = EpisodeStatus.RUNNING
+        self.step_count = 0
+        self.started_at = _now()
+        self.last_observation: Observation | None = None
+        self.result: EvalResult | None = None
+        self._program: dict[str, Any] | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def trajectory_dir(self) -> Path | None:
+        return self.recorder.folder if self.recorder else None
+
+    @property
+    def running(self) -> bool:
+        return self.status is EpisodeStatus.RUNNING
+
+    def relabel(self, mode: Mode | None = None, task: TaskFolder | None = None) -> None:
+        """Record the episode under another mode or task (a ScratchWorld session shows its
+        mode with its first calls and its task when it loads the task's project)."""
+        if mode is not None:
+            self.mode = mode
+        if task is not None:
+            self.task = task
+        if self.recorder is not None:
+            self.recorder.run.mode = self.mode
+            self.recorder.run.task_id = self.task.task.id
+            self.recorder.run.task_folder = str(self.task.folder)
+            self.recorder.write_run()
+
+    def forget_program(self) -> None:
+        """The program was replaced outside a step (a project loaded): read it afresh."""
+        self._program = None
+
+    # ---- observing and acting ----------------------------------------------------------
+    async def observe(self) -> Observation:
+        """The observation for the next step (also allowed after the end)."""
+        self._check_open()
+        async with self._lock:
+            await self._focus()
+            obs = await self.handler.observe(self.page, self.step_count)
+            self.last_observation = obs
+            return obs
+
+    async def step(
+        self, raw_action: dict[str, Any], reasoning: str = "", usage: dict[str, Any] | None = None
+    ) -> StepRecord:
+        """Perform one action; raise ActionError when it is invalid or the episode has ended.
+        `usage` (tokens and cost the agent spent on it) is recorded with the step."""
+        self._check_open()
+        if self.gate is not None and self.running:
+            await self.gate(raw_action)
+            self._check_open()
+        async with self._lock:
+            if not self.running:
+                raise ActionError(f"the episode has ended (status {self.status.value})")
+            await self._focus()
+            return await self._step(raw_action, reasoning, usage)
+
+    async def _step(
+        self, raw: dict[str, Any], reasoning: str, usage: dict[str, Any] | None = None
+    ) -> StepRecord:
+        t0 = time.perf_counter()
+        index = self.step_count + 1
+        record = StepRecord(
+            index=index,
+            at=_now(),
+            action=raw if isinstance(raw, dict) else {"raw": raw},
+            reasoning=reasoning,
+            observation_summary=_summary(self.last_observation),
+            usage=usage,
+        )
+        png: bytes | None = None
+        if self.recorder is not None:
+            png = await self._screenshot()
+            record.screenshot = self.recorder.write_screenshot(index, png)
+            if self.last_observation is not None:
+                self.recorder.write_observation(index, self.last_observation)
+        error: ActionError | None = None
+        try:
+            parse = getattr(self.handler, "parse", None)  # a handler of both modes parses
+            action = parse(raw) if parse is not None else parse_action(raw, self.mode)
+            if action.api == "done":
+                self.status = EpisodeStatus.DONE
+            elif action.api == "failed":
+                self.status = EpisodeStatus.FAILED
+            else:
+                before = await self._program_json()
+                outcome: ActionOutcome = await self.handler.execute(self.page, action)
+                record.target = outcome.target
+                self._program = await self._read_program()
+                record.change = program_change(before, self._program)
+        except ActionError as exc:
+            error = exc
+            record.ok, record.error = False, str(exc)
+            self._program = None  # a refused action may still have moved something
+        self.step_count = index
+        if self.running and self.step_count >= self.step_limit:
+            self.status = EpisodeStatus.STEP_LIMIT
+        record.status_after = self.status
+        record.duration_ms = (time.perf_counter() - t0) * 1000
+        if self.recorder is not None:
+            self.recorder.append(record)
+            self._update_run()
+        for listener in list(self.listeners):
+            listener(record, png, self.last_observation)
+        if not self.running:
+            await self._finish()
+        if error is not None:
+            raise error
+        return record
+
+    # ---- end of the episode ------------------------------------------------------------
+    async def evaluate(
+        self, clock: Clock = Clock.REAL, seed: int = 0, task: TaskFolder | None = None
+    ) -> EvalResult:
+        """Export the program and run the tests of the episode's task (or of `task`, for a
+        session that names its task only when it evaluates) on it in a fresh evaluation page."""
+        self._check_open()
+        async with self._lock:
+            self._check_open()  # closed while waiting for the lock
+            sb3 = await self.export_sb3()
+            if self.recorder is not None:
+                self.recorder.write_final(sb3=sb3)
+            evaluator = Evaluator(self.manager.pool)
+            result = await evaluator.evaluate(
+                task or self.task, sb3, project_name="final.sb3", clock=clock, seed=seed
+            )
+            self.result = result
+            if self.recorder is not None:
+                self.recorder.run.eval = result
+                self._update_run()
+            return result
+
+    async def export_sb3(self) -> bytes:
+        """The current program as .sb3 bytes (vm.saveProjectSb3); read by the handler's own
+        reader when it has one (a sealed ScratchWorld session's, captured before agent code)."""
+        reader = getattr(self.handler, "read_sb3", None)
+        if reader is not None:
+            data: bytes = await reader(self.page)
+            return data
+        b64 = await page_scripts.bridge(self.page, "saveProjectBase64")
+        return base64.b64decode(b64)
+
+    async def close(self) -> None:
+        """End the episode (status closed if it was running) and close its page."""
+        if self.page is None:
+            return
+        async with self._lock:
+            if self.running:
+                self.status = EpisodeStatus.CLOSED
+                await self._finish()
+            page, self.page = self.page, None
+            if not self.owns_page:
+                self.manager.release_page(page)
+                return
+            with contextlib.suppress(Exception):
+                await page.close(run_before_unload=False)
+
+    async def _finish(self) -> None:
+        """Store the final program and screenshot beside the steps."""
+        if self.recorder is None or self.page is None:
+            return
+        with contextlib.suppress(Exception):
+            sb3 = await self.export_sb3()
+            self.recorder.write_final(sb3=sb3, png=await self._screenshot())
+        self._update_run()
+
+    # ---- helpers -----------------------------------------------------------------------
+    async def _focus(self) -> None:
+        """Make the page the browser's front tab: Blockly fires its change events (which the
+        VM listens to) from an animation frame, and a tab behind another gets those late."""
+        with contextlib.suppress(Exception):
+            await self.page.bring_to_front()
+        if not self.owns_page and self.manager.page_source is not None:
+            await self.manager.page_source.refresh(self.page)
+
+    def _check_open(self) -> None:
+        if self.page is None:
+            raise ActionError(f"episode {self.id} is closed")
+
+    def _update_run(self) -> None:
+        assert self.recorder is not None
+        run = self.recorder.run
+        run.status, run.steps = self.status, self.step_count
+        if not self.running and run.ended_at is None:
+            run.ended_at = _now()
+        self.recorder.write_run()
+
+    async def _screenshot(self) -> bytes:
+        png: bytes = await self.page.screenshot(type="png")
+        return png
+
+    async def _program_json(self) -> dict[str, Any] | None:
+        if self._program is None:
+            self._program = await self._read_program()
+        return self._program
+
+    async def _read_program(self) -> dict[str, Any] | None:
+        try:
+            program: dict[str, Any] = await page_scripts.call(
+                self.page, page_scripts.EDITOR, "program"
+            )
+            return program
+        except Exception:
+            return None
+
+
+def _summary(obs: Observation | None) -> str:
+    if obs is None:
+        return ""
+    if obs.mode is Mode.COMPOSITE:
+        return f"target {obs.editing_target}, {len(obs.blocks)} blocks, version {obs.version}"
+    return f"{len(obs.elements)} elements"
+
+
+class EpisodeManager:
+    """Creates and keeps episodes; owns the browser (and the server unless one is given)."""
+
+    def __init__(
+        self,
+        server: EditorServer | None = None,
+        step_limit: int = DEFAULT_STEP_LIMIT,
+        out_dir: Path | None = None,
+        eval_spares: int = 0,
+        spare_pages: int = 1,
+        pool: BrowserPool | None = None,
+        page_source: PageSource | None = None,
+        edition: Edition = Edition.CURRENT,
+    ) -> None:
+        """`pool` shares an already started browser for evaluations (not closed here; it
+        then decides the edition); `page_source` gives episodes their pages instead of fresh
+        headless ones; `edition` is the editor edition of the pages and evaluations."""
+        self.edition = pool.edition if pool is not None else edition
+        self._own_server = server is None
+        self._own_pool = pool is None
+        self.page_source = page_source
+        self.server = server
+        self.step_limit = step_limit
+        self.out_dir = Path(out_dir) if out_dir else None
+        self.eval_spares = eval_spares
+        self.spare_pages = spare_pages
+        self._pool: BrowserPool | None = pool
+        self._pages: EditorPages | None = None
+        self._episodes: dict[str, Episode] = {}
+        self.on_created: list[Callable[[Episode], None]] = []  # e.g. a live view attaching
+
+    @property
+    def pool(self) -> BrowserPool:
+        """The browser: episode pages and fresh evaluation pages come from it."""
+        if self._pool is None:
+            raise EnvError("the episode manager is not started")
+        return self._pool
+
+    async def start(self) -> None:
+        """Start the server (unless given), the browser, and the spare editor pages."""
+        if self._pages is not None:
+            return
+        if self.server is None:
+            self.server = EditorServer().start()
+        if self._pool is None:  # its spares load once the first episode's page is set up
+            slots = self.eval_spares + 2
+            self._pool = BrowserPool(self.server, spares=0, slots=slots, edition=self.edition)
+        await self._pool.start()
+        spares = 0 if self.page_source is not None else self.spare_pages
+        self._pages = EditorPages(self.server, self._pool.context, spares, self.edition)
+        self._pages.top_up()
+
+    async def ensure_alive(self) -> bool:
+        """Relaunch a browser that died (`BrowserPool.ensure_alive`), with fresh spare editor
+        pages in it; True when it did. A batch calls it before each episode."""
+        if self._pages is None or not await self.pool.ensure_alive():
+            return False
+        await self._pages.close()
+        self._pages = None
+        await self.start()
+        return True
+
+    async def close(self) -> None:
+        for episode in list(self._episodes.values()):
+            with contextlib.suppress(Exception):
+                await episode.close()
+        self._episodes.clear()
+        if self._pages is not None:
+            await self._pages.close()
+            self._pages = None
+        if self._pool is not None and self._own_pool:
+            await self._pool.close()
+            self._pool = None
+        if self._own_server and self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    async def __aenter__(self) -> EpisodeManager:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def create(
+        self,
+        task: TaskFolder,
+        mode: Mode,
+        record_to: Path | None = None,
+        agent_name: str = "unknown",
+        step_limit: int | None = None,
+        handler: ModeHandler | None = None,
+        load_initial: bool = True,
+    ) -> Episode:
+        """A new episode: fresh page, editor ready, initial project loaded, known layout.
+
+        `handler` replaces the mode's own (a ScratchWorld session takes both modes' actions);
+        without `load_initial` the page keeps the editor's default project."""
+        mode = Mode(mode)
+        handler = handler or make_handler(mode)
+        await self.start()
+        episode_id = uuid.uuid4().hex[:12]
+        folder = Path(record_to) if record_to else None
+        if folder is None and self.out_dir is not None:
+            folder = self.out_dir / f"{task.task.id}-{mode.value}-{episode_id}"
+        assert self._pages is not None
+        owns_page = True
+        if self.page_source is not None:
+            page, owns_page = await self.page_source.acquire()
+        else:
+            page = await self._pages.acquire()
+        try:
+            if load_initial:
+                await self._pages.load_task(page, task)
+            await handler.setup(page)
+        except BaseException:
+            if owns_page:
+                with contextlib.suppress(Exception):
+                    await page.close()
+            else:
+                self.release_page(page)
+            raise
+        finally:  # the next pages load now, not beside this one (editor_pages)
+            self._pages.top_up()
+            if self._own_pool:
+                self.pool.keep_spares(self.eval_spares)
+        limit = step_limit or self.step_limit
+        recorder = None
+        if folder is not None:
+            run = RunInfo(
+                episode_id=episode_id,
+                task_id=task.task.id,
+                task_folder=str(task.folder),
+                mode=mode,
+                agent=agent_name,
+                started_at=_now(),
+                step_limit=limit,
+            )
+            recorder = TrajectoryRecorder(folder, run)
+        episode = Episode(
+            episode_id, self, task, mode, page, handler, limit, recorder, agent_name, owns_page
+        )
+        self._episodes[episode_id] = episode
+        for hook in list(self.on_created):
+            hook(episode)
+        return episode
+
+    def release_page(self, page: Any) -> None:
+        """An episode on a page it did not own has ended: hand the page back to its source."""
+        if self.page_source is not None:
+            self.page_source.release(page)
+
+    def get(self, episode_id: str) -> Episode:
+        """The episode with that id; KeyError if there is none."""
+        try:
+            return self._episodes[episode_id]
+        except KeyError:
+            raise KeyError(f"no episode {episode_id!r}") from None
+
+    def list(self) -> list[Episode]:
+        return list(self._episodes.values())
+
+    async def delete(self, episode_id: str) -> None:
+        """Close the episode and forget it; KeyError if there is none."""
+        episode = self.get(episode_id)
+        self._episodes.pop(episode_id, None)
+        await episode.close()
+
+
+__all__ = [
+    "ActionError",
+    "EnvError",
+    "Episode",
+    "EpisodeManager",
+    "PageSource",
+    "StepGate",
+    "StepListener",
+    "make_handler",
+]

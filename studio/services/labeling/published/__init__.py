@@ -1,0 +1,2 @@
+"""The published ScratchWorld drag and perception sets: import into item folders, export back
+byte for byte when unchanged (`sets`, `drag`, `drag_record`, `qa`, `common`)."""

@@ -1,0 +1,395 @@
+"""Batch runs: one agent on many tasks in one mode, several episodes side by side.
+
+Each episode is recorded under `<run dir>/<task id>/` (run.json, steps.jsonl, screenshots), so
+`studio report` can read the batch back. An episode that crashes (the agent's endpoint is down,
+the editor would not load the project) is recorded as a run without a verdict, counted as a
+failure, and the batch goes on. A crash of the environment (the browser, a page or endpoint
+time-out, a transient answer of the model's endpoint: `failure_kind`) is retried up to
+`retries` times from a clean folder, in a relaunched browser when the old one died (the manager's
+`ensure_alive`, before each episode); what is left is recorded as `meta.failure` "environment",
+apart from the agent's own failures ("agent").
+
+With `epochs` each task is played that many times (studio.services.runs.campaign says where and with
+which seed); with a campaign `ledger` the episodes it holds are skipped and each finished one
+is added to it, so a resumed campaign never plays a finished episode again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from studio.models.agent import EpisodeStatus, Mode
+from studio.models.evaluation import Clock, EvalResult
+from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services.core import atomic
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.agents.base import Agent, run_episode
+from studio.services.episodes.limits import Limits, PriceTable
+from studio.services.runs.campaign import Job, Ledger, plan_jobs, result_line
+
+if TYPE_CHECKING:
+    from studio.services.episodes.episode import EpisodeManager
+
+log = logging.getLogger(__name__)
+
+AgentFactory = Callable[[TaskFolder, int], Agent]  # (task, its position in the batch) -> agent
+
+
+@dataclass
+class EpisodeOutcome:
+    """How one task went: the verdict (None when the episode crashed) and where it is recorded."""
+
+    task: TaskFolder
+    result: EvalResult | None
+    folder: Path
+    seconds: float
+    error: str | None = None
+    epoch: int = 1
+    failure: str | None = None  # "environment" | "agent" when the episode crashed
+    retries: int = 0  # environment failures retried before this outcome
+
+    @property
+    def label(self) -> str:
+        return self.task.task.id if self.epoch == 1 else f"{self.task.task.id}#{self.epoch}"
+
+    @property
+    def success(self) -> bool:
+        return self.result is not None and self.result.ok
+
+    @property
+    def psr(self) -> float:
+        if self.result is None or self.result.error is not None:
+            return 0.0
+        return self.result.partial_success_rate
+
+    def line(self) -> str:
+        """One line for the terminal."""
+        tid = self.label
+        if self.error is not None:
+            return f"ERROR {tid} ({self.failure or 'agent'}): {self.error}"
+        assert self.result is not None
+        verdict = "PASS " if self.success else "FAIL "
+        tests = f"{self.result.passed_tests}/{self.result.total_tests} tests"
+        extra = f" ({self.result.error.kind.value})" if self.result.error else ""
+        return f"{verdict} {tid}: {tests}{extra} in {self.seconds:.1f} s"
+
+
+@dataclass
+class BatchResult:
+    """All outcomes of a batch, with SR and PSR over its tasks."""
+
+    run_dir: Path
+    agent: str
+    mode: Mode
+    outcomes: list[EpisodeOutcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def sr(self) -> float:
+        return sum(o.success for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+
+    @property
+    def psr(self) -> float:
+        return sum(o.psr for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+
+    @property
+    def errors(self) -> int:
+        return sum(o.error is not None for o in self.outcomes)
+
+    @property
+    def env_failures(self) -> int:
+        return sum(o.failure == "environment" for o in self.outcomes)
+
+    @property
+    def env_retries(self) -> int:
+        return sum(o.retries for o in self.outcomes)
+
+    def spent(self) -> dict[str, Any]:
+        """Tokens and cost over the episodes, from their run.json (`meta.usage`)."""
+        total: dict[str, Any] = {"prompt_tokens": 0, "completion_tokens": 0, "cost": None}
+        for outcome in self.outcomes:
+            run = _read_run(outcome.folder)
+            usage = run.meta.get("usage") if run else None
+            if not isinstance(usage, dict):
+                continue
+            for name in ("prompt_tokens", "completion_tokens"):
+                total[name] += int(usage.get(name) or 0)
+            if isinstance(usage.get("cost"), int | float):
+                total["cost"] = (total["cost"] or 0.0) + usage["cost"]
+        return total
+
+    def episodes_per_hour(self) -> float:
+        return 3600 * len(self.outcomes) / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_dir": str(self.run_dir),
+            "agent": self.agent,
+            "mode": self.mode.value,
+            "tasks": len(self.outcomes),
+            "sr": self.sr,
+            "psr": self.psr,
+            "errors": self.errors,
+            "env_failures": self.env_failures,
+            "env_retries": self.env_retries,
+            "usage": self.spent(),
+            "seconds": round(self.seconds, 2),
+            "episodes_per_hour": round(self.episodes_per_hour(), 1),
+            "episodes": [
+                {
+                    "task": o.task.task.id,
+                    "epoch": o.epoch,
+                    "category": o.task.task.category.value,
+                    "success": o.success,
+                    "passed_tests": o.result.passed_tests if o.result else 0,
+                    "total_tests": o.result.total_tests if o.result else 0,
+                    "psr": o.psr,
+                    "seconds": round(o.seconds, 2),
+                    "folder": str(o.folder),
+                    "error": o.error,
+                    "failure": o.failure,
+                }
+                for o in self.outcomes
+            ],
+        }
+
+
+def run_dir_name(agent: str, mode: Mode, when: datetime | None = None) -> str:
+    """`<agent>-<mode>-<timestamp>`, safe as a folder name."""
+    stamp = (when or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", agent).strip("_") or "agent"
+    return f"{safe}-{Mode(mode).value}-{stamp}"
+
+
+@runtime_checkable
+class EpisodeRunner(Protocol):
+    """Plays one episode of a batch: here through an episode manager (`ManagerEpisodes`), or
+    on a cluster's worker (studio.services.distributed). Returns the verdict, the trajectory
+    folder (None when nothing was recorded here) and the agent's name; `named(name)` is told
+    the agent's name as soon as it is known here (a failed episode's record keeps it)."""
+
+    async def play(
+        self,
+        task: TaskFolder,
+        agent_for: AgentFactory,
+        position: int,
+        mode: Mode,
+        record_to: Path,
+        clock: Clock,
+        named: Callable[[str], None],
+    ) -> tuple[EvalResult, Path | None, str]: ...
+
+
+class ManagerEpisodes:
+    """Episodes played through an episode manager: this process's browser, or a server's;
+    within `limits`, the agent's tokens priced by `prices` (run.json `meta.usage`)."""
+
+    def __init__(
+        self,
+        manager: EpisodeManager,
+        limits: Limits | None = None,
+        prices: PriceTable | None = None,
+    ) -> None:
+        self.manager = manager
+        self.limits = limits
+        self.prices = prices
+
+    async def play(
+        self,
+        task: TaskFolder,
+        agent_for: AgentFactory,
+        position: int,
+        mode: Mode,
+        record_to: Path,
+        clock: Clock,
+        named: Callable[[str], None],
+    ) -> tuple[EvalResult, Path | None, str]:
+        agent = agent_for(task, position)
+        named(agent.name)
+        relaunch = getattr(self.manager, "ensure_alive", None)
+        if relaunch is not None and await relaunch():  # a crashed browser, for a retry
+            log.warning("%s: the browser had died; relaunched it", task.task.id)
+        started = datetime.now(UTC)
+        spent: dict[str, Any] = {}
+        result, recorded = await run_episode(
+            self.manager, task, mode, agent, record_to, clock, self.limits, self.prices, spent
+        )
+        if spent:
+            _write_run(record_to, task, mode, agent.name, started, result=result, meta=spent)
+        return result, recorded, agent.name
+
+
+async def run_batch(
+    manager: EpisodeManager | EpisodeRunner,
+    tasks: list[TaskFolder],
+    agent_for: AgentFactory,
+    mode: Mode,
+    run_dir: Path,
+    workers: int = 1,
+    agent_name: str = "",
+    on_done: Callable[[int, int, EpisodeOutcome], None] | None = None,
+    clock_for: Callable[[TaskFolder], Clock] | None = None,
+    epochs: int = 1,
+    ledger: Ledger | None = None,
+    retries: int = 0,
+    limits: Limits | None = None,
+    prices: PriceTable | None = None,
+    jobs: list[Job] | None = None,
+) -> BatchResult:
+    """Run `epochs` episodes per task (less what `ledger` holds), `workers` at a time;
+    `on_done(done, total, outcome)` reports each. `jobs`: the episodes `plan_jobs` already
+    planned for these arguments (else they are planned here).
+
+    `clock_for(task)` picks the evaluation clock of each task (default: real time).
+    `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere
+    (`limits` and `prices` apply to episodes played through a manager; a runner is given
+    its own, as `distributed.cluster_episodes` is).
+    """
+    if isinstance(manager, EpisodeRunner):
+        runner: EpisodeRunner = manager
+    else:
+        runner = ManagerEpisodes(manager, limits, prices)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    batch = BatchResult(run_dir, agent_name, Mode(mode))
+    if jobs is None:
+        jobs, _ = plan_jobs(tasks, run_dir, epochs, ledger)
+    slots = asyncio.Semaphore(max(1, workers))
+    t0 = time.perf_counter()
+
+    async def one(job: Job) -> EpisodeOutcome:
+        async with slots:
+            clock = clock_for(job.task) if clock_for else Clock.REAL
+            outcome = await _retried(runner, job, agent_for, batch, clock, retries)
+            if ledger is not None and outcome.failure != "environment":
+                run = _read_run(job.folder)
+                if run is not None:
+                    ledger.add(result_line(run, job.task.task.id, job.epoch, job.folder))
+        batch.outcomes.append(outcome)
+        if on_done is not None:
+            on_done(len(batch.outcomes), len(jobs), outcome)
+        return outcome
+
+    ordered = await asyncio.gather(*(one(job) for job in jobs))
+    batch.outcomes = list(ordered)
+    batch.seconds = time.perf_counter() - t0
+    return batch
+
+
+def failure_kind(exc: BaseException) -> str:
+    """ "environment" for a crash the agent did not cause (the browser or page died or timed
+    out, the model's endpoint was unreachable or answered 5xx/429), else "agent"."""
+    from playwright.async_api import Error as PlaywrightError
+
+    from studio.services.episodes.agents.llm import LlmUnavailable
+
+    environment = (PlaywrightError, LlmUnavailable, TimeoutError, ConnectionError)
+    return "environment" if isinstance(exc, environment) else "agent"
+
+
+async def _retried(
+    runner: EpisodeRunner,
+    job: Job,
+    agent_for: AgentFactory,
+    batch: BatchResult,
+    clock: Clock,
+    retries: int,
+) -> EpisodeOutcome:
+    """Play the job; replay it from a clean folder after an environment failure, `retries`
+    times at most."""
+    for attempt in range(retries + 1):
+        outcome = await _episode(runner, job, agent_for, batch, clock, attempt)
+        if outcome.failure != "environment" or attempt == retries:
+            return outcome
+        log.warning("%s: environment failure, retrying: %s", outcome.label, outcome.error)
+        shutil.rmtree(job.folder, ignore_errors=True)
+    raise AssertionError("unreachable")
+
+
+async def _episode(
+    runner: EpisodeRunner,
+    job: Job,
+    agent_for: AgentFactory,
+    batch: BatchResult,
+    clock: Clock,
+    attempt: int = 0,
+) -> EpisodeOutcome:
+    task, folder = job.task, job.folder
+    t0 = time.perf_counter()
+    started = datetime.now(UTC)
+    names = [batch.agent]
+    meta: dict[str, Any] = {"epoch": job.epoch, "seed_position": job.position}
+    if attempt:
+        meta["env_retries"] = attempt
+    try:
+        result, _recorded, agent_name = await runner.play(
+            task, agent_for, job.position, batch.mode, folder, clock, names.append
+        )
+        # the verdict is kept here too when the episode ran elsewhere (a server)
+        _write_run(folder, task, batch.mode, agent_name, started, result=result, meta=meta)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.warning("%s: episode failed: %s", task.task.id, exc, exc_info=True)
+        error = str(exc) or type(exc).__name__
+        meta["failure"] = failure_kind(exc)
+        _write_run(folder, task, batch.mode, names[-1], started, error=error, meta=meta)
+        seconds = time.perf_counter() - t0
+        return EpisodeOutcome(
+            task, None, folder, seconds, error, job.epoch, meta["failure"], attempt
+        )
+    return EpisodeOutcome(
+        task, result, folder, time.perf_counter() - t0, epoch=job.epoch, retries=attempt
+    )
+
+
+def _read_run(folder: Path) -> RunInfo | None:
+    try:
+        return RunInfo.model_validate_json((folder / RUN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _write_run(
+    folder: Path,
+    task: TaskFolder,
+    mode: Mode,
+    agent: str,
+    started: datetime,
+    result: EvalResult | None = None,
+    error: str | None = None,
+    meta: dict[str, Any] | None = None,
+) -> None:
+    """Leave or complete the run.json of an episode (recorded here, elsewhere, or crashed)."""
+    path = folder / RUN_FILE
+    run: RunInfo | None = None
+    if path.is_file():
+        with contextlib.suppress(OSError, ValueError):
+            run = RunInfo.model_validate_json(path.read_text(encoding="utf-8"))
+    if run is None:
+        run = RunInfo(
+            episode_id="",
+            task_id=task.task.id,
+            task_folder=str(task.folder),
+            mode=mode,
+            agent=agent,
+            started_at=started,
+            status=EpisodeStatus.CLOSED if result is None else EpisodeStatus.DONE,
+        )
+    run.ended_at = run.ended_at or datetime.now(UTC)
+    if result is not None:
+        run.eval = result
+    if error is not None:
+        run.meta["error"] = error
+    run.meta.update(meta or {})
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(path, run.model_dump_json(indent=2) + "\n")

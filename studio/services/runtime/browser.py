@@ -1,0 +1,486 @@
+"""One headless system Chromium, reused, handing out evaluation pages.
+
+The life of an evaluation page: it is loaded ahead of need (a spare) so that a caller rarely
+waits for the 17 MB bundle to start; once ready, the page records its clean state (its
+baseline: resources/js/page-reuse.js, and here the event listeners of its window and document);
+an evaluation takes it (`acquire_eval_page`), runs, and gives it back (`release`). A page given
+back is used again only when nothing of that evaluation can reach the next one: the run ended
+without a breaking error, the page is not marked broken and opened no popup, the page's own
+check finds its realm, document and host state equal to the baseline and nothing left
+scheduled, its listeners equal the baseline's, and it has served fewer than MAX_USES
+evaluations; its origin's storage is then wiped. Any doubt and the page is closed (`discard`),
+with every popup it opened, and a new spare takes its place. Each evaluation makes its VM from
+a fresh instance of the bundle's modules, so no class or module state is shared either. With
+`reuse=False` (today's path, kept for the benchmark) every page is closed after one use.
+
+The browser keeps a persistent profile in the user's cache so that V8's code cache makes page
+start fast after the first runs. A pool loads the evaluation page of one editor edition
+(`edition`, the current one unless told otherwise; studio.services.runtime.editions).
+
+Evaluations share no storage: each page is served from an origin of its own slot
+(`e<N>.localhost`, all answered by the one loopback editor server), at most one page per slot
+at a time, and a slot's storage (cookies, local storage, IndexedDB, caches) is wiped before its
+next page loads; service workers are blocked. Slots are reused most-recently-freed first, so
+their code caches stay warm.
+
+An evaluation page reaches no network but its own origin, behind four walls: its
+Content-Security-Policy (server.EVAL_PAGE_CSP); the browser's WebRTC policy and preferences (no
+non-proxied UDP, no network prediction, so a page that names a host gets no preconnect); a
+script installed before any of the page's own (resources/js/page-containment.js) that removes
+WebRTC from every frame; and, once the page is ready, request interception here that refuses
+every request not to its own origin and every navigation. A page that tried either is marked
+broken (`broken`), as callers mark a page that crashed or stopped answering; every evaluation
+page is closed and never handed out again.
+
+A browser that died (its process crashed or was killed, or it was closed from outside: the
+context's `close` event) is noticed by `ensure_alive`, which relaunches it in place (the same
+pool object, server and edition; a fresh slot table) and says so; callers (the episode manager
+before each episode) call it, once per episode, so a campaign's retry after an environment
+failure gets a working browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlsplit
+
+from studio.services.core import atomic, paths
+from studio.services.runtime import editions, page_reuse, page_scripts
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.pool_size import default_spares  # noqa: F401  (callers import it here)
+from studio.services.runtime.server import EditorServer
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--autoplay-policy=no-user-gesture-required",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+]
+EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
+PAGE_READY_TIMEOUT_S = 60.0
+PROFILES = 3  # cached browser profiles, one per studio process running at once
+CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
+CHECK_LIMIT_S = 20.0  # a page's check after an evaluation (one that does not answer is closed)
+MAX_USES = 100  # evaluations one page serves before it is closed (bounds what leaks in memory)
+
+
+@dataclass
+class ReadyPage:
+    """A loaded evaluation page, how long it took to get ready, and its slot."""
+
+    page: Any  # playwright.async_api.Page
+    ready_s: float
+    slot: int = 0
+    uses: int = 0  # evaluations the page served before this one
+
+
+class BrowserPool:
+    """Owns the Playwright driver, the browser and a few spare evaluation pages."""
+
+    def __init__(
+        self,
+        server: EditorServer | None = None,
+        spares: int = 1,
+        slots: int | None = None,
+        edition: Edition = Edition.CURRENT,
+        reuse: bool = True,
+    ) -> None:
+        self.server = server
+        self.reuse = reuse  # pages found clean after an evaluation serve the next one
+        self.edition = edition  # the editor edition whose evaluation page the pool loads
+        self._own_server = server is None
+        self.spares = max(0, spares)
+        # pages loaded or in use at once; each has an origin (and storage) of its own
+        self.slots = max(2, slots or self.spares + 2)
+        self._free_slots: asyncio.LifoQueue[int] | None = None
+        self._slot_of: dict[Any, int] = {}
+        self._popups: dict[Any, list[Any]] = {}
+        self._broken: dict[Any, str] = {}
+        self._retired: list[int] = []  # slots whose page would not close
+        self._pw: Any = None
+        self._context: Any = None
+        self._profile: Path | None = None
+        self._lock_file: IO[str] | None = None
+        self._temp_profile = False
+        self._spare_tasks: list[asyncio.Task[ReadyPage]] = []
+        self.browser_start_s = 0.0
+        self._dead = False  # the context closed without `close` asking: crashed or killed
+        self._relaunching = asyncio.Lock()  # two workers noticing one crash relaunch once
+        self.relaunches = 0
+        self._warm: list[ReadyPage] = []  # checked clean, waiting for the next evaluation
+        self._in_use: dict[Any, ReadyPage] = {}
+        self._cdp: dict[Any, Any] = {}
+        self._baseline: dict[Any, list[tuple[Any, ...]]] = {}  # listeners of a clean page
+        self._returned = asyncio.Event()  # a page came back (warm) or was closed (slot free)
+        self.reused = 0  # evaluations that ran on a page used before
+        self.discards: dict[str, int] = {}  # why pages given back were closed, and how often
+
+    async def start(self) -> BrowserPool:
+        if self._context is not None:
+            return self
+        from playwright.async_api import async_playwright
+
+        chromium = paths.chromium_path()
+        editions.bundle_dir(self.edition)  # a missing bundle is named before the browser opens
+        if self.server is None:
+            self.server = EditorServer().start()
+        t0 = time.perf_counter()
+        self._pw = await async_playwright().start()
+        self._profile = self._claim_profile()
+        _close_network_preferences(self._profile)
+        self._context = await self._pw.chromium.launch_persistent_context(
+            str(self._profile),
+            executable_path=str(chromium),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 720},
+            service_workers="block",
+        )
+        self._context.on("page", self._adopt_popup)
+        self._dead = False
+        self._context.on("close", self._on_context_closed)
+        self._free_slots = asyncio.LifoQueue()
+        for slot in range(self.slots, 0, -1):
+            self._free_slots.put_nowait(slot)
+        self.browser_start_s = time.perf_counter() - t0
+        self._top_up()
+        return self
+
+    def _claim_profile(self) -> Path:
+        """The first cached profile no other studio process holds (each stays warm across
+        runs: a window and a command line each find one); a throwaway one when all are held."""
+        cache = paths.cache_dir()
+        for i in range(PROFILES):
+            name = "browser-profile" + (f"-{i + 1}" if i else "")
+            shared = cache / name
+            shared.mkdir(parents=True, exist_ok=True)
+            lock = open(cache / f"{name}.lock", "w")  # noqa: SIM115
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.close()
+                continue
+            self._lock_file = lock
+            return shared
+        self._temp_profile = True
+        return Path(tempfile.mkdtemp(prefix="studio-browser-"))
+
+    def _on_context_closed(self, _context: Any = None) -> None:
+        self._dead = True
+
+    @property
+    def alive(self) -> bool:
+        """Is the browser started and still there (not crashed, killed or closed outside)?"""
+        if self._context is None or self._dead:
+            return False
+        browser = getattr(self._context, "browser", None)
+        return browser is None or bool(browser.is_connected())
+
+    async def ensure_alive(self) -> bool:
+        """Relaunch a browser that died (True when it did); nothing when it is alive or was
+        never started. The dead browser's pages, spares and slots are forgotten."""
+        async with self._relaunching:
+            if self._context is None or self.alive:
+                return False
+            await self._stop_browser()
+            self._slot_of.clear()
+            self._popups.clear()
+            self._warm.clear()
+            self._in_use.clear()
+            self._cdp.clear()
+            self._baseline.clear()
+            self._broken.clear()
+            self._retired.clear()
+            await self.start()
+            self.relaunches += 1
+            return True
+
+    async def close(self) -> None:
+        await self._stop_browser()
+        if self._own_server and self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    async def _stop_browser(self) -> None:
+        for task in self._spare_tasks:
+            task.cancel()
+        for task in self._spare_tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._spare_tasks.clear()
+        if self._context is not None:
+            with contextlib.suppress(Exception):
+                await self._context.close()
+            self._context = None
+        if self._pw is not None:
+            with contextlib.suppress(Exception):
+                await self._pw.stop()
+            self._pw = None
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
+        if self._temp_profile and self._profile is not None:
+            shutil.rmtree(self._profile, ignore_errors=True)
+        self._temp_profile = False
+
+    async def __aenter__(self) -> BrowserPool:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def context(self) -> Any:
+        if self._context is None:
+            raise RuntimeError("browser pool not started")
+        return self._context
+
+    def keep_spares(self, spares: int) -> None:
+        """Keep `spares` evaluation pages loaded ahead from now on (a caller whose first page
+        is another one starts the pool with none, so that page loads alone)."""
+        self.spares = max(0, spares)
+        if self._context is not None:
+            self._top_up()
+
+    def _top_up(self) -> None:
+        self._spare_tasks = [t for t in self._spare_tasks if not t.cancelled()]
+        # Reused pages count: a page in use comes back warm, so no spare is loaded for it.
+        held = len(self._warm) + len(self._in_use) if self.reuse else 0
+        while len(self._spare_tasks) + held < self.spares:
+            self._spare_tasks.append(asyncio.ensure_future(self._open_eval_page()))
+
+    def slot_origin(self, slot: int) -> str:
+        """The origin evaluation pages of `slot` are served from."""
+        assert self.server is not None
+        return f"http://e{slot}.localhost:{self.server.port}"
+
+    async def _open_eval_page(self) -> ReadyPage:
+        assert self.server is not None and self._free_slots is not None
+        slot = await self._free_slots.get()
+        t0 = time.perf_counter()
+        origin = self.slot_origin(slot)
+        try:
+            page = await asyncio.wait_for(self.context.new_page(), PAGE_READY_TIMEOUT_S)
+        except BaseException:
+            self._free_slots.put_nowait(slot)
+            raise
+        self._slot_of[page] = slot
+        try:  # every step under one deadline: a browser that stops answering fails the page
+            await asyncio.wait_for(self._load(page, origin), PAGE_READY_TIMEOUT_S)
+        except BaseException:
+            await self.discard(page)
+            raise
+        return ReadyPage(page, time.perf_counter() - t0, slot)
+
+    async def _load(self, page: Any, origin: str) -> None:
+        cdp = await self.context.new_cdp_session(page)
+        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        await page_scripts.contain_ahead(page)
+        eval_page = editions.info(self.edition).eval_page
+        await page.goto(f"{origin}/{eval_page}", wait_until="domcontentloaded")
+        await page_scripts.wait_runner(page, timeout_ms=PAGE_READY_TIMEOUT_S * 1000)
+        await self._contain(page, origin)
+        if self.reuse:  # the clean state later checks compare with, before any evaluation
+            await page_scripts.runner(page, "baseline")
+            self._cdp[page] = cdp
+            self._baseline[page] = await page_reuse.listeners(cdp)
+
+    async def _adopt_popup(self, page: Any) -> None:
+        """Remember a popup of an evaluation page, so that it is closed with its opener."""
+        with contextlib.suppress(Exception):
+            opener = await page.opener()
+            while opener is not None and opener not in self._slot_of:
+                opener = await opener.opener()
+            if opener is not None:
+                self._popups.setdefault(opener, []).append(page)
+
+    async def contain_loaded(self, page: Any) -> None:
+        """Contain a page that is already loaded (an editor page about to run an evaluation
+        script, as the published protocol does): WebRTC removed from its document and from every
+        frame made later, and its requests held to its own origin from now on."""
+        url = urlsplit(page.url)
+        await page_scripts.contain_ahead(page)
+        await page_scripts.contain(page)
+        await self._contain(page, f"{url.scheme}://{url.netloc}")
+
+    async def _contain(self, page: Any, origin: str) -> None:
+        """From now on the page's requests reach its own origin only, and it loads no document:
+        a navigation (or a frame) fails at the request, and the page is marked broken."""
+
+        async def guard(route: Any, request: Any) -> None:
+            if request.is_navigation_request():
+                self._broken.setdefault(page, "the script navigated the evaluation page away")
+            elif not request.url.startswith(origin + "/"):
+                self._broken.setdefault(page, "the page requested another origin")
+            else:
+                with contextlib.suppress(Exception):  # the page may be closing
+                    await route.continue_()
+                return
+            with contextlib.suppress(Exception):
+                await route.abort("blockedbyclient")
+
+        await page.route("**/*", guard)
+
+    def broken(self, page: Any) -> str | None:
+        """Why a script broke `page` (it navigated, reached out, crashed), or None."""
+        return self._broken.get(page)
+
+    def mark_broken(self, page: Any, why: str) -> None:
+        """Remember that `page` must not be used again (it is closed at `discard`)."""
+        self._broken.setdefault(page, why)
+
+    async def acquire_eval_page(self) -> ReadyPage:
+        """A loaded evaluation page, clean (fresh or checked); the caller gives it back with
+        `release` (or `discard`)."""
+        if self._context is None:
+            await self.start()
+        # Every slot held by a page in use: wait for one to come back rather than for a slot.
+        while self.reuse and not self._warm and not self._spare_tasks and self._no_free_slot():
+            self._returned.clear()
+            await self._returned.wait()
+        while self._warm:
+            ready = self._warm.pop()  # the most recently used: its caches are the warmest
+            if ready.page.is_closed() or self.broken(ready.page):
+                await self.discard(ready.page)
+                continue
+            self.reused += 1
+            return self._hand_out(ReadyPage(ready.page, 0.0, ready.slot, ready.uses))
+        ready = self._hand_out(await self._take_spare())
+        self._top_up()
+        return ready
+
+    def _no_free_slot(self) -> bool:
+        return self._free_slots is not None and self._free_slots.empty()
+
+    def _hand_out(self, ready: ReadyPage) -> ReadyPage:
+        self._in_use[ready.page] = ready
+        return ready
+
+    async def _take_spare(self) -> ReadyPage:
+        while self._spare_tasks:
+            task = self._spare_tasks.pop(0)
+            if not self.reuse:
+                self._top_up()
+            try:
+                ready = await task
+            except Exception:
+                continue  # a spare that failed to load: try a fresh one
+            if ready.page.is_closed() or self.broken(ready.page):
+                await self.discard(ready.page)  # a spare that crashed while it waited
+                continue
+            return ready
+        return await self._open_eval_page()
+
+    async def release(self, page: Any, reusable: bool = True) -> bool:
+        """Give back a page an evaluation used: kept warm for the next evaluation when it is
+        proved clean (see the module docstring), else closed. True when it is kept."""
+        ready = self._in_use.pop(page, None)
+        why = self._unclean(page, ready, reusable)
+        if why is None:
+            try:
+                why = await asyncio.wait_for(self._check(page), CHECK_LIMIT_S) or None
+            except Exception as exc:  # a page that does not answer is not proved clean
+                why = f"the page's check failed: {type(exc).__name__}"
+        if why is not None or ready is None:
+            self.discards[why or "unknown page"] = self.discards.get(why or "unknown page", 0) + 1
+            await self.discard(page)
+            return False
+        self._warm.append(ReadyPage(page, 0.0, ready.slot, ready.uses + 1))
+        self._returned.set()
+        return True
+
+    def _unclean(self, page: Any, ready: ReadyPage | None, reusable: bool) -> str | None:
+        if not self.reuse:
+            return "pages are not reused"
+        if ready is None or page not in self._baseline:
+            return "not a page of this pool's"
+        if not reusable:
+            return "the evaluation broke the page"
+        if self.broken(page) or _is_closed(page):
+            return "the page is broken"
+        if self._popups.get(page):
+            return "the page opened a popup"
+        if ready.uses + 1 >= MAX_USES:
+            return f"the page served {MAX_USES} evaluations"
+        return None
+
+    async def _check(self, page: Any) -> str:
+        """'' when the page is clean; else the first reasons it is not."""
+        origin = self.slot_origin(self._slot_of[page])
+        return await page_reuse.check(page, self._cdp[page], self._baseline[page], origin)
+
+    async def discard(self, page: Any) -> None:
+        """Close a used page and the popups it opened; a hung page is closed without running
+        unload handlers. Its slot is free again once the page is gone; a page that does not
+        close in CLOSE_LIMIT_S takes its slot (origin and storage) with it, and a new slot
+        takes its place, so no later page shares an origin with it."""
+        closed = True
+        for popup in [*self._popups.pop(page, []), page]:
+            try:
+                await asyncio.wait_for(popup.close(run_before_unload=False), CLOSE_LIMIT_S)
+            except Exception:
+                closed = closed and _is_closed(popup)
+        self._broken.pop(page, None)
+        self._in_use.pop(page, None)
+        self._cdp.pop(page, None)
+        self._baseline.pop(page, None)
+        slot = self._slot_of.pop(page, None)
+        if slot is not None and self._free_slots is not None:
+            if not closed:
+                self._retired.append(slot)
+                slot = self.slots + len(self._retired)
+            self._free_slots.put_nowait(slot)
+        self._returned.set()
+        if self.reuse and self._context is not None and not self._dead:
+            self._top_up()  # a page closed: a spare takes its place
+
+
+# Profile preferences that keep WebRTC off the network and stop the browser from guessing
+# connections: no preconnect or DNS prefetch to a host a page merely names.
+NETWORK_PREFERENCES: dict[str, dict[str, Any]] = {
+    "webrtc": {
+        "ip_handling_policy": "disable_non_proxied_udp",
+        "multiple_routes_enabled": False,
+        "nonproxied_udp_enabled": False,
+    },
+    "net": {"network_prediction_options": 2},  # never predict
+}
+
+
+def _close_network_preferences(profile: Path) -> None:
+    """Merge NETWORK_PREFERENCES into the profile's Preferences (kept otherwise: code caches
+    and the browser's own state stay warm); an unreadable file is replaced."""
+    path = profile / "Default" / "Preferences"
+    try:
+        prefs = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        prefs = {}
+    if not isinstance(prefs, dict):
+        prefs = {}
+    for section, values in NETWORK_PREFERENCES.items():
+        current = prefs.get(section)
+        prefs[section] = {**(current if isinstance(current, dict) else {}), **values}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic.write_json(path, prefs)
+
+
+def _is_closed(page: Any) -> bool:
+    with contextlib.suppress(Exception):
+        return bool(page.is_closed())
+    return False
