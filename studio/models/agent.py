@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from studio.models.errors import StudioError
+
 
 class Mode(StrEnum):
     PRIMITIVE = "primitive"
@@ -289,7 +291,7 @@ COMPOSITE_APIS = (
 )
 
 
-class ActionError(ValueError):
+class ActionError(StudioError, ValueError):
     """An action that is not valid for the mode; the message says what to fix."""
 
 

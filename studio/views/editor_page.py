@@ -17,6 +17,8 @@ from PySide6.QtCore import QFile, QIODevice, QObject, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineScript
 
+from studio.models.errors import StudioError
+
 CHANNEL_SCRIPT = ":/qtwebchannel/qwebchannel.js"
 # studioBridge.studioEvaluate(source, arg, passArg): Playwright's evaluation rules - a source
 # starting with `function` is parenthesized, the source is evaluated in the global scope, and a
@@ -29,7 +31,7 @@ _DEFINE_EVALUATE = """Object.defineProperty(b, 'studioEvaluate', { configurable:
   } });"""
 
 
-class EditorError(Exception):
+class EditorError(StudioError):
     """The editor page refused or failed a request; the message is fit to show a user."""
 
 

@@ -54,6 +54,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from studio.models.errors import StudioError
 from studio.services.episodes.modes import VIEWPORT
 from studio.views.editor_page import EditorError
 from studio.views.live_keys import (
@@ -96,7 +97,7 @@ _SEEN_JS = """(function (kind) {
 })(%s)"""
 
 
-class PageError(PlaywrightError):
+class PageError(StudioError, PlaywrightError):
     """What Playwright raises for a script that threw, a gone page or an unknown key name."""
 
 

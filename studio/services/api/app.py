@@ -39,6 +39,7 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.services.api import schemas
 from studio.services.api.guard import Guard, short
 from studio.services.api.timing import server_timing
+from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder, is_task_folder, load_task, scan_library
 from studio.services.exchange.scratchworld_api.routes import install_routes, is_open_path
 from studio.services.exchange.scratchworld_api.sessions import SwSessions
@@ -306,6 +307,8 @@ class ApiApp:
             episode = await self.manager.create(
                 task, body.mode, record_to=None, agent_name=body.agent, step_limit=body.step_limit
             )
+        except SetupError:  # the server's set-up, not the request: a 500 as before
+            raise
         except StudioError as exc:  # e.g. the editor refused the task's initial project
             raise _error(422, f"cannot start an episode on {task.task.id}: {exc}") from None
         finally:

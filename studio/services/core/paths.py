@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from studio.models.errors import StudioError
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 PROJECT_ROOT = PACKAGE_ROOT.parent  # a checkout's root (meaningless for an installed package)
 SHIPPED = PACKAGE_ROOT / "shipped"
@@ -35,7 +37,7 @@ BUNDLE_VERSION = "15.1.1"  # the Makefile's GUI_VERSION (a test keeps them equal
 BUNDLE_ENTRY = "scratch-gui-standalone.js"
 
 
-class SetupError(RuntimeError):
+class SetupError(StudioError, RuntimeError):
     """A part the studio needs (browser, editor bundle) is not installed."""
 
 

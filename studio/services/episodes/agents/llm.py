@@ -53,7 +53,7 @@ class LlmUnavailable(LlmError):
     after the retries: a failure of the environment, not of the model's reply."""
 
 
-class ReplyError(ValueError):
+class ReplyError(StudioError, ValueError):
     """A reply that holds no usable action; the message says why."""
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from studio.models.errors import StudioError
 from studio.models.task import Category, Convention, Task, TestCase
 from studio.services.exchange.scratchworld.layout import JsonStyle
 
@@ -66,7 +67,7 @@ class SwRecord(BaseModel):
         return None if raw is None else cls.model_validate(raw)
 
 
-class FieldProblem(Exception):
+class FieldProblem(StudioError):
     """A task JSON object lacks a field or holds a wrong value (ScratchWorld field names)."""
 
     def __init__(self, field: str, problem: str) -> None:

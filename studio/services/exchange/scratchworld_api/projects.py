@@ -51,6 +51,8 @@ class ProjectCalls:
                     "message": f"loaded {name}",
                     "details": {"ok": True, "url": url},
                 }
+            except SwRefused:  # the seal refused the project's content: no fallback
+                raise
             except StudioError as first:
                 try:
                     check_load(self.checkout, session.binding, FALLBACK_PROJECT)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from studio.models.errors import StudioError
 from studio.services.core.store import TaskFolder
 
 RESTORE_KEYS = frozenset({"tx", "ty", "scale", "scrollX", "scrollY", "transform"})
@@ -37,7 +38,7 @@ UNSEALED_NOTE = "custom_js allowed (--allow-custom-js)"
 CUSTOM_JS_TIMEOUT_S = 20.0  # a custom_js call this long: its page is probed (the default)
 
 
-class SwRefused(Exception):
+class SwRefused(StudioError):
     """A call a sealed session may not make: answered with `status` and the message."""
 
     def __init__(self, message: str, status: int = 403) -> None:

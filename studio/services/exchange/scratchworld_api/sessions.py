@@ -83,7 +83,7 @@ PAGE_APIS = ("custom_js", RESTORE_API, "run_project", "stop_project", "select_ca
 VIDEO_SIZES = {"low": (854, 480), "medium": (1280, 720), "high": (1920, 1080)}
 
 
-class SessionNotFound(LookupError):
+class SessionNotFound(StudioError, LookupError):
     """No session with that id (never made, deleted or expired)."""
 
 
