@@ -47,7 +47,7 @@ def bundle_places() -> list[Path]:
     if override:
         return [Path(override)]
     checkout = [] if INSTALLED else [PROJECT_ROOT / "resources" / "scratch-gui" / "dist"]
-    return [*checkout, _data_base() / "scratch-gui" / "dist"]
+    return [*checkout, data_base() / "scratch-gui" / "dist"]
 
 
 def bundle_dir() -> Path:
@@ -86,13 +86,13 @@ def cache_dir() -> Path:
     return path
 
 
-def _data_base() -> Path:
+def data_base() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "scratch-bench-studio"
 
 
 def data_dir() -> Path:
     """Per-user data folder (recovery files, settings that are not Qt's, a fetched bundle)."""
-    path = _data_base()
+    path = data_base()
     path.mkdir(parents=True, exist_ok=True)
     return path

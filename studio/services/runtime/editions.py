@@ -127,7 +127,7 @@ def bundle_places(edition: Edition) -> list[Path]:
     if override:
         return [Path(override)]
     checkout = [] if paths.INSTALLED else [paths.PROJECT_ROOT / "resources" / spec.folder / "dist"]
-    return [*checkout, paths._data_base() / spec.folder / "dist"]
+    return [*checkout, paths.data_base() / spec.folder / "dist"]
 
 
 def _complete(folder: Path, files: tuple[str, ...]) -> bool:
