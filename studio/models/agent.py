@@ -15,6 +15,17 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from studio.models.errors import StudioError
 
+__all__ = [
+    "COMPOSITE_APIS", "PRIMITIVE_APIS", "ActionError", "AddBlock", "AddBlockArgs", "AddDataArgs",
+    "AddList", "AddVariable", "BlockIndexArgs", "BlockInfo", "Click", "ClickArgs",
+    "CompositeAction", "ConnectArgs", "ConnectBlocks", "Creation", "DeleteBlock", "DetachBlocks",
+    "Done", "DoubleClick", "DragAndDrop", "DragArgs", "Element", "EmptyArgs", "EpisodeStatus",
+    "Failed", "Hotkey", "HotkeyArgs", "Key", "KeyArgs", "Mode", "Observation", "Placement",
+    "PointArgs", "PrimitiveAction", "ProgramChange", "Scroll", "ScrollArgs", "SelectSprite",
+    "SelectSpriteArgs", "SelectStage", "SetBlockField", "SetFieldArgs", "StepRecord", "TypeArgs",
+    "TypeText", "parse_action",
+]  # fmt: skip
+
 
 class Mode(StrEnum):
     PRIMITIVE = "primitive"

@@ -23,6 +23,11 @@ from studio.services.core.errors import ProjectFileError, cut
 from studio.services.core.sb3 import missing_assets, read_project_json
 from studio.services.core.store import TaskFolder
 
+__all__ = [
+    "MAX_NAME_IN_LINE", "RULES", "E", "Finding", "Level", "LintFinding", "W", "finding_of",
+    "has_errors", "level_of", "lint_task", "to_json",
+]  # fmt: skip
+
 
 class Level(StrEnum):
     ERROR = "error"

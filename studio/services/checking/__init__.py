@@ -1,1 +1,3 @@
 """checking."""
+
+__all__: list[str] = []

@@ -43,6 +43,11 @@ from studio.services.runtime.clock_agreement import (
 )
 from studio.services.runtime.evaluator import Evaluates
 
+__all__ = [
+    "TASK_FAULTS", "WEAKEST_SHOWN", "CheckOptions", "Evaluation", "ProgressFn", "TaskChecker",
+    "check_tasks", "describe_failure", "judge", "load_failure", "weakest_scripts",
+]  # fmt: skip
+
 log = logging.getLogger("studio.check")
 
 # Errors that say the task itself is broken, not that the program under test is wrong.

@@ -1,1 +1,3 @@
 """core."""
+
+__all__: list[str] = []

@@ -30,6 +30,11 @@ from studio.services.core.blocks import (
 )
 from studio.services.core.render import block_label
 
+__all__ = [
+    "Matcher", "Side", "block_types_used", "blocks_changed", "changed_block_ids",
+    "changed_blocks_by_sprite", "diff_projects", "distance", "edit_distance",
+]  # fmt: skip
+
 
 class Side:
     """One target's block table with cached signatures."""

@@ -20,6 +20,13 @@ from pathlib import Path
 
 from studio.models.errors import StudioError
 
+__all__ = [
+    "BUNDLED_TASKS", "BUNDLE_ENTRY", "BUNDLE_PACKAGE", "BUNDLE_VERSION", "CHROMIUM", "DIAGNOSTICS",
+    "HELPER_LIBRARY", "INSTALLED", "JS_DIR", "PACKAGE_ROOT", "PROJECT_ROOT", "RESOURCES", "SHIPPED",
+    "WEB_DIR", "SetupError", "bundle_dir", "bundle_places", "cache_dir", "chromium_path",
+    "data_base", "data_dir",
+]  # fmt: skip
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 PROJECT_ROOT = PACKAGE_ROOT.parent  # a checkout's root (meaningless for an installed package)
 SHIPPED = PACKAGE_ROOT / "shipped"

@@ -1,1 +1,3 @@
 """Campaigns in other tools' formats (Inspect AI eval logs)."""
+
+__all__: list[str] = []

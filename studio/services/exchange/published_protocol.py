@@ -27,6 +27,8 @@ from studio.services.episodes.editor_pages import EditorPages
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.evaluator import prepare, run_in_page
 
+__all__ = ["PUBLISHED_LIMIT", "RUNNER", "SMALL_STAGE_JS", "PublishedProtocol"]
+
 PUBLISHED_LIMIT = ScriptLimit(SCRATCHWORLD_CAP_S, "the published protocol's cap on a whole script")
 RUNNER = "studio-js/eval-runner.js"
 

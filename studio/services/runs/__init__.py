@@ -1,1 +1,3 @@
 """runs."""
+
+__all__: list[str] = []

@@ -24,6 +24,11 @@ from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder, load_task, scan_library
 from studio.services.runs.campaign import MANIFEST_FILE, read_manifest, script_hash
 
+__all__ = [
+    "RESCORE_FILE", "EpisodeRescore", "Evaluate", "Rescore", "TestChange", "Verdict", "compare",
+    "rescore",
+]  # fmt: skip
+
 RESCORE_FILE = "rescore.json"
 Evaluate = Callable[[TaskFolder, Path], Awaitable[EvalResult]]
 

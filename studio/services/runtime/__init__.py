@@ -1,1 +1,3 @@
 """runtime."""
+
+__all__: list[str] = []

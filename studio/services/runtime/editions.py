@@ -40,6 +40,13 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.services.core import atomic, paths
 
+__all__ = [
+    "EDITIONS", "EDITION_FILE", "ITEM_LEVELS", "Edition", "EditionInfo", "add_argument",
+    "bundle_dir", "bundle_places", "choose", "choose_items", "edition_for", "edition_for_set",
+    "edition_of_item", "edition_of_page", "info", "read_edition", "require_installed",
+    "write_edition",
+]  # fmt: skip
+
 EDITION_FILE = "edition.json"
 
 

@@ -39,6 +39,12 @@ from studio.models.errors import StudioError
 from studio.services.core import paths
 from studio.services.runtime.page_lists import PAGE_LISTS
 
+__all__ = [
+    "BRIDGE_JS", "CALL_JS", "COMPOSITE", "DRAG", "ELEMENTS", "HELD_JS", "HELPERS", "INPUT",
+    "INSTALL_JS", "MISSING", "QA", "REGISTRY", "SCRATCHWORLD", "SCRIPTS", "PageScript",
+    "ScriptPage", "bridge", "call", "in_order", "install", "source", "version",
+]  # fmt: skip
+
 # The page's side of this module (fakes of a page in tests answer them too).
 REGISTRY = "__studioPageScripts"
 MISSING = "__studio_page_script_missing__"

@@ -34,6 +34,11 @@ from studio.services.core.blocks import (
 )
 from studio.services.core.diff import Matcher, Side
 
+__all__ = [
+    "REPORTER_OPCODES", "Action", "TargetPlan", "expand_reporters", "golden_order", "golden_values",
+    "live_blocks", "pair_blocks",
+]  # fmt: skip
+
 Action = dict[str, Any]
 REPORTER_OPCODES = {12: ("data_variable", "VARIABLE"), 13: ("data_listcontents", "LIST")}
 

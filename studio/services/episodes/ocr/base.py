@@ -18,6 +18,11 @@ from typing import Protocol
 
 from studio.models.errors import StudioError
 
+__all__ = [
+    "COVER_TOLERANCE_PX", "CachedOcr", "OcrBackend", "OcrBox", "OcrUnavailable", "Rect",
+    "box_from_polygon", "rect_covers",
+]  # fmt: skip
+
 Rect = tuple[float, float, float, float]  # x, y, w, h
 COVER_TOLERANCE_PX = 2.0
 

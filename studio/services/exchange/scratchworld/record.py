@@ -17,6 +17,11 @@ from studio.models.errors import StudioError
 from studio.models.task import Category, Convention, Task, TestCase
 from studio.services.exchange.scratchworld.layout import JsonStyle
 
+__all__ = [
+    "DEFAULT_TIMEOUT_S", "METADATA_KEY", "MS_THRESHOLD", "SW_FIELD_NAMES", "Baseline",
+    "FieldProblem", "ListMembership", "ListShape", "SwRecord", "TestCasesAt", "baseline_of",
+]  # fmt: skip
+
 METADATA_KEY = "scratchworld"
 MS_THRESHOLD = 1000  # a timeout above this many "seconds" is read as milliseconds
 DEFAULT_TIMEOUT_S = 60.0

@@ -23,6 +23,8 @@ from studio.services.runtime import page_scripts
 if TYPE_CHECKING:
     from studio.services.exchange.scratchworld_api.sessions import SwSession
 
+__all__ = ["FALLBACK_PROJECT", "SMALL_STAGE_FRAMES", "ProjectCalls", "SwCallError", "brief"]
+
 log = logging.getLogger(__name__)
 
 FALLBACK_PROJECT = "party.sb3"

@@ -31,6 +31,12 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.services.core.store import TaskFolder
 
+__all__ = [
+    "CUSTOM_JS_TIMEOUT_S", "RESTORE_API", "RESTORE_KEYS", "UNSEALED_KEY", "UNSEALED_NOTE",
+    "Binding", "SwRefused", "bind", "check_load", "is_workspace_restore", "restore_payload",
+    "same_task",
+]  # fmt: skip
+
 RESTORE_KEYS = frozenset({"tx", "ty", "scale", "scrollX", "scrollY", "transform"})
 RESTORE_API = "set_workspace_state"
 UNSEALED_KEY = "unsealed"

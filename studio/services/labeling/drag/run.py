@@ -46,6 +46,12 @@ from studio.services.labeling.drag.scoring import (
 )
 from studio.services.runtime.editions import Edition
 
+__all__ = [
+    "ATTEMPTS_FILE", "KIND", "PAGE_H", "PAGE_W", "PREDICTIONS_FILE", "SCREENS_DIR", "SUMMARY_FILE",
+    "AttemptRecord", "DragRun", "ItemRun", "ItemRunner", "failed_attempt", "new_run_dir",
+    "run_dir_name", "run_drag", "run_item",
+]  # fmt: skip
+
 log = logging.getLogger(__name__)
 
 KIND = "drag"

@@ -35,6 +35,11 @@ from studio.services.exchange.published_protocol import SMALL_STAGE_JS
 from studio.services.labeling.drag.item import DragItemError
 from studio.services.runtime import page_scripts
 
+__all__ = [
+    "ACTION_KEYS", "SETTLE_TIMEOUT_MS", "SMALL_STAGE_JS", "WHEEL", "PublishedSetup", "SetupStep",
+    "published_setup", "run_setup",
+]  # fmt: skip
+
 ACTION_KEYS = ("switch_sprite_actions", "locate_target_actions")
 WHEEL = {"down": (0, 1), "up": (0, -1), "right": (1, 0), "left": (-1, 0)}
 SETTLE_TIMEOUT_MS = 5_000

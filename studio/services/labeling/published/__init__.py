@@ -1,1 +1,3 @@
 """published."""
+
+__all__: list[str] = []

@@ -43,6 +43,12 @@ from studio.services.exchange.scratchworld.layout import JsonStyle
 from studio.services.exchange.scratchworld.reports import ExportReport, ImportReport, Problem
 from studio.services.labeling.drag.item import DragItemError, png_size
 
+__all__ = [
+    "MAX_RECORD_BYTES", "MAX_SCREENSHOT_BYTES", "SOURCE_FIELDS", "STUDIO_KEY", "BadRecord",
+    "Output", "Overlay", "Report", "check_dest", "from_validation", "in_checkout", "plain_name",
+    "read_capped", "read_png", "read_record", "record_bytes", "require", "source_of", "who_of",
+]  # fmt: skip
+
 STUDIO_KEY = "studio"
 # What an item file keeps of the published record; a "studio" key of a record never sets them.
 SOURCE_FIELDS = frozenset({"sw_source", "sw_extra"})

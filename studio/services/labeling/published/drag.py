@@ -62,6 +62,11 @@ from studio.services.labeling.published.drag_record import (
     drag_record,
 )
 
+__all__ = [
+    "DRAG_DIR", "DRAG_SHOTS", "DRAG_TASKS", "MAX_PROJECT_BYTES", "drag_project_names",
+    "export_drag", "import_drag",
+]  # fmt: skip
+
 DRAG_DIR = Path("single_step_drag_benchmark")
 DRAG_TASKS = DRAG_DIR / "tasks"
 DRAG_SHOTS = DRAG_DIR / "screenshots"  # screenshots of items made in the studio only

@@ -40,6 +40,12 @@ from studio.services.labeling.published.common import (
     source_of,
 )
 
+__all__ = [
+    "DRAG_FIELDS", "LOCAL_PROJECT", "NOT_NULL", "POINTS_KEYS", "POINT_KEYS", "REGION_KEYS",
+    "STUDIO_CONFIG", "STUDIO_WORKSPACE", "drag_file_name", "drag_item_of", "drag_project_name",
+    "drag_record",
+]  # fmt: skip
+
 LOCAL_PROJECT = "local_project"  # under "studio": the project's name in the item folder
 
 DRAG_FIELDS = ("id", "category", "instruction", "init_project", "evaluation_config")

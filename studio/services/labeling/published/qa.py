@@ -56,6 +56,11 @@ from studio.services.labeling.published.common import (
 )
 from studio.services.labeling.qa.item import ITEMS_DIR, QaSet, read_item
 
+__all__ = [
+    "QA_DIR", "QA_FIELDS", "QA_OPTIONAL", "QA_SHOTS", "QA_TASKS", "SCREEN", "export_qa",
+    "import_qa", "qa_file_name", "qa_item_of", "qa_record",
+]  # fmt: skip
+
 QA_DIR = Path("visual_perception_benchmark")
 QA_TASKS = QA_DIR / "tasks"
 QA_SHOTS = QA_DIR / "screenshots_final"

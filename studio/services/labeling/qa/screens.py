@@ -39,6 +39,12 @@ from studio.services.labeling.qa.item import QaSet
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, HELPERS
 
+__all__ = [
+    "DRAW_STAGE", "IMAGES_LOADED", "PAUSE_VM", "PROJECTS_DIR", "PUBLISHED_KEYS", "STILL_TIMEOUT_MS",
+    "Recaptured", "Screen", "keep_project", "prepare", "project_path", "published_state",
+    "recapture", "shown_project",
+]  # fmt: skip
+
 PROJECTS_DIR = "projects"
 STILL_TIMEOUT_MS = 5_000
 PAUSE_VM = """() => { const rt = window.vm.runtime;

@@ -62,6 +62,13 @@ from studio.services.core.names import contained
 from studio.services.core.untrusted_json import JsonInputError, loads, read_json
 from studio.services.runs.trajectories.view import ARCHIVE_INFO, load_view
 
+__all__ = [
+    "CHUNK", "FORMAT", "HASH_CHARS", "MANIFEST", "MAX_ARCHIVE_MEMBER", "MAX_ARCHIVE_MEMBERS",
+    "MAX_ARCHIVE_TOTAL", "MAX_MANIFEST", "MB", "NOT_FOLLOWED", "NO_TASK_IN_ARCHIVE",
+    "SKIPPED_NAMES", "TASK_DIR", "VERSION", "export_archive", "open_archive", "read_manifest",
+    "recorded_task_folder", "size_text",
+]  # fmt: skip
+
 FORMAT = "scratch-bench-trajectory"
 VERSION = 1
 MANIFEST = "manifest.json"

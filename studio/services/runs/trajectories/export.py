@@ -23,6 +23,8 @@ from studio.services.core.names import contained
 from studio.services.runs.trajectories import archive
 from studio.services.runs.trajectories.view import ARCHIVE_INFO, load_view
 
+__all__ = ["write_archive"]
+
 
 def write_archive(folder: Path, out_zip: Path, task_folder: Path | None = None) -> Path:
     """Write the trajectory in `folder` and its task folder to `out_zip` (atomically)."""
