@@ -59,7 +59,7 @@ MAX_SCREENSHOT_BYTES = 32 * 1024 * 1024
 Report = ImportReport | ExportReport
 
 
-class BadRecord(Exception):
+class BadRecord(StudioError):
     """One item that cannot be imported or exported: which file, what, which field."""
 
     def __init__(self, file: Path, problem: str, field: str | None = None) -> None:
