@@ -144,8 +144,8 @@ def tear(left: list[Path]) -> None:
 
 def plan_seconds(run_dir: Path) -> tuple[float, int, int]:
     """Time of what `studio run --resume` does before it plays: (seconds, finished, left)."""
-    from studio.cli_campaign import campaign_for
-    from studio.cli_run import _collect_tasks
+    from studio.cli.campaign import campaign_for
+    from studio.cli.run import collect_tasks
 
     args = argparse.Namespace(
         resume=run_dir, tasks=[], agent=None, mode=None, epochs=None, seed=None, steps=None,
@@ -153,7 +153,7 @@ def plan_seconds(run_dir: Path) -> tuple[float, int, int]:
         max_cost=None, prices=None, workers=1,
     )  # fmt: skip
     t0 = time.perf_counter()
-    tasks, _, manifest = campaign_for(args, _collect_tasks)
+    tasks, _, manifest = campaign_for(args, collect_tasks)
     jobs, finished = campaign.plan_jobs(tasks, run_dir, manifest.epochs, campaign.Ledger(run_dir))
     return time.perf_counter() - t0, finished, len(jobs)
 

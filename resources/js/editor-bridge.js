@@ -16,7 +16,7 @@
  *   window.studioBridge        { ready, whenReady(), loadProjectFromUrl(url, name, title),
  *                                loadProjectBase64(b64, name, title), saveProjectBase64(),
  *                                describeProject(), status(), markClean(), isDirty(),
- *                                call(id, method, args) }
+ *                                studioEvaluate(source, arg, passArg), call(id, method, args) }
  *                             isDirty(): has the project changed since it was loaded or
  *                             markClean() was called
  * On ready the page also logs "studio:editor-ready" and appends " [ready]" to its title.
@@ -240,6 +240,18 @@
       await ready;
       return blobToBase64(await vm.saveProjectSb3());
     }),
+    /**
+     * Evaluate `source` as Playwright's page.evaluate does, for the studio's own window
+     * (studio/views/editor_page.py, which reaches it through `call`): a source starting with
+     * `function` is parenthesized, the source is evaluated in the global scope, and a function
+     * value is called (with `arg` when `passArg`). What runs is a studio page script's call
+     * (studio/services/page_scripts.py).
+     */
+    studioEvaluate(source, arg, passArg) {
+      const text = /^(async)?\s*function(\s|\()/.test(source.trim()) ? `(${source})` : source;
+      const value = (0, eval)(text);
+      return typeof value === 'function' ? (passArg ? value(arg) : value()) : value;
+    },
     /** Run bridge[method](...args) and report the outcome through the studio's channel. */
     call(id, method, args) {
       const fn = bridge[method];

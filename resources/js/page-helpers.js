@@ -19,6 +19,10 @@
  *   window.studioPageHelpers.vmBlocks()           the VM's blocks of the editing target
  *   window.studioPageHelpers.flyoutWorkspace()    the palette's workspace, or null
  *   window.studioPageHelpers.flyoutBlocks(opcode) the palette's top block elements of `opcode`
+ *   window.studioPageHelpers.clickSmallStage()    clicks the button titled "Switch to small
+ *                                                 stage" as the published service does (else
+ *                                                 any button that says "stage"); false if
+ *                                                 there is none
  *   window.studioPageHelpers.smallStageShown(frames)  after a click on "Switch to small stage":
  *                                                 true once the stage is small (within 5 s) and
  *                                                 the editor laid itself out again (`frames`
@@ -106,6 +110,15 @@
     return window.studioEdition.flyoutBlocks(opcode);
   }
 
+  function clickSmallStage() {
+    const exact = document.querySelector('[title="Switch to small stage"]');
+    const any = exact || [...document.querySelectorAll('button, [role=button], div[title]')]
+      .find((b) => /stage/i.test(b.title || b.getAttribute('aria-label') || ''));
+    if (!any) return false;
+    any.click();
+    return true;
+  }
+
   async function smallStageShown(frames) {
     const small = () => { const c = document.querySelector('canvas');
       return Boolean(c) && c.getBoundingClientRect().width < 300; };
@@ -130,6 +143,7 @@
     vmBlocks,
     flyoutWorkspace,
     flyoutBlocks,
+    clickSmallStage,
     smallStageShown,
     lists: {},
   };

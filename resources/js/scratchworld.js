@@ -21,6 +21,10 @@
  *       -> {ok: true, value} | {ok: false, code: INVALID_JS_FN | CUSTOM_JS_ERROR, message}
  *     `code` is the source of a function; it is awaited as
  *     fn({vm, SB, ws, payload, getVM, getWorkspace, getScratchBlocks}).
+ *   window.StudioScratchWorld.sealedReader() -> {read: async () => base64 of the .sb3}
+ *     Captures, when called (a session's page set-up, before any agent call), the VM, its own
+ *     save and serialize functions and the built-ins the read needs, out of reach of page
+ *     globals that agent code could replace; the caller keeps the reader as a handle.
  *   window.StudioScratchWorld.restoreWorkspace(state) -> {scale, scrollX, scrollY}
  *     The drag runner's workspace restore (section 11), done by the studio instead of the
  *     code it sends: scrollX/scrollY (else -tx/scale, -ty/scale, else 0) at state.scale (else
@@ -256,8 +260,28 @@
     return { category: item.name };
   }
 
+  function sealedReader() {
+    const vm = window.vm, proto = Object.getPrototypeOf(vm), runtime = vm.runtime;
+    const save = proto.saveProjectSb3, toJSON = proto.toJSON, apply = Reflect.apply;
+    const create = Object.create, U8 = Uint8Array, fromCharCode = String.fromCharCode;
+    const arrayBuffer = Blob.prototype.arrayBuffer, toBase64 = window.btoa.bind(window);
+    return {
+      read: async () => {
+        const view = create(vm, { toJSON: { value: toJSON }, runtime: { value: runtime } });
+        let out = await apply(save, view, []);
+        if (!(out instanceof ArrayBuffer)) out = await apply(arrayBuffer, out, []);
+        const bytes = new U8(out);
+        let text = '';
+        for (let i = 0; i < bytes.length; i += 0x8000) {
+          text += apply(fromCharCode, null, bytes.subarray(i, i + 0x8000));
+        }
+        return toBase64(text);
+      },
+    };
+  }
+
   window.StudioScratchWorld = {
-    elementsBatch, structure, customJs, control, restoreWorkspace,
+    elementsBatch, sealedReader, structure, customJs, control, restoreWorkspace,
     /** context() with the placements of the blocks `ids` (one call per observation). */
     pseudocodeExtras: (ids) => ({ ...context(), placements: placements(ids) }),
   };

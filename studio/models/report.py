@@ -4,7 +4,7 @@ SR is the share of tasks whose every test passed; PSR the mean over tasks of pas
 (FORMATS.md section 2). A task run several times by the same agent in the same mode (epochs,
 repeated batches, several human participants) counts once, with the mean of its runs, so the
 figures of a single run stay those of the published tables. Over repeated episodes a cell also
-carries 95 % intervals and pass@k (studio.services.runs.stats says how they are computed).
+carries 95 % intervals and pass@k (studio.services.core.stats says how they are computed).
 """
 
 from __future__ import annotations

@@ -1,3 +1,11 @@
-"""Qt-free core of the studio: server, browser, evaluator, task store, checks."""
+"""The studio's services, Qt-free, grouped by what they do (docs/architecture.md).
+
+- `core`: Scratch projects (.sb3, blocks, diff, pseudocode, building), the task store, files;
+- `runtime`: the browser and its pages, the editor server, page scripts, the evaluator;
+- features: `checking`, `authoring`, `propose`, `episodes`, `api`, `runs`, `labeling`,
+  `exchange`, `distributed`.
+
+The front ends reach them through `studio.app`.
+"""
 
 __all__: list[str] = []

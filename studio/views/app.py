@@ -3,7 +3,7 @@
 `run_gui(options)` shows the window until it is closed and returns the exit code. `GuiOptions`
 say what it shows first: the task library, a task and its project, a bottom tab, a recorded run
 and its step, the labeling window (`studio gui`, `studio view` and `studio label` fill them in,
-see studio.cli_window). A window may also be driven by a script, `run_gui(options, script)`: a
+see studio.cli.window). A window may also be driven by a script, `run_gui(options, script)`: a
 coroutine given the window once it has started, after whose end the window closes, the script's
 return value being the exit code (tests/helpers/window_harness.py takes screenshots that way).
 
@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.services.core import paths
+from studio.app.files import paths
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QWidget
 
-    from studio.services.runtime.server import EditorServer
+    from studio.app.editor import EditorServer
     from studio.views.main_window import MainWindow
 
 DEFAULT_CHROMIUM_FLAGS = (
@@ -85,8 +85,8 @@ def run_gui(options: GuiOptions, script: WindowScript | None = None) -> int:
 
     With a `script`, the window closes when the script ends, and its value is the exit code."""
     os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", DEFAULT_CHROMIUM_FLAGS)
-    from studio.services.core.paths import SetupError
-    from studio.services.runtime.server import EditorServer
+    from studio.app.editor import EditorServer
+    from studio.app.errors import SetupError
 
     try:
         server = EditorServer().start()
@@ -103,7 +103,7 @@ def _run(server: EditorServer, options: GuiOptions, script: WindowScript | None)
     import qasync
     from PySide6.QtCore import QTimer
 
-    from studio.services.runtime.browser import BrowserPool
+    from studio.app.editor import BrowserPool
     from studio.views.main_window import MainWindow
 
     app = make_application()

@@ -21,16 +21,19 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from studio.app.errors import TaskFileError
+from studio.app.files import paths
+from studio.app.library import (
+    RecoveryStore,
+    TaskFolder,
+    TaskSession,
+    apply_metadata,
+    load_task,
+    read_project_json,
+    review,
+)
 from studio.models.errors import StudioError
 from studio.models.task import Task
-from studio.services.authoring import review
-from studio.services.authoring.metadata import apply_metadata
-from studio.services.authoring.recovery import RecoveryStore
-from studio.services.authoring.task_session import TaskSession
-from studio.services.core import paths
-from studio.services.core.errors import TaskFileError
-from studio.services.core.sb3 import read_project_json
-from studio.services.core.store import TaskFolder, load_task
 from studio.views import recovery_work
 from studio.views.dialogs import ask_buttons
 from studio.views.document_bar import DocumentBar
@@ -386,7 +389,7 @@ class AuthoringController(QObject):
         if self.session is None or not self.session.active or not self.editor.is_ready:
             return
         try:
-            dirty = bool(await self.editor.run_js("studioBridge.isDirty()"))
+            dirty = bool(await self.editor.bridge_now("isDirty"))
         except EditorError:
             return
         if dirty != self._editor_dirty:
@@ -396,7 +399,7 @@ class AuthoringController(QObject):
     async def _mark_editor_clean(self) -> None:
         self._editor_dirty = False
         try:
-            await self.editor.run_js("studioBridge.markClean()")
+            await self.editor.bridge_now("markClean")
         except EditorError as exc:
             log.warning("could not mark the editor clean: %s", exc)
 

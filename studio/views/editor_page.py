@@ -2,7 +2,8 @@
 
 `window.studioBridge` (resources/js/editor-bridge.js) returns promises; QWebEnginePage's
 runJavaScript cannot wait for them, so each call carries an id and the page settles it through
-a QWebChannel object ("studioHost"). On the Python side a call is an asyncio future.
+a QWebChannel object ("studioHost"). On the Python side a call is an asyncio future. The text
+of every script run here comes from `runtime.page_scripts` (the JS from resources/js).
 """
 
 from __future__ import annotations
@@ -17,18 +18,10 @@ from PySide6.QtCore import QFile, QIODevice, QObject, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineScript
 
+from studio.app.editor import page_scripts
 from studio.models.errors import StudioError
 
 CHANNEL_SCRIPT = ":/qtwebchannel/qwebchannel.js"
-# studioBridge.studioEvaluate(source, arg, passArg): Playwright's evaluation rules - a source
-# starting with `function` is parenthesized, the source is evaluated in the global scope, and a
-# function value is called; the bridge's `call` awaits the result and settles it.
-_DEFINE_EVALUATE = """Object.defineProperty(b, 'studioEvaluate', { configurable: true,
-  value: function (source, arg, passArg) {
-    const text = /^(async)?\\s*function(\\s|\\()/.test(source.trim()) ? `(${source})` : source;
-    const value = (0, eval)(text);
-    return typeof value === 'function' ? (passArg ? value(arg) : value()) : value;
-  } });"""
 
 
 class EditorError(StudioError):
@@ -85,11 +78,11 @@ class EditorPage(QWebEnginePage):
         call_id = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[call_id] = future
-        script = (
-            f"window.studioBridge ? (studioBridge.call({call_id}, {json.dumps(method)}, "
-            f"{json.dumps(list(args))}), 'sent') : 'no-bridge'"
+        self.runJavaScript(
+            page_scripts.qt_bridge_call(call_id, method, args),
+            0,
+            lambda sent: self._on_dispatched(call_id, sent),
         )
-        self.runJavaScript(script, 0, lambda sent: self._on_dispatched(call_id, sent))
         return future
 
     def evaluate_function(
@@ -100,28 +93,14 @@ class EditorPage(QWebEnginePage):
         a promise is awaited. The future gets the JSON value; a throw becomes EditorError.
 
         The value comes back through the bridge's channel like a `call`: the function is run by
-        `studioBridge.studioEvaluate`, defined here once per page load."""
-        call_id = next(self._ids)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending[call_id] = future
-        args = json.dumps([source, arg, pass_arg])
-        script = (
-            "(function () { const b = window.studioBridge; if (!b) return 'no-bridge';"
-            f" if (typeof b.studioEvaluate !== 'function') {_DEFINE_EVALUATE}"
-            f" b.call({call_id}, 'studioEvaluate', {args}); return 'sent'; }})()"
-        )
-        self.runJavaScript(script, 0, lambda sent: self._on_dispatched(call_id, sent))
-        return future
+        `studioBridge.studioEvaluate`. What is evaluated is a page script's call
+        (`studio.services.runtime.page_scripts`, through `QtEditorPage`)."""
+        return self.call("studioEvaluate", source, arg, pass_arg)
 
     def evaluate(self, expression: str) -> asyncio.Future[Any]:
-        """Evaluate a synchronous JS expression; the future gets its value (via JSON)."""
+        """Evaluate a synchronous JS expression (one of `page_scripts.own_call`); the future
+        gets its value (via JSON)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        # PySide6 hands arrays back as '' from runJavaScript; JSON text survives intact.
-        script = (
-            "(function () { try { const v = (" + expression + ");"
-            " return JSON.stringify({ ok: true, v: v === undefined ? null : v }); }"
-            " catch (e) { return JSON.stringify({ ok: false, v: String(e) }); } })()"
-        )
 
         def done(text: Any) -> None:
             if future.done():
@@ -135,7 +114,7 @@ class EditorPage(QWebEnginePage):
             else:
                 future.set_exception(EditorError(f"script error: {reply.get('v')}"))
 
-        self.runJavaScript(script, 0, done)
+        self.runJavaScript(page_scripts.qt_json(expression), 0, done)
         return future
 
     def fail_pending(self, message: str) -> None:

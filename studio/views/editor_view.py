@@ -26,12 +26,10 @@ from PySide6.QtWebEngineCore import QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from studio.services.core import paths
-from studio.services.core.errors import ProjectFileError
-from studio.services.core.sb3 import check_sb3
-from studio.services.runtime import editions
-from studio.services.runtime.editions import Edition
-from studio.services.runtime.server import EditorServer
+from studio.app.editor import Edition, EditorServer, editions, page_scripts
+from studio.app.errors import ProjectFileError
+from studio.app.files import paths
+from studio.app.library import check_sb3
 from studio.views.banner import Banner
 from studio.views.editor_page import EditorError, EditorPage
 
@@ -40,8 +38,6 @@ GUI_MIN_SIZE = (1024, 640)  # the Scratch GUI's own minimum layout, CSS pixels
 MIN_ZOOM = 0.6
 
 READY_TIMEOUT_S = 90.0
-# May the idle stage skip its redraws (resources/js/editor-rest.js)? Not while lent to an episode.
-REST_SCRIPT = "window.studioRest && studioRest.allow(%s)"
 _profile: QWebEngineProfile | None = None
 _profile_lock: IO[str] | None = None
 
@@ -143,7 +139,7 @@ class EditorView(QWidget):
         if self._lent is None:
             layout.removeWidget(self.view)
         self._lent = (width, height)
-        self.page.runJavaScript(REST_SCRIPT % "false")  # an episode sees every frame
+        self._allow_rest(False)  # an episode sees every frame
         self.view.setZoomFactor(1.0)
         self.view.setMinimumSize(0, 0)
         self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
@@ -156,7 +152,7 @@ class EditorView(QWidget):
         if self._lent is None:
             return
         self._lent = None
-        self.page.runJavaScript(REST_SCRIPT % "true")
+        self._allow_rest(True)
         self.view.setMinimumSize(0, 0)
         self.view.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
         layout = self.layout()
@@ -164,6 +160,10 @@ class EditorView(QWidget):
         layout.addWidget(self.view, 1)
         layout.activate()
         self._fit_zoom()
+
+    def _allow_rest(self, allowed: bool) -> None:
+        """May the idle stage skip its redraws (resources/js/editor-rest.js)?"""
+        self.page.runJavaScript(page_scripts.own_call("studioRest", "allow", allowed))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -266,9 +266,9 @@ class EditorView(QWidget):
         except (binascii.Error, ValueError):
             raise EditorError("the editor returned a project that is not base64") from None
 
-    async def run_js(self, script: str) -> Any:
-        """Evaluate a synchronous JS expression in the editor page."""
-        return await self.page.evaluate(script)
+    async def bridge_now(self, method: str, *args: Any) -> Any:
+        """`studioBridge[method](...args)` run synchronously (None before the bridge is up)."""
+        return await self.page.evaluate(page_scripts.own_call("studioBridge", method, *args))
 
     async def describe_project(self) -> dict[str, Any]:
         await self.wait_ready()
@@ -292,8 +292,9 @@ class EditorView(QWidget):
     async def _await_page_ready(self) -> None:
         ready = self._ready
         try:
-            webgl = await self.page.evaluate("window.studioBridge && studioBridge.status().webgl")
-            if webgl is False:  # the editor would only show its "no WebGL" dialog
+            status = await self.bridge_now("status")
+            # without WebGL the editor would only show its "no WebGL" dialog
+            if isinstance(status, dict) and status.get("webgl") is False:
                 raise EditorError("no WebGL")
             await asyncio.wait_for(self.page.call("whenReady"), READY_TIMEOUT_S)
         except (EditorError, TimeoutError) as exc:
@@ -307,7 +308,7 @@ class EditorView(QWidget):
         self.editor_started.emit(seconds)
 
     async def _why_not_ready(self, exc: BaseException) -> str:
-        status = await self.page.evaluate("window.studioBridge && studioBridge.status()")
+        status = await self.bridge_now("status")
         if isinstance(status, dict) and status.get("webgl") is False:
             return (
                 "the Scratch editor needs WebGL, which this display does not offer "

@@ -37,14 +37,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.app.episodes import EditorPages, HumanSessionDriver, HumanSessionRecorder, ProtocolCard
+from studio.app.files import paths
+from studio.app.library import TaskFolder
 from studio.models.agent import EpisodeStatus
 from studio.models.evaluation import EvalResult
-from studio.services.core import paths
-from studio.services.core.store import TaskFolder
-from studio.services.episodes.editor_pages import EditorPages
-from studio.services.episodes.human.live import HumanSessionDriver
-from studio.services.episodes.human.protocol import ProtocolCard
-from studio.services.episodes.human.session import HumanSessionRecorder
 from studio.views.dialogs import finished
 from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -54,8 +53,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from studio.app.editor import page_scripts
+from studio.app.episodes import VIEWPORT
 from studio.models.errors import StudioError
-from studio.services.episodes.modes import VIEWPORT
 from studio.views.editor_page import EditorError
 from studio.views.live_keys import (
     BUTTONS,
@@ -83,18 +83,6 @@ _POINTER_EVENTS = {
     QEvent.Type.MouseButtonPress: "pointerdown",
     QEvent.Type.MouseButtonRelease: "pointerup",
 }
-# The number of `kind` input events the page has dispatched; a passive capture listener on the
-# window counts them (installed on first use, and again after a reload).
-_SEEN_JS = """(function (kind) {
-  let seen = window.__studioInputSeen;
-  if (!seen) {
-    seen = window.__studioInputSeen = {};
-    const count = (e) => { seen[e.type] = (seen[e.type] || 0) + 1; };
-    for (const t of ['pointermove', 'pointerdown', 'pointerup', 'keydown', 'keyup', 'wheel'])
-      window.addEventListener(t, count, { capture: true, passive: true });
-  }
-  return seen[kind] || 0;
-})(%s)"""
 
 
 class PageError(StudioError, PlaywrightError):
@@ -293,11 +281,14 @@ class QtEditorPage:
         if not shown or self.editor.view.size() != QSize(width, height):
             self.editor.show_at(width, height)
         deadline = time.monotonic() + SCREEN_TIMEOUT_S
-        while await self.evaluate("() => [innerWidth, innerHeight]") != [width, height]:
+        while await self._viewport() != [width, height]:
             if time.monotonic() > deadline:
-                shown = await self.evaluate("() => [innerWidth, innerHeight]")
+                shown = await self._viewport()
                 raise PageError(f"the editor did not take the size {width}x{height} ({shown})")
             await asyncio.sleep(0.02)
+
+    async def _viewport(self) -> Any:
+        return await page_scripts.call(self, page_scripts.EDITOR, "viewport")
 
     async def bring_to_front(self) -> None:
         """Nothing to do: the window's page is the only one, and it is shown."""
@@ -319,14 +310,10 @@ class QtEditorPage:
 
     async def content(self) -> str:
         """The page's HTML with its doctype, as Playwright serializes it."""
-        html = await self.evaluate(
-            "() => (document.doctype ? new XMLSerializer().serializeToString(document.doctype)"
-            " : '') + (document.documentElement ? document.documentElement.outerHTML : '')"
-        )
-        return str(html)
+        return str(await page_scripts.call(self, page_scripts.EDITOR, "html"))
 
     async def title(self) -> str:
-        return str(await self.evaluate("() => document.title"))
+        return str(await page_scripts.call(self, page_scripts.EDITOR, "title"))
 
     async def wait_for_function(
         self, expression: str, arg: Any = _UNSET, timeout: float | None = None, **_: Any
@@ -364,8 +351,8 @@ class QtEditorPage:
             event.setTimestamp(_timestamp())
         QCoreApplication.sendEvent(self.input_widget(), event)
         if not expect:
-            with contextlib.suppress(EditorError, TimeoutError):
-                await asyncio.wait_for(self.editor.page.evaluate("0"), INPUT_TIMEOUT_S)
+            with contextlib.suppress(PageError, TimeoutError):
+                await asyncio.wait_for(page_scripts.ping(self), INPUT_TIMEOUT_S)
             return
         deadline = time.monotonic() + INPUT_TIMEOUT_S
         while await self._seen(expect) <= before:
@@ -375,10 +362,11 @@ class QtEditorPage:
             await asyncio.sleep(0.002)
 
     async def _seen(self, kind: str) -> int:
-        """How many `kind` events the page has dispatched (the listener installed once)."""
+        """How many `kind` events the page has dispatched (a listener of the page script counts
+        them from its installation on)."""
         try:
-            count = await self.editor.page.evaluate(_SEEN_JS % json.dumps(kind))
-        except EditorError:
+            count = await page_scripts.call(self, page_scripts.EDITOR, "inputsSeen", kind)
+        except (PageError, StudioError):
             return -1
         return int(count) if isinstance(count, int) else -1
 
@@ -417,10 +405,7 @@ class QtEditorPage:
         """Let the page draw what it has (two animation frames) and Qt show that frame."""
         with contextlib.suppress(PageError, TimeoutError):
             await asyncio.wait_for(
-                self.evaluate(
-                    "() => new Promise((r) => requestAnimationFrame(() => "
-                    "requestAnimationFrame(() => r(true))))"
-                ),
+                page_scripts.call(self, page_scripts.EDITOR, "nextFrames"),
                 FRAME_TIMEOUT_S,
             )
         await asyncio.sleep(0.03)
@@ -442,8 +427,8 @@ class LentEditor:
         view = self.editor.view
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline:
-            with contextlib.suppress(EditorError):
-                shown = await self.editor.page.evaluate("[innerWidth, innerHeight]")
+            with contextlib.suppress(PageError, StudioError):
+                shown = await page_scripts.call(self.page, page_scripts.EDITOR, "viewport")
                 if shown == [view.width(), view.height()]:
                     return
             await asyncio.sleep(0.05)

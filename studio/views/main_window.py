@@ -20,15 +20,12 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from studio.app.editor import AgreementCache, BrowserPool, EditorServer, clock_for
+from studio.app.episodes import WindowPageSource
+from studio.app.errors import TaskFileError
+from studio.app.library import LibraryScan, TaskFolder, last_checks, scan_library
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
-from studio.services.authoring.check_record import last_checks
-from studio.services.core.errors import TaskFileError
-from studio.services.core.store import LibraryScan, TaskFolder, scan_library
-from studio.services.episodes.live.window_pages import WindowPageSource
-from studio.services.runtime.browser import BrowserPool
-from studio.services.runtime.clock_agreement import AgreementCache, clock_for
-from studio.services.runtime.server import EditorServer
 from studio.views import recovery_work, task_memory, window_layout
 from studio.views.actions import StudioActions
 from studio.views.authoring import AuthoringController

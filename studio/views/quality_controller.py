@@ -20,19 +20,22 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from studio.app import equivalence
+from studio.app.checks import CheckOptions, TaskChecker, build_mutant, judge
+from studio.app.editor import AgreementCache, Evaluator
+from studio.app.errors import ProjectFileError
+from studio.app.library import (
+    Finding,
+    TaskFolder,
+    fingerprint,
+    lint_task,
+    load_check,
+    read_project_json,
+    review,
+    save_check,
+)
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
 from studio.models.task import Task
-from studio.services.authoring import review
-from studio.services.authoring.check_record import fingerprint, load_check, save_check
-from studio.services.authoring.lint import Finding, lint_task
-from studio.services.checking.checker import CheckOptions, TaskChecker, judge
-from studio.services.checking.mutant_runs import build_mutant
-from studio.services.core.errors import ProjectFileError
-from studio.services.core.sb3 import read_project_json
-from studio.services.core.store import TaskFolder
-from studio.services.runtime.clock_agreement import AgreementCache
-from studio.services.runtime.evaluator import Evaluator
 from studio.views.authoring import AuthoringController
 from studio.views.checks_panel import ChecksPanel
 from studio.views.diff_view import DiffView

@@ -14,10 +14,8 @@ from typing import Protocol
 
 from PySide6.QtCore import SignalInstance
 
+from studio.app.library import RecoveryStore, TaskFolder, TaskSession
 from studio.models.task import Task
-from studio.services.authoring.recovery import RecoveryStore
-from studio.services.authoring.task_session import TaskSession
-from studio.services.core.store import TaskFolder
 from studio.views.editor_page import EditorError
 from studio.views.editor_view import EditorView
 from studio.views.script_editor import ScriptEditor

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QAction
 
-from studio.services.core.store import TaskFolder
+from studio.app.library import TaskFolder
 from studio.views.settings import open_settings
 
 

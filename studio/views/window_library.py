@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from studio.services.core.store import TaskFolder
+from studio.app.library import TaskFolder
 from studio.views.authoring import AuthoringController
 from studio.views.library_controller import LibraryController
 from studio.views.library_panel import LibraryPanel

@@ -114,7 +114,7 @@ def js(run_async: Callable[..., Any]) -> Callable[[Any, str], Any]:
     """js(window, expression) -> value of a synchronous JS expression in the editor page."""
 
     def evaluate(window: Any, expression: str) -> Any:
-        return run_async(window.editor.run_js(expression), timeout_ms=20_000)
+        return run_async(window.editor.page.evaluate(expression), timeout_ms=20_000)
 
     return evaluate
 

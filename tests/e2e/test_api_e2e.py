@@ -20,21 +20,10 @@ import pytest
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "e2e-token"
-# Until `studio` itself lists serve/run/report, drive the subcommands through their own parser.
-_DRIVER = (
-    "import argparse, sys\n"
-    "from studio import cli_env\n"
-    "p = argparse.ArgumentParser(prog='studio')\n"
-    "cli_env.add_parsers(p.add_subparsers(dest='command'))\n"
-    "sys.exit(cli_env.run(p.parse_args(sys.argv[1:])))\n"
-)
 
 
 def studio_cmd() -> list[str]:
-    from studio.cli import build_parser
-
-    wired = "serve" in build_parser().format_help()
-    return [sys.executable, "-m", "studio"] if wired else [sys.executable, "-c", _DRIVER]
+    return [sys.executable, "-m", "studio"]
 
 
 def studio(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,6 @@ import pytest
 from studio.models.evaluation import Clock
 from studio.services.core import paths
 from studio.services.core.store import load_task
-from studio.services.exchange.published_protocol import SMALL_STAGE_JS
 from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.editions import Edition, info
@@ -63,7 +62,7 @@ async def _screen(pool: BrowserPool) -> dict[str, Any]:
         url = pool.server.url(info(Edition.CLASSIC).editor_page)
         await page.goto(url, wait_until="domcontentloaded", timeout=120_000)
         await page.wait_for_function("window.studioEditorReady === true", timeout=120_000)
-        assert await page.evaluate(SMALL_STAGE_JS)
+        assert await page_scripts.call(page, page_scripts.HELPERS, "clickSmallStage")
         assert await page_scripts.call(page, page_scripts.HELPERS, "smallStageShown", 2)
         result: dict[str, Any] = await page.evaluate(GEOMETRY_JS)
         # a published item's workspace_state, restored as the published drag runner does

@@ -372,7 +372,7 @@ def test_live_runs_drive_the_window_page_with_real_input_through_qt(
     assert not pages.busy and window.editor.shown_size is None
     qtbot.waitUntil(
         lambda: page_fits_view(
-            run_async(window.editor.run_js("[innerWidth, innerHeight]")), view, both=True
+            run_async(window.editor.page.evaluate("[innerWidth, innerHeight]")), view, both=True
         ),
         timeout=10_000,
     )

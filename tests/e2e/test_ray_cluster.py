@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from studio.cli import _report_json, main
+from studio.cli import main
+from studio.cli.check import report_json
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock
 from studio.services.checking.checker import CheckOptions, check_tasks
@@ -101,7 +102,7 @@ def local_check(
     cache = AgreementCache(tmp_path_factory.mktemp("agreement") / "a.json")
     evaluator = Evaluator(browser_pool)
     report = loop_thread.run(check_tasks(evaluator, [load_task(TASK)], (), OPTIONS, None, cache))
-    return comparable(_report_json(report))
+    return comparable(report_json(report))
 
 
 def test_check_on_the_cluster_prints_the_local_json_and_names_the_broken_node(
@@ -235,6 +236,6 @@ def test_a_node_killed_mid_check_loses_no_result(
 
     report, stats = asyncio.run(on_cluster())
     assert killed.is_set()
-    assert comparable(_report_json(report)) == local_check
+    assert comparable(report_json(report)) == local_check
     assert [victim.node_id[:8] in name for name in stats.lost] == [True]
     assert stats.done == report.summary.evaluations == 6

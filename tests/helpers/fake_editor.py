@@ -47,10 +47,10 @@ class FakeEditor(QObject):
         """What a person does in the editor: the project changes."""
         self.project, self.edited = data, True
 
-    async def run_js(self, script: str) -> Any:
-        if script == "studioBridge.isDirty()":
+    async def bridge_now(self, method: str, *args: Any) -> Any:
+        if method == "isDirty":
             return self.edited
-        if script == "studioBridge.markClean()":
+        if method == "markClean":
             self.edited = False
             return None
-        raise EditorError(f"the fake editor does not run {script!r}")
+        raise EditorError(f"the fake editor has no bridge method {method!r}")

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from studio import cli_window
+from studio.cli.window import add_window_options
 from studio.services.core import paths
 from studio.views import app
 
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    cli_window.add_window_options(parser, library_default=paths.BUNDLED_TASKS)
+    add_window_options(parser, library_default=paths.BUNDLED_TASKS)
     parser.add_argument("--exit-when-ready", action="store_true")
     parser.add_argument("--idle", type=float, metavar="SECONDS", help="sit idle, see above")
     parser.add_argument("--minimised", action="store_true", help="minimise before --idle")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 from pathlib import Path
@@ -10,9 +9,11 @@ from typing import Any
 
 import pytest
 
-from studio import cli_env
 from studio.app.agents import episode_agents, load_actions
+from studio.cli import build_parser
+from studio.cli.common import run_command
 from studio.models.agent import Mode, Observation
+from studio.models.errors import StudioError
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.runs.batch import run_batch, run_dir_name
 from studio.services.runs.reports import report_for
@@ -33,12 +34,6 @@ class ListAgent:
 
     def feedback(self, error: str) -> None:
         self.refused.append(error)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="studio")
-    cli_env.add_parsers(parser.add_subparsers(dest="command"))
-    return parser
 
 
 @pytest.fixture
@@ -112,34 +107,34 @@ def test_report_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     write_run(tmp_path / "runs", "oracle", "composite", "create_a", 2, 2)
     write_run(tmp_path / "runs", "idle", "composite", "create_a", 0, 2)
     html = tmp_path / "out" / "report.html"
-    args = _parser().parse_args(["report", str(tmp_path / "runs"), "--html", str(html)])
-    assert cli_env.run(args) == 0
+    args = build_parser().parse_args(["report", str(tmp_path / "runs"), "--html", str(html)])
+    assert run_command(args) == 0
     out = capsys.readouterr().out
     assert "oracle" in out and "100.00" in out and f"written to {html}" in out
     assert html.read_text().startswith("<!DOCTYPE html>")
-    args = _parser().parse_args(["report", str(tmp_path / "runs"), "--json"])
-    assert cli_env.run(args) == 0
+    args = build_parser().parse_args(["report", str(tmp_path / "runs"), "--json"])
+    assert run_command(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert {(r["agent"], r["overall"]["sr"]) for r in data["rows"]} == {("oracle", 1), ("idle", 0)}
-    args = _parser().parse_args(["report", str(tmp_path / "empty")])
-    assert cli_env.run(args) == 2
+    args = build_parser().parse_args(["report", str(tmp_path / "empty")])
+    assert run_command(args) == 2
     assert "does not exist" in capsys.readouterr().err
 
 
 def test_serve_refuses_remote_host(capsys: pytest.CaptureFixture[str]) -> None:
-    args = _parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "0"])
-    assert cli_env.run(args) == 2
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert run_command(args) == 2
     assert "--allow-remote" in capsys.readouterr().err
 
 
 def test_run_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert cli_env.run(_parser().parse_args(["run", str(empty), "--agent", "idle"])) == 2
+    assert run_command(build_parser().parse_args(["run", str(empty), "--agent", "idle"])) == 2
     assert "holds no task folder" in capsys.readouterr().err
     task = make_task(tmp_path / "t")
-    args = _parser().parse_args(["run", str(task), "--agent", "scripted"])
-    assert cli_env.run(args) == 2
+    args = build_parser().parse_args(["run", str(task), "--agent", "scripted"])
+    assert run_command(args) == 2
     assert "--actions FILE" in capsys.readouterr().err
 
 
@@ -152,7 +147,7 @@ def test_actions_file_formats(tmp_path: Path) -> None:
     assert [a["api"] for a in load_actions(lines)] == ["select_stage", "done"]
     bad = tmp_path / "bad.json"
     bad.write_text("[1]")
-    with pytest.raises(cli_env.StudioError, match="item 1 is not an action"):
+    with pytest.raises(StudioError, match="item 1 is not an action"):
         load_actions(bad)
 
 
@@ -160,7 +155,7 @@ def test_agent_factory_builds_every_agent(
     tasks: list[TaskFolder], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def make(agent: str, *extra: str) -> Any:
-        args = _parser().parse_args(["run", "x", "--agent", agent, "--seed", "5", *extra])
+        args = build_parser().parse_args(["run", "x", "--agent", agent, "--seed", "5", *extra])
         return episode_agents(agent, Mode.COMPOSITE, args.seed, args.actions)
 
     assert make("idle")(tasks[0], 0).name == "idle"
@@ -178,5 +173,5 @@ def test_agent_factory_builds_every_agent(
     first = asyncio.run(per_task(tasks[0], 0).act(Observation(mode=Mode.COMPOSITE, step=0)))
     second = asyncio.run(per_task(tasks[1], 1).act(Observation(mode=Mode.COMPOSITE, step=0)))
     assert first[0]["api"] == "select_stage" and second[0]["api"] == "failed"
-    with pytest.raises(cli_env.StudioError, match="no script for task compute_c"):
+    with pytest.raises(StudioError, match="no script for task compute_c"):
         per_task(tasks[2], 2)

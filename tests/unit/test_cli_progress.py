@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from studio.cli_progress import ProgressBar
+from studio.cli.common import ProgressBar
 
 
 class Terminal(io.StringIO):

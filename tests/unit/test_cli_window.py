@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from studio import cli
-from studio.cli_window import gui_options
+from studio.cli.window import gui_options
 from studio.services.core import paths
 from studio.views.app import GuiOptions
 

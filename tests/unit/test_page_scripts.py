@@ -71,3 +71,19 @@ def test_bridge_calls_reach_the_editor_bridge() -> None:
 def test_a_missing_script_file_is_named() -> None:
     with pytest.raises(StudioError, match=r"no-such\.js: cannot read the page script"):
         asyncio.run(page_scripts.install(EchoPage(), PageScript("no-such.js", "studioNothing")))
+
+
+def test_window_expressions_carry_their_arguments_as_json() -> None:
+    text = page_scripts.qt_bridge_call(7, "load'); alert(1); ('", ['a"b', {"k": 1}])
+    assert text == (
+        """window.studioBridge ? (studioBridge.call(7, "load'); alert(1); ('", """
+        """["a\\"b", {"k": 1}]), 'sent') : 'no-bridge'"""
+    )
+    assert page_scripts.own_call("studioRest", "allow", False) == (
+        '(window.studioRest ? window.studioRest["allow"](...[false]) : null)'
+    )
+
+
+def test_only_the_page_s_own_scripts_are_called_without_installing() -> None:
+    with pytest.raises(StudioError, match="studioEditor: not one of the editor page's own"):
+        page_scripts.own_call("studioEditor", "program")

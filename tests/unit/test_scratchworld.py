@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from studio import cli_scratchworld
+from studio.cli import main
 from studio.models.errors import StudioError
 from studio.models.task import Category, Convention
 from studio.services.core import paths
@@ -403,9 +402,7 @@ def test_export_skips_broken_task_folders(lib: Path, tmp_path: Path) -> None:
 
 
 def _run(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="studio")
-    cli_scratchworld.add_parsers(parser.add_subparsers(dest="command"))
-    return cli_scratchworld.run(parser.parse_args(list(argv)))
+    return main(list(argv))
 
 
 def test_cli_import_and_export(

@@ -4,7 +4,6 @@ task never stops the others."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from studio import cli_scratchworld
+from studio.cli import main
 from studio.services.core.errors import TaskFileError
 from studio.services.core.store import load_task
 from studio.services.exchange.scratchworld import (
@@ -190,9 +189,7 @@ def test_import_refuses_library_names_and_imports_the_rest(tmp_path: Path, name:
 
 
 def _run(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="studio")
-    cli_scratchworld.add_parsers(parser.add_subparsers(dest="command"))
-    return cli_scratchworld.run(parser.parse_args(list(argv)))
+    return main(list(argv))
 
 
 def test_cli_import_with_a_dot_task_imports_the_others_and_exits_1(

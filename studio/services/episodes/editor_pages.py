@@ -77,9 +77,7 @@ class EditorPages:
                 await page.set_viewport_size(VIEWPORT)
                 editor_page = editions.info(self.edition).editor_page
                 await page.goto(self.server.url(editor_page), wait_until="load")
-                await page.wait_for_function(
-                    "window.studioEditorReady === true", timeout=READY_TIMEOUT_MS
-                )
+                await page_scripts.wait_bridge(page, "isReady", timeout_ms=READY_TIMEOUT_MS)
                 await page_scripts.install(page, page_scripts.COMPOSITE)
             except BaseException:
                 with contextlib.suppress(Exception):

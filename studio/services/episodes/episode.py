@@ -299,8 +299,8 @@ class Episode:
 
     async def _read_program(self) -> dict[str, Any] | None:
         try:
-            program: dict[str, Any] = await self.page.evaluate(
-                "() => JSON.parse(window.vm.toJSON())"
+            program: dict[str, Any] = await page_scripts.call(
+                self.page, page_scripts.EDITOR, "program"
             )
             return program
         except Exception:

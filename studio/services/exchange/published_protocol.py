@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,24 +25,13 @@ from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult
 from studio.models.task import SCRATCHWORLD_CAP_S, ScriptLimit
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EditorPages
+from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.evaluator import prepare, run_in_page
 
-__all__ = ["PUBLISHED_LIMIT", "RUNNER", "SMALL_STAGE_JS", "PublishedProtocol"]
+__all__ = ["PUBLISHED_LIMIT", "PublishedProtocol"]
 
 PUBLISHED_LIMIT = ScriptLimit(SCRATCHWORLD_CAP_S, "the published protocol's cap on a whole script")
-RUNNER = "studio-js/eval-runner.js"
-
-# The published service clicks the button titled "Switch to small stage" (falling back to any
-# button that says "stage"); the editor keeps its VM either way.
-SMALL_STAGE_JS = """() => {
-  const exact = document.querySelector('[title="Switch to small stage"]');
-  const any = exact || [...document.querySelectorAll('button, [role=button], div[title]')]
-    .find((b) => /stage/i.test(b.title || b.getAttribute('aria-label') || ''));
-  if (!any) return false;
-  any.click();
-  return true;
-}"""
 
 
 class PublishedProtocol:
@@ -73,9 +63,9 @@ class PublishedProtocol:
             return result
         try:
             result.timings.page_ready_s = time.perf_counter() - t0
-            await _prepare_page(page, server.url(RUNNER))
+            await _prepare_page(page, server.url)
             await self.pool.contain_loaded(page)  # the script is untrusted here too
-            await run_in_page(page, "(a) => window.StudioEval.runOn(window.vm, a)", prepared)
+            await run_in_page(page, page_scripts.RUN_ON_EDITOR_VM_JS, prepared)
         finally:
             with contextlib.suppress(Exception):
                 await page.close(run_before_unload=False)
@@ -84,8 +74,9 @@ class PublishedProtocol:
         return result
 
 
-async def _prepare_page(page: Any, runner_url: str) -> None:
+async def _prepare_page(page: Any, url_of: Callable[[str], str]) -> None:
     with contextlib.suppress(Exception):
         await page.bring_to_front()  # a back tab gets fewer frames; the service shows its page
-    await page.evaluate(SMALL_STAGE_JS)
-    await page.add_script_tag(url=runner_url)
+    # the published service clicks "Switch to small stage"; the editor keeps its VM either way
+    await page_scripts.call(page, page_scripts.HELPERS, "clickSmallStage")
+    await page_scripts.add_runner(page, url_of)

@@ -1,3 +1,7 @@
-"""Labeling: what drag items and perception QA items share (their review), Qt-free."""
+"""Labeling, Qt-free: drag items (`drag`) and perception QA items (`qa`), their review steps
+(`review`), the agents that answer them (`agents`, `llm_agent`), the summary of their runs
+(`report`) and the published ScratchWorld diagnostic sets (`published`). The item models are
+`studio.models.drag_item`, `qa_item` and `items`.
+"""
 
 __all__: list[str] = []

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.report import DiagnosticRow
+from studio.services.core.stats import wilson
 from studio.services.core.untrusted_json import JsonInputError, read_json
-from studio.services.runs.stats import wilson
 
 __all__ = [
     "KINDS", "QA_COLUMNS", "SUMMARY_FILE", "TITLES", "ci_lines", "diagnostics_html",

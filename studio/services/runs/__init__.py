@@ -1,3 +1,8 @@
-"""runs."""
+"""Runs and what is made of them.
+
+Batches of episodes (`batch`) and campaigns that resume (`campaign`), reports over recorded
+runs and ScratchWorld result folders (`reports`, `sw_results`, `report_html`), re-scoring
+(`rescore`), static bundles (`bundle`) and recorded trajectories (`trajectories`).
+"""
 
 __all__: list[str] = []

@@ -25,10 +25,10 @@ from studio.models.errors import StudioError
 from studio.models.report import CATEGORIES, CellStats, ReportRow, RunEntry, RunReport, TaskStats
 from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
-from studio.services.runs import stats
 
 __all__ = [
     "UNSEALED_NOTE", "UNSEALED_SUFFIX", "build_report", "ci_text", "duration", "entry_from_run",
@@ -238,7 +238,7 @@ def report_for(root: Path) -> RunReport:
 
 
 def _field_results(root: Path) -> Any:
-    from studio.services.exchange.scratchworld.results import load_field_results
+    from studio.services.runs.sw_results import load_field_results
 
     return load_field_results(root)
 

@@ -20,6 +20,19 @@ editor page or spells the call of one of its functions.
 - `bridge(page, function, *args)` calls the editor page's own bridge the same way
   (`window.studioBridge`, resources/js/editor-bridge.js, which resources/web/editor.html loads
   itself: nothing to install).
+- `wait(page, script, function, *args, timeout_ms=)` and `wait_bridge(page, function, ...)`
+  wait (Playwright's `wait_for_function`) until such a call returns a true value.
+- `handle(page, script, function, *args)` keeps the call's result in the page (Playwright's
+  `evaluate_handle`); `call_handle(handle, function, *args)` calls one of its functions.
+- `add_runner(page, url_of)` loads the evaluation runner (resources/js/eval-runner.js, served
+  by the editor server at `url_of(path)`) in an editor page.
+- `ping(page)` is the page's answer to a trivial script (1): whether it still runs scripts.
+
+The studio's window (Qt's `QWebEnginePage.runJavaScript`, studio/views/editor_page.py) takes
+the text of an expression instead: `qt_bridge_call(call_id, function, args)` hands a call to
+the bridge, which settles it through the window's channel; `own_call(global, function,
+*args)` is a synchronous call of a function of the page's own scripts (`OWN`), and
+`qt_json(expression)` wraps such an expression so that its value comes back as JSON text.
 
 A page is anything with Playwright's `evaluate(expression, arg)` (`ScriptPage`): a Playwright
 page of the headless browser, or the window's own editor page (`studio.views.live_page`).
@@ -30,7 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -40,9 +53,12 @@ from studio.services.core import paths
 from studio.services.runtime.page_lists import PAGE_LISTS
 
 __all__ = [
-    "BRIDGE_JS", "CALL_JS", "COMPOSITE", "DRAG", "ELEMENTS", "HELD_JS", "HELPERS", "INPUT",
-    "INSTALL_JS", "MISSING", "QA", "REGISTRY", "SCRATCHWORLD", "SCRIPTS", "PageScript",
-    "ScriptPage", "bridge", "call", "in_order", "install", "source", "version",
+    "BRIDGE_JS", "CALL_JS", "COMPOSITE", "DRAG", "EDITOR", "ELEMENTS", "HANDLE_CALL_JS", "HELD_JS",
+    "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS", "PING_JS", "QA",
+    "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "RUNNER_PATH", "RUN_ON_EDITOR_VM_JS",
+    "SCRATCHWORLD", "SCRIPTS", "WAIT_BRIDGE_JS", "WAIT_JS", "PageScript", "ScriptPage",
+    "add_runner", "bridge", "call", "call_handle", "handle", "in_order", "install", "own_call",
+    "ping", "qt_bridge_call", "qt_json", "source", "version", "wait", "wait_bridge",
 ]  # fmt: skip
 
 # The page's side of this module (fakes of a page in tests answer them too).
@@ -67,6 +83,28 @@ CALL_JS = f"""([name, version, fn, args]) => {{
   if (!held || held[name] !== version || !window[name]) return '{MISSING}';
   return window[name][fn](...args);
 }}"""
+WAIT_JS = f"""([name, version, fn, args]) => {{
+  const held = window.{REGISTRY};
+  return Boolean(held && held[name] === version && window[name]) && window[name][fn](...args);
+}}"""
+WAIT_BRIDGE_JS = "([fn, args]) => Boolean(window.studioBridge) && window.studioBridge[fn](...args)"
+HANDLE_CALL_JS = "(held, [fn, args]) => held[fn](...args)"
+PING_JS = "1"
+# The evaluation runner (resources/js/eval-runner.js, which an evaluation loads in its page
+# itself): the page function that runs a prepared evaluation on an editor page's own VM.
+RUN_ON_EDITOR_VM_JS = "(a) => window.StudioEval.runOn(window.vm, a)"
+RUNNER_PATH = "studio-js/eval-runner.js"
+# The page's own scripts (resources/web/editor.html loads them), by global: called, never
+# installed.
+OWN = {"studioBridge": "editor-bridge.js", "studioRest": "editor-rest.js"}
+QT_BRIDGE_CALL_JS = "window.studioBridge ? (studioBridge.call(%s, %s, %s), 'sent') : 'no-bridge'"
+OWN_CALL_JS = "(window.%s ? window.%s[%s](...%s) : null)"
+# PySide6 hands arrays back as '' from runJavaScript; JSON text survives intact.
+QT_JSON_JS = (
+    "(function () { try { const v = (%s);"
+    " return JSON.stringify({ ok: true, v: v === undefined ? null : v }); }"
+    " catch (e) { return JSON.stringify({ ok: false, v: String(e) }); } })()"
+)
 
 
 class ScriptPage(Protocol):
@@ -91,7 +129,8 @@ QA = PageScript("perception.js", "studioQa", (HELPERS,))
 ELEMENTS = PageScript("elements.js", "StudioElements", (HELPERS,))
 SCRATCHWORLD = PageScript("scratchworld.js", "StudioScratchWorld")
 INPUT = PageScript("input-capture.js", "studioInput")
-SCRIPTS = (HELPERS, COMPOSITE, DRAG, QA, ELEMENTS, SCRATCHWORLD, INPUT)
+EDITOR = PageScript("editor-reads.js", "studioEditor", (HELPERS,))
+SCRIPTS = (HELPERS, COMPOSITE, DRAG, QA, ELEMENTS, SCRATCHWORLD, INPUT, EDITOR)
 
 
 @cache
@@ -154,3 +193,59 @@ async def call(page: ScriptPage, script: PageScript, function: str, *args: Any) 
 async def bridge(page: ScriptPage, function: str, *args: Any) -> Any:
     """`window.studioBridge[function](...args)`: the editor page's own bridge."""
     return await page.evaluate(BRIDGE_JS, [function, list(args)])
+
+
+async def wait(page: Any, script: PageScript, function: str, *args: Any, timeout_ms: float) -> Any:
+    """Install `script`, then wait until `window[script.name][function](...args)` is true
+    (Playwright's `TimeoutError` after `timeout_ms`); its value."""
+    await install(page, script)
+    request = [script.name, version(script), function, list(args)]
+    return await page.wait_for_function(WAIT_JS, arg=request, timeout=timeout_ms)
+
+
+async def wait_bridge(page: Any, function: str, *args: Any, timeout_ms: float) -> Any:
+    """Wait until `window.studioBridge[function](...args)` is true (the page's own bridge)."""
+    return await page.wait_for_function(
+        WAIT_BRIDGE_JS, arg=[function, list(args)], timeout=timeout_ms
+    )
+
+
+async def handle(page: Any, script: PageScript, function: str, *args: Any) -> Any:
+    """`window[script.name][function](...args)` kept in the page: a Playwright `JSHandle`."""
+    await install(page, script)
+    return await page.evaluate_handle(CALL_JS, [script.name, version(script), function, list(args)])
+
+
+async def call_handle(held: Any, function: str, *args: Any) -> Any:
+    """`held[function](...args)` for a handle from `handle` (a promise is awaited)."""
+    return await held.evaluate(HANDLE_CALL_JS, [function, list(args)])
+
+
+async def add_runner(page: Any, url_of: Callable[[str], str]) -> None:
+    """Load the evaluation runner in `page` (an editor page) from the editor server."""
+    await page.add_script_tag(url=url_of(RUNNER_PATH))
+
+
+async def ping(page: ScriptPage) -> Any:
+    """The page's answer to a trivial script (1); raises when the page runs no script."""
+    return await page.evaluate(PING_JS)
+
+
+def qt_bridge_call(call_id: int, function: str, args: Iterable[Any]) -> str:
+    """The expression that hands `studioBridge[function](...args)` to the bridge's `call`,
+    which settles it as `call_id` through the window's channel: 'sent', or 'no-bridge'."""
+    return QT_BRIDGE_CALL_JS % (json.dumps(call_id), json.dumps(function), json.dumps(list(args)))
+
+
+def own_call(name: str, function: str, *args: Any) -> str:
+    """The expression `window[name][function](...args)` for one of the page's own scripts
+    (`OWN`); null while the page lacks the script."""
+    if name not in OWN:
+        raise StudioError(f"{name}: not one of the editor page's own scripts ({', '.join(OWN)})")
+    return OWN_CALL_JS % (name, name, json.dumps(function), json.dumps(list(args)))
+
+
+def qt_json(expression: str) -> str:
+    """`expression` wrapped so that runJavaScript returns JSON text: {ok, v} (a throw: ok
+    false, v the error's text)."""
+    return QT_JSON_JS % expression

@@ -18,17 +18,15 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
+from studio.app.editor import page_scripts
+from studio.app.labeling import DragItemError, ItemFolder, Pick, author_item, pick_at, save_authored
 from studio.models.drag_item import ConnectionType
-from studio.services.labeling.drag.author import Pick, author_item, pick_at, save_authored
-from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.views.labeling.click_session import ClickSession, SessionBar
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.region_canvas import RegionCanvas
 
 PICK_COLOUR = QColor(0, 90, 255)
 REFERENCE_COLOUR = QColor(230, 120, 0)
-INPUTS_JS = """(id) => { const b = window.workspace.getBlockById(id);
-  return b ? b.inputList.filter(i => i.type === 1).map(i => i.name) : []; }"""
 
 
 class AuthorBar(SessionBar):
@@ -141,7 +139,7 @@ class DragAuthoring(ClickSession):
         self.canvas.update()
 
     async def _offer_choices(self, page: Any, target: Pick, ref: Pick) -> None:
-        inputs = await page.evaluate(INPUTS_JS, ref.block_id)
+        inputs = await page_scripts.call(page, page_scripts.EDITOR, "valueInputs", ref.block_id)
         self.bar.input_name.clear()
         self.bar.input_name.addItems([str(n) for n in inputs])
         opcode = ref.opcode or ""

@@ -32,21 +32,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.models.drag_item import DragItem
-from studio.models.errors import StudioError
-from studio.models.items import ReviewState
-from studio.services.labeling.drag import review as drag_review
-from studio.services.labeling.drag.agreement import blind_copy, region_agreement
-from studio.services.labeling.drag.grid import Point, iou
-from studio.services.labeling.drag.item import ItemFolder, check_screenshot
-from studio.services.labeling.drag.regions import (
+from studio.app.labeling import (
     COMPUTED_LABEL,
     DEFAULT_PAGES,
+    ItemFolder,
+    Point,
     RegionComputer,
     RegionInterrupted,
     RegionResult,
     apply_result,
+    check_screenshot,
+    drag_review,
+    iou,
+    region_agreement,
 )
+from studio.app.labeling import drag_blind_copy as blind_copy
+from studio.models.drag_item import DragItem
+from studio.models.errors import StudioError
+from studio.models.items import ReviewState
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.drag_author import AuthorBar, DragAuthoring, item_boxes
 from studio.views.labeling.drag_items_model import DragItemsModel, read_folder

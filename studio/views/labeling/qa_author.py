@@ -18,23 +18,14 @@ from typing import Any
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from studio.app.editor import page_scripts
+from studio.app.labeling import Pick, QaSet, capture, make_item, pick_at
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType, Subject
-from studio.services.labeling.drag.author import Pick, pick_at
-from studio.services.labeling.qa.capture import capture, make_item
-from studio.services.labeling.qa.item import QaSet
 from studio.views.labeling.click_session import ClickSession, SessionBar
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.drag_author import PICK_COLOUR
 from studio.views.labeling.region_canvas import RegionCanvas
-
-BLOCK_JS = """(id) => { const b = window.workspace.getBlockById(id);
-  if (!b) return null; const names = [];
-  for (const row of b.inputList) {
-    for (const f of row.fieldRow) if (f.name && !names.includes(f.name)) names.push(f.name);
-    if (row.type === 1 && row.name && !names.includes(row.name)) names.push(row.name);
-  }
-  return { text: b.toString().replace(/\\s+/g, ' ').trim(), fields: names }; }"""
 
 
 def short(opcode: str) -> str:
@@ -156,7 +147,9 @@ class QaAuthoring(ClickSession):
 
     async def _offer_choices(self, page: Any, pick: Pick) -> None:
         self._pick = pick
-        info = await page.evaluate(BLOCK_JS, pick.block_id) if pick.block_id else None
+        info = None
+        if pick.block_id:
+            info = await page_scripts.call(page, page_scripts.EDITOR, "blockFields", pick.block_id)
         self._text = str(info["text"]) if info else short(pick.opcode or "")
         fields = [str(n) for n in info["fields"]] if info else []
         self.bar.field.blockSignals(True)

@@ -22,8 +22,8 @@ from typing import Any
 
 from studio.services.core.projectbuild import ProjectBuilder
 from studio.services.core.sb3 import build_sb3
-from studio.services.exchange.published_protocol import SMALL_STAGE_JS
 from studio.services.labeling.drag.page import open_window
+from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import BrowserPool
 from tests.helpers.published_set.kit import b, changex, flag, goto, look, move, op, say, show
 
@@ -270,7 +270,7 @@ class Page:
             "([b, n]) => window.studioBridge.loadProjectBase64(b, n, n)",
             [base64.b64encode(sb3).decode(), f"{spec.id}.sb3"],
         )
-        await page.evaluate(SMALL_STAGE_JS)
+        await page_scripts.call(page, page_scripts.HELPERS, "clickSmallStage")
         await self.frames(10)
         await page.evaluate("() => window.dispatchEvent(new Event('resize'))")
         await self.frames(10)

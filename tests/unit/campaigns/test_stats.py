@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from studio.services.runs import stats
+from studio.services.core import stats
 
 
 def test_wilson_interval_of_8_out_of_10_and_of_0_out_of_10() -> None:

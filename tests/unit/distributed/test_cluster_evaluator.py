@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from studio.cli import _report_json
+from studio.cli.check import report_json
 from studio.services.checking.checker import CheckOptions, check_tasks
 from studio.services.core.store import load_task
 from studio.services.distributed.dispatch import Dispatcher, WorkerLost
@@ -48,7 +48,7 @@ class PoolSlot:
 
 
 def comparable(report: Any) -> dict[str, Any]:
-    data = _report_json(report, with_results=True)
+    data = report_json(report, with_results=True)
     for task in data["tasks"]:
         task.pop("seconds")
         task.pop("phases", None)  # where time went: machine and page reuse, not verdicts

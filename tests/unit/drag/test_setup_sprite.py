@@ -6,22 +6,23 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from studio.services.labeling.drag.setup import SMALL_STAGE_JS, PublishedSetup, run_setup
-from studio.services.runtime import page_scripts
+from studio.services.labeling.drag.setup import PublishedSetup, run_setup
+from tests.helpers.script_page import ScriptHost
 
 
-class _Page:
+class _Page(ScriptHost):
     """Answers what run_setup asks: small stage switched, the edited sprite's name."""
 
     def __init__(self, editing: str) -> None:
+        super().__init__()
         self.editing = editing
 
-    async def evaluate(self, expression: str, arg: Any = None) -> Any:
-        if expression in (SMALL_STAGE_JS, page_scripts.CALL_JS):
-            return True
-        if "editingTarget" in expression:
+    async def answer(self, name: str, function: str, args: list[Any]) -> Any:
+        if function == "editingSprite":
             return self.editing
-        raise AssertionError(f"unexpected evaluate: {expression[:60]}")
+        if function in ("paletteTop", "clickSmallStage", "smallStageShown"):
+            return True
+        raise AssertionError(f"unexpected call {name}.{function}({args})")
 
 
 def test_a_sprite_label_in_another_case_is_the_edited_sprite() -> None:

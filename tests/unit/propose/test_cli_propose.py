@@ -70,7 +70,7 @@ def test_a_classic_library_is_watched_on_classic(
             seen.append(edition)
             raise StudioError("no browser here")
 
-    monkeypatch.setattr("studio.services.runtime.browser.BrowserPool", Pool)
+    monkeypatch.setattr("studio.app.editor.BrowserPool", Pool)
     monkeypatch.setattr(editions, "require_installed", lambda *a: None)
     assert main(["propose", str(folder)]) == 2
     assert main(["propose", str(folder), "--edition", "current"]) == 2

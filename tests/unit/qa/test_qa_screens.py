@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from studio import cli_labeling_qa
 from studio.cli import main
+from studio.cli.labeling_qa import published_arg
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType
 from studio.services.core import paths
@@ -78,7 +78,7 @@ def test_a_published_state_is_three_numbers_and_the_capture_record_keeps_the_scr
         with pytest.raises(StudioError, match=word):
             published_state(bad)
     with pytest.raises(StudioError, match="not JSON"):
-        cli_labeling_qa._published("{scale")
+        published_arg("{scale")
     screen = Screen(small_stage=True, published={"scale": 0.9, "scrollX": -30, "scrollY": -20})
     view = {"target": "Cat", "scroll_x": 1.0, "scroll_y": 2.0, "scale": 0.9}
     item = QaItem(

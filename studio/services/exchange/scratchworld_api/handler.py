@@ -54,9 +54,9 @@ from studio.services.runtime.page_scripts import ELEMENTS, SCRATCHWORLD
 
 __all__ = [
     "ACTION_SETTLE_MS", "CATEGORY_SETTLE_MS", "COMPOSITE_APIS", "DRAG_STEPS_PER_S", "MAX_CODE",
-    "MIN_DRAG_STEPS", "OBSERVATIONS", "PAGE_CONTROL", "PRIMITIVE_BODIES", "SEALED_READER_JS",
-    "STUDIO_COMPOSITE", "WHEEL", "Reply", "SessionHandler", "SwAction", "SwActionError",
-    "custom_js_data", "parse_primitive", "requested_args",
+    "MIN_DRAG_STEPS", "OBSERVATIONS", "PAGE_CONTROL", "PRIMITIVE_BODIES", "STUDIO_COMPOSITE",
+    "WHEEL", "Reply", "SessionHandler", "SwAction", "SwActionError", "custom_js_data",
+    "parse_primitive", "requested_args",
 ]  # fmt: skip
 
 MIN_DRAG_STEPS = 10
@@ -69,27 +69,6 @@ STUDIO_COMPOSITE = set(STUDIO_COMPOSITE_APIS) - {"done", "failed"}
 PAGE_CONTROL = {"run_project", "stop_project", "select_category"}
 OBSERVATIONS = {"get_blocks_pseudocode", "get_blocks_structure"}
 COMPOSITE_APIS = STUDIO_COMPOSITE | PAGE_CONTROL | OBSERVATIONS | {"custom_js", RESTORE_API}
-# Captured when a session's page is set up: the VM, its own save and serialize functions and
-# the built-ins the read needs, out of reach of page globals that agent code could replace.
-SEALED_READER_JS = """() => {
-  const vm = window.vm, proto = Object.getPrototypeOf(vm), runtime = vm.runtime;
-  const save = proto.saveProjectSb3, toJSON = proto.toJSON, apply = Reflect.apply;
-  const create = Object.create, U8 = Uint8Array, fromCharCode = String.fromCharCode;
-  const arrayBuffer = Blob.prototype.arrayBuffer, toBase64 = window.btoa.bind(window);
-  return {
-    read: async () => {
-      const view = create(vm, {toJSON: {value: toJSON}, runtime: {value: runtime}});
-      let out = await apply(save, view, []);
-      if (!(out instanceof ArrayBuffer)) out = await apply(arrayBuffer, out, []);
-      const bytes = new U8(out);
-      let text = '';
-      for (let i = 0; i < bytes.length; i += 0x8000) {
-        text += apply(fromCharCode, null, bytes.subarray(i, i + 0x8000));
-      }
-      return toBase64(text);
-    },
-  };
-}"""
 WHEEL = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
@@ -138,21 +117,21 @@ class SessionHandler:
         self.last_reply = Reply()
         self.allow_custom_js = allow_custom_js
         self.custom_js_timeout_s = custom_js_timeout_s
-        self._reader: Any = None  # the JSHandle of SEALED_READER_JS's reader
+        self._reader: Any = None  # the handle of scratchworld.js's sealedReader()
 
     # ---- ModeHandler ------------------------------------------------------------------------
     async def setup(self, page: Any) -> None:
         await self.composite.setup(page)
         await page_scripts.install(page, SCRATCHWORLD)
-        if hasattr(page, "evaluate_handle"):
-            self._reader = await page.evaluate_handle(SEALED_READER_JS)
+        if hasattr(page, "evaluate_handle"):  # captured before any agent call
+            self._reader = await page_scripts.handle(page, SCRATCHWORLD, "sealedReader")
 
     async def read_sb3(self, page: Any) -> bytes:
         """The program as .sb3 bytes, read by the reader captured at setup."""
         if self._reader is None:  # a page without handles (the window's own editor)
             b64 = await page_scripts.bridge(page, "saveProjectBase64")
         else:
-            b64 = await self._reader.evaluate("(reader) => reader.read()")
+            b64 = await page_scripts.call_handle(self._reader, "read")
         return base64.b64decode(b64)
 
     async def observe(self, page: Any, step: int) -> Observation:

@@ -15,7 +15,6 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from studio.models.errors import StudioError
-from studio.services.exchange.published_protocol import SMALL_STAGE_JS
 from studio.services.exchange.scratchworld_api.checkout import SwCheckout, plain_name
 from studio.services.exchange.scratchworld_api.seal import SwRefused, check_load
 from studio.services.runtime import page_scripts
@@ -113,7 +112,7 @@ class ProjectCalls:
     async def toggle_stage(self, session: SwSession) -> dict[str, Any]:
         async with session.lock:
             page = session.page
-            clicked = await page.evaluate(SMALL_STAGE_JS)
+            clicked = await page_scripts.call(page, page_scripts.HELPERS, "clickSmallStage")
             small = clicked and await page_scripts.call(
                 page, page_scripts.HELPERS, "smallStageShown", SMALL_STAGE_FRAMES
             )

@@ -19,7 +19,8 @@ and so does the named call `set_workspace_state`. Every session of a server star
 flag is marked (`run.json` meta `unsealed`), and `studio report` shows the mark.
 
 The project a session's evaluation judges is read from the VM by a reader captured when the
-session's page was set up, before any agent call (`handler.SEALED_READER_JS`), not through
+session's page was set up, before any agent call (`sealedReader` of
+resources/js/scratchworld.js, kept as a handle), not through
 the page's bridge, which agent code could replace.
 """
 

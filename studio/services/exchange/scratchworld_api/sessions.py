@@ -448,7 +448,7 @@ async def _answers(page: Any) -> bool:
     if page is None:
         return False
     try:
-        return bool(await asyncio.wait_for(page.evaluate("1"), PROBE_TIMEOUT_S))
+        return bool(await asyncio.wait_for(page_scripts.ping(page), PROBE_TIMEOUT_S))
     except Exception:
         return False
 

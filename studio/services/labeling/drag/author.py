@@ -27,9 +27,8 @@ from studio.models.drag_item import (
     category_of,
 )
 from studio.services.labeling.drag.item import DragItemError, ItemFolder, write_item
-from studio.services.labeling.drag.page import PAUSE_VM
 from studio.services.runtime import page_scripts
-from studio.services.runtime.page_scripts import COMPOSITE, DRAG
+from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
 from studio.services.runtime.server import EditorServer
 
 __all__ = [
@@ -104,10 +103,7 @@ async def author_item(
     if connection is ConnectionType.INPUT and not input_name:
         raise DragItemError("an input connection needs the input's name")
     view = await page_scripts.call(page, DRAG, "viewState")
-    ref_opcode = await page.evaluate(
-        "(id) => { const b = window.workspace.getBlockById(id); return b ? b.type : null; }",
-        reference_id,
-    )
+    ref_opcode = await page_scripts.call(page, EDITOR, "blockType", reference_id)
     if not ref_opcode:
         raise DragItemError(f"the reference block {reference_id} is not in the workspace")
     cfg = EvaluationConfig(
@@ -162,7 +158,7 @@ async def prepare_from_project(
     data = base64.b64encode(project.read_bytes()).decode("ascii")
     await page_scripts.bridge(page, "loadProjectBase64", data, project.name, project.name)
     await page_scripts.call(page, COMPOSITE, "layout")
-    await page.evaluate(PAUSE_VM)
+    await page_scripts.call(page, EDITOR, "pauseVm")
     view: dict[str, Any] = await page_scripts.call(page, DRAG, "viewState")
     if target:
         view["target"] = target

@@ -34,19 +34,16 @@ from studio.services.labeling.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_STEP
 from studio.services.labeling.drag.setup import published_setup, run_setup
 from studio.services.runtime import editions, page_scripts
 from studio.services.runtime.editions import Edition
-from studio.services.runtime.page_scripts import COMPOSITE, DRAG
+from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
 from studio.services.runtime.server import EditorServer
 
 __all__ = [
-    "BOX_TOLERANCE_PX", "PAUSE_VM", "READY_TIMEOUT_MS", "Job", "TrialPage", "TrialPages", "Verdict",
+    "BOX_TOLERANCE_PX", "READY_TIMEOUT_MS", "Job", "TrialPage", "TrialPages", "Verdict",
     "drag_steps", "item_edition", "open_window", "page_edition",
 ]  # fmt: skip
 
 READY_TIMEOUT_MS = 60_000
 BOX_TOLERANCE_PX = 3.0
-PAUSE_VM = """() => { const rt = window.vm.runtime;
-  if (rt._steppingInterval) { clearInterval(rt._steppingInterval); rt._steppingInterval = null; }
-  return true; }"""
 
 
 Job = (
@@ -96,7 +93,7 @@ async def _open_editor(page: Any, server: EditorServer, edition: Edition) -> Non
     await page.goto(
         server.url(editions.info(edition).editor_page), wait_until="load", timeout=READY_TIMEOUT_MS
     )
-    await page.wait_for_function("window.studioEditorReady === true", timeout=READY_TIMEOUT_MS)
+    await page_scripts.wait_bridge(page, "isReady", timeout_ms=READY_TIMEOUT_MS)
     await page_scripts.install(page, COMPOSITE, DRAG)
 
 
@@ -200,8 +197,8 @@ class TrialPage:
                 f"item {self.entry.item.id}: {step}cannot restore the screen ({exc})"
             ) from None
         await self._pick_variable()
-        await self.page.evaluate(PAUSE_VM)
-        await self.page.evaluate("() => window.workspace.clearUndo()")
+        await page_scripts.call(self.page, EDITOR, "pauseVm")
+        await page_scripts.call(self.page, EDITOR, "clearUndo")
 
     async def _pick_variable(self) -> None:
         """A palette variable block is the one showing the item's `variable_name`."""

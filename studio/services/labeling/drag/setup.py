@@ -31,30 +31,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.models.drag_item import DragItem
-from studio.services.exchange.published_protocol import SMALL_STAGE_JS
 from studio.services.labeling.drag.item import DragItemError
 from studio.services.runtime import page_scripts
 
 __all__ = [
-    "ACTION_KEYS", "SETTLE_TIMEOUT_MS", "SMALL_STAGE_JS", "WHEEL", "PublishedSetup", "SetupStep",
-    "published_setup", "run_setup",
+    "ACTION_KEYS", "SETTLE_TIMEOUT_MS", "WHEEL", "PublishedSetup", "SetupStep", "published_setup",
+    "run_setup",
 ]  # fmt: skip
 
 ACTION_KEYS = ("switch_sprite_actions", "locate_target_actions")
 WHEEL = {"down": (0, 1), "up": (0, -1), "right": (1, 0), "left": (-1, 0)}
 SETTLE_TIMEOUT_MS = 5_000
-
-# The element a click at (x, y) lands on, described; null when it lands on nothing.
-_HIT = """([x, y]) => {
-  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
-  const el = document.elementFromPoint(x, y);
-  if (!el || el === document.body || el === document.documentElement || el.id === 'editor')
-    return null;
-  return (el.tagName || '').toLowerCase() + (el.className && el.className.baseVal === undefined
-    ? '.' + String(el.className).split(/\\s+/)[0] : '');
-}"""
-
-_EDITING = "() => window.vm.editingTarget ? window.vm.editingTarget.getName() : null"
 
 
 @dataclass
@@ -120,17 +107,22 @@ async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
     project is loaded)."""
     # the published runner opens a fresh page per item, whose palette is at its top
     await page_scripts.call(page, page_scripts.DRAG, "paletteTop")
-    if not await page.evaluate(SMALL_STAGE_JS) or not await page_scripts.call(
-        page, page_scripts.HELPERS, "smallStageShown", 0
-    ):
+    helpers = page_scripts.HELPERS
+    clicked = await page_scripts.call(page, helpers, "clickSmallStage")
+    if not clicked or not await page_scripts.call(page, helpers, "smallStageShown", 0):
         raise DragItemError(f"item {item_id}: small stage: the editor did not switch to it")
     for step in setup.steps:
         await _perform(page, step, item_id)
         await page_scripts.call(page, page_scripts.DRAG, "still", SETTLE_TIMEOUT_MS)
         if step.name.startswith("switch_sprite_actions") and setup.sprite:
-            _compare_sprite(setup, await page.evaluate(_EDITING), item_id, step.name)
+            _compare_sprite(setup, await _editing(page), item_id, step.name)
     if not setup.steps and setup.sprite:
-        _compare_sprite(setup, await page.evaluate(_EDITING), item_id, "with no pre-actions")
+        _compare_sprite(setup, await _editing(page), item_id, "with no pre-actions")
+
+
+async def _editing(page: Any) -> Any:
+    """The name of the sprite the editor edits (None for none)."""
+    return await page_scripts.call(page, page_scripts.EDITOR, "editingSprite")
 
 
 def _compare_sprite(setup: PublishedSetup, editing: Any, item_id: str, when: str) -> None:
@@ -154,7 +146,8 @@ async def _perform(page: Any, step: SetupStep, item_id: str) -> None:
     if step.api == "click":
         if not has_point:
             raise DragItemError(f"item {item_id}: {step.name}: a click needs x and y")
-        if await page.evaluate(_HIT, [x, y]) is None:
+        # the element the click lands on, described; None when it lands on nothing
+        if await page_scripts.call(page, page_scripts.EDITOR, "hitAt", x, y) is None:
             raise DragItemError(
                 f"item {item_id}: {step.name}: the click at ({x}, {y}) hits nothing"
             )

@@ -14,7 +14,7 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType, Subject, Suggestion
 from studio.services.runtime import page_scripts
-from studio.services.runtime.page_scripts import COMPOSITE, DRAG, QA
+from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, QA
 
 __all__ = ["capture", "make_item", "subject_box", "suggest"]
 
@@ -27,7 +27,7 @@ async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any
     if area != "canvas":
         raise StudioError(f"capture area {area!r}: use window or canvas")
     box = await page_scripts.call(page, QA, "codeArea")
-    view = await page.evaluate("() => [innerWidth, innerHeight]")
+    view = await page_scripts.call(page, EDITOR, "viewport")
     clip = {k: round(box[k]) for k in ("x", "y")}
     # the picture stops at the screen's edge, and so does the clip kept with it
     clip["w"] = min(round(box["x"] + box["w"]), int(view[0])) - clip["x"]

@@ -33,25 +33,18 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem
 from studio.services.core.atomic import write_bytes
-from studio.services.exchange.published_protocol import SMALL_STAGE_JS
 from studio.services.labeling.qa.capture import capture, subject_box, suggest
 from studio.services.labeling.qa.item import QaSet
 from studio.services.runtime import page_scripts
-from studio.services.runtime.page_scripts import COMPOSITE, DRAG, HELPERS
+from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, HELPERS
 
 __all__ = [
-    "DRAW_STAGE", "IMAGES_LOADED", "PAUSE_VM", "PROJECTS_DIR", "PUBLISHED_KEYS", "STILL_TIMEOUT_MS",
-    "Recaptured", "Screen", "keep_project", "prepare", "project_path", "published_state",
-    "recapture", "shown_project",
+    "PROJECTS_DIR", "PUBLISHED_KEYS", "STILL_TIMEOUT_MS", "Recaptured", "Screen", "keep_project",
+    "prepare", "project_path", "published_state", "recapture", "shown_project",
 ]  # fmt: skip
 
 PROJECTS_DIR = "projects"
 STILL_TIMEOUT_MS = 5_000
-PAUSE_VM = """() => { const rt = window.vm.runtime;
-  if (rt._steppingInterval) { clearInterval(rt._steppingInterval); rt._steppingInterval = null; }
-  return true; }"""
-IMAGES_LOADED = "() => [...document.images].every((i) => i.complete)"
-DRAW_STAGE = "() => { const r = window.vm.renderer; if (r) r.draw(); return true; }"
 PUBLISHED_KEYS = ("scale", "scrollX", "scrollY")
 
 
@@ -109,12 +102,12 @@ async def prepare(page: Any, project: bytes, name: str, screen: Screen) -> dict[
     data = base64.b64encode(project).decode("ascii")
     await page_scripts.bridge(page, "loadProjectBase64", data, name, name)
     if screen.small_stage and not (
-        await page.evaluate(SMALL_STAGE_JS)
+        await page_scripts.call(page, HELPERS, "clickSmallStage")
         and await page_scripts.call(page, HELPERS, "smallStageShown", 2)
     ):
         raise StudioError("the editor did not switch to small stage mode")
     await page_scripts.call(page, COMPOSITE, "layout")
-    await page.evaluate(PAUSE_VM)
+    await page_scripts.call(page, EDITOR, "pauseVm")
     view: dict[str, Any] = dict(screen.view or await page_scripts.call(page, DRAG, "viewState"))
     if screen.target:
         view["target"] = screen.target
@@ -126,9 +119,10 @@ async def prepare(page: Any, project: bytes, name: str, screen: Screen) -> dict[
     if screen.published is not None:
         await page_scripts.call(page, DRAG, "view", screen.published)
     await page_scripts.call(page, DRAG, "still", STILL_TIMEOUT_MS)
-    await page.evaluate(DRAW_STAGE)  # the paused VM no longer draws the stage by itself
+    # the paused VM no longer draws the stage by itself
+    await page_scripts.call(page, EDITOR, "drawStage")
     with contextlib.suppress(Exception):  # a sprite's watermark, a tile: loaded, or shown as is
-        await page.wait_for_function(IMAGES_LOADED, timeout=STILL_TIMEOUT_MS)
+        await page_scripts.wait(page, EDITOR, "imagesLoaded", timeout_ms=STILL_TIMEOUT_MS)
     result: dict[str, Any] = await page_scripts.call(page, DRAG, "viewState")
     return result
 

@@ -61,7 +61,7 @@ class BundleSummary:
 
 def run_folder(entry: RunEntry) -> Path:
     """The run an episode belongs to: a task runner's result folder, else its parent folder."""
-    from studio.services.exchange.scratchworld.results import classify
+    from studio.services.runs.sw_results import classify
 
     folder = Path(entry.folder)
     outer = classify(folder.parent.parent)
@@ -70,8 +70,8 @@ def run_folder(entry: RunEntry) -> Path:
 
 def collect_entries(root: Path) -> list[RunEntry]:
     """Every episode below `root`: studio runs and ScratchWorld task runner folders."""
-    from studio.services.exchange.scratchworld.results import load_field_results
     from studio.services.runs.reports import load_runs
+    from studio.services.runs.sw_results import load_field_results
 
     entries, _ = load_runs(root)
     return entries + load_field_results(root).entries

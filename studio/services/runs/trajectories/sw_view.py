@@ -19,7 +19,7 @@ from typing import Any
 from studio.models.agent import EpisodeStatus, Mode, StepRecord
 from studio.models.evaluation import EvalResult, TestDetail
 from studio.models.trajectory import RUN_FILE, STEPS_FILE, RunInfo
-from studio.services.exchange.scratchworld.results import (
+from studio.services.runs.sw_results import (
     LOG_PREFIX,
     RESULT_FILE,
     ResultFolder,

@@ -1,6 +1,7 @@
 """`studio import scratchworld` and `studio export scratchworld`: a ScratchWorld checkout (tasks,
 single-step drag items, perception QA items) to a library and back.
 
+`studio export inspect` is studio.cli.inspect_log's (registered here, among the formats).
 Exit codes: 0 everything done, 1 some files skipped (each named), 2 unusable input.
 """
 
@@ -12,22 +13,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio import cli_inspect
+from studio.app.errors import cut
+from studio.app.exchange import ExportReport, ImportReport, export_checkout, import_checkout
+from studio.cli import inspect_log
+from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
-from studio.services.core.errors import cut
-from studio.services.exchange.scratchworld import (
-    ExportReport,
-    ImportReport,
-    export_checkout,
-    import_checkout,
-)
 
-EXIT_OK, EXIT_SKIPPED, EXIT_BAD_INPUT = 0, 1, 2
 FORMAT = "scratchworld"
 
 
-def add_parsers(subparsers: Any) -> None:
-    """Add `import scratchworld` and `export scratchworld` to the studio's subcommands."""
+def register(subparsers: Any) -> None:
+    """Add `import scratchworld` and `export scratchworld` (and `export inspect`) to the
+    studio's sub-commands."""
     imp = subparsers.add_parser("import", help="import a task set into a library")
     imp_formats = imp.add_subparsers(dest="format", required=True, metavar="FORMAT")
     sw_imp = imp_formats.add_parser(
@@ -51,6 +48,7 @@ def add_parsers(subparsers: Any) -> None:
         "--overwrite", action="store_true", help="replace task folders and items that exist"
     )
     sw_imp.add_argument("--json", action="store_true", help="print the report as JSON")
+    sw_imp.set_defaults(handler=import_scratchworld)
 
     exp = subparsers.add_parser("export", help="export a library as a task set")
     exp_formats = exp.add_subparsers(dest="format", required=True, metavar="FORMAT")
@@ -66,36 +64,46 @@ def add_parsers(subparsers: Any) -> None:
         "--overwrite", action="store_true", help="write into a folder that is not empty"
     )
     sw_exp.add_argument("--json", action="store_true", help="print the report as JSON")
-    cli_inspect.add_export_parser(exp_formats)
+    sw_exp.set_defaults(handler=export_scratchworld)
+    inspect_log.register_export(exp_formats)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run `import scratchworld` or `export scratchworld`; print the report; return the code."""
-    if args.format == cli_inspect.FORMAT:
-        return cli_inspect.run(args)
+def import_scratchworld(args: argparse.Namespace) -> int:
+    """`studio import scratchworld`: print the report; the exit code (see the module doc)."""
     try:
-        if args.command == "import":
-            report: ImportReport | ExportReport = import_checkout(
-                args.root,
-                args.dest,
-                tasks_dir=args.tasks,
-                scripts_dir=args.scripts,
-                projects_dir=args.projects,
-                overwrite=args.overwrite,
-            )
-        else:
-            report = export_checkout(args.src, args.dest, overwrite=args.overwrite)
-    except StudioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        report = import_checkout(
+            args.root,
+            args.dest,
+            tasks_dir=args.tasks,
+            scripts_dir=args.scripts,
+            projects_dir=args.projects,
+            overwrite=args.overwrite,
+        )
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise os_error(exc) from None
+    return _show(args, report)
+
+
+def export_scratchworld(args: argparse.Namespace) -> int:
+    """`studio export scratchworld`: print the report; the exit code (see the module doc)."""
+    try:
+        report = export_checkout(args.src, args.dest, overwrite=args.overwrite)
+    except OSError as exc:
+        raise os_error(exc) from None
+    return _show(args, report)
+
+
+def os_error(exc: OSError) -> StudioError:
+    """A file the import or export could not read or write, as bad input naming it."""
+    return StudioError(f"{exc.filename or ''}: {exc.strerror or exc}")
+
+
+def _show(args: argparse.Namespace, report: ImportReport | ExportReport) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         _print(report)
-    return EXIT_OK if report.ok else EXIT_SKIPPED
+    return EXIT_OK if report.ok else EXIT_FAILED
 
 
 def _print(report: ImportReport | ExportReport) -> None:

@@ -1,31 +1,122 @@
 """`studio run`: play a campaign (new, or --resume RUN_DIR) and print its summary.
 
-The flags are parsed by studio.cli_env; the campaign's manifest, limits and resume by
-studio.cli_campaign; the episodes are played by `batch.run_batch` in this process's browser,
-through a server (`--api URL`) or on a Ray cluster (`--ray ADDRESS`). Limits (steps, wall
+The campaign's manifest, limits and resume are studio.cli.campaign's; the episodes are played
+by `batch.run_batch` in this process's browser, through a server (`--api URL`) or on a Ray
+cluster (`--ray ADDRESS`). Limits (steps, wall
 time, tokens, cost) and the price table apply wherever the episodes play.
 
 Start (bench/bench_resume.py measures it): the campaign is read and planned first, so bad
 input and a resume with nothing left fail or end before any browser starts (planning a
 1,000-episode resume takes hundredths of a second); then the browser starts and the first
 episode's editor page loads alone, its spares and the evaluation spares only once it is set up
-(studio.services.episodes.episode). Only the modules the run needs are imported.
+(studio.services.episodes.episode). Only the modules the run needs are imported (not the checker,
+nor the HTTP client unless --api or the LLM agent needs it).
+
+Exit codes: 0 every episode played; 1 some episodes crashed; 2 unusable input (no tasks, bad
+flags, a resume that does not match its campaign); 130 stopped (the finished episodes are kept
+and the note says how to resume).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.cli_progress import ProgressBar
-from studio.services.core.errors import TaskFileError
-from studio.services.core.store import TaskFolder, scan_library
+from studio.app.agents import EPISODE_AGENTS, episode_agents
+from studio.app.errors import TaskFileError
+from studio.app.library import TaskFolder, scan_library
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
+from studio.models.agent import Mode
 
-EXIT_OK, EXIT_FAILED = 0, 1
+AGENTS = EPISODE_AGENTS
+
+
+def register(subparsers: Any) -> None:
+    """Add `run` to the studio's sub-commands."""
+    rn = subparsers.add_parser(
+        "run",
+        help="run an agent on tasks and record every episode (a resumable campaign)",
+        description="Run AGENT on every task in TASKS; each episode is recorded under "
+        "OUT/<agent>-<mode>-<timestamp>/<task id>/ (<task id>/epoch-<e>/ with --epochs), "
+        "with a campaign.json manifest and a results.jsonl of finished episodes. "
+        "--resume RUN_DIR plays only the episodes of that campaign that have no result.",
+    )
+    rn.add_argument("tasks", type=Path, nargs="*", metavar="TASKS", help="task folders/libraries")
+    rn.add_argument("--agent", choices=AGENTS, help="which agent acts (required unless --resume)")
+    rn.add_argument("--mode", choices=[m.value for m in Mode], help="default: composite")
+    rn.add_argument(
+        "--epochs", type=int, help="play each task K times (seed fixed per epoch; default 1)"
+    )
+    rn.add_argument(
+        "--resume",
+        type=Path,
+        metavar="RUN_DIR",
+        help="go on with the campaign in RUN_DIR (TASKS, when given, must be its tasks)",
+    )
+    rn.add_argument(
+        "--retries",
+        type=int,
+        help="replays of an episode after a failure of the environment (browser crash, page "
+        "or endpoint time-out, 5xx of the model's endpoint); default 2",
+    )
+    rn.add_argument("--workers", type=int, default=1, help="episodes side by side")
+    rn.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
+    rn.add_argument("--steps", type=int, help="step limit per episode")
+    rn.add_argument("--seed", type=int, help="base seed (random agent; default 0)")
+    rn.add_argument(
+        "--realtime",
+        action="store_true",
+        default=None,
+        help="evaluate on the real clock (default: accelerated unless a task needs real time)",
+    )
+    rn.add_argument(
+        "--actions",
+        type=Path,
+        help="scripted agent: a JSON list of actions, or a folder with <task id>.json files "
+        "or recorded runs (<task id>/steps.jsonl) to replay",
+    )
+    rn.add_argument(
+        "--api", metavar="URL", help="act through a running `studio serve` at URL (same machine)"
+    )
+    rn.add_argument("--token", help="the server's token (default: STUDIO_TOKEN)")
+    rn.add_argument("--token-file", type=Path, help="read the server's token from this file")
+    rn.add_argument("--max-seconds", type=float, help="wall-time limit per episode")
+    rn.add_argument("--max-tokens", type=int, help="token limit per episode (prompt+completion)")
+    rn.add_argument("--max-cost", type=float, help="cost limit per episode (needs --prices)")
+    rn.add_argument(
+        "--prices",
+        type=Path,
+        metavar="FILE",
+        help='price table, JSON or TOML: {"currency": "USD", "per_tokens": 1000000, '
+        '"models": {"MODEL": {"prompt": P, "completion": C}}}',
+    )
+    rn.add_argument("--json", action="store_true", help="print the summary as JSON")
+    rn.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the episodes on a Ray cluster: `local` starts one here, else HOST:PORT of "
+        "a running cluster (--workers is then per node); trajectories are written here",
+    )
+    rn.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`studio run`: play the campaign; the exit code (see the module doc)."""
+    try:
+        return asyncio.run(run_campaign(args))
+    except KeyboardInterrupt:
+        run_dir = getattr(args, "campaign_dir", None)
+        if run_dir is None:
+            return interrupted()
+        return interrupted(
+            f"\nstopped; the finished episodes are kept: `studio run --resume {run_dir}` "
+            "plays the rest"
+        )
 
 
 @dataclass
@@ -55,10 +146,9 @@ async def run_campaign(args: argparse.Namespace) -> int:
 def _read_campaign(args: argparse.Namespace) -> _Plan:
     """Read (or write) the manifest; the limits, prices and agent (args then hold the
     campaign's settings)."""
-    from studio.app.agents import episode_agents
-    from studio.cli_campaign import campaign_for, limits_for
+    from studio.cli.campaign import campaign_for, limits_for
 
-    tasks, run_dir, manifest = campaign_for(args, _collect_tasks)
+    tasks, run_dir, manifest = campaign_for(args, collect_tasks)
     args.campaign_dir = run_dir  # named if the run is stopped
     limits, prices = limits_for(args)
     agent_for = episode_agents(manifest.agent, manifest.mode, args.seed, args.actions)
@@ -67,7 +157,7 @@ def _read_campaign(args: argparse.Namespace) -> _Plan:
 
 def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
     """Read the ledger and plan the episodes left; False when a resume finds none."""
-    from studio.services.runs.campaign import Ledger, plan_jobs
+    from studio.app.runs import Ledger, plan_jobs
 
     plan.ledger = Ledger(plan.run_dir)
     for warning in plan.ledger.warnings:
@@ -83,8 +173,8 @@ def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
 
 async def _play(args: argparse.Namespace, plan: _Plan) -> int:
     """Play the planned episodes where `_episodes` says."""
-    from studio.services.runs.batch import run_batch
-    from studio.services.runtime.clock_agreement import AgreementCache, clock_for
+    from studio.app.editor import AgreementCache, clock_for
+    from studio.app.runs import run_batch
 
     cache = AgreementCache()
     with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:
@@ -151,7 +241,9 @@ def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
     )
 
 
-def _collect_tasks(roots: list[Path]) -> list[TaskFolder]:
+def collect_tasks(roots: list[Path]) -> list[TaskFolder]:
+    """The tasks below `roots` (each id once, the first found); skipped folders are named on
+    stderr; none at all is a TaskFileError."""
     tasks: list[TaskFolder] = []
     for root in roots:
         scan = scan_library(root)

@@ -18,15 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from studio.app.agents import ITEM_AGENTS, item_agent
-from studio.cli_progress import ProgressBar
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, failed
 from studio.models.errors import StudioError
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 AGENTS = ITEM_AGENTS
 
 
@@ -39,9 +37,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
-def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
+def add_actions(drag_sub: Any, qa_sub: Any) -> None:
     """`drag run` and `qa run`, on the `drag` and `qa` subcommands' parsers."""
-    from studio.services.labeling.drag.scoring import K_MAX
+    from studio.app.labeling import K_MAX
 
     dr = drag_sub.add_parser(
         "run",
@@ -59,6 +57,7 @@ def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
         "running cluster (--pages is then per node); the run folder is written here",
     )
     _common(dr)
+    dr.set_defaults(handler=drag_run)
     qr = qa_sub.add_parser(
         "run",
         help="run an agent on a QA set (accuracy per type)",
@@ -68,6 +67,7 @@ def add_parsers(drag_sub: Any, qa_sub: Any) -> None:
     qr.add_argument("qa_dir", type=Path, help="QA set folder (items/, screenshots/)")
     qr.add_argument("--workers", type=int, default=1, help="questions asked at once")
     _common(qr)
+    qr.set_defaults(handler=qa_run)
 
 
 def _pct(value: Any) -> str:
@@ -76,10 +76,8 @@ def _pct(value: Any) -> str:
 
 # ---- drag run --------------------------------------------------------------------------------
 def drag_run(args: argparse.Namespace) -> int:
+    from studio.app.labeling import K_MAX, new_run_dir, run_drag, scan_items
     from studio.app.runners import item_runner
-    from studio.services.labeling.drag.item import scan_items
-    from studio.services.labeling.drag.run import new_run_dir, run_drag
-    from studio.services.labeling.drag.scoring import K_MAX
 
     if not 1 <= args.k <= K_MAX:
         raise StudioError(f"--k must be 1 to {K_MAX}")
@@ -88,7 +86,7 @@ def drag_run(args: argparse.Namespace) -> int:
     entries = scan_items(args.items)
     if not entries:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
-    from studio.services.runtime import editions
+    from studio.app.editor import editions
 
     for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
         editions.require_installed(edition, "The drag items")  # each plays on its own
@@ -115,8 +113,7 @@ def drag_run(args: argparse.Namespace) -> int:
         with ProgressBar(len(entries), "item", rate=f"Pass@{args.k}") as progress:
             run = asyncio.run(go(progress))
     except KeyboardInterrupt:
-        print(f"error: interrupted; finished items are in {run_dir}", file=sys.stderr)
-        return EXIT_FAILED
+        return failed(f"interrupted; finished items are in {run_dir}")
     summary = run.summary()
     if args.json:
         print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))
@@ -138,9 +135,7 @@ def drag_run(args: argparse.Namespace) -> int:
 
 # ---- qa run ----------------------------------------------------------------------------------
 def qa_run(args: argparse.Namespace) -> int:
-    from studio.services.labeling.drag.run import new_run_dir
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.labeling.qa.run import run_qa
+    from studio.app.labeling import QaSet, new_run_dir, run_qa
 
     if args.workers < 1:
         raise StudioError("--workers must be at least 1")
@@ -155,8 +150,7 @@ def qa_run(args: argparse.Namespace) -> int:
         with ProgressBar(len(items), "item", rate="acc") as progress:
             run = asyncio.run(run_qa(qa, agent, run_dir, args.workers, progress.on_outcome))
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return EXIT_FAILED
+        return failed("interrupted")
     summary = run.summary()
     if args.json:
         print(json.dumps({"run_dir": str(run_dir), **summary}, indent=2))

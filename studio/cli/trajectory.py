@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.cli.common import EXIT_OK
 from studio.models.errors import StudioError
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 COMMAND = "trajectory"
 
 
-def add_parsers(subparsers: Any) -> None:
+def register(subparsers: Any) -> None:
     """Add `trajectory` (with show, export, compare) to the studio's subcommands."""
     tr = subparsers.add_parser(
         COMMAND,
@@ -34,37 +34,27 @@ def add_parsers(subparsers: Any) -> None:
     sh.add_argument("path", type=Path, metavar="PATH", help="trajectory folder or exported .zip")
     sh.add_argument("--json", action="store_true", help="print the timeline as JSON")
     sh.add_argument("--dest", type=Path, help=dest_help)
+    sh.set_defaults(handler=show_run)
 
     ex = sub.add_parser("export", help="pack a run and its task into one .zip")
     ex.add_argument("folder", type=Path, metavar="FOLDER", help="trajectory folder")
     ex.add_argument("-o", "--out", type=Path, required=True, metavar="OUT.zip")
     task_help = "task folder (default: only the task/ folder inside the run folder)"
     ex.add_argument("--task", type=Path, metavar="DIR", help=task_help)
+    ex.set_defaults(handler=export_run)
 
     cp = sub.add_parser("compare", help="two runs of one task side by side, by step")
     cp.add_argument("a", type=Path, metavar="A", help="trajectory folder or .zip")
     cp.add_argument("b", type=Path, metavar="B", help="trajectory folder or .zip")
     cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cp.add_argument("--dest", type=Path, help=dest_help)
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run one `trajectory` subcommand; errors become one line on stderr and exit code 2."""
-    try:
-        if args.trajectory_command == "show":
-            return _show(args)
-        if args.trajectory_command == "export":
-            return _export(args)
-        return _compare(args)
-    except StudioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    cp.set_defaults(handler=compare_runs)
 
 
 def resolve(path: Path, dest: Path | None) -> Path:
     """A trajectory folder for `path`: the folder itself, or an archive extracted below `dest`."""
-    from studio.services.core import paths
-    from studio.services.runs.trajectories.archive import open_archive
+    from studio.app.files import paths
+    from studio.app.runs import open_archive
 
     if path.is_dir():
         return path
@@ -73,9 +63,9 @@ def resolve(path: Path, dest: Path | None) -> Path:
     raise StudioError(f"{path}: does not exist")
 
 
-def _show(args: argparse.Namespace) -> int:
-    from studio.services.runs.trajectories.text import format_timeline, timeline_json
-    from studio.services.runs.trajectories.view import load_view
+def show_run(args: argparse.Namespace) -> int:
+    """`trajectory show`: the timeline of a run, as text or JSON."""
+    from studio.app.runs import format_timeline, load_view, timeline_json
 
     view = load_view(resolve(args.path, args.dest))
     if args.json:
@@ -85,8 +75,9 @@ def _show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export(args: argparse.Namespace) -> int:
-    from studio.services.runs.trajectories.archive import export_archive, read_manifest
+def export_run(args: argparse.Namespace) -> int:
+    """`trajectory export`: pack a run (and its task) into one .zip; what was left out."""
+    from studio.app.runs import export_archive, read_manifest
 
     if not args.folder.is_dir():
         raise StudioError(f"{args.folder}: is not a trajectory folder")
@@ -103,10 +94,9 @@ def _export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _compare(args: argparse.Namespace) -> int:
-    from studio.services.runs.trajectories.compare import compare
-    from studio.services.runs.trajectories.text import format_comparison
-    from studio.services.runs.trajectories.view import load_view
+def compare_runs(args: argparse.Namespace) -> int:
+    """`trajectory compare`: two runs of one task side by side, by step."""
+    from studio.app.runs import compare, format_comparison, load_view
 
     a = load_view(resolve(args.a, args.dest))
     b = load_view(resolve(args.b, args.dest))

@@ -122,8 +122,8 @@ def find_result_folders(root: Path) -> list[ResultFolder]:
 
 def load_field_results(root: Path) -> FieldResults:
     """Read every result folder at or below `root` for the report."""
-    from studio.services.exchange.scratchworld.results_diag import read_drag, read_perception
     from studio.services.runs.reports import entry_from_run
+    from studio.services.runs.sw_results_items import read_drag, read_perception
 
     out = FieldResults(folders=find_result_folders(root))
     for folder in out.folders:

@@ -8,7 +8,8 @@ studio label [--drag DIR] [--qa DIR] [--tab drag|qa] [--item ID] [--library DIR]
 ```
 
 `--library` may come before the sub-command (`studio --library tasks`, what `make run` runs) or
-after it; given after, it wins. Each command turns its options into one `GuiOptions` and hands
+after it; given after, it wins. `studio` with no command runs `run` too (studio.cli sets it as the
+top-level handler). Each command turns its options into one `GuiOptions` and hands
 them to `studio.views.app.run_gui`; no argument list is parsed twice.
 """
 
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
     from studio.views.app import GuiOptions
 
 
-def add_parsers(subparsers: Any) -> None:
-    """Add `gui`, `view` and `label` to the studio's sub-commands."""
+def register(subparsers: Any) -> None:
+    """Add `gui`, `view` and `label` to the studio's sub-commands (handler: `run`)."""
     from studio.views.app import LABELING_TABS, PROJECTS
 
     gui = subparsers.add_parser("gui", help="open the studio window (the default)")
@@ -33,6 +34,7 @@ def add_parsers(subparsers: Any) -> None:
         "--project", choices=PROJECTS, default="golden", help="project of that task to open"
     )
     gui.add_argument("--tab", help="bottom tab to show (Task, Script, Results, Checks, Diff...)")
+    gui.set_defaults(handler=run)
 
     vw = subparsers.add_parser(
         "view", help="open a recorded run (folder or .zip) in the studio window"
@@ -40,6 +42,7 @@ def add_parsers(subparsers: Any) -> None:
     vw.add_argument("path", type=Path, help="trajectory folder or exported .zip")
     vw.add_argument("--step", type=int, default=1, help="step to show first")
     add_window_options(vw)
+    vw.set_defaults(handler=run)
 
     lb = subparsers.add_parser(
         "label", help="open the labeling window of the diagnostics (drag regions, perception QA)"
@@ -49,6 +52,7 @@ def add_parsers(subparsers: Any) -> None:
     lb.add_argument("--item", help="item to show first (of the tab shown)")
     lb.add_argument("--tab", choices=LABELING_TABS, default="drag", help="tab to show")
     add_window_options(lb)
+    lb.set_defaults(handler=run)
 
 
 def add_window_options(

@@ -6,17 +6,15 @@ Exit codes: 0 written; 2 unusable input, or the optional `inspect_ai` package is
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from studio.models.errors import StudioError
+from studio.cli.common import EXIT_OK
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 FORMAT = "inspect"
 
 
-def add_export_parser(formats: Any) -> None:
+def register_export(formats: Any) -> None:
     """Add `inspect` to the formats of `studio export`."""
     ins = formats.add_parser(
         FORMAT,
@@ -27,16 +25,14 @@ def add_export_parser(formats: Any) -> None:
     )
     ins.add_argument("src", type=Path, metavar="RUNS", help="folder of recorded runs")
     ins.add_argument("dest", type=Path, metavar="OUT", help="OUT.eval, or a folder for several")
+    ins.set_defaults(handler=export_logs)
 
 
-def run(args: argparse.Namespace) -> int:
-    from studio.services.exchange.inspect_log import export_inspect
+def export_logs(args: argparse.Namespace) -> int:
+    """`studio export inspect`: write the logs, a line each; the exit code (module doc)."""
+    from studio.app.exchange import export_inspect
 
-    try:
-        done = export_inspect(args.src, args.dest)
-    except StudioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    done = export_inspect(args.src, args.dest)
     for path, agent, mode, samples in done.logs:
         print(f"{path}: {agent}, {mode} mode, {samples} samples")
     return EXIT_OK

@@ -15,18 +15,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from studio.models.errors import StudioError
-from studio.services.runtime import editions
+from studio.app.editor import editions
+from studio.cli.common import EXIT_OK, ProgressBar
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 COMMAND = "propose"
 
 
-def add_parsers(subparsers: Any) -> None:
+def register(subparsers: Any) -> None:
     """Add `propose` to the studio's subcommands."""
     pr = subparsers.add_parser(
         COMMAND,
@@ -48,28 +46,25 @@ def add_parsers(subparsers: Any) -> None:
         help="let a model rename the kept tests (STUDIO_LLM_URL, STUDIO_LLM_MODEL, "
         "STUDIO_LLM_KEY; the checks stay the same)",
     )
+    pr.set_defaults(handler=propose_script)
 
 
-def run(args: argparse.Namespace) -> int:
-    try:
-        return asyncio.run(_propose(args))
-    except StudioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+def propose_script(args: argparse.Namespace) -> int:
+    """`studio propose`: the exit code (see the module doc)."""
+    return asyncio.run(_propose(args))
 
 
 async def _propose(args: argparse.Namespace) -> int:
-    from studio.services.core.store import load_task
-    from studio.services.propose.model import ProposalError
-    from studio.services.propose.pipeline import (
+    from studio.app.editor import BrowserPool, Evaluator
+    from studio.app.library import load_task
+    from studio.app.propose import (
+        ProposalError,
         ProposeOptions,
         output_path,
         propose,
         read_projects,
         write_script,
     )
-    from studio.services.runtime.browser import BrowserPool
-    from studio.services.runtime.evaluator import Evaluator
 
     entry = load_task(args.task_dir)
     out = output_path(entry, args.out)
@@ -82,20 +77,16 @@ async def _propose(args: argparse.Namespace) -> int:
         mutants=max(0, args.mutants), seed=args.seed, workers=max(1, args.workers)
     )
     if args.llm:
-        from studio.services.episodes.agents.llm import LlmSettings
+        from studio.app.llm import LlmSettings
 
         options.llm = LlmSettings.from_env()
-    show = sys.stderr.isatty() and not args.json
+    with ProgressBar(None, "run", leave=False, show=not args.json) as bar:
 
-    def progress(done: int, total: int, what: str) -> None:
-        if show:
-            sys.stderr.write(f"\r{done}/{total} {what:<40}")
-            sys.stderr.flush()
+        def progress(done: int, total: int, what: str) -> None:
+            bar.advance(done, what, "", total=total)
 
-    async with BrowserPool(spares=options.workers, edition=edition) as pool:
-        report = await propose(Evaluator(pool), entry, options, progress)
-    if show:
-        sys.stderr.write("\n")
+        async with BrowserPool(spares=options.workers, edition=edition) as pool:
+            report = await propose(Evaluator(pool), entry, options, progress)
     path = write_script(entry, report.script, args.out, args.replace)
     data = report.to_json()
     data["script"] = str(path)

@@ -1,6 +1,7 @@
 """Labeling on the command line: the drag items (feasible regions) and the perception QA items
-of the two diagnostic benchmarks. This module parses; `studio.cli_labeling_items` and
-`studio.cli_labeling_runs` do the work.
+of the two diagnostic benchmarks. This module parses (`qa capture|recapture` and the `run`s are
+added by the modules that do them); `studio.cli.labeling_items`, `studio.cli.labeling_qa` and
+`studio.cli.labeling_runs` do the work. Each leaf parser sets its `handler`.
 
 ```
 studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
@@ -30,17 +31,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio import cli_labeling_items, cli_labeling_qa, cli_labeling_runs
-from studio.models.errors import StudioError
-from studio.services.runtime import editions
+from studio.app.editor import editions
+from studio.cli import labeling_items, labeling_qa, labeling_runs
+from studio.cli.common import EXIT_FAILED, EXIT_OK
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 CONNECTIONS = ("next", "parent", "input", "substack_1", "substack_2")
 
 
-def add_parsers(sub: Any) -> None:
+def register(sub: Any) -> None:
     """Add `regions`, `drag`, `qa` and `diagnostics` (import/export) to the studio's
-    subcommands; each sets `labeling_run`, the handler `run` calls."""
+    sub-commands."""
     reg = sub.add_parser("regions", help="feasible regions of single-step drag items")
     reg_sub = reg.add_subparsers(dest="action", required=True)
     comp = reg_sub.add_parser(
@@ -58,7 +58,7 @@ def add_parsers(sub: Any) -> None:
     )
     comp.add_argument("--json", action="store_true")
     editions.add_argument(comp, "the one the items' library records, else current")
-    reg.set_defaults(labeling_run=cli_labeling_items.regions_compute)
+    comp.set_defaults(handler=labeling_items.regions_compute)
 
     drag = sub.add_parser("drag", help="single-step drag items: author, score, review")
     d_sub = drag.add_subparsers(dest="action", required=True)
@@ -78,11 +78,13 @@ def add_parsers(sub: Any) -> None:
     au.add_argument("--dx", type=float, default=160.0)
     au.add_argument("--dy", type=float, default=40.0)
     au.add_argument("--instruction")
+    au.set_defaults(handler=labeling_items.drag_author)
     sc = d_sub.add_parser("score", help="score drag predictions (Pass@k, accuracy, error)")
     sc.add_argument("predictions", type=Path)
     sc.add_argument("items", type=Path)
     sc.add_argument("--execute", action="store_true", help="also perform each drag")
     sc.add_argument("--json", action="store_true")
+    sc.set_defaults(handler=labeling_items.drag_score)
     rv = d_sub.add_parser("review", help="approve, reject or reopen an item")
     rv.add_argument("item", type=Path)
     group = rv.add_mutually_exclusive_group(required=True)
@@ -92,33 +94,36 @@ def add_parsers(sub: Any) -> None:
     rv.add_argument("--by", required=True)
     rv.add_argument("--labeler", help="approve this labeler's regions as the item's")
     rv.add_argument("--comment", default="")
+    rv.set_defaults(handler=labeling_items.drag_review)
     ag = d_sub.add_parser("agreement", help="region IoU of two labelers")
     ag.add_argument("item", type=Path)
     ag.add_argument("first")
     ag.add_argument("second")
     ag.add_argument("--json", action="store_true")
-    drag.set_defaults(labeling_run=_drag)
+    ag.set_defaults(handler=labeling_items.drag_agreement)
 
     qa = sub.add_parser("qa", help="perception QA items: capture, confirm, score")
     q_sub = qa.add_subparsers(dest="action", required=True)
-    cli_labeling_qa.add_parsers(q_sub)
+    labeling_qa.add_actions(q_sub)
     cf = q_sub.add_parser("confirm", help="confirm or correct the suggested answer")
     cf.add_argument("qa_dir", type=Path)
     cf.add_argument("task_id")
     cf.add_argument("--by", required=True)
     cf.add_argument("--answer")
     cf.add_argument("--approve", action="store_true", help="also approve (as --by)")
+    cf.set_defaults(handler=labeling_items.qa_confirm)
     qs = q_sub.add_parser("score", help="accuracy of model answers per type")
     qs.add_argument("answers", type=Path)
     qs.add_argument("qa_dir", type=Path)
     qs.add_argument("--json", action="store_true")
+    qs.set_defaults(handler=labeling_items.qa_score)
     qg = q_sub.add_parser("agreement", help="Cohen's kappa of two labelers")
     qg.add_argument("qa_dir", type=Path)
     qg.add_argument("first")
     qg.add_argument("second")
     qg.add_argument("--json", action="store_true")
-    qa.set_defaults(labeling_run=_qa)
-    cli_labeling_runs.add_parsers(d_sub, q_sub)
+    qg.set_defaults(handler=labeling_items.qa_agreement)
+    labeling_runs.add_actions(d_sub, q_sub)
 
     dg = sub.add_parser(
         "diagnostics", help="drag and QA items of a ScratchWorld checkout (only those)"
@@ -129,63 +134,42 @@ def add_parsers(sub: Any) -> None:
     di.add_argument("dest", type=Path, metavar="DEST", help="library folder to write into")
     di.add_argument("--overwrite", action="store_true", help="replace items that exist")
     di.add_argument("--json", action="store_true")
+    di.set_defaults(handler=diagnostics_import)
     de = dg_sub.add_parser("export", help="SRC/diagnostics/ (or SRC with drag/, qa/) -> DEST")
     de.add_argument("src", type=Path, metavar="SRC", help="library or diagnostics folder")
     de.add_argument("dest", type=Path, metavar="DEST", help="folder to write the layout into")
     de.add_argument("--overwrite", action="store_true", help="write into a non-empty folder")
     de.add_argument("--json", action="store_true")
-    dg.set_defaults(labeling_run=_diagnostics)
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        code: int = args.labeling_run(args)
-        return code
-    except StudioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-
-
-def _drag(args: argparse.Namespace) -> int:
-    handler = {
-        "author": cli_labeling_items.drag_author,
-        "score": cli_labeling_items.drag_score,
-        "review": cli_labeling_items.drag_review,
-        "agreement": cli_labeling_items.drag_agreement,
-        "run": cli_labeling_runs.drag_run,
-    }[args.action]
-    return handler(args)
-
-
-def _qa(args: argparse.Namespace) -> int:
-    handler = {
-        "capture": cli_labeling_qa.qa_capture,
-        "recapture": cli_labeling_qa.qa_recapture,
-        "confirm": cli_labeling_items.qa_confirm,
-        "score": cli_labeling_items.qa_score,
-        "agreement": cli_labeling_items.qa_agreement,
-        "run": cli_labeling_runs.qa_run,
-    }[args.action]
-    return handler(args)
+    de.set_defaults(handler=diagnostics_export)
 
 
 # ---- import / export -------------------------------------------------------------------------
-def _diagnostics(args: argparse.Namespace) -> int:
-    """The drag and QA part of `studio import|export scratchworld` (same code, same layout)."""
-    from studio.cli_scratchworld import print_problems
-    from studio.services.labeling.published.sets import export_diagnostics_only, import_diagnostics
+def diagnostics_import(args: argparse.Namespace) -> int:
+    """`diagnostics import`: the drag and QA part of `studio import scratchworld` (same code,
+    same layout)."""
+    from studio.app.labeling import import_diagnostics
 
-    verb = "import" if args.action == "import" else "export"
+    return _diagnostics(args, "import", import_diagnostics)
+
+
+def diagnostics_export(args: argparse.Namespace) -> int:
+    """`diagnostics export`: the drag and QA part of `studio export scratchworld`."""
+    from studio.app.labeling import export_diagnostics_only
+
+    return _diagnostics(args, "export", export_diagnostics_only)
+
+
+def _diagnostics(args: argparse.Namespace, verb: str, move: Any) -> int:
+    """Run `move(src, dest, overwrite=)`; print its report; 1 when items were skipped."""
+    from studio.cli.scratchworld import os_error, print_problems
+
     print(
         f"note: `studio {verb} scratchworld` does the whole checkout (tasks too)", file=sys.stderr
     )
     try:
-        if args.action == "import":
-            report = import_diagnostics(args.src, args.dest, overwrite=args.overwrite)
-        else:
-            report = export_diagnostics_only(args.src, args.dest, overwrite=args.overwrite)
+        report = move(args.src, args.dest, overwrite=args.overwrite)
     except OSError as exc:
-        raise StudioError(f"{exc.filename or ''}: {exc.strerror or exc}") from None
+        raise os_error(exc) from None
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -1,28 +1,22 @@
-"""The campaign side of `studio run` (a new campaign or --resume) and `studio rescore`.
-
-`studio rescore RUN_DIR [--tasks DIR]` judges every finished episode's final project again with
-the evaluation script its task has now, says which scripts changed since the campaign's manifest
-(content hash) and which verdicts changed, test by test; it writes `rescore.json` in RUN_DIR.
-Exit codes: 0 no verdict changed; 1 some verdicts changed; 2 unusable input.
+"""The campaign side of `studio run` (studio.cli.run): the tasks, run folder and manifest of a
+new campaign or of the one --resume names (whose settings then become the run's), and the
+per-episode limits and price table. Bad input is a StudioError naming the flag or file.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from studio.app.episodes import Limits, PriceTable, load_prices
+from studio.app.library import TaskFolder
+from studio.app.runs import Manifest, campaign, run_dir_name
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
-from studio.services.core.store import TaskFolder
-from studio.services.episodes.limits import Limits, PriceTable, load_prices
-from studio.services.runs import campaign
-from studio.services.runs.batch import run_dir_name
-from studio.services.runs.campaign import Manifest
 
 
 def campaign_for(
@@ -115,7 +109,7 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
         if value is not None and value <= 0:
             raise StudioError(f"{flag} must be more than 0")
     if args.max_cost is not None and prices is not None and args.agent == "llm":
-        from studio.services.episodes.agents.llm import ENV_MODEL  # httpx: only for the LLM agent
+        from studio.app.llm import ENV_MODEL  # httpx: only for the LLM agent
 
         model = os.environ.get(ENV_MODEL, "")
         if model and model not in prices.models:
@@ -129,7 +123,7 @@ def limits_for(args: argparse.Namespace) -> tuple[Limits | None, PriceTable | No
 
 def _load_task(folder: Path, task_id: str) -> TaskFolder:
     """The campaign's task `task_id` from the folder its manifest names."""
-    from studio.services.core.store import load_task
+    from studio.app.library import load_task
 
     if not folder.is_dir():
         raise StudioError(f"{folder}: task folder of the campaign is gone (give TASKS)")
@@ -140,68 +134,3 @@ def _load_task(folder: Path, task_id: str) -> TaskFolder:
             "(another task set? give the campaign's tasks as TASKS)"
         )
     return task
-
-
-# ---- rescore -------------------------------------------------------------------------------
-def add_parsers(subparsers: Any) -> None:
-    """Add `rescore` to the studio's subcommands."""
-    rs = subparsers.add_parser(
-        "rescore",
-        help="judge a run's final projects again with the current evaluation scripts",
-        description="Evaluate each finished episode's final.sb3 below RUN_DIR with its task's "
-        "evaluation script as it is now; compare script hashes with the campaign's manifest "
-        "and list the verdicts that changed, test by test. Writes RUN_DIR/rescore.json; "
-        "exit code 1 when some verdict changed.",
-    )
-    rs.add_argument("run_dir", type=Path, metavar="RUN_DIR")
-    rs.add_argument("--tasks", type=Path, metavar="DIR", help="task library to judge with")
-    rs.add_argument("--realtime", action="store_true", help="evaluate on the real clock")
-    rs.add_argument("--json", action="store_true", help="print the outcome as JSON")
-
-
-def run(args: argparse.Namespace) -> int:
-    """`studio rescore`; errors as one line; 0 no change, 1 changes, 2 bad input."""
-    try:
-        return asyncio.run(_rescore(args))
-    except StudioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-
-
-async def _rescore(args: argparse.Namespace) -> int:
-    from studio.services.core import atomic
-    from studio.services.runs.rescore import RESCORE_FILE, rescore
-    from studio.services.runtime.browser import BrowserPool
-    from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-    from studio.services.runtime.evaluator import Evaluator
-
-    if not args.run_dir.is_dir():
-        raise StudioError(f"{args.run_dir}: is not a folder")
-    cache = AgreementCache()
-    async with BrowserPool(spares=1) as pool:
-        evaluator = Evaluator(pool)
-
-        async def judge(task: TaskFolder, project: Path) -> Any:
-            return await evaluate_on_chosen_clock(
-                evaluator, task, project, realtime=args.realtime, cache=cache
-            )
-
-        outcome = await rescore(args.run_dir, judge, args.tasks)
-    if not outcome.episodes:
-        raise StudioError(f"{args.run_dir}: no finished episode (run.json with a verdict)")
-    atomic.write_text(args.run_dir / RESCORE_FILE, outcome.model_dump_json(indent=2) + "\n")
-    if args.json:
-        print(outcome.model_dump_json(indent=2))
-    else:
-        for tid, hashes in outcome.scripts.items():
-            if hashes["manifest"] != hashes["now"]:
-                print(f"script of {tid} changed since the campaign (sha256 {hashes['now'][:12]})")
-        for episode in outcome.episodes:
-            print(episode.line())
-        print(
-            f"{len(outcome.changed)} of {len(outcome.episodes)} verdicts changed; "
-            f"written to {args.run_dir / RESCORE_FILE}"
-        )
-    return 1 if outcome.changed else 0

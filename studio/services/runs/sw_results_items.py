@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.report import DiagnosticRow
-from studio.services.exchange.scratchworld.results import RESULT_FILE, ResultFolder, read_json
+from studio.services.runs.sw_results import RESULT_FILE, ResultFolder, read_json
 
 __all__ = ["DRAG_SHOTS", "QA_TYPES", "drag_attempts", "pass_at", "read_drag", "read_perception"]
 

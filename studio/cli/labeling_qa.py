@@ -1,4 +1,4 @@
-"""What `studio qa capture` and `studio qa recapture` do (`studio.cli_labeling` parses).
+"""`studio qa capture` and `studio qa recapture` (added to `studio qa` by studio.cli.labeling).
 
 ```
 studio qa capture PROJECT.sb3 --out QA_DIR --id ID --type TYPE --question TEXT
@@ -31,11 +31,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from studio.app.editor import Edition, editions
+from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
-from studio.services.runtime import editions
-from studio.services.runtime.editions import Edition
-
-EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def _edition(args: argparse.Namespace) -> Edition:
@@ -48,15 +46,16 @@ def _edition(args: argparse.Namespace) -> Edition:
 
 
 async def _window(pool: Any, edition: Edition) -> Any:
-    from studio.services.labeling.drag.page import open_window
+    from studio.app.labeling import open_window
 
     if pool.server is None:
         raise StudioError("the browser pool has no editor server")
     return await open_window(pool.context, pool.server, edition)
 
 
-def _published(raw: str | None) -> dict[str, float] | None:
-    from studio.services.labeling.qa.screens import published_state
+def published_arg(raw: str | None) -> dict[str, float] | None:
+    """The workspace state `--published-state` gives (None without); bad JSON is a StudioError."""
+    from studio.app.labeling import published_state
 
     if raw is None:
         return None
@@ -67,11 +66,9 @@ def _published(raw: str | None) -> dict[str, float] | None:
 
 
 def qa_capture(args: argparse.Namespace) -> int:
+    from studio.app.editor import BrowserPool
+    from studio.app.labeling import QaSet, capture, make_item, screens
     from studio.models.qa_item import QaType, Subject
-    from studio.services.labeling.qa import screens
-    from studio.services.labeling.qa.capture import capture, make_item
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.runtime.browser import BrowserPool
 
     edition = _edition(args)
     screen = screens.Screen(
@@ -80,7 +77,7 @@ def qa_capture(args: argparse.Namespace) -> int:
         detach=args.detach,
         offset=(args.dx, args.dy),
         small_stage=args.small_stage,
-        published=_published(args.published_state),
+        published=published_arg(args.published_state),
     )
     try:
         project = args.project.read_bytes()
@@ -116,10 +113,9 @@ def qa_capture(args: argparse.Namespace) -> int:
 
 
 def qa_recapture(args: argparse.Namespace) -> int:
+    from studio.app.editor import BrowserPool
+    from studio.app.labeling import QaSet, screens
     from studio.models.qa_item import QaItem
-    from studio.services.labeling.qa import screens
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.runtime.browser import BrowserPool
 
     qa = QaSet(args.qa_dir)
     items = qa.items()
@@ -160,7 +156,7 @@ def qa_recapture(args: argparse.Namespace) -> int:
     return EXIT_FAILED if disagree else EXIT_OK
 
 
-def add_parsers(q_sub: Any) -> None:
+def add_actions(q_sub: Any) -> None:
     """`qa capture` and `qa recapture` (into `studio qa`'s subparsers)."""
     cap = q_sub.add_parser("capture", help="screenshot a project and write a question")
     cap.add_argument("project", type=Path)
@@ -187,6 +183,7 @@ def add_parsers(q_sub: Any) -> None:
     cap.add_argument("--screenshot", help="PNG name (default: ID.png)")
     cap.add_argument("--hint", default="")
     editions.add_argument(cap, "the one the QA set or its library records, else current")
+    cap.set_defaults(handler=qa_capture)
     rc = q_sub.add_parser("recapture", help="take the screenshots of QA items again")
     rc.add_argument("qa_dir", type=Path)
     rc.add_argument("ids", nargs="*", help="items (default: all); their screenshots' items too")
@@ -195,3 +192,4 @@ def add_parsers(q_sub: Any) -> None:
     rc.add_argument("--dx", type=float, default=0.0)
     rc.add_argument("--dy", type=float, default=0.0)
     editions.add_argument(rc, "the one the QA set or its library records, else current")
+    rc.set_defaults(handler=qa_recapture)

@@ -1,64 +1,35 @@
-"""Command line: `studio` opens the window (studio.cli_window); `studio eval` and `studio check`
-run headless; the other sub-commands live in the other `cli_*` modules."""
+"""`studio check` (the adversarial check of task folders and libraries) and `studio equivalent`
+(mark a surviving mutant as equivalent to the golden, with a reason, or undo the mark).
+
+`check`: golden passes, initial fails, mutants fail, reruns agree; prints a line per task and a
+summary (or --json: the tasks and the summary, with --with-results their golden and initial
+results too; --profile: the time of each phase). Evaluations run in this machine's browser or
+with --ray on a cluster's workers. Exit codes: 0 every task valid; 1 some task is not; 2
+unusable input (no task folder, an edition that is not installed); 130 cancelled (the
+evaluations in flight, here or on a cluster, ended). `equivalent`: 0 marked; 2 a task that
+cannot be read.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
-import logging
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from studio import cli_window
-from studio.cli_progress import ProgressBar
+from studio.app.editor import AgreementCache, default_spares, editions
+from studio.app.errors import TaskFileError
+from studio.app.library import load_task, scan_library
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
 from studio.models.errors import StudioError
-from studio.models.evaluation import EvalResult
-from studio.services.core import paths
-from studio.services.core.errors import TaskFileError
-from studio.services.core.store import load_task, scan_library
-from studio.services.runtime import editions
-from studio.services.runtime.browser import BrowserPool, default_spares
-from studio.services.runtime.clock_agreement import AgreementCache, evaluate_on_chosen_clock
-from studio.services.runtime.evaluator import Evaluator
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
     from studio.models.check import CheckReport, TaskCheck
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="studio",
-        description="Scratch Bench Studio: build, check and watch Scratch agent benchmarks.",
-    )
-    parser.add_argument(
-        "--library",
-        type=Path,
-        default=paths.BUNDLED_TASKS,
-        help="task library folder the window opens (default: bundled tasks)",
-    )
-    sub = parser.add_subparsers(dest="command")
-    cli_window.add_parsers(sub)
-
-    ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
-    ev.add_argument("task_dir", type=Path)
-    ev.add_argument("--project", type=Path, help=".sb3 to evaluate (default: the golden project)")
-    ev.add_argument("--timeout", type=float, help="time limit in seconds (default: the task's)")
-    ev.add_argument("--realtime", action="store_true", help="run on the real clock")
-    ev.add_argument("--seed", type=int, default=0, help="seed of the page's randomness")
-    ev.add_argument(
-        "--protocol",
-        choices=("studio", "published"),
-        default="studio",
-        help="studio: our evaluation page, on the task's clock (default); published: as the "
-        "published ScratchWorld service does, on a live editor page in real time (a reference)",
-    )
-    ev.add_argument("--json", action="store_true", help="print the result as JSON")
-    editions.add_argument(ev)
-
+def register(sub: Any) -> None:
+    """Add `check` and `equivalent` to the studio's sub-commands."""
     ck = sub.add_parser(
         "check", help="adversarial check: golden passes, initial and mutants fail, reruns agree"
     )
@@ -96,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --json: also each task's golden and initial results (tests, timings)",
     )
 
+    ck.set_defaults(handler=check)
+
     eq = sub.add_parser("equivalent", help="mark a surviving mutant as equivalent, with a reason")
     eq.add_argument("task_dir", type=Path)
     eq.add_argument("mutant_id", help="the id `studio check` printed for the survivor")
@@ -114,131 +87,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="the --seed of the check that listed the survivor (default 0, as `check`)",
     )
-    _add_plugins(sub)
-    return parser
+    eq.set_defaults(handler=equivalent)
 
 
-def _add_plugins(sub: argparse._SubParsersAction) -> None:
-    """Subcommands that live in their own modules (import/export of task sets)."""
-    from studio import cli_env, cli_propose, cli_scratchworld, cli_trajectory
-
-    cli_scratchworld.add_parsers(sub)
-    cli_propose.add_parsers(sub)
-    cli_env.add_parsers(sub)
-    __import__("studio.cli_campaign").cli_campaign.add_parsers(sub)
-    cli_trajectory.add_parsers(sub)
-    __import__("studio.cli_labeling").cli_labeling.add_parsers(sub)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+def check(args: argparse.Namespace) -> int:
+    """`studio check`: the exit code (see the module doc)."""
     try:
-        if getattr(args, "labeling_run", None):
-            return __import__("studio.cli_labeling").cli_labeling.run(args)
-        if args.command == "eval":
-            return asyncio.run(_eval(args))
-        if args.command == "check":
-            try:
-                return asyncio.run(_check(args))
-            except KeyboardInterrupt:  # the evaluations in flight (here or on a cluster) ended
-                print("\ncheck cancelled", file=sys.stderr)
-                return 130
-        if args.command == "equivalent":
-            return _equivalent(args)
-        if args.command in ("serve", "run", "report"):
-            from studio import cli_env
-
-            return cli_env.run(args)
-        if args.command == "rescore":
-            return __import__("studio.cli_campaign").cli_campaign.run(args)
-        if args.command in ("import", "export"):
-            from studio import cli_scratchworld
-
-            return cli_scratchworld.run(args)
-        if args.command == "trajectory":
-            from studio import cli_trajectory
-
-            return cli_trajectory.run(args)
-        if args.command == "propose":
-            from studio import cli_propose
-
-            return cli_propose.run(args)
-    except (StudioError, paths.SetupError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    return cli_window.run(args)  # gui, view, label, or no command at all
-
-
-async def _eval(args: argparse.Namespace) -> int:
-    entry = load_task(args.task_dir)
-    project = args.project or entry.golden_path or entry.initial_path
-    edition = editions.choose(args.edition, [args.task_dir])
-    editions.require_installed(edition, f"{args.task_dir}")
-    spares = 0 if args.protocol == "published" else 1
-    async with BrowserPool(spares=spares, edition=edition) as pool:
-        if args.protocol == "published":
-            from studio.services.exchange.published_protocol import PublishedProtocol
-
-            result = await PublishedProtocol(pool).evaluate(entry, project)
-        else:
-            result = await evaluate_on_chosen_clock(
-                Evaluator(pool),
-                entry,
-                project,
-                realtime=args.realtime,
-                cache=AgreementCache(),
-                timeout_s=args.timeout,
-                seed=args.seed,
-            )
-        result_browser_s = pool.browser_start_s
-    if args.json:
-        data = result.model_dump(mode="json")
-        data["sr"] = 1.0 if result.ok else 0.0
-        data["psr"] = result.partial_success_rate
-        data["timings"]["browser_start_s"] = round(result_browser_s, 3)
-        print(json.dumps(data, indent=2))
-    else:
-        _print_result(result, result_browser_s)
-    if result.error is not None:
-        return (
-            EXIT_BAD_INPUT
-            if result.error.kind.value in {"project", "syntax", "setup"}
-            else EXIT_FAILED
-        )
-    return EXIT_OK if result.success else EXIT_FAILED
-
-
-def _print_result(result: EvalResult, browser_s: float) -> None:
-    print(f"task {result.task_id}  project {result.project}")
-    for d in result.details:
-        mark = "PASS" if d.passed else ("TIME" if d.timeout else "FAIL")
-        extra = f"  ({d.error})" if d.error and not d.passed else ""
-        dur = f"{d.duration_ms:.0f} ms" if d.duration_ms is not None else ""
-        print(f"  {mark}  {d.name}  {dur}{extra}")
-    if result.error is not None:
-        loc = f"{result.error.file or result.project}"
-        loc += f":{result.error.line}" if result.error.line else ""
-        print(f"  ERROR ({result.error.kind.value}) in {loc}: {result.error.message}")
-    if result.clock_note:
-        print(f"  clock: {result.clock_note}")
-    sr = 1.0 if result.ok else 0.0
-    t = result.timings
-    print(
-        f"SR {sr:.2f}  PSR {result.partial_success_rate:.2f}  "
-        f"({result.passed_tests}/{result.total_tests} tests)"
-    )
-    print(
-        f"time: browser start {browser_s:.2f} s, page ready {t.page_ready_s:.2f} s "
-        f"(waited {t.page_wait_s:.2f} s), "
-        f"project load {t.project_load_s:.2f} s, script {t.script_s:.2f} s, "
-        f"total {t.total_s:.2f} s"
-    )
+        return asyncio.run(_check(args))
+    except KeyboardInterrupt:  # the evaluations in flight (here or on a cluster) ended
+        return interrupted("\ncheck cancelled")
 
 
 async def _check(args: argparse.Namespace) -> int:
     from studio.app import runners
-    from studio.services.checking.checker import CheckOptions, check_tasks
+    from studio.app.checks import CheckOptions, check_tasks
 
     entries, errors = [], []
     for path in args.paths:
@@ -272,7 +134,7 @@ async def _check(args: argparse.Namespace) -> int:
                 evaluator, entries, errors, options, progress, AgreementCache()
             )
     if args.json:
-        print(json.dumps(_report_json(report, args.with_results), indent=2))
+        print(json.dumps(report_json(report, args.with_results), indent=2))
     else:
         _print_report(report)
         if args.profile:
@@ -280,7 +142,7 @@ async def _check(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def _report_json(report: CheckReport, with_results: bool = False) -> dict[str, object]:
+def report_json(report: CheckReport, with_results: bool = False) -> dict[str, object]:
     keys = {
         "id",
         "category",
@@ -366,7 +228,7 @@ def _print_report(report: CheckReport) -> None:
         )
 
 
-def _equivalent(args: argparse.Namespace) -> int:
+def equivalent(args: argparse.Namespace) -> int:
     from studio.app import equivalence
 
     entry = load_task(args.task_dir)

@@ -1,9 +1,9 @@
-"""What the labeling commands do with drag items and QA sets (`studio.cli_labeling` parses).
+"""What the labeling commands do with drag items and QA sets (`studio.cli.labeling` parses).
 
 ```
 studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author | score | review | agreement ...
-studio qa confirm | score | agreement ...  (capture, recapture: studio.cli_labeling_qa)
+studio qa confirm | score | agreement ...  (capture, recapture: studio.cli.labeling_qa)
 ```
 
 Each handler takes the parsed arguments and returns the exit code: 0 done, 1 interrupted or
@@ -17,13 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import Any
 
-from studio.cli_progress import ProgressBar
+from studio.cli.common import EXIT_OK, ProgressBar, failed
 from studio.models.errors import StudioError
-
-EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def _server(pool: Any) -> Any:
@@ -35,9 +32,8 @@ def _server(pool: Any) -> Any:
 # ---- regions ---------------------------------------------------------------------------------
 def regions_compute(args: argparse.Namespace) -> int:
     """Each item in turn on the same editor windows (opened once, warm for the next item)."""
-    from studio.services.labeling.drag.item import check_screenshot, load_item
-    from studio.services.labeling.drag.regions import DEFAULT_PAGES, RegionInterrupted
-    from studio.services.runtime import editions
+    from studio.app.editor import editions
+    from studio.app.labeling import DEFAULT_PAGES, RegionInterrupted, check_screenshot, load_item
 
     entries = [load_item(path) for path in args.items]
     edition = editions.choose_items(args.edition, [e.path for e in entries])
@@ -51,7 +47,7 @@ def regions_compute(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
 
     async def go() -> None:
-        from studio.services.runtime.browser import BrowserPool
+        from studio.app.editor import BrowserPool
 
         async with BrowserPool(spares=0) as pool:
             windows: list[Any] = []
@@ -61,8 +57,7 @@ def regions_compute(args: argparse.Namespace) -> int:
     try:
         asyncio.run(go())
     except (RegionInterrupted, KeyboardInterrupt) as exc:
-        print(f"error: {exc or 'interrupted'}", file=sys.stderr)
-        return EXIT_FAILED
+        return failed(f"{exc or 'interrupted'}")
     if args.json:
         print(json.dumps(rows[0] if len(rows) == 1 else rows, indent=2))
     return EXIT_OK
@@ -77,12 +72,7 @@ async def _region_item(
     edition: Any = None,
 ) -> dict[str, Any]:
     """Compute one item's regions on `windows`, store them, print its lines; its JSON row."""
-    from studio.services.labeling.drag.regions import (
-        RegionComputer,
-        apply_result,
-        compare_with_stored,
-        keep_as_label,
-    )
+    from studio.app.labeling import RegionComputer, apply_result, compare_with_stored, keep_as_label
 
     cfg = entry.item.evaluation_config
     start_at = cfg.drag_start_point if args.compare and cfg.drag_start_point else None
@@ -134,15 +124,15 @@ async def _region_item(
 
 # ---- drag ------------------------------------------------------------------------------------
 def drag_author(args: argparse.Namespace) -> int:
-    from studio.models.drag_item import ConnectionType
-    from studio.services.labeling.drag.author import (
+    from studio.app.editor import BrowserPool, page_scripts
+    from studio.app.labeling import (
         Pick,
         author_item,
+        open_window,
         prepare_from_project,
         save_authored,
     )
-    from studio.services.labeling.drag.page import open_window
-    from studio.services.runtime.browser import BrowserPool
+    from studio.models.drag_item import ConnectionType
 
     if bool(args.target) == bool(args.palette):
         raise StudioError("give the block to drag: --target BLOCK_ID or --palette OPCODE")
@@ -155,9 +145,8 @@ def drag_author(args: argparse.Namespace) -> int:
                 page, _server(pool), args.project, args.sprite, args.detach, offset, args.category
             )
             if args.target:
-                opcode = await page.evaluate(
-                    "(i) => { const b = window.workspace.getBlockById(i); return b && b.type; }",
-                    args.target,
+                opcode = await page_scripts.call(
+                    page, page_scripts.EDITOR, "blockType", args.target
                 )
                 if not opcode:
                     raise StudioError(f"{args.project}: no block {args.target} on the canvas")
@@ -181,8 +170,9 @@ def drag_author(args: argparse.Namespace) -> int:
 
 
 def drag_score(args: argparse.Namespace) -> int:
-    from studio.services.labeling.drag.item import scan_items
-    from studio.services.labeling.drag.scoring import execute, read_predictions, report, score_items
+    from studio.app.labeling import drag_execute as execute
+    from studio.app.labeling import drag_report as report
+    from studio.app.labeling import read_predictions, scan_items, score_items
 
     items = {e.item.id: e for e in scan_items(args.items)}
     preds = read_predictions(args.predictions)
@@ -190,7 +180,7 @@ def drag_score(args: argparse.Namespace) -> int:
     if args.execute:
 
         async def go() -> None:
-            from studio.services.runtime.browser import BrowserPool
+            from studio.app.editor import BrowserPool
 
             async with BrowserPool(spares=0) as pool:
                 await execute(pool.context, _server(pool), items, groups, preds)
@@ -217,9 +207,9 @@ def _cell(value: Any) -> str:
 
 
 def drag_review(args: argparse.Namespace) -> int:
+    from studio.app.labeling import drag_review as review
+    from studio.app.labeling import load_item
     from studio.models.items import ReviewState
-    from studio.services.labeling.drag import review
-    from studio.services.labeling.drag.item import load_item
 
     entry = load_item(args.item)
     item = entry.item
@@ -235,8 +225,7 @@ def drag_review(args: argparse.Namespace) -> int:
 
 
 def drag_agreement(args: argparse.Namespace) -> int:
-    from studio.services.labeling.drag.agreement import region_agreement
-    from studio.services.labeling.drag.item import load_item
+    from studio.app.labeling import load_item, region_agreement
 
     out = region_agreement(load_item(args.item).item, args.first, args.second)
     if args.json:
@@ -251,8 +240,8 @@ def drag_agreement(args: argparse.Namespace) -> int:
 
 # ---- qa --------------------------------------------------------------------------------------
 def qa_confirm(args: argparse.Namespace) -> int:
-    from studio.services.labeling.qa import review
-    from studio.services.labeling.qa.item import QaSet
+    from studio.app.labeling import QaSet
+    from studio.app.labeling import qa_review as review
 
     qa = QaSet(args.qa_dir)
     item = review.confirm(qa.load(args.task_id), args.by, args.answer)
@@ -264,8 +253,7 @@ def qa_confirm(args: argparse.Namespace) -> int:
 
 
 def qa_score(args: argparse.Namespace) -> int:
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.labeling.qa.scoring import read_answers, score
+    from studio.app.labeling import QaSet, read_answers, score
 
     items = QaSet(args.qa_dir).items()
     out = {model: score(items, answers) for model, answers in read_answers(args.answers).items()}
@@ -287,8 +275,7 @@ def qa_score(args: argparse.Namespace) -> int:
 
 
 def qa_agreement(args: argparse.Namespace) -> int:
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.labeling.qa.scoring import labeler_agreement
+    from studio.app.labeling import QaSet, labeler_agreement
 
     out = labeler_agreement(QaSet(args.qa_dir).items(), args.first, args.second)
     if args.json:

@@ -1,0 +1,70 @@
+"""`studio report RUNS_DIR`: SR and PSR per category, agent and mode over recorded runs, with
+their intervals, pass@k and pass^k, environment failures, tokens and cost; drag and QA scores.
+
+Prints the tables (or --json the report); --html FILE also writes a self-contained page,
+--bundle DIR a static site of the runs. Exit codes: 0 done; 2 no runs to report on (or a
+file that cannot be read; the message names it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.cli.common import EXIT_OK
+
+
+def register(subparsers: Any) -> None:
+    """Add `report` to the studio's sub-commands."""
+    rp = subparsers.add_parser(
+        "report",
+        help="SR and PSR per category, agent and mode over recorded runs",
+        description="Read every run.json below RUNS_DIR and show the SR/PSR grid. SR and PSR "
+        "are means over tasks (a task's episodes averaged first). Below each table: the 95% "
+        "interval of SR (Wilson score interval over episodes) and of PSR (Student t interval "
+        "over the tasks' mean PSR: a task's epochs form one cluster), pass@k (the unbiased "
+        "estimator of Chen et al. 2021, 1 - C(n-c,k)/C(n,k), averaged over tasks) and pass^k "
+        "(C(c,k)/C(n,k)) for k up to the fewest episodes of a task, environment failures, and "
+        "tokens and cost. Drag and QA scores get Wilson intervals over their items.",
+    )
+    rp.add_argument("runs_dir", type=Path, metavar="RUNS_DIR")
+    rp.add_argument("--html", type=Path, metavar="FILE", help="also write a self-contained page")
+    rp.add_argument("--json", action="store_true", help="print the report as JSON")
+    rp.add_argument(
+        "--bundle",
+        type=Path,
+        metavar="DIR",
+        help="also write a static site into DIR (open DIR/index.html from disk, no server): "
+        "the tables, every episode's steps with the action drawn, filters, two runs compared",
+    )
+    rp.set_defaults(handler=show_report)
+
+
+def show_report(args: argparse.Namespace) -> int:
+    """`studio report`: print (and write) the report; the exit code (see the module doc)."""
+    from studio.app.runs import format_table, render_html, report_for
+
+    report = report_for(args.runs_dir)
+    if args.html:
+        from studio.app.files import atomic
+
+        atomic.write_text(args.html, render_html(report))
+    bundle = None
+    if getattr(args, "bundle", None):
+        from studio.app.runs import write_bundle
+
+        bundle = write_bundle(args.runs_dir, args.bundle, report)
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        sys.stdout.write(format_table(report))
+        if args.html:
+            print(f"HTML report written to {args.html}")
+        if bundle is not None:
+            print(
+                f"bundle written to {bundle.index} ({bundle.episodes} episodes, "
+                f"{bundle.images} screenshots, {bundle.seconds:.1f} s)"
+            )
+    return EXIT_OK
