@@ -13,17 +13,12 @@ from studio.app import lazy
 
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
-    from studio.services.exchange.inspect_log import export_inspect
     from studio.services.exchange.published_protocol import PublishedProtocol
-    from studio.services.exchange.scratchworld import (
-        ExportReport,
-        ImportReport,
-        export_checkout,
-        import_checkout,
-    )
+    from studio.services.exchange.scratchworld import ExportReport, ImportReport
     from studio.services.exchange.scratchworld_api.checkout import SwCheckout
     from studio.services.exchange.scratchworld_api.seal import CUSTOM_JS_TIMEOUT_S
     from studio.services.exchange.scratchworld_api.sessions import SwSessions
+    from studio.services.runs.inspect_log import export_inspect
 
 __getattr__ = lazy.exports(
     __name__,
@@ -37,9 +32,7 @@ __getattr__ = lazy.exports(
         "PublishedProtocol": ("studio.services.exchange.published_protocol", "PublishedProtocol"),
         "SwCheckout": ("studio.services.exchange.scratchworld_api.checkout", "SwCheckout"),
         "SwSessions": ("studio.services.exchange.scratchworld_api.sessions", "SwSessions"),
-        "export_checkout": ("studio.services.exchange.scratchworld", "export_checkout"),
-        "export_inspect": ("studio.services.exchange.inspect_log", "export_inspect"),
-        "import_checkout": ("studio.services.exchange.scratchworld", "import_checkout"),
+        "export_inspect": ("studio.services.runs.inspect_log", "export_inspect"),
     },
 )
 
@@ -50,8 +43,6 @@ __all__ = [
     "PublishedProtocol",
     "SwCheckout",
     "SwSessions",
-    "export_checkout",
     "export_inspect",
-    "import_checkout",
 ]
 # --- end of re-exports ---
