@@ -36,12 +36,12 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.services.api import schemas
 from studio.services.api.answers import http_error, invalid_request
 from studio.services.api.guard import Guard, short
-from studio.services.api.timing import server_timing
 from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder, is_task_folder, load_task, scan_library
 from studio.services.exchange.scratchworld_api.routes import install_routes, is_open_path
 from studio.services.exchange.scratchworld_api.sessions import SwSessions
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
+from studio.services.runtime.http_timing import server_timing
 
 __all__ = [
     "INTERNAL", "MAX_EPISODES", "MAX_STEP_LIMIT", "ApiApp", "EpisodeLike", "EpisodeManagerLike",
