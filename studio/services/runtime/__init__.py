@@ -5,3 +5,5 @@ The headless browser and its page pool (`browser`, `page_reuse`), the loopback e
 the evaluator of untrusted scripts (`evaluator`, `eval_console`), the editor editions
 (`editions`) and the choice of clock (`clock_agreement`). Imports `studio.models` and `core`.
 """
+
+__all__: list[str] = []

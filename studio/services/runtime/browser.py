@@ -59,6 +59,12 @@ from studio.services.runtime import editions, page_reuse
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.server import EditorServer
 
+__all__ = [
+    "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "CONTAINMENT_JS", "EVAL_PAGE", "MAX_USES",
+    "NETWORK_PREFERENCES", "PAGE_READY_TIMEOUT_S", "PROFILES", "BrowserPool", "ReadyPage",
+    "default_spares",
+]  # fmt: skip
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

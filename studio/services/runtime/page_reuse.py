@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+__all__ = ["check", "listeners"]
+
 
 async def check(page: Any, cdp: Any, baseline: list[tuple[Any, ...]], origin: str) -> str:
     """'' when the page is clean (its storage then wiped); else the first reason it is not."""

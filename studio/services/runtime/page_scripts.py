@@ -52,6 +52,15 @@ from studio.models.errors import StudioError
 from studio.services.core import paths
 from studio.services.runtime.page_lists import PAGE_LISTS
 
+__all__ = [
+    "BRIDGE_JS", "CALL_JS", "COMPOSITE", "DRAG", "EDITOR", "ELEMENTS", "HANDLE_CALL_JS", "HELD_JS",
+    "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS", "PING_JS", "QA",
+    "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "RUNNER_PATH", "RUN_ON_EDITOR_VM_JS",
+    "SCRATCHWORLD", "SCRIPTS", "WAIT_BRIDGE_JS", "WAIT_JS", "PageScript", "ScriptPage",
+    "add_runner", "bridge", "call", "call_handle", "handle", "in_order", "install", "own_call",
+    "ping", "qt_bridge_call", "qt_json", "source", "version", "wait", "wait_bridge",
+]  # fmt: skip
+
 # The page's side of this module (fakes of a page in tests answer them too).
 REGISTRY = "__studioPageScripts"
 MISSING = "__studio_page_script_missing__"

@@ -31,6 +31,8 @@ from studio.services.exchange.scratchworld_api.sessions import (
 )
 from studio.services.runtime.http_timing import server_timing
 
+__all__ = ["DEFAULT_SELECTORS", "PREFIX", "TAG", "install_routes", "is_open_path"]
+
 PREFIX = "/sessions"
 # The published agent client's selectors (SCRATCHWORLD_API.md section 4)
 DEFAULT_SELECTORS = ",".join(
