@@ -27,6 +27,8 @@ from studio.services.labeling.published.sets import (
     import_diagnostics,
 )
 
+__all__ = ["export_checkout", "import_checkout"]
+
 
 def import_checkout(
     root: Path | str,

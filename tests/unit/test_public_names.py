@@ -1,6 +1,6 @@
 """What a studio module offers is what it lists in `__all__`, and nothing private crosses modules.
 
-Read from the source alone (AST, no import): every module under studio/services and
+Read from the source alone (AST, no import): every module under studio/services, studio/app and
 studio/models defines `__all__` as a literal list; a name that another module (of studio/,
 tests/, bench/ or tools/) imports with `from studio.x import name` is in `x.__all__` when x has
 one (a submodule imported from its package needs no entry); no module of studio/ imports an
@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LISTED = ("studio/services", "studio/models")
+LISTED = ("studio/services", "studio/models", "studio/app")
 IMPORTERS = ("studio", "tests", "bench", "tools")
 
 
