@@ -11,3 +11,5 @@ views or the command line (an import-linter contract in pyproject.toml holds thi
 errors are `StudioError`s whose text names the file or flag at fault, for either front end to
 show as it shows errors.
 """
+
+__all__: list[str] = []

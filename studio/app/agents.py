@@ -30,6 +30,11 @@ from studio.services.core.untrusted_json import JsonInputError, loads
 if TYPE_CHECKING:  # the agents load when one is made, not when the command line is parsed
     from studio.services.episodes.agents.base import Agent
 
+__all__ = [
+    "EPISODE_AGENTS", "ITEM_AGENTS", "AgentFactory", "episode_agents", "item_agent", "load_actions",
+    "task_actions",
+]  # fmt: skip
+
 EPISODE_AGENTS = ("scripted", "idle", "random", "oracle", "llm")
 ITEM_AGENTS = ("oracle", "random", "scripted", "llm")
 

@@ -1,23 +1,49 @@
 """The editor runtime the front ends start: the editor server, the browser pool, the
 edition a library runs on, page scripts, the evaluator and the choice of clock.
 
-What the window and the command line use of the services, in one place.
+What the window and the command line use of the services, in one place; each
+service module is imported when a name of it is first used (`studio.app.lazy`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from studio.app import lazy
+
 # --- re-exported services (generated from what the front ends import) ---
-from studio.services.runtime import editions, page_scripts
-from studio.services.runtime.browser import BrowserPool, default_spares
-from studio.services.runtime.clock_agreement import (
-    AgreementCache,
-    clock_for,
-    evaluate_on_chosen_clock,
+if TYPE_CHECKING:
+    from studio.services.runtime import editions, page_scripts
+    from studio.services.runtime.browser import BrowserPool, default_spares
+    from studio.services.runtime.clock_agreement import (
+        AgreementCache,
+        clock_for,
+        evaluate_on_chosen_clock,
+    )
+    from studio.services.runtime.editions import Edition
+    from studio.services.runtime.evaluator import Evaluator
+    from studio.services.runtime.pool_size import default_workers
+    from studio.services.runtime.server import EditorServer
+
+__getattr__ = lazy.exports(
+    __name__,
+    {
+        "AgreementCache": ("studio.services.runtime.clock_agreement", "AgreementCache"),
+        "BrowserPool": ("studio.services.runtime.browser", "BrowserPool"),
+        "Edition": ("studio.services.runtime.editions", "Edition"),
+        "EditorServer": ("studio.services.runtime.server", "EditorServer"),
+        "Evaluator": ("studio.services.runtime.evaluator", "Evaluator"),
+        "clock_for": ("studio.services.runtime.clock_agreement", "clock_for"),
+        "default_spares": ("studio.services.runtime.browser", "default_spares"),
+        "default_workers": ("studio.services.runtime.pool_size", "default_workers"),
+        "editions": ("studio.services.runtime", "editions"),
+        "evaluate_on_chosen_clock": (
+            "studio.services.runtime.clock_agreement",
+            "evaluate_on_chosen_clock",
+        ),
+        "page_scripts": ("studio.services.runtime", "page_scripts"),
+    },
 )
-from studio.services.runtime.editions import Edition
-from studio.services.runtime.evaluator import Evaluator
-from studio.services.runtime.pool_size import default_workers
-from studio.services.runtime.server import EditorServer
 
 __all__ = [
     "AgreementCache",

@@ -21,6 +21,8 @@ from studio.models.task import EquivalentMutant, Task
 from studio.services.checking.mutant_runs import find_mutant
 from studio.services.core.store import TaskFolder, save_task
 
+__all__ = ["JudgedMutant", "mark", "mark_by_id", "unmark_by_id", "with_mark", "without_mark"]
+
 
 class JudgedMutant(Protocol):
     """What a mark records of the mutant: a survivor, a mutant run or a generated mutant."""

@@ -30,6 +30,8 @@ from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.evaluator import Evaluates
 
+__all__ = ["ItemPlace", "episode_runner", "evaluator", "item_runner"]
+
 
 def episode_runner(
     *,

@@ -1,30 +1,76 @@
 """Runs and what is made of them: batches and campaigns, reports (text, JSON, HTML),
 static bundles, re-scoring, and recorded trajectories (view, compare, archive).
 
-What the window and the command line use of the services, in one place.
+What the window and the command line use of the services, in one place; each
+service module is imported when a name of it is first used (`studio.app.lazy`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from studio.app import lazy
+
 # --- re-exported services (generated from what the front ends import) ---
-from studio.services.runs import campaign
-from studio.services.runs.batch import run_batch, run_dir_name
-from studio.services.runs.bundle import write_bundle
-from studio.services.runs.campaign import Ledger, Manifest, plan_jobs
-from studio.services.runs.report_html import render_html
-from studio.services.runs.reports import format_table, report_for
-from studio.services.runs.rescore import RESCORE_FILE, rescore
-from studio.services.runs.trajectories.archive import (
-    export_archive,
-    open_archive,
-    read_manifest,
-    recorded_task_folder,
+if TYPE_CHECKING:
+    from studio.services.runs import campaign
+    from studio.services.runs.batch import run_batch, run_dir_name
+    from studio.services.runs.bundle import write_bundle
+    from studio.services.runs.campaign import Ledger, Manifest, plan_jobs
+    from studio.services.runs.report_html import render_html
+    from studio.services.runs.reports import format_table, report_for
+    from studio.services.runs.rescore import RESCORE_FILE, rescore
+    from studio.services.runs.trajectories.archive import (
+        export_archive,
+        open_archive,
+        read_manifest,
+        recorded_task_folder,
+    )
+    from studio.services.runs.trajectories.catalog import RunRow, list_runs
+    from studio.services.runs.trajectories.compare import Comparison, compare
+    from studio.services.runs.trajectories.geometry import action_point
+    from studio.services.runs.trajectories.text import (
+        format_comparison,
+        format_timeline,
+        timeline_json,
+    )
+    from studio.services.runs.trajectories.view import TERMINAL_APIS, TrajectoryView, load_view
+
+__getattr__ = lazy.exports(
+    __name__,
+    {
+        "Comparison": ("studio.services.runs.trajectories.compare", "Comparison"),
+        "Ledger": ("studio.services.runs.campaign", "Ledger"),
+        "Manifest": ("studio.services.runs.campaign", "Manifest"),
+        "RESCORE_FILE": ("studio.services.runs.rescore", "RESCORE_FILE"),
+        "RunRow": ("studio.services.runs.trajectories.catalog", "RunRow"),
+        "TERMINAL_APIS": ("studio.services.runs.trajectories.view", "TERMINAL_APIS"),
+        "TrajectoryView": ("studio.services.runs.trajectories.view", "TrajectoryView"),
+        "action_point": ("studio.services.runs.trajectories.geometry", "action_point"),
+        "campaign": ("studio.services.runs", "campaign"),
+        "compare": ("studio.services.runs.trajectories.compare", "compare"),
+        "export_archive": ("studio.services.runs.trajectories.archive", "export_archive"),
+        "format_comparison": ("studio.services.runs.trajectories.text", "format_comparison"),
+        "format_table": ("studio.services.runs.reports", "format_table"),
+        "format_timeline": ("studio.services.runs.trajectories.text", "format_timeline"),
+        "list_runs": ("studio.services.runs.trajectories.catalog", "list_runs"),
+        "load_view": ("studio.services.runs.trajectories.view", "load_view"),
+        "open_archive": ("studio.services.runs.trajectories.archive", "open_archive"),
+        "plan_jobs": ("studio.services.runs.campaign", "plan_jobs"),
+        "read_manifest": ("studio.services.runs.trajectories.archive", "read_manifest"),
+        "recorded_task_folder": (
+            "studio.services.runs.trajectories.archive",
+            "recorded_task_folder",
+        ),
+        "render_html": ("studio.services.runs.report_html", "render_html"),
+        "report_for": ("studio.services.runs.reports", "report_for"),
+        "rescore": ("studio.services.runs.rescore", "rescore"),
+        "run_batch": ("studio.services.runs.batch", "run_batch"),
+        "run_dir_name": ("studio.services.runs.batch", "run_dir_name"),
+        "timeline_json": ("studio.services.runs.trajectories.text", "timeline_json"),
+        "write_bundle": ("studio.services.runs.bundle", "write_bundle"),
+    },
 )
-from studio.services.runs.trajectories.catalog import RunRow, list_runs
-from studio.services.runs.trajectories.compare import Comparison, compare
-from studio.services.runs.trajectories.geometry import action_point
-from studio.services.runs.trajectories.text import format_comparison, format_timeline, timeline_json
-from studio.services.runs.trajectories.view import TERMINAL_APIS, TrajectoryView, load_view
 
 __all__ = [
     "RESCORE_FILE",

@@ -13,6 +13,19 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from studio.models.errors import StudioError
+
+__all__ = [
+    "COMPOSITE_APIS", "PRIMITIVE_APIS", "ActionError", "AddBlock", "AddBlockArgs", "AddDataArgs",
+    "AddList", "AddVariable", "BlockIndexArgs", "BlockInfo", "Click", "ClickArgs",
+    "CompositeAction", "ConnectArgs", "ConnectBlocks", "Creation", "DeleteBlock", "DetachBlocks",
+    "Done", "DoubleClick", "DragAndDrop", "DragArgs", "Element", "EmptyArgs", "EpisodeStatus",
+    "Failed", "Hotkey", "HotkeyArgs", "Key", "KeyArgs", "Mode", "Observation", "Placement",
+    "PointArgs", "PrimitiveAction", "ProgramChange", "Scroll", "ScrollArgs", "SelectSprite",
+    "SelectSpriteArgs", "SelectStage", "SetBlockField", "SetFieldArgs", "StepRecord", "TypeArgs",
+    "TypeText", "parse_action",
+]  # fmt: skip
+
 
 class Mode(StrEnum):
     PRIMITIVE = "primitive"
@@ -289,7 +302,7 @@ COMPOSITE_APIS = (
 )
 
 
-class ActionError(ValueError):
+class ActionError(StudioError, ValueError):
     """An action that is not valid for the mode; the message says what to fix."""
 
 

@@ -9,6 +9,11 @@ from pydantic import BaseModel, Field, computed_field
 
 from studio.models.evaluation import EvalResult
 
+__all__ = [
+    "CheckReport", "CheckSummary", "FlakyTest", "MutantRun", "PhaseTimes", "Survivor", "TaskCheck",
+    "Verdict", "WeakScript",
+]  # fmt: skip
+
 
 class Verdict(StrEnum):
     VALID = "valid"  # golden passes, initial fails where it must, no unexplained survivor

@@ -6,6 +6,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+__all__ = ["BlockEdit", "Change", "ChangeKind", "EditKind", "ProjectDiff"]
+
 
 class EditKind(StrEnum):
     """The three atomic block edits: a block appears, disappears, or changes."""

@@ -13,6 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from studio.models.items import Review, SwSource
 
+__all__ = [
+    "DEFAULT_GRID", "PROJECT_FILE", "SCREENSHOT_FILE", "T1_TYPES", "VIEWPORT", "Box",
+    "ConnectionType", "DragItem", "EvaluationConfig", "RegionLabel", "RegionStats",
+    "WorkspaceState", "category_of",
+]  # fmt: skip
+
 PROJECT_FILE = "project.sb3"
 
 

@@ -6,6 +6,8 @@ tree is `services.core.errors` and the packages' own errors). Its message is fit
 
 from __future__ import annotations
 
+__all__ = ["ReviewError", "StudioError"]
+
 
 class StudioError(Exception):
     """Base class of the studio's own errors: a message fit to show a user."""

@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+__all__ = ["Clock", "ErrorKind", "EvalError", "EvalResult", "TestDetail", "Timings"]
+
 
 class TestDetail(BaseModel):
     """One test of a script, in the ScratchWorld result shape."""

@@ -23,6 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from studio.models.errors import ReviewError
 
+__all__ = ["AGAIN", "ALLOWED", "VERDICTS", "Review", "ReviewEvent", "ReviewState", "SwSource"]
+
 
 class ReviewState(StrEnum):
     DRAFT = "draft"

@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+__all__ = ["Mutant", "OperatorInfo"]
+
 
 class OperatorInfo(BaseModel):
     """A mutation operator as the UI lists it: its short name and what it does."""

@@ -14,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from studio.models.items import Review, SwSource
 
+__all__ = ["QaAnswer", "QaItem", "QaType", "Subject", "Suggestion"]
+
 
 class QaType(StrEnum):
     CONNECTION = "connection"

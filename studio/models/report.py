@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+__all__ = [
+    "CATEGORIES", "CellStats", "DiagnosticRow", "ReportRow", "RunEntry", "RunReport", "TaskStats",
+]  # fmt: skip
+
 CATEGORIES = ("create", "debug", "extend", "compute")
 
 

@@ -8,6 +8,12 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+__all__ = [
+    "FULL_STAGE", "SCRATCHWORLD_CAP_S", "SMALL_STAGE", "TASK_FILE", "Category", "ClockPreference",
+    "Convention", "EquivalentMutant", "Evaluation", "Review", "ReviewEvent", "ReviewState",
+    "ScriptLimit", "Task", "TaskMetadata", "TestCase",
+]  # fmt: skip
+
 TASK_FILE = "task.json"
 
 

@@ -17,6 +17,11 @@ from pydantic import BaseModel, Field
 from studio.models.agent import EpisodeStatus, Mode
 from studio.models.evaluation import EvalResult
 
+__all__ = [
+    "FINAL_PROJECT", "FINAL_SCREENSHOT", "RUN_FILE", "STEPS_FILE", "RunInfo", "observation_name",
+    "screenshot_name",
+]  # fmt: skip
+
 RUN_FILE = "run.json"
 STEPS_FILE = "steps.jsonl"
 FINAL_PROJECT = "final.sb3"

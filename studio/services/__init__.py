@@ -7,3 +7,5 @@
 
 The front ends reach them through `studio.app`.
 """
+
+__all__: list[str] = []

@@ -19,11 +19,12 @@ from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineScript
 
 from studio.app.editor import page_scripts
+from studio.models.errors import StudioError
 
 CHANNEL_SCRIPT = ":/qtwebchannel/qwebchannel.js"
 
 
-class EditorError(Exception):
+class EditorError(StudioError):
     """The editor page refused or failed a request; the message is fit to show a user."""
 
 

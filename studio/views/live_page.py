@@ -85,7 +85,7 @@ _POINTER_EVENTS = {
 }
 
 
-class PageError(PlaywrightError):
+class PageError(StudioError, PlaywrightError):
     """What Playwright raises for a script that threw, a gone page or an unknown key name."""
 
 

@@ -133,7 +133,7 @@ def test_malformed_http_gets_400_and_no_hang(server: ApiServer, raw: bytes) -> N
 
 
 def test_malformed_json_and_wrong_shapes_are_named() -> None:
-    from studio.services.api.app import validation_message
+    from studio.services.api.answers import validation_message
 
     invalid = [{"type": "json_invalid", "loc": ("body", 1), "ctx": {"error": "Expecting value"}}]
     assert validation_message(invalid) == (400, "malformed JSON: Expecting value")

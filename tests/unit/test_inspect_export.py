@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from studio.models.errors import StudioError
-from studio.services.exchange.inspect_log import export_inspect
+from studio.services.runs.inspect_log import export_inspect
 from tests.unit.trajectories.build import result, run_info, step, write_trajectory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sw_results"

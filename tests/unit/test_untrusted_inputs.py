@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from studio.models.errors import StudioError
-from studio.services.authoring.lint import _finding
+from studio.services.authoring.lint import finding_of
 from studio.services.checking.checker import CheckOptions, check_tasks
 from studio.services.core.errors import MAX_PROBLEM, ProjectFileError, TaskFileError
 from studio.services.core.jsonl import json_lines
@@ -116,7 +116,7 @@ def test_problem_lines_cut_long_values_with_a_marker() -> None:
         str(Problem(Path("a.json"), f"{value!r} is not a plain file name", value)),
     ):
         assert len(text) < MAX_PROBLEM + 200 and "more characters cut]" in text
-    finding = _finding(
+    finding = finding_of(
         "unmentioned", f"The sprite '{value}' is not named.", kind="sprite", name=value
     )
     assert len(finding.message) + len(finding.fix) < 2 * MAX_PROBLEM

@@ -6,3 +6,5 @@
 - `schemas`: the request and response bodies;
 - `client`: a Python client for the API (importing it loads no server).
 """
+
+__all__: list[str] = []

@@ -18,31 +18,35 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
 
 from studio.models.agent import ActionError, EpisodeStatus, Mode, StepRecord
 from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.api import schemas
+from studio.services.api.answers import http_error, invalid_request
 from studio.services.api.guard import Guard, short
-from studio.services.api.timing import server_timing
+from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder, is_task_folder, load_task, scan_library
 from studio.services.exchange.scratchworld_api.routes import install_routes, is_open_path
 from studio.services.exchange.scratchworld_api.sessions import SwSessions
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
+from studio.services.runtime.http_timing import server_timing
+
+__all__ = [
+    "INTERNAL", "MAX_EPISODES", "MAX_STEP_LIMIT", "ApiApp", "EpisodeLike", "EpisodeManagerLike",
+    "TaskResolver", "summary",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 MAX_EPISODES = 16  # each holds an editor page (~450 MB)
@@ -201,8 +205,8 @@ class ApiApp:
         )
         api.router.route_class = _Route
         bearer = HTTPBearer(auto_error=False)  # the Guard checks it; this documents it
-        api.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
-        api.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
+        api.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
+        api.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
         episode_routes = self._episode_routes()
         for path, method, handler, status, model, codes, summary in episode_routes:
             api.add_api_route(
@@ -306,6 +310,8 @@ class ApiApp:
             episode = await self.manager.create(
                 task, body.mode, record_to=None, agent_name=body.agent, step_limit=body.step_limit
             )
+        except SetupError:  # the server's set-up, not the request: a 500 as before
+            raise
         except StudioError as exc:  # e.g. the editor refused the task's initial project
             raise _error(422, f"cannot start an episode on {task.task.id}: {exc}") from None
         finally:
@@ -408,90 +414,3 @@ def summary(episode: EpisodeLike) -> dict[str, Any]:
 
 def _status(episode: EpisodeLike) -> str:
     return EpisodeStatus(episode.status).value
-
-
-# ---- errors as {"error": ...} ---------------------------------------------------------------
-async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    headers = dict(exc.headers or {})
-    message = str(exc.detail)
-    if exc.status_code == 404 and message == "Not Found":
-        message = f"no route {short(request.url.path)}; see GET /openapi.json for the routes"
-    elif exc.status_code == 405:
-        allowed = _allowed_methods(request)
-        headers["Allow"] = allowed
-        message = f"{request.method} is not allowed on {short(request.url.path)}; use {allowed}"
-    return JSONResponse({"error": message}, exc.status_code, headers)
-
-
-def _allowed_methods(request: Request) -> str:
-    """Every method some route takes on this path (Starlette names only the first route's)."""
-    methods: set[str] = set()
-    for route in request.app.routes:
-        if route.matches(request.scope)[0] is not Match.NONE:  # the path matches
-            methods |= set(getattr(route, "methods", None) or ())
-    order = ["GET", "POST", "PUT", "PATCH", "DELETE"]
-    return ", ".join(m for m in order if m in methods)
-
-
-async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    if getattr(request.app.state, "published_paths", False) and is_open_path(request.url.path):
-        # the published server answers FastAPI's own 422 for every body or query it cannot use
-        return JSONResponse({"detail": _finite(jsonable_encoder(exc.errors()))}, 422)
-    status, message = validation_message(exc.errors(), request.scope.get("route"))
-    return JSONResponse({"error": message}, status)
-
-
-def _finite(value: Any) -> Any:
-    """`value` with every NaN or infinity (Python's JSON reader takes `Infinity`) as its text,
-    so the echo of a bad input can itself be sent as JSON."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
-
-
-def validation_message(errors: Any, route: Any = None) -> tuple[int, str]:
-    """A 400 or 422 with one message a person can act on, from pydantic's error list."""
-    errors = list(errors)
-    kinds = {e.get("type") for e in errors}
-    body_level = [e for e in errors if tuple(e.get("loc", ())) == ("body",)]
-    if "json_invalid" in kinds:
-        bad = next(e for e in errors if e.get("type") == "json_invalid")
-        detail = (bad.get("ctx") or {}).get("error", "")
-        return 400, f"malformed JSON: {detail}".rstrip(": ")
-    if body_level and body_level[0].get("type") == "missing":
-        return 400, "the request body is empty; send a JSON object"
-    if body_level:
-        given = body_level[0].get("input")
-        return 422, f"the body must be a JSON object, not {_json_type(given)}"
-    missing = [e["loc"][-1] for e in errors if e.get("type") == "missing"]
-    if missing:
-        return 422, "missing field(s): " + ", ".join(repr(m) for m in missing)
-    unknown = [e["loc"][-1] for e in errors if e.get("type") == "extra_forbidden"]
-    if unknown:
-        known = _known_fields(route)
-        tail = f"; known: {', '.join(known)}" if known else ""
-        return 422, f"unknown field(s) {', '.join(map(repr, unknown))}{tail}"
-    first = errors[0] if errors else {"msg": "invalid request"}
-    text = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
-    loc = [str(p) for p in first.get("loc", ()) if p != "body"]
-    if loc and f"'{loc[-1]}'" not in text:
-        text = f"'{loc[-1]}': {text}"
-    return 422, text
-
-
-def _known_fields(route: Any) -> list[str]:
-    body = getattr(getattr(route, "body_field", None), "type_", None)
-    fields = getattr(body, "model_fields", None)
-    if fields is None:  # an optional body: Model | None
-        for arg in getattr(body, "__args__", ()):
-            fields = getattr(arg, "model_fields", None) or fields
-    return sorted(fields or ())
-
-
-def _json_type(value: Any) -> str:
-    names = {list: "list", str: "str", int: "int", float: "float", bool: "bool"}
-    return "null" if value is None else names.get(type(value), type(value).__name__)

@@ -27,6 +27,8 @@ from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
 
+__all__ = ["ApiCallError", "ApiClient", "RemoteEpisode", "RemoteEpisodeManager"]
+
 
 class ApiCallError(StudioError):
     """The server answered an error that is not about the action (auth, unknown episode)."""

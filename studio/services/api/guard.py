@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+__all__ = ["BODY_TIMEOUT_S", "LOG_TEXT_MAX", "LOOPBACK_NAMES", "MAX_BODY_BYTES", "Guard", "short"]
+
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 8 * 1024 * 1024

@@ -16,6 +16,8 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+__all__ = ["HEAD_TIMEOUT_S", "HeadDeadlineProtocol", "protocol_with_deadline"]
+
 HEAD_TIMEOUT_S = 15.0
 
 

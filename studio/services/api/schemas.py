@@ -14,6 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studio.models.agent import EpisodeStatus, Mode, Observation
 
+__all__ = [
+    "MAX_STEP_LIMIT", "ActionRequest", "Deleted", "EpisodeList", "EpisodeRequest", "EpisodeSummary",
+    "ErrorBody", "EvaluateRequest", "ObservationResponse",
+]  # fmt: skip
+
 MAX_STEP_LIMIT = 10_000
 
 

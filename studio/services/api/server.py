@@ -30,14 +30,9 @@ SHUTDOWN_GRACE_S = 3  # requests still running at close get this long to finish
 BACKLOG = 512
 
 __all__ = [
-    "ApiApp",
-    "ApiServer",
-    "check_host",
-    "find_token",
-    "is_loopback",
-    "read_token_file",
-    "resolve_token",
-]
+    "BACKLOG", "IDLE_TIMEOUT_S", "SHUTDOWN_GRACE_S", "ApiApp", "ApiServer", "check_host",
+    "find_token", "is_loopback", "read_token_file", "resolve_token",
+]  # fmt: skip
 
 
 def read_token_file(path: Path | str) -> str:

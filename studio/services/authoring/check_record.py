@@ -24,6 +24,11 @@ from studio.models.task import TASK_FILE
 from studio.services.core import atomic
 from studio.services.core.store import TaskFolder
 
+__all__ = [
+    "RECORD_FILE", "CheckRecord", "discard_check", "fingerprint", "is_fresh", "last_checks",
+    "load_check", "save_check",
+]  # fmt: skip
+
 log = logging.getLogger("studio.authoring")
 
 RECORD_FILE = "last_check.json"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from studio.models.errors import StudioError
 
+__all__ = ["LibraryError", "RecoveryError"]
+
 
 class LibraryError(StudioError):
     """A library operation that cannot be done: bad or taken id, missing project, trash."""

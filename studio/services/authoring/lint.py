@@ -23,6 +23,11 @@ from studio.services.core.errors import ProjectFileError, cut
 from studio.services.core.sb3 import missing_assets, read_project_json
 from studio.services.core.store import TaskFolder
 
+__all__ = [
+    "MAX_NAME_IN_LINE", "RULES", "E", "Finding", "Level", "LintFinding", "W", "finding_of",
+    "has_errors", "level_of", "lint_task", "to_json",
+]  # fmt: skip
+
 
 class Level(StrEnum):
     ERROR = "error"
@@ -98,7 +103,7 @@ def _unique(refs: list[Ref]) -> list[Ref]:
     return list(seen.values())
 
 
-# code -> (level, how to fix); fixes may use the keyword arguments of `_finding`.
+# code -> (level, how to fix); fixes may use the keyword arguments of `finding_of`.
 RULES: dict[str, tuple[Level, str]] = {
     "instruction-empty": (E, "Write what the agent must make the project do."),
     "instruction-placeholder": (E, "Replace it with what the agent must do."),
@@ -123,7 +128,7 @@ RULES: dict[str, tuple[Level, str]] = {
 }
 
 
-def _finding(code: str, message: str, **fmt: str) -> Finding:
+def finding_of(code: str, message: str, **fmt: str) -> Finding:
     """One finding; names and values from the task are cut (`errors.cut`) to keep it a line."""
     level, fix = RULES[code]
     short = {key: cut(value, MAX_NAME_IN_LINE) for key, value in fmt.items()}
@@ -133,13 +138,15 @@ def _finding(code: str, message: str, **fmt: str) -> Finding:
 def _instruction(text: str) -> list[Finding]:
     text = text.strip()
     if not text:
-        return [_finding("instruction-empty", "The instruction is empty.")]
+        return [finding_of("instruction-empty", "The instruction is empty.")]
     if text == PLACEHOLDER_INSTRUCTION or _PLACEHOLDER.match(text):
         return [
-            _finding("instruction-placeholder", f"The instruction is a placeholder: '{text[:60]}'.")
+            finding_of(
+                "instruction-placeholder", f"The instruction is a placeholder: '{text[:60]}'."
+            )
         ]
     if len(text) < _SHORT_INSTRUCTION:
-        return [_finding("instruction-short", f"The instruction is very short: '{text}'.")]
+        return [finding_of("instruction-short", f"The instruction is very short: '{text}'.")]
     return []
 
 
@@ -148,12 +155,12 @@ def _script(task: _Task) -> list[Finding]:
     try:
         task.script = task.entry.script_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return [_finding("script-unreadable", f"{name} cannot be read ({exc}).")]
+        return [finding_of("script-unreadable", f"{name} cannot be read ({exc}).")]
     out = []
     if PLACEHOLDER_MARKER in task.script:
-        out.append(_finding("script-placeholder", f"{name} still has the placeholder test."))
+        out.append(finding_of("script-placeholder", f"{name} still has the placeholder test."))
     if "module.exports" not in task.script:
-        out.append(_finding("script-no-export", f"{name} does not assign module.exports."))
+        out.append(finding_of("script-no-export", f"{name} does not assign module.exports."))
     return out
 
 
@@ -168,21 +175,21 @@ def _projects(task: _Task) -> list[Finding]:
             project = read_project_json(data, path.name)
         except OSError as exc:
             problem = f"The {role} project {path.name} cannot be read ({exc.strerror or exc})."
-            out.append(_finding("project-unreadable", problem, file=path.name, role=role))
+            out.append(finding_of("project-unreadable", problem, file=path.name, role=role))
             continue
         except ProjectFileError as exc:
-            out.append(_finding("project-invalid", f"The {role} project {exc}.", role=role))
+            out.append(finding_of("project-invalid", f"The {role} project {exc}.", role=role))
             continue
         task.projects[role] = project
         absent = missing_assets(data, project)
         if absent:
             shown = ", ".join(absent[:3]) + (" ..." if len(absent) > 3 else "")
             problem = f"The {role} project {path.name} lacks {len(absent)} asset(s): {shown}."
-            out.append(_finding("project-assets", problem, role=role))
+            out.append(finding_of("project-assets", problem, role=role))
     golden, initial = task.projects.get("golden"), task.projects.get("initial")
     if golden is not None and golden == initial:
         problem = "The golden project is the same as the initial project."
-        out.append(_finding("golden-unchanged", problem))
+        out.append(finding_of("golden-unchanged", problem))
     return out
 
 
@@ -198,10 +205,10 @@ def _mentions(task: _Task, refs: list[Ref]) -> list[Finding]:
             "which the instruction does not mention"
         )
         if has_name(task.projects.get("initial"), ref):
-            out.append(_finding("unmentioned-visible", problem + ".", kind=kind, name=ref.name))
+            out.append(finding_of("unmentioned-visible", problem + ".", kind=kind, name=ref.name))
         else:
             problem += " and the initial project lacks, so the agent cannot know it."
-            out.append(_finding("unmentioned", problem, kind=kind, name=ref.name))
+            out.append(finding_of("unmentioned", problem, kind=kind, name=ref.name))
     return out
 
 
@@ -221,27 +228,27 @@ def _names_exist(task: _Task, refs: list[Ref]) -> list[Finding]:
             f"which the {role} project does not have."
         )
         code = "unknown-message" if ref.kind is RefKind.MESSAGE else "unknown-name"
-        out.append(_finding(code, problem, kind=kind, role=role))
+        out.append(finding_of(code, problem, kind=kind, role=role))
     return out
 
 
 def _check(entry: TaskFolder, record: CheckRecord | None) -> list[Finding]:
     if record is None:
-        return [_finding("never-checked", "The task has never been checked.")]
+        return [finding_of("never-checked", "The task has never been checked.")]
     when = record.when.strftime("%Y-%m-%d %H:%M UTC")
     if not is_fresh(entry, record):
-        return [_finding("check-stale", f"Files changed since the last check ({when}).")]
+        return [finding_of("check-stale", f"Files changed since the last check ({when}).")]
     if record.golden_passed is False:
-        return [_finding("golden-fails", f"The golden project failed the last check ({when}).")]
+        return [finding_of("golden-fails", f"The golden project failed the last check ({when}).")]
     if record.verdict is Verdict.INVALID:
         why = record.errors[0] if record.errors else "see the check results"
-        return [_finding("check-invalid", f"The last check found the task invalid: {why}.")]
+        return [finding_of("check-invalid", f"The last check found the task invalid: {why}.")]
     if record.verdict is Verdict.FLAKY:
-        return [_finding("check-flaky", "Some tests gave different verdicts across reruns.")]
+        return [finding_of("check-flaky", "Some tests gave different verdicts across reruns.")]
     if record.survivors:
         shown = ", ".join(record.survivors[:3]) + (" ..." if len(record.survivors) > 3 else "")
         problem = f"{len(record.survivors)} mutant(s) survived the last check: {shown}."
-        return [_finding("mutants-survive", problem)]
+        return [finding_of("mutants-survive", problem)]
     return []
 
 

@@ -10,6 +10,8 @@ from studio.services.core.diff import block_types_used, blocks_changed
 from studio.services.core.sb3 import load_sb3
 from studio.services.core.store import TaskFolder
 
+__all__ = ["Project", "apply_metadata", "derive_metadata", "metadata_from_files"]
+
 Project = dict[str, Any]
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from studio.services.authoring.script_refs import Ref, RefKind
 
+__all__ = ["has_name", "mentions", "project_names", "scratch_key"]
+
 _DIRECTIONS = ("left", "right", "up", "down")
 _KEY_ALIASES = {"": "space", "return": "enter"} | {
     alias: f"{d} arrow" for d in _DIRECTIONS for alias in (d, f"arrow{d}")

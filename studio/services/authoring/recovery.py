@@ -20,6 +20,8 @@ from pathlib import Path
 from studio.services.authoring.errors import RecoveryError
 from studio.services.core import atomic
 
+__all__ = ["DRAFTS_DIR", "KINDS", "LOCK_FILE", "Draft", "RecoveryStore"]
+
 DRAFTS_DIR = "drafts"
 LOCK_FILE = "session.lock"
 KINDS = ("task.json", "initial.sb3", "golden.sb3", "evaluate.js")

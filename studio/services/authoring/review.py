@@ -20,6 +20,11 @@ from studio.models.errors import ReviewError
 from studio.models.task import Review, ReviewEvent, ReviewState, Task
 from studio.services.authoring.lint import LintFinding, level_of
 
+__all__ = [
+    "NEEDS_COMMENT", "actions_from", "allowed_actions", "approve", "is_read_only", "last_comment",
+    "lint_blocker", "reject", "reopen", "submit",
+]  # fmt: skip
+
 _ALLOWED: dict[str, tuple[frozenset[ReviewState], ReviewState]] = {
     "submit": (frozenset({ReviewState.DRAFT, ReviewState.REJECTED}), ReviewState.IN_REVIEW),
     "approve": (frozenset({ReviewState.IN_REVIEW}), ReviewState.APPROVED),

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
+__all__ = ["HELPERS", "METHODS", "K", "L", "M", "Ref", "RefKind", "S", "V", "script_refs", "tokens"]
+
 
 class RefKind(StrEnum):
     SPRITE = "sprite"

@@ -10,6 +10,11 @@ from __future__ import annotations
 from studio.models.task import Category
 from studio.services.core.projectbuild import Costume, ProjectBuilder
 
+__all__ = [
+    "DEFAULT_SPRITE", "PLACEHOLDER_INSTRUCTION", "PLACEHOLDER_MARKER", "default_project",
+    "starter_script",
+]  # fmt: skip
+
 PLACEHOLDER_MARKER = "studio:placeholder-test"
 PLACEHOLDER_INSTRUCTION = "TODO: describe what the agent must make the project do."
 DEFAULT_SPRITE = "Sprite1"

@@ -15,6 +15,8 @@ from studio.models.task import Task
 from studio.services.core import atomic
 from studio.services.core.store import TaskFolder, load_task, save_task
 
+__all__ = ["DOCUMENTS", "GOLDEN_FILE", "Document", "TaskSession"]
+
 DOCUMENTS = ("initial", "golden")
 GOLDEN_FILE = "golden.sb3"
 

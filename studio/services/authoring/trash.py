@@ -18,6 +18,11 @@ from studio.services.authoring.errors import LibraryError
 from studio.services.core.errors import TaskFileError
 from studio.services.core.store import TaskFolder, load_task
 
+__all__ = [
+    "TRASH_DIR", "TrashEntry", "delete_task", "empty_trash", "is_trashed", "list_trash",
+    "restore_task",
+]  # fmt: skip
+
 TRASH_DIR = ".trash"
 _STAMP = "%Y%m%dT%H%M%SZ"
 _NAME = re.compile(r"^(?P<id>.+)-(?P<stamp>\d{8}T\d{6}Z)(?:-\d+)?$")

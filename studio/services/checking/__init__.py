@@ -3,3 +3,5 @@
 `checker` judges tasks; `mutant_runs` runs golden, initial and mutants under one gate and
 classifies mutants; `mutation` makes them (Whisker's operators, ScratchEval's bug patterns).
 """
+
+__all__: list[str] = []

@@ -33,6 +33,7 @@ from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.task import Category, ClockPreference
 from studio.services.checking.mutant_runs import MutantRunner, Subject, flaky_tests, run_gated
 from studio.services.core.errors import TaskFileError
+from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder
 from studio.services.runtime.clock_agreement import (
     Agreement,
@@ -41,6 +42,11 @@ from studio.services.runtime.clock_agreement import (
     hazards_note,
 )
 from studio.services.runtime.evaluator import Evaluates
+
+__all__ = [
+    "TASK_FAULTS", "WEAKEST_SHOWN", "CheckOptions", "Evaluation", "ProgressFn", "TaskChecker",
+    "check_tasks", "describe_failure", "judge", "load_failure", "weakest_scripts",
+]  # fmt: skip
 
 log = logging.getLogger("studio.check")
 
@@ -293,6 +299,8 @@ async def check_tasks(
         nonlocal done
         try:
             result = await checker.check(entry)
+        except SetupError:  # the studio's set-up, not this task: it stops the check
+            raise
         except StudioError as exc:  # a file of this task is unusable: the others go on
             result = TaskCheck(
                 id=entry.task.id,

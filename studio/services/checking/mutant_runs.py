@@ -29,6 +29,10 @@ from studio.services.core.store import TaskFolder
 if TYPE_CHECKING:
     from studio.models.mutation import Mutant
 
+__all__ = [
+    "MutantRunner", "Reruns", "Subject", "build_mutant", "find_mutant", "flaky_tests", "run_gated",
+]  # fmt: skip
+
 # (task, project, its file name, clock) -> one result per rerun, with the seeds of the golden
 # project's runs in the same order (a kill compares each run with the golden run of its seed)
 Reruns = Callable[[TaskFolder, bytes | Path, str, Clock], Awaitable[list[EvalResult]]]

@@ -7,3 +7,5 @@ resources and caches live (`paths`), leftovers of killed processes, the errors t
 and its problem (`errors`), and statistics of repeated episodes (`stats`). Imports only
 `studio.models`.
 """
+
+__all__: list[str] = []

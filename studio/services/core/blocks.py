@@ -13,6 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+__all__ = [
+    "BROADCAST_PRIM", "HAT_OPCODES", "LIST_PRIM", "LOOP_OPCODES", "VAR_PRIM", "Block", "Blocks",
+    "Project", "all_block_ids", "block_items", "chain", "child_refs", "compact_reporter",
+    "delete_blocks", "find_target", "fresh_id", "input_block", "input_holding", "input_shadow",
+    "is_covered", "is_hat", "is_statement", "live_ids", "relation", "remove_script",
+    "remove_statement", "script_top", "scripts", "set_shadow_value", "shadow_value", "stage_of",
+    "statements", "subtree", "target_name", "variables_in_scope",
+]  # fmt: skip
+
 Block = dict[str, Any]
 Blocks = dict[str, Any]
 Project = dict[str, Any]

@@ -30,8 +30,13 @@ from studio.services.core.blocks import (
 )
 from studio.services.core.render import block_label
 
+__all__ = [
+    "Matcher", "Side", "block_types_used", "blocks_changed", "changed_block_ids",
+    "changed_blocks_by_sprite", "diff_projects", "distance", "edit_distance",
+]  # fmt: skip
 
-class _Side:
+
+class Side:
     """One target's block table with cached signatures."""
 
     def __init__(self, target: dict[str, Any] | None) -> None:
@@ -86,10 +91,10 @@ class _Side:
         return out
 
 
-class _Matcher:
+class Matcher:
     """Pairs the blocks of an old and a new target."""
 
-    def __init__(self, old: _Side, new: _Side) -> None:
+    def __init__(self, old: Side, new: Side) -> None:
         self.old, self.new = old, new
         self.pairs: dict[str, str] = {}
         self.paired_new: set[str] = set()
@@ -121,7 +126,7 @@ class _Matcher:
                 self._align(chain(self.old.blocks, a), chain(self.new.blocks, b))
 
     @staticmethod
-    def _content(side: _Side, top: str) -> list[str]:
+    def _content(side: Side, top: str) -> list[str]:
         return [side.sig(b) for b in subtree(side.blocks, top, with_next=True) if b in side.blocks]
 
     def _align(self, olds: list[str], news: list[str]) -> None:
@@ -182,9 +187,9 @@ def _multiset_common(a: list[str], b: list[str]) -> int:
 class _SpriteDiff:
     """The edits of one sprite, given the pairing of its blocks."""
 
-    def __init__(self, sprite: str, old: _Side, new: _Side) -> None:
+    def __init__(self, sprite: str, old: Side, new: Side) -> None:
         self.sprite, self.old, self.new = sprite, old, new
-        self.pairs = _Matcher(old, new).run()
+        self.pairs = Matcher(old, new).run()
         self.back = {b: a for a, b in self.pairs.items()}
         self._moved_memo: dict[str, bool] = {}
         self._in_progress: set[str] = set()
@@ -200,13 +205,13 @@ class _SpriteDiff:
                     out.append(self._modified(self.back[b], b, changes))
         return out
 
-    def _skippable(self, side: _Side, parent: str) -> bool:
+    def _skippable(self, side: Side, parent: str) -> bool:
         """Unmatched or moved blocks: their linkage belongs to their own edit."""
         if side is self.old:
             return parent not in self.pairs or self._moved(parent)
         return parent not in self.back or self._moved(self.back[parent])
 
-    def _context(self, side: _Side, bid: str) -> tuple[str | None, str]:
+    def _context(self, side: Side, bid: str) -> tuple[str | None, str]:
         """Where a block hangs, skipping added, removed or moved blocks above it in its stack."""
         parent, rel = relation(side.blocks, bid)
         while parent is not None and rel == "next" and self._skippable(side, parent):
@@ -237,7 +242,7 @@ class _SpriteDiff:
             return f"{rel}@{self.back[parent]}"
         return f"{rel}@+{self.new.sig(parent)}"
 
-    def _where(self, side: _Side, ctx: tuple[str | None, str]) -> str:
+    def _where(self, side: Side, ctx: tuple[str | None, str]) -> str:
         parent, rel = ctx
         if parent is None:
             return "top of a script"
@@ -265,7 +270,7 @@ class _SpriteDiff:
             )
         return changes
 
-    def _edit(self, kind: EditKind, side: _Side, bid: str, base: str | None, key: str) -> BlockEdit:
+    def _edit(self, kind: EditKind, side: Side, bid: str, base: str | None, key: str) -> BlockEdit:
         return BlockEdit(
             kind=kind,
             sprite=self.sprite,
@@ -302,7 +307,7 @@ def diff_projects(old: Project, new: Project) -> ProjectDiff:
     names = [*olds, *(n for n in news if n not in olds)]
     edits: list[BlockEdit] = []
     for name in names:
-        edits.extend(_SpriteDiff(name, _Side(olds.get(name)), _Side(news.get(name))).edits())
+        edits.extend(_SpriteDiff(name, Side(olds.get(name)), Side(news.get(name))).edits())
     return ProjectDiff(edits=edits)
 
 

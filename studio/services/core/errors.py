@@ -11,6 +11,8 @@ from pathlib import Path
 
 from studio.models.errors import StudioError
 
+__all__ = ["MAX_PROBLEM", "ProjectFileError", "TaskFileError", "cut"]
+
 MAX_PROBLEM = 500  # characters of a problem line (values in it are cut to fit)
 
 

@@ -15,6 +15,8 @@ from typing import Any
 from studio.services.core.errors import TaskFileError
 from studio.services.core.untrusted_json import JsonInputError, loads
 
+__all__ = ["MAX_BYTES", "json_lines"]
+
 MAX_BYTES = 64 * 1024 * 1024
 
 

@@ -26,6 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
+__all__ = [
+    "HOST", "STALE_AGE", "clean_leftovers", "clean_temp_dirs", "is_leftover", "owner_tag",
+    "temp_dir",
+]  # fmt: skip
+
 STALE_AGE = 600.0  # seconds after which an untagged temporary is taken as left over
 HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
 _TAG = re.compile(r"(?<![0-9])(\d+)-([0-9a-f]{8})(?![0-9a-f])")

@@ -21,6 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+__all__ = ["MAX_NAME", "RESERVED", "contained", "library_name_problem", "name_problem"]
+
 MAX_NAME = 255
 RESERVED = frozenset({".trash", "diagnostics"})
 

@@ -18,6 +18,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from studio.models.errors import StudioError
+
+__all__ = [
+    "BUNDLED_TASKS", "BUNDLE_ENTRY", "BUNDLE_PACKAGE", "BUNDLE_VERSION", "CHROMIUM", "DIAGNOSTICS",
+    "HELPER_LIBRARY", "INSTALLED", "JS_DIR", "PACKAGE_ROOT", "PROJECT_ROOT", "RESOURCES", "SHIPPED",
+    "WEB_DIR", "SetupError", "bundle_dir", "bundle_places", "cache_dir", "chromium_path",
+    "data_base", "data_dir",
+]  # fmt: skip
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 PROJECT_ROOT = PACKAGE_ROOT.parent  # a checkout's root (meaningless for an installed package)
 SHIPPED = PACKAGE_ROOT / "shipped"
@@ -35,7 +44,7 @@ BUNDLE_VERSION = "15.1.1"  # the Makefile's GUI_VERSION (a test keeps them equal
 BUNDLE_ENTRY = "scratch-gui-standalone.js"
 
 
-class SetupError(RuntimeError):
+class SetupError(StudioError, RuntimeError):
     """A part the studio needs (browser, editor bundle) is not installed."""
 
 
@@ -45,7 +54,7 @@ def bundle_places() -> list[Path]:
     if override:
         return [Path(override)]
     checkout = [] if INSTALLED else [PROJECT_ROOT / "resources" / "scratch-gui" / "dist"]
-    return [*checkout, _data_base() / "scratch-gui" / "dist"]
+    return [*checkout, data_base() / "scratch-gui" / "dist"]
 
 
 def bundle_dir() -> Path:
@@ -84,13 +93,13 @@ def cache_dir() -> Path:
     return path
 
 
-def _data_base() -> Path:
+def data_base() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "scratch-bench-studio"
 
 
 def data_dir() -> Path:
     """Per-user data folder (recovery files, settings that are not Qt's, a fetched bundle)."""
-    path = _data_base()
+    path = data_base()
     path.mkdir(parents=True, exist_ok=True)
     return path

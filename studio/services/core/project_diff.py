@@ -17,6 +17,11 @@ from studio.models.diff import EditKind, ProjectDiff
 from studio.services.core.diff import block_types_used, diff_projects
 from studio.services.core.render import render_project
 
+__all__ = [
+    "DiffRow", "DiffSummary", "Project", "ProjectComparison", "RowKind", "TargetDiff",
+    "align_lines", "compare_projects",
+]  # fmt: skip
+
 Project = dict[str, Any]
 
 

@@ -25,6 +25,11 @@ from studio.services.core.blocks import (
     scripts,
 )
 
+__all__ = [
+    "BOOLEAN_INPUTS", "BOOLEAN_OPCODES", "C_BLOCKS", "MENU_WORDS", "TEMPLATES", "block_label",
+    "render_project", "render_script", "render_target",
+]  # fmt: skip
+
 TEMPLATES: dict[str, str] = {
     "motion_movesteps": "move {STEPS} steps",
     "motion_turnright": "turn right {DEGREES} degrees",

@@ -30,6 +30,13 @@ from typing import Any
 from studio.services.core.errors import ProjectFileError
 from studio.services.core.untrusted_json import JsonInputError, loads
 
+__all__ = [
+    "BUILTIN_EXTENSIONS", "CHUNK", "CORE_CATEGORIES", "MAX_ASSET", "MAX_PROJECT_JSON",
+    "MAX_SB3_MEMBERS", "MAX_SB3_TOTAL", "MB", "PROJECT_JSON", "READ_ERRORS", "build_sb3",
+    "check_sb3", "load_sb3", "member_limit", "missing_assets", "open_sb3", "read_capped",
+    "read_member", "read_members", "read_project_json", "unknown_extensions",
+]  # fmt: skip
+
 MB = 1024 * 1024
 MAX_PROJECT_JSON = 64 * MB  # bytes of project.json, uncompressed
 MAX_ASSET = 50 * MB  # bytes of any other member (costume, sound), uncompressed

@@ -18,6 +18,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+__all__ = [
+    "Z95", "cluster_t_interval", "mean_over_tasks", "pass_at_k", "pass_hat_k", "sample_variance",
+    "t_cdf", "t_quantile", "wilson",
+]  # fmt: skip
+
 Z95 = 1.959963984540054  # the standard normal's 0.975 quantile
 
 

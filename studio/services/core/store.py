@@ -13,6 +13,11 @@ from studio.services.core.errors import TaskFileError, cut
 from studio.services.core.names import name_problem
 from studio.services.core.untrusted_json import JsonInputError, read_json
 
+__all__ = [
+    "MAX_TASK_FILE", "LibraryScan", "TaskFolder", "is_task_folder", "load_task", "save_task",
+    "scan_library",
+]  # fmt: skip
+
 MAX_TASK_FILE = 16 * 1024 * 1024  # bytes of a task.json
 
 

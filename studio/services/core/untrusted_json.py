@@ -24,6 +24,8 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.services.core.errors import cut
 
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "JsonInputError", "depth_of", "loads", "read_json"]
+
 MAX_DEPTH = 100
 MAX_BYTES = 64 * 1024 * 1024
 

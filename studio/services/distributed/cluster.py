@@ -26,6 +26,11 @@ from studio.services.distributed.dispatch import Dispatcher, WorkerLost
 from studio.services.distributed.nodes import NodeCheck, alive_nodes, summary
 from studio.services.distributed.worker import StudioWorker
 
+__all__ = [
+    "CLOSE_TIMEOUT_S", "LOCAL", "LOCAL_OBJECT_STORE", "PROBE_TIMEOUT_S", "RayCluster", "RaySlot",
+    "lost_errors",
+]  # fmt: skip
+
 log = logging.getLogger("studio.cluster")
 
 LOCAL = "local"

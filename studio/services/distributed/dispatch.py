@@ -21,6 +21,8 @@ from typing import Any, Protocol
 
 from studio.models.errors import StudioError
 
+__all__ = ["MAX_ATTEMPTS", "DispatchStats", "Dispatcher", "Slot", "WorkerLost"]
+
 MAX_ATTEMPTS = 3
 
 

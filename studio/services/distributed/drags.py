@@ -24,6 +24,8 @@ from studio.services.labeling.drag.item import ItemFolder
 from studio.services.labeling.drag.run import SCREENS_DIR, ItemRun
 from studio.services.runtime import editions
 
+__all__ = ["ClusterDrags", "add_usage"]
+
 
 class ClusterDrags:
     """Play drag items on the cluster's workers, through a dispatcher."""

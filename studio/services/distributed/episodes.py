@@ -27,6 +27,8 @@ from studio.services.distributed.worker import EpisodeJob, EpisodeReturn
 from studio.services.episodes.limits import Limits, PriceTable
 from studio.services.runs.batch import AgentFactory
 
+__all__ = ["ClusterEpisodes", "write_trajectory"]
+
 
 class ClusterEpisodes:
     """Play episodes on the cluster's workers, through a dispatcher."""

@@ -20,6 +20,8 @@ from studio.services.distributed.dispatch import Dispatcher
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.evaluator import prepare
 
+__all__ = ["ClusterEvaluator"]
+
 
 class ClusterEvaluator:
     """Evaluate projects on the cluster's workers, through a dispatcher."""

@@ -14,6 +14,8 @@ from pathlib import Path, PurePosixPath
 from studio.models.errors import StudioError
 from studio.services.core import atomic
 
+__all__ = ["MAX_BYTES", "Files", "pack", "safe_path", "unpack"]
+
 MAX_BYTES = 256 * 1024 * 1024
 
 Files = dict[str, bytes]

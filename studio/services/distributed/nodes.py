@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+__all__ = ["NodeCheck", "alive_nodes", "node_label", "summary"]
+
 
 @dataclass
 class NodeCheck:

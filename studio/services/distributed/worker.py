@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from studio.services.episodes.episode import EpisodeManager
     from studio.services.labeling.drag.run import ItemRun
 
+__all__ = ["DragItemJob", "DragItemReturn", "EpisodeJob", "EpisodeReturn", "StudioWorker"]
+
 
 @dataclass
 class EpisodeJob:

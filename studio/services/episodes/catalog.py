@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import difflib
 
+__all__ = ["CATALOG", "OPCODES", "catalog_text", "check_opcode"]
+
 CATALOG: dict[str, tuple[str, ...]] = {
     "Motion": (
         "motion_movesteps",

@@ -37,6 +37,8 @@ from studio.services.episodes.composite_view import render_observation
 from studio.services.episodes.modes import ActionOutcome
 from studio.services.runtime import page_scripts
 
+__all__ = ["INDEX_FIELDS", "STALE", "CompositeMode", "IndexMap"]
+
 STALE = "the program changed since your last observation; observe again"
 INDEX_FIELDS = {
     "connect_blocks": ("sourceBlockIndex", "targetBlockIndex"),

@@ -35,6 +35,8 @@ from typing import Any
 from studio.models.agent import BlockInfo
 from studio.services.runtime.page_lists import NUMBER_SHADOWS
 
+__all__ = ["field_line", "render_blocks", "render_observation", "shadow_value"]
+
 
 def _value_text(value: Any, number: bool = False) -> str:
     if number:

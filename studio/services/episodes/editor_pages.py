@@ -22,6 +22,8 @@ from studio.services.runtime import editions, page_scripts
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.server import EditorServer
 
+__all__ = ["EDITOR_PAGE", "LOADS_AT_ONCE", "READY_TIMEOUT_MS", "EditorPages", "EnvError"]
+
 EDITOR_PAGE = "editor.html"  # the current edition's; an edition's own: editions.info(e)
 READY_TIMEOUT_MS = 60_000
 # Pages loading the bundle at the same time: each load is CPU-bound, so twenty at once on two

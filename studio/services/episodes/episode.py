@@ -485,12 +485,6 @@ class EpisodeManager:
 
 
 __all__ = [
-    "ActionError",
-    "EnvError",
-    "Episode",
-    "EpisodeManager",
-    "PageSource",
-    "StepGate",
-    "StepListener",
-    "make_handler",
-]
+    "DEFAULT_STEP_LIMIT", "ActionError", "EnvError", "Episode", "EpisodeManager", "PageSource",
+    "StepGate", "StepListener", "make_handler",
+]  # fmt: skip

@@ -25,6 +25,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from studio.models.errors import StudioError
 
+__all__ = ["Limits", "Meter", "ModelPrice", "PriceTable", "load_prices", "usage_text"]
+
 
 class ModelPrice(BaseModel):
     prompt: float = Field(ge=0)

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from studio.models.agent import Mode, Observation
 
+__all__ = ["VIEWPORT", "ActionOutcome", "ModeHandler"]
+
 VIEWPORT = {"width": 1280, "height": 720}
 
 

@@ -42,6 +42,12 @@ from studio.services.episodes.ocr import CachedOcr, OcrBackend, OcrBox, make_bac
 from studio.services.episodes.ocr.fuse import MIN_SCORE, covering_rects, fuse
 from studio.services.runtime import page_scripts
 
+__all__ = [
+    "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "OBSERVE_SETTLE_MS",
+    "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point", "element_centre", "normalize_key",
+    "ocr_enabled_by_default",
+]  # fmt: skip
+
 MIN_DRAG_STEPS = 10
 DRAG_STEPS_PER_S = 60  # mouse moves per second of a drag given a duration
 WHEEL_PX_PER_UNIT = 100  # one scroll unit is one wheel notch

@@ -28,6 +28,8 @@ from studio.services.core import atomic
 from studio.services.core.blocks import Project
 from studio.services.core.diff import diff_projects
 
+__all__ = ["Trajectory", "TrajectoryRecorder", "program_change", "read_trajectory"]
+
 
 class TrajectoryRecorder:
     """Appends the steps of one episode to a trajectory folder."""

@@ -9,6 +9,8 @@ from typing import Any, Protocol
 
 from studio.models.agent import Observation, StepRecord
 
+__all__ = ["PageSource", "StepGate", "StepListener"]
+
 # Called with the raw action before a step runs; may wait (a paused live view) or raise
 # ActionError (a stopped one).
 StepGate = Callable[[dict[str, Any]], Awaitable[None]]

@@ -29,6 +29,8 @@ from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.evaluator import prepare, run_in_page
 
+__all__ = ["PUBLISHED_LIMIT", "PublishedProtocol"]
+
 PUBLISHED_LIMIT = ScriptLimit(SCRATCHWORLD_CAP_S, "the published protocol's cap on a whole script")
 
 

@@ -3,3 +3,5 @@
 (`report`) and the published ScratchWorld diagnostic sets (`published`). The item models are
 `studio.models.drag_item`, `qa_item` and `items`.
 """
+
+__all__: list[str] = []

@@ -20,6 +20,13 @@ from studio.models.qa_item import QaItem, QaType
 from studio.services.core.errors import TaskFileError
 from studio.services.core.jsonl import json_lines
 
+__all__ = [
+    "PAGE_H", "PAGE_W", "RANDOM_TOKENS", "DragAgent", "DragDecision", "DragObservation",
+    "OracleDragAgent", "OracleQaAgent", "Pt", "QaAgent", "QaObservation", "QaReply",
+    "RandomDragAgent", "RandomQaAgent", "ScriptedDragAgent", "ScriptedQaAgent", "oracle_drag",
+    "read_script",
+]  # fmt: skip
+
 PAGE_W, PAGE_H = 1280, 720
 Pt = tuple[float, float]
 RANDOM_TOKENS = ("0", "1", "10", "-1", "50", "hello", "x", "my variable", "space")

@@ -25,6 +25,11 @@ from studio.services.labeling.agents import (
     QaReply,
 )
 
+__all__ = [
+    "DRAG_SYSTEM", "FIELD_HINT", "QA_SYSTEM", "SHORT_REPLY", "YES_NO_HINT", "LlmDragAgent",
+    "LlmQaAgent", "drag_messages", "parse_drag_reply", "parse_qa_reply", "qa_messages",
+]  # fmt: skip
+
 DRAG_SYSTEM = """\
 You operate the Scratch 3 editor with the mouse. You get a 1280x720 screenshot of the editor and
 an instruction that a single drag-and-drop carries out: the mouse button is pressed at a start

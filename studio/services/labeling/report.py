@@ -17,6 +17,11 @@ from studio.models.report import DiagnosticRow
 from studio.services.core.stats import wilson
 from studio.services.core.untrusted_json import JsonInputError, read_json
 
+__all__ = [
+    "KINDS", "QA_COLUMNS", "SUMMARY_FILE", "TITLES", "ci_lines", "diagnostics_html",
+    "format_diagnostics", "load_diagnostics", "row_from_summary", "tables",
+]  # fmt: skip
+
 SUMMARY_FILE = "summary.json"
 KINDS = ("drag", "qa")
 QA_COLUMNS = (

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from studio.models.errors import ReviewError
 from studio.models.items import AGAIN, Review, ReviewState
 
+__all__ = ["about", "after_labeling", "approval"]
+
 
 def after_labeling(review: Review, labeler: str) -> Review:
     """A labeler's work done: a draft or rejected item becomes labeled, others stay as they

@@ -8,3 +8,5 @@
 - `selection`: the greedy cover of mutants and the initial program that keeps the tests.
 - `pipeline`: `propose(evaluator, task)` from a task folder to a report and a script.
 """
+
+__all__: list[str] = []

@@ -29,6 +29,12 @@ from studio.services.core import paths
 from studio.services.propose.model import Proposal
 from studio.services.propose.scenarios import Scenario
 
+__all__ = [
+    "CASE_MARGIN_MS", "RUN_TESTS", "SECTION_END", "SECTION_START", "SPREAD", "helpers_source", "js",
+    "library_source", "merge_section", "scenarios_source", "section", "trace_script",
+    "whole_script",
+]  # fmt: skip
+
 SECTION_START = (
     "// ---- proposed by `studio propose` (regenerated as a whole; edit above or below) ----"
 )

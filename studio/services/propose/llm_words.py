@@ -18,6 +18,8 @@ from typing import Any
 from studio.services.episodes.agents.llm import LlmSettings, Usage, chat
 from studio.services.propose.model import Proposal
 
+__all__ = ["MAX_NAME", "SYSTEM", "names_from_reply", "prompt", "rename"]
+
 MAX_NAME = 160
 _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 SYSTEM = (

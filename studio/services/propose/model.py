@@ -14,6 +14,11 @@ from typing import Any
 
 from studio.models.errors import StudioError
 
+__all__ = [
+    "Proposal", "ProposalError", "Recording", "TraceError", "Traces", "Value", "dedupe",
+    "recording_from_json",
+]  # fmt: skip
+
 Value = str | float | bool
 
 

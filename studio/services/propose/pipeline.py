@@ -36,6 +36,11 @@ from studio.services.propose.scenarios import Scenario, build_scenarios, realtim
 from studio.services.propose.selection import Selection, Verdicts, select, verdicts
 from studio.services.runtime.evaluator import Evaluator
 
+__all__ = [
+    "DEFAULT_OUT", "ProgressFn", "ProposalReport", "ProposeOptions", "output_path", "propose",
+    "read_projects", "write_script",
+]  # fmt: skip
+
 DEFAULT_OUT = "evaluate.proposed.js"
 ProgressFn = Callable[[int, int, str], None]  # (done, total, what is running)
 

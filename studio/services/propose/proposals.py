@@ -21,6 +21,12 @@ from statistics import mean
 from studio.services.propose.model import Proposal, Recording, Traces, Value
 from studio.services.propose.scenarios import Scenario
 
+__all__ = [
+    "CLONE_REACH", "KIND_RANK", "MAX_SEQUENCE", "MIN_PERIOD_CHANGES", "MOVING_KEYS",
+    "PERIOD_TOLERANCE", "SHOWN_VALUES", "STEADY_KEYS", "TIME_TOLERANCE", "describe_observable",
+    "end_words", "propose_tests", "show",
+]  # fmt: skip
+
 MAX_SEQUENCE = 40  # longer sequences are tested by their end and timing only
 SHOWN_VALUES = 6
 STEADY_KEYS = ("x", "y", "direction", "size")  # kept while a sprite moves: "y never changes"

@@ -30,6 +30,12 @@ from typing import Any
 
 from studio.services.core.blocks import block_items, target_name
 
+__all__ = [
+    "ANSWER_MS", "CLICKS", "CLICK_EVERY_MS", "FLAG_MS", "INPUT_AT_MS", "KEY_PRESSES", "MAX_TOUCHES",
+    "REALTIME_OPCODES", "SENT_MESSAGE_AT_MS", "TOUCH_AT_MS", "Listeners", "Scenario", "answer_sets",
+    "build_scenarios", "listeners", "realtime_blocks",
+]  # fmt: skip
+
 FLAG_MS = 6000  # the green flag alone: long enough for a few periods of a 2 s loop
 INPUT_AT_MS = 1000  # other inputs start once the green flag's scripts have set things up
 SENT_MESSAGE_AT_MS = 2500  # a message the program sends too: after its timers ticked a while

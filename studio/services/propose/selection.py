@@ -19,6 +19,8 @@ from studio.models.evaluation import ErrorKind, EvalResult
 from studio.services.propose.model import Proposal
 from studio.services.propose.proposals import KIND_RANK
 
+__all__ = ["FALLBACK_TESTS", "INITIAL", "Selection", "Verdicts", "mark_kills", "select", "verdicts"]
+
 INITIAL = "<initial>"
 FALLBACK_TESTS = 3
 

@@ -21,6 +21,11 @@ from studio.services.propose.model import ProposalError, TraceError, Traces, rec
 from studio.services.propose.scenarios import Scenario
 from studio.services.runtime.evaluator import Evaluator
 
+__all__ = [
+    "LIMIT_MARGIN_S", "SCRIPT_NAME", "ScriptRunner", "scratch_folder", "total_ms", "traces_of",
+    "use_trace_script",
+]  # fmt: skip
+
 SCRIPT_NAME = "proposed.js"
 LIMIT_MARGIN_S = 60.0
 

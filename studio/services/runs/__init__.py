@@ -4,3 +4,5 @@ Batches of episodes (`batch`) and campaigns that resume (`campaign`), reports ov
 runs and ScratchWorld result folders (`reports`, `sw_results`, `report_html`), re-scoring
 (`rescore`), static bundles (`bundle`) and recorded trajectories (`trajectories`).
 """
+
+__all__: list[str] = []

@@ -40,6 +40,11 @@ from studio.services.runs.campaign import Job, Ledger, plan_jobs, result_line
 if TYPE_CHECKING:
     from studio.services.episodes.episode import EpisodeManager
 
+__all__ = [
+    "AgentFactory", "BatchResult", "EpisodeOutcome", "EpisodeRunner", "ManagerEpisodes",
+    "failure_kind", "run_batch", "run_dir_name",
+]  # fmt: skip
+
 log = logging.getLogger(__name__)
 
 AgentFactory = Callable[[TaskFolder, int], Agent]  # (task, its position in the batch) -> agent

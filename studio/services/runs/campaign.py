@@ -36,6 +36,12 @@ from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core import atomic
 from studio.services.core.store import TaskFolder
 
+__all__ = [
+    "FORMAT", "MANIFEST_FILE", "RESULTS_FILE", "CampaignTask", "Job", "Ledger", "Manifest",
+    "changed_scripts", "check_resume", "episode_folder", "key", "new_manifest", "plan_jobs",
+    "read_manifest", "result_line", "script_hash", "write_manifest",
+]  # fmt: skip
+
 MANIFEST_FILE = "campaign.json"
 RESULTS_FILE = "results.jsonl"
 FORMAT = 1

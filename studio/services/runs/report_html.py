@@ -14,6 +14,11 @@ from studio.services.core import paths
 from studio.services.labeling.report import diagnostics_html
 from studio.services.runs.reports import ci_text, duration, header_counts, interval_line, pct
 
+__all__ = [
+    "CHART_H", "CHART_W", "MARGIN_B", "MARGIN_L", "MARGIN_T", "PALETTE", "TEMPLATE_DIR",
+    "render_html",
+]  # fmt: skip
+
 TEMPLATE_DIR = paths.RESOURCES / "report"
 PALETTE = ("#2f6fb3", "#e07b39", "#3f9b5a", "#b8434a", "#7b5ea7", "#8c6d3f", "#d15fa6", "#6b7280")
 CHART_W, CHART_H, MARGIN_L, MARGIN_B, MARGIN_T = 900, 280, 44, 40, 16

@@ -30,6 +30,12 @@ from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
 
+__all__ = [
+    "UNSEALED_NOTE", "UNSEALED_SUFFIX", "build_report", "ci_text", "duration", "entry_from_run",
+    "format_table", "gave_up", "header_counts", "interval_line", "load_runs", "pct", "report_for",
+    "task_category",
+]  # fmt: skip
+
 UNSEALED_SUFFIX = " [unsealed]"
 UNSEALED_NOTE = (
     "[unsealed]: runs on a server started with --allow-custom-js (agent JavaScript could "

@@ -20,8 +20,14 @@ from pydantic import BaseModel, Field
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import FINAL_PROJECT, RUN_FILE, RunInfo
+from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder, load_task, scan_library
 from studio.services.runs.campaign import MANIFEST_FILE, read_manifest, script_hash
+
+__all__ = [
+    "RESCORE_FILE", "EpisodeRescore", "Evaluate", "Rescore", "TestChange", "Verdict", "compare",
+    "rescore",
+]  # fmt: skip
 
 RESCORE_FILE = "rescore.json"
 Evaluate = Callable[[TaskFolder, Path], Awaitable[EvalResult]]
@@ -153,6 +159,8 @@ async def rescore(run_dir: Path, evaluate: Evaluate, tasks_dir: Path | None = No
             continue
         try:
             result = await evaluate(task, project)
+        except SetupError:  # the studio's set-up, not this run: it stops the rescore
+            raise
         except StudioError as exc:
             entry.problem = f"{project}: {exc}"
             continue

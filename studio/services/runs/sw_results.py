@@ -35,6 +35,12 @@ from studio.models.evaluation import ErrorKind, EvalError, EvalResult, TestDetai
 from studio.models.report import DiagnosticRow, RunEntry
 from studio.models.trajectory import RunInfo
 
+__all__ = [
+    "LOG_PREFIX", "RESULT_FILE", "SOURCE", "FieldResults", "ResultFolder", "TaskResult", "classify",
+    "find_result_folders", "load_field_results", "read_json", "read_log", "read_task", "resolve",
+    "task_folders", "task_results", "turn_screenshot",
+]  # fmt: skip
+
 RESULT_FILE = "result.json"
 LOG_PREFIX = "interaction_log_"
 SOURCE = "scratchworld"

@@ -24,6 +24,8 @@ from typing import Any
 from studio.models.report import DiagnosticRow
 from studio.services.runs.sw_results import RESULT_FILE, ResultFolder, read_json
 
+__all__ = ["DRAG_SHOTS", "QA_TYPES", "drag_attempts", "pass_at", "read_drag", "read_perception"]
+
 DRAG_SHOTS = ("1.png", "2.png")
 QA_TYPES = ("connection", "existence", "field")
 

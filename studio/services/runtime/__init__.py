@@ -6,3 +6,5 @@ script reaches a page), the evaluator of untrusted scripts (`evaluator`, `eval_c
 editor editions (`editions`) and the choice of clock (`clock_agreement`). Imports
 `studio.models` and `core`.
 """
+
+__all__: list[str] = []

@@ -56,8 +56,14 @@ from urllib.parse import urlsplit
 from studio.services.core import atomic, paths
 from studio.services.runtime import editions, page_reuse, page_scripts
 from studio.services.runtime.editions import Edition
-from studio.services.runtime.pool_size import default_spares  # noqa: F401  (callers import it here)
+from studio.services.runtime.pool_size import default_spares
 from studio.services.runtime.server import EditorServer
+
+__all__ = [
+    "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "EVAL_PAGE", "MAX_USES",
+    "NETWORK_PREFERENCES", "PAGE_READY_TIMEOUT_S", "PROFILES", "BrowserPool", "ReadyPage",
+    "default_spares",
+]  # fmt: skip
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

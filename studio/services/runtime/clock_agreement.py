@@ -20,6 +20,11 @@ from studio.services.core import atomic, paths
 from studio.services.core.store import TaskFolder
 from studio.services.runtime.evaluator import Evaluator
 
+__all__ = [
+    "RUNTIME_FILES", "Agreement", "AgreementCache", "clock_for", "compare_verdicts",
+    "evaluate_on_chosen_clock", "fingerprint", "hazards_note", "verdicts",
+]  # fmt: skip
+
 RUNTIME_FILES = (
     "eval-runner.js",
     "virtual-clock.js",

@@ -40,6 +40,13 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.services.core import atomic, paths
 
+__all__ = [
+    "EDITIONS", "EDITION_FILE", "ITEM_LEVELS", "Edition", "EditionInfo", "add_argument",
+    "bundle_dir", "bundle_places", "choose", "choose_items", "edition_for", "edition_for_set",
+    "edition_of_item", "edition_of_page", "info", "read_edition", "require_installed",
+    "write_edition",
+]  # fmt: skip
+
 EDITION_FILE = "edition.json"
 
 
@@ -127,7 +134,7 @@ def bundle_places(edition: Edition) -> list[Path]:
     if override:
         return [Path(override)]
     checkout = [] if paths.INSTALLED else [paths.PROJECT_ROOT / "resources" / spec.folder / "dist"]
-    return [*checkout, paths._data_base() / spec.folder / "dist"]
+    return [*checkout, paths.data_base() / spec.folder / "dist"]
 
 
 def _complete(folder: Path, files: tuple[str, ...]) -> bool:

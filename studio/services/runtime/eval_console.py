@@ -17,6 +17,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+__all__ = [
+    "MAX_CONSOLE_CHARS", "MAX_CONSOLE_LINES", "MAX_CONSOLE_LINE_CHARS", "MAX_MESSAGE_CHARS",
+    "MAX_RECEIVED_CHARS", "MAX_RESULT_CHARS", "PAGE_LIMITS", "ConsoleLog", "clean_console_text",
+    "cut",
+]  # fmt: skip
+
 MAX_CONSOLE_LINES = 500  # console output kept per evaluation: lines,
 MAX_CONSOLE_LINE_CHARS = 2_000  # characters of one line,
 MAX_CONSOLE_CHARS = 100_000  # and characters in all;

@@ -44,6 +44,13 @@ from studio.services.runtime.eval_console import (  # noqa: F401  (names tests a
     cut,
 )
 
+__all__ = [
+    "ACQUIRE_LIMIT_S", "BREAKING", "GRACE_S", "KEEPS", "LOAD_LIMIT_S", "MAX_CONSOLE_CHARS",
+    "MAX_CONSOLE_LINES", "PAGE_KINDS", "SCRIPT_START", "WATCHDOG_SLACK_S", "Evaluates", "Evaluator",
+    "Prepared", "clean_console_text", "evaluate_prepared", "normalize_into", "prepare",
+    "run_in_page", "syntax_message", "watched",
+]  # fmt: skip
+
 GRACE_S = 5.0  # how long past the script's limit a blocked page is given before it is killed
 LOAD_LIMIT_S = 90.0  # how long the page may take to load the project before the script starts
 SCRIPT_START = "studio:script-start"  # the page's console says the script starts now

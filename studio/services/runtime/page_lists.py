@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = ["ELEMENT_TYPES", "NUMBER_SHADOWS", "PAGE_LISTS"]
+
 NUMBER_SHADOWS = frozenset(
     {"math_number", "math_integer", "math_whole_number", "math_positive_number", "math_angle"}
 )

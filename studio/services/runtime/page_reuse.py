@@ -16,6 +16,8 @@ from typing import Any
 
 from studio.services.runtime import page_scripts
 
+__all__ = ["check", "listeners"]
+
 
 async def check(page: Any, cdp: Any, baseline: list[tuple[Any, ...]], origin: str) -> str:
     """'' when the page is clean (its storage then wiped); else the first reason it is not."""

@@ -18,6 +18,8 @@ import os
 
 from studio.models.errors import StudioError
 
+__all__ = ["ENV", "default_spares", "default_workers", "machine_cores"]
+
 ENV = "STUDIO_CORES"
 
 

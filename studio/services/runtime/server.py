@@ -32,6 +32,11 @@ from studio.services.core import paths
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 
+__all__ = [
+    "EVAL_PAGE_CSP", "LISTEN_BACKLOG", "PAGE_HEADERS", "PREFERRED_PORT", "REQUEST_TIMEOUT",
+    "EditorServer",
+]  # fmt: skip
+
 # A fixed port keeps the page origin stable between runs, so the browser's HTTP and V8 code
 # caches (keyed by URL) stay warm; when it is taken another free port is used.
 PREFERRED_PORT = int(os.environ.get("STUDIO_PORT", "47613"))

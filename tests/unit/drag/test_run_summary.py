@@ -15,7 +15,7 @@ from studio.services.labeling.drag.run import (
     AttemptRecord,
     DragRun,
     ItemRun,
-    _failed,
+    failed_attempt,
     new_run_dir,
     run_dir_name,
 )
@@ -68,13 +68,18 @@ def run(tmp_path: Path) -> DragRun:
         ItemRun(  # b: an unreadable reply, then right points that did not connect in the VM
             b,
             [
-                _failed(b, DragDecision.refused("unusable reply: no JSON"), "unusable reply"),
+                failed_attempt(
+                    b, DragDecision.refused("unusable reply: no JSON"), "unusable reply"
+                ),
                 dragged(b, (100, 100), (305, 205), False),
             ],
         ),
         ItemRun(  # c: the page could not be set up
             c,
-            [_failed(c, DragDecision.refused("boom"), "boom", crashed=True) for _ in range(2)],
+            [
+                failed_attempt(c, DragDecision.refused("boom"), "boom", crashed=True)
+                for _ in range(2)
+            ],
             error="boom",
         ),
     ]

@@ -32,6 +32,10 @@ from studio.services.core.blocks import Project, find_target, script_top
 from studio.services.core.diff import changed_blocks_by_sprite
 from studio.services.core.sb3 import PROJECT_JSON, open_sb3, read_members
 
+__all__ = [
+    "OPERATORS", "TIERS", "generate_mutants", "get_operator", "mutant_sb3", "operator_catalog",
+]  # fmt: skip
+
 _ORDER = (
     "KRM", "MIR", "ROR", "BAW", "AOR", "RWT", "LOR", "RNM",
     "NCM", "CNT", "VRM", "SWO", "RCV", "DCD", "SDM", "SBD",

@@ -36,6 +36,11 @@ from studio.services.core.blocks import (
 )
 from studio.services.core.render import block_label
 
+__all__ = [
+    "AOR", "BOOLEAN_SLOTS", "KRM", "LOR", "NCM", "ROR", "SBD", "SDM", "VRM", "WHISKER_OPERATORS",
+    "MutationOperator", "OpcodeSwap", "RemoveStatement", "Site", "Target", "label", "where",
+]  # fmt: skip
+
 Target = dict[str, Any]
 
 

@@ -37,6 +37,11 @@ from studio.services.core.blocks import (
     target_name,
 )
 
+__all__ = [
+    "BAW", "CHANGEABLE", "CNT", "DCD", "INIT_OPCODES", "MIR", "RCV", "RNM", "RWT",
+    "SCRATCHEVAL_OPERATORS", "SWAPPABLE", "SWO",
+]  # fmt: skip
+
 INIT_OPCODES = frozenset(
     {
         "data_setvariableto",

@@ -15,6 +15,8 @@ from typing import Any
 
 from studio.services.core.projectbuild.media import draw_rows, encode_png, encode_wav, tone_samples
 
+__all__ = ["STAGE_SIZE", "Costume", "Sound"]
+
 STAGE_SIZE = (480, 360)
 
 

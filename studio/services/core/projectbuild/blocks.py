@@ -26,6 +26,8 @@ from studio.services.core.projectbuild.spec import (
     Kind,
 )
 
+__all__ = ["Block", "ListVar", "Owner", "Project", "ScriptEmitter", "Var", "block"]
+
 _EMPTY = {TEXT: "", COLOR: "#000000"}  # an omitted literal input; numbers default to "0"
 
 

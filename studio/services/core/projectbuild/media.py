@@ -14,6 +14,8 @@ import struct
 import wave
 import zlib
 
+__all__ = ["RGBA", "draw_rows", "encode_png", "encode_wav", "parse_color", "tone_samples"]
+
 RGBA = tuple[int, int, int, int]
 _HEX = re.compile(r"^#?([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
 _TRANSPARENT = bytes(4)

@@ -10,6 +10,8 @@ from studio.services.core.projectbuild.blocks import Block, ScriptEmitter
 from studio.services.core.projectbuild.spec import extension_of
 from studio.services.core.sb3 import build_sb3
 
+__all__ = ["ProjectBuilder", "Target"]
+
 
 def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_") or "x"

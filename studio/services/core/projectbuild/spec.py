@@ -13,6 +13,13 @@ from studio.services.core.sb3 import (
     CORE_CATEGORIES,  # categories of the VM: any other prefix is an extension
 )
 
+__all__ = [
+    "ANGLE", "BOOL", "BROADCAST_PRIMITIVE", "COLOR", "CONTROL", "DATA", "EVENTS", "FIELD",
+    "INTEGER", "LIST", "LIST_PRIMITIVE", "LOOKS", "MOTION", "MSG", "MSG_IN", "MUSIC", "NUM",
+    "OPERATORS", "PEN", "POSITIVE", "SENSING", "SOUND", "SPEC", "STACK", "TEXT", "VAR",
+    "VARIABLE_PRIMITIVE", "WHOLE", "Kind", "extension_of",
+]  # fmt: skip
+
 # Shadow primitive types of the sb3 format (the first number of a compact input array).
 NUM, POSITIVE, WHOLE, INTEGER, ANGLE, COLOR, TEXT = 4, 5, 6, 7, 8, 9, 10
 BROADCAST_PRIMITIVE, VARIABLE_PRIMITIVE, LIST_PRIMITIVE = 11, 12, 13

@@ -16,6 +16,8 @@ from studio.services.episodes.limits import Limits, Meter, PriceTable
 if TYPE_CHECKING:
     from studio.services.episodes.episode import EpisodeManager
 
+__all__ = ["Agent", "run_episode"]
+
 log = logging.getLogger(__name__)
 
 

@@ -39,6 +39,12 @@ from studio.services.episodes.agents.llm_prompts import (
     RETRY_PROMPT,
 )
 
+__all__ = [
+    "ENV_KEY", "ENV_MODEL", "ENV_URL", "LlmAgent", "LlmError", "LlmSettings", "LlmUnavailable",
+    "ReplyError", "Usage", "chat", "is_loopback_host", "observation_text", "parse_reply",
+    "post_json", "reply_text", "system_prompt",
+]  # fmt: skip
+
 ENV_URL, ENV_MODEL, ENV_KEY = "STUDIO_LLM_URL", "STUDIO_LLM_MODEL", "STUDIO_LLM_KEY"
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
 _TRANSIENT = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -53,7 +59,7 @@ class LlmUnavailable(LlmError):
     after the retries: a failure of the environment, not of the model's reply."""
 
 
-class ReplyError(ValueError):
+class ReplyError(StudioError, ValueError):
     """A reply that holds no usable action; the message says why."""
 
 

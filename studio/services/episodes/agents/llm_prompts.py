@@ -7,6 +7,8 @@ in a fenced ```json block.
 
 from __future__ import annotations
 
+__all__ = ["COMPOSITE_SYSTEM", "PRIMITIVE_SYSTEM", "REPLY_FORMAT", "RETRY_PROMPT"]
+
 REPLY_FORMAT = """\
 Reply format, every turn:
 1. A few sentences of reasoning: what you see, what is still missing, what you do next.

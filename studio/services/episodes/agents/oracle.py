@@ -21,6 +21,8 @@ from studio.services.core.store import TaskFolder
 from studio.services.episodes.agents.oracle_plan import Action, TargetPlan, expand_reporters
 from studio.services.episodes.agents.oracle_primitive import PrimitiveOracle
 
+__all__ = ["MAX_REFUSALS", "OracleAgent", "data_actions", "targets_to_edit"]
+
 log = logging.getLogger(__name__)
 MAX_REFUSALS = 5  # consecutive refused actions before the oracle gives up
 

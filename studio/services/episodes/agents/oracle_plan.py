@@ -32,7 +32,12 @@ from studio.services.core.blocks import (
     shadow_value,
     subtree,
 )
-from studio.services.core.diff import _Matcher, _Side
+from studio.services.core.diff import Matcher, Side
+
+__all__ = [
+    "REPORTER_OPCODES", "Action", "TargetPlan", "expand_reporters", "golden_order", "golden_values",
+    "live_blocks", "pair_blocks",
+]  # fmt: skip
 
 Action = dict[str, Any]
 REPORTER_OPCODES = {12: ("data_variable", "VARIABLE"), 13: ("data_listcontents", "LIST")}
@@ -97,7 +102,7 @@ def live_blocks(infos: list[BlockInfo]) -> Blocks:
 
 def pair_blocks(live: Blocks, golden: Blocks) -> dict[str, str]:
     """golden id -> live id for blocks that can stay (same opcode, matched by structure)."""
-    pairs = _Matcher(_Side({"blocks": live}), _Side({"blocks": golden})).run()
+    pairs = Matcher(Side({"blocks": live}), Side({"blocks": golden})).run()
     return {
         g: lv
         for lv, g in pairs.items()

@@ -37,6 +37,12 @@ from studio.services.episodes.agents.primitive_plan import (
     script_height,
 )
 
+__all__ = [
+    "AIM_OFF", "COLUMN_WIDTH", "MAX_SCROLLS", "PALETTE_DROP", "PALETTE_TRIES", "ROW_ITEM_DY",
+    "ROW_PAD", "SCRIPT_GAP", "SNAPPED", "STACKED", "STAGING_DX", "STAGING_DY", "Action",
+    "PrimitiveOracle", "Steps", "Stuck",
+]  # fmt: skip
+
 log = logging.getLogger(__name__)
 Action = dict[str, Any]
 Steps = Generator[Action, Observation, Any]

@@ -17,6 +17,13 @@ from typing import Any, Literal
 from studio.services.core.blocks import Blocks, block_items, chain, input_shadow, scripts
 from studio.services.episodes.agents.oracle_plan import expand_reporters
 
+__all__ = [
+    "CATEGORY_OF_PREFIX", "CONDITION_DX", "CONDITION_DY", "DISPLAY_ORDER", "GRAB_DX", "GRAB_DY",
+    "MENU_LABELS", "SCALE", "STATEMENT_INPUTS", "SUBSTACK2_UP", "SUBSTACK_DX", "SUBSTACK_DY", "TAB",
+    "Place", "SetSlot", "Slot", "Step", "Where", "build_plan", "category_of", "live_block_ids",
+    "menu_label", "script_height", "slots",
+]  # fmt: skip
+
 # ---- geometry of the default workspace (zoom 0.675), in screen px --------------------------
 SCALE = 0.675
 TAB = 8 * SCALE  # the tab under a stack block: its next connection sits this far above the box

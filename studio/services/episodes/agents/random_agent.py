@@ -13,6 +13,8 @@ from studio.models.agent import Mode, Observation
 from studio.services.episodes.catalog import OPCODES
 from studio.services.episodes.modes import VIEWPORT
 
+__all__ = ["KEYS", "KINDS", "RandomAgent"]
+
 KINDS = ("stack_before", "stack_after", "statement_into", "value_into", "wrap")
 KEYS = ("space", "ArrowLeft", "ArrowRight", "Enter", "a", "1")
 

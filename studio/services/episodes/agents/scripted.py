@@ -7,6 +7,8 @@ from typing import Any
 
 from studio.models.agent import Observation
 
+__all__ = ["DONE", "IdleAgent", "ScriptedAgent"]
+
 DONE: dict[str, Any] = {"api": "done", "args": {}}
 
 

@@ -4,3 +4,5 @@
 normal trajectory (agent "human") and `protocol` holds the card that says what the participant
 was allowed to see and use.
 """
+
+__all__: list[str] = []

@@ -28,6 +28,12 @@ from typing import Any
 
 from studio.models.agent import ActionError, Mode, parse_action
 
+__all__ = [
+    "BUTTONS", "CLICK_SLOP_PX", "DOUBLE_CLICK_MS", "EVENT_TYPES", "IGNORED_KEYS", "KEY_NAMES",
+    "MAX_DRAG_S", "MAX_SCROLL_NOTCHES", "MODIFIER_KEYS", "TYPE_PAUSE_MS", "WHEEL_MERGE_MS",
+    "WHEEL_PX_PER_NOTCH", "EventCoalescer", "HumanAction", "coalesce",
+]  # fmt: skip
+
 CLICK_SLOP_PX = 5.0
 DOUBLE_CLICK_MS = 500.0
 TYPE_PAUSE_MS = 1500.0

@@ -25,6 +25,8 @@ from studio.services.episodes.recorder import program_change
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import INPUT
 
+__all__ = ["Evaluate", "HumanSessionDriver"]
+
 Evaluate = Callable[[bytes], Awaitable[EvalResult | None]]
 
 

@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from studio.models.errors import StudioError
 from studio.services.core import atomic
 
+__all__ = ["PROTOCOL_FILE", "ProtocolCard", "load_protocol", "save_protocol"]
+
 PROTOCOL_FILE = "protocol.json"
 
 

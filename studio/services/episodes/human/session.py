@@ -31,6 +31,8 @@ from studio.services.episodes.human.coalesce import HumanAction
 from studio.services.episodes.human.protocol import ProtocolCard, save_protocol
 from studio.services.episodes.recorder import TrajectoryRecorder
 
+__all__ = ["HUMAN_AGENT", "HumanSessionRecorder"]
+
 HUMAN_AGENT = "human"
 _EPOCH_MS = 1e12  # event times above this are Date.now() values (ms since 1970), not page-relative
 

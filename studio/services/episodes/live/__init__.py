@@ -6,3 +6,5 @@ episodes (also those an external agent starts through the HTTP API). The window 
 page as an object with Playwright's page API built on Qt (studio.views.live_page): the editor
 is never reachable through a debugging endpoint.
 """
+
+__all__: list[str] = []

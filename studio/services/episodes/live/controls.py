@@ -22,6 +22,8 @@ from typing import Any
 
 from studio.models.agent import ActionError
 
+__all__ = ["WAITING_FOR_AGENT", "RunControls", "RunState", "StoppedError"]
+
 WAITING_FOR_AGENT = "waiting for the agent"
 
 

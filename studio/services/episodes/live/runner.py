@@ -17,6 +17,8 @@ from studio.services.episodes.agents.base import Agent
 from studio.services.episodes.episode import Episode
 from studio.services.episodes.live.controls import RunControls, StoppedError
 
+__all__ = ["LiveRun", "watch"]
+
 log = logging.getLogger(__name__)
 
 

@@ -19,6 +19,8 @@ from typing import Any, Protocol
 from studio.services.episodes.editor_pages import EnvError
 from studio.services.runtime import page_scripts
 
+__all__ = ["LentPage", "OpenPage", "WindowPageSource"]
+
 
 class LentPage(Protocol):
     """The window's editor page while an episode has it."""

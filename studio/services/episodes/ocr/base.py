@@ -16,6 +16,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from studio.models.errors import StudioError
+
+__all__ = [
+    "COVER_TOLERANCE_PX", "CachedOcr", "OcrBackend", "OcrBox", "OcrUnavailable", "Rect",
+    "box_from_polygon", "rect_covers",
+]  # fmt: skip
+
 Rect = tuple[float, float, float, float]  # x, y, w, h
 COVER_TOLERANCE_PX = 2.0
 
@@ -32,7 +39,7 @@ class OcrBox:
     h: float
 
 
-class OcrUnavailable(RuntimeError):
+class OcrUnavailable(StudioError, RuntimeError):
     """An OCR backend cannot run here; the message names what is missing."""
 
 

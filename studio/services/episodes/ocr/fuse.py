@@ -17,6 +17,8 @@ from typing import Any
 from studio.models.agent import Element
 from studio.services.episodes.ocr.base import COVER_TOLERANCE_PX, OcrBox, Rect, rect_covers
 
+__all__ = ["AREA_TYPES", "MIN_SCORE", "covering_rects", "covers", "fuse", "kept_ocr_boxes"]
+
 MIN_SCORE = 0.5
 AREA_TYPES = frozenset({"canvas", "stage"})
 

@@ -19,6 +19,8 @@ from typing import Any
 
 from studio.services.episodes.ocr.base import OcrBox, OcrUnavailable, Rect, box_from_polygon
 
+__all__ = ["DET_MODEL", "REC_MODEL", "PaddleOcrBackend", "default_model_root"]
+
 DET_MODEL = "PP-OCRv5_mobile_det"
 REC_MODEL = "PP-OCRv5_mobile_rec"
 _WEIGHTS = "inference.pdiparams"

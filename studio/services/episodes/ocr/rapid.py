@@ -30,6 +30,8 @@ from studio.services.episodes.ocr.base import (
     rect_covers,
 )
 
+__all__ = ["MODELS", "RapidOcrBackend", "model_params"]
+
 _engine: Any = None
 _engine_lock = threading.Lock()
 _run_lock = threading.Lock()

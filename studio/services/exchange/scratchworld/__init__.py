@@ -4,11 +4,10 @@ The layout (FORMATS.md section 1): `tasks/<category>/<id>.json` plus task list f
 `scratch-bench-api/api/evaluation_scripts/` with one `<function>.js` per task and the set's
 helper library `evaluation_utils.js`, and `scratch-gui/static/` with every .sb3. Import keeps the
 original task object in `task.metadata.scratchworld`, so import -> export -> import loses nothing.
-A whole checkout also holds single-step drag items and perception QA items (diagnostics.py);
-`import_checkout` / `export_checkout` (checkout.py) do tasks and those in one go.
+A whole checkout also holds single-step drag items and perception QA items
+(`services.labeling.published`); `studio.app.checkout` does tasks and those in one go.
 """
 
-from studio.services.exchange.scratchworld.checkout import export_checkout, import_checkout
 from studio.services.exchange.scratchworld.exporter import export_scratchworld
 from studio.services.exchange.scratchworld.importer import import_scratchworld
 from studio.services.exchange.scratchworld.layout import (
@@ -31,9 +30,7 @@ __all__ = [
     "ImportReport",
     "Problem",
     "SwRecord",
-    "export_checkout",
     "export_scratchworld",
-    "import_checkout",
     "import_scratchworld",
     "match_golden",
 ]

@@ -49,6 +49,8 @@ from studio.services.exchange.scratchworld.taskjson import task_json
 from studio.services.exchange.scratchworld.tasklists import ListedTask, rebuild_task_lists
 from studio.services.runtime import editions
 
+__all__ = ["export_scratchworld"]
+
 
 @dataclass
 class _Item:

@@ -54,6 +54,8 @@ from studio.services.exchange.scratchworld.tasklists import parse_task_list, res
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 
+__all__ = ["import_scratchworld", "outside", "plain"]
+
 
 class _Skip(Exception):
     def __init__(self, problem: Problem) -> None:

@@ -10,6 +10,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+__all__ = [
+    "FAMILY_BOUNDARIES", "GOLDEN_SUFFIX", "HELPER_NAME", "MAX_INDENT", "PROJECTS_DIR",
+    "SCRIPTS_DIR", "TASKS_DIR", "JsonStyle", "family_of", "match_golden", "resolve_dirs", "sha256",
+]  # fmt: skip
+
 TASKS_DIR = Path("tasks")
 SCRIPTS_DIR = Path("scratch-bench-api/api/evaluation_scripts")
 PROJECTS_DIR = Path("scratch-gui/static")

@@ -13,8 +13,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from studio.models.errors import StudioError
 from studio.models.task import Category, Convention, Task, TestCase
 from studio.services.exchange.scratchworld.layout import JsonStyle
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S", "METADATA_KEY", "MS_THRESHOLD", "SW_FIELD_NAMES", "Baseline",
+    "FieldProblem", "ListMembership", "ListShape", "SwRecord", "TestCasesAt", "baseline_of",
+]  # fmt: skip
 
 METADATA_KEY = "scratchworld"
 MS_THRESHOLD = 1000  # a timeout above this many "seconds" is read as milliseconds
@@ -66,7 +72,7 @@ class SwRecord(BaseModel):
         return None if raw is None else cls.model_validate(raw)
 
 
-class FieldProblem(Exception):
+class FieldProblem(StudioError):
     """A task JSON object lacks a field or holds a wrong value (ScratchWorld field names)."""
 
     def __init__(self, field: str, problem: str) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 
 from studio.services.core.errors import cut
 
+__all__ = ["ExportReport", "ImportReport", "Problem"]
+
 
 @dataclass(frozen=True)
 class Problem:

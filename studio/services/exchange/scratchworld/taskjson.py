@@ -8,6 +8,8 @@ from typing import Any
 from studio.models.task import Category, Convention, Task
 from studio.services.exchange.scratchworld.record import Baseline, SwRecord
 
+__all__ = ["task_json", "timeout_value"]
+
 
 def timeout_value(seconds: float, unit: str) -> int | float:
     """Seconds in the unit the set used, as an int when whole (30, not 30.0)."""

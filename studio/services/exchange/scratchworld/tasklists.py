@@ -16,6 +16,11 @@ from studio.services.core.untrusted_json import JsonInputError, loads
 from studio.services.exchange.scratchworld.layout import JsonStyle
 from studio.services.exchange.scratchworld.record import ListMembership, ListShape
 
+__all__ = [
+    "DEFAULT_LIST", "MAX_LIST_BYTES", "ListedTask", "ParsedList", "parse_task_list",
+    "rebuild_task_lists", "resolve_entry", "restyle",
+]  # fmt: skip
+
 DEFAULT_LIST = "all_tasks.json"
 MAX_LIST_BYTES = 16 * 1024 * 1024
 _NEW = 10**9  # position of entries added at export, after every original entry

@@ -5,3 +5,5 @@ as a studio episode's steps, `sessions` keeps the sessions, `routes` adds the HT
 the agent API's app, `schemas` holds the published request bodies. The contract followed is
 ../shared/SCRATCHWORLD_API.md; docs/api.md shows a curl session.
 """
+
+__all__: list[str] = []

@@ -44,6 +44,11 @@ from studio.services.exchange.scratchworld.layout import (
 )
 from studio.services.exchange.scratchworld.reports import ImportReport
 
+__all__ = [
+    "MAX_NAME_BYTES", "MAX_PROJECT_BYTES", "SESSION_TASK_ID", "TEMP_PREFIX", "SwCheckout",
+    "plain_name",
+]  # fmt: skip
+
 log = logging.getLogger(__name__)
 
 MAX_PROJECT_BYTES = 100 * 1024 * 1024

@@ -52,6 +52,13 @@ from studio.services.exchange.scratchworld_api.seal import (
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import ELEMENTS, SCRATCHWORLD
 
+__all__ = [
+    "ACTION_SETTLE_MS", "CATEGORY_SETTLE_MS", "COMPOSITE_APIS", "DRAG_STEPS_PER_S", "MAX_CODE",
+    "MIN_DRAG_STEPS", "OBSERVATIONS", "PAGE_CONTROL", "PRIMITIVE_BODIES", "STUDIO_COMPOSITE",
+    "WHEEL", "Reply", "SessionHandler", "SwAction", "SwActionError", "custom_js_data",
+    "parse_primitive", "requested_args",
+]  # fmt: skip
+
 MIN_DRAG_STEPS = 10
 DRAG_STEPS_PER_S = 30
 ACTION_SETTLE_MS = 600

@@ -22,6 +22,8 @@ from studio.services.runtime import page_scripts
 if TYPE_CHECKING:
     from studio.services.exchange.scratchworld_api.sessions import SwSession
 
+__all__ = ["FALLBACK_PROJECT", "SMALL_STAGE_FRAMES", "ProjectCalls", "SwCallError", "brief"]
+
 log = logging.getLogger(__name__)
 
 FALLBACK_PROJECT = "party.sb3"
@@ -50,6 +52,8 @@ class ProjectCalls:
                     "message": f"loaded {name}",
                     "details": {"ok": True, "url": url},
                 }
+            except SwRefused:  # the seal refused the project's content: no fallback
+                raise
             except StudioError as first:
                 try:
                     check_load(self.checkout, session.binding, FALLBACK_PROJECT)

@@ -11,6 +11,8 @@ from typing import Any
 from studio.models.agent import Element
 from studio.models.evaluation import EvalResult
 
+__all__ = ["envelope", "failed_result", "published_result", "recorded_element"]
+
 
 def _now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"

@@ -20,7 +20,6 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from studio.models.errors import StudioError
-from studio.services.api.timing import server_timing
 from studio.services.exchange.scratchworld_api import schemas
 from studio.services.exchange.scratchworld_api.sessions import (
     EVALUATE_LIMIT_S,
@@ -30,6 +29,9 @@ from studio.services.exchange.scratchworld_api.sessions import (
     SwSession,
     SwSessions,
 )
+from studio.services.runtime.http_timing import server_timing
+
+__all__ = ["DEFAULT_SELECTORS", "PREFIX", "TAG", "install_routes", "is_open_path"]
 
 PREFIX = "/sessions"
 # The published agent client's selectors (SCRATCHWORLD_API.md section 4)

@@ -12,6 +12,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+__all__ = [
+    "MAX_KEYS", "MAX_TEXT", "PRIMITIVE_BODIES", "ClickBody", "CompositeBody", "DragBody",
+    "Envelope", "EvaluateBody", "HotkeyBody", "KeyBody", "MoveBody", "ScrollBody", "TypeBody",
+]  # fmt: skip
+
 MAX_TEXT = 10_000  # characters typed by one `type` action
 MAX_KEYS = 16
 

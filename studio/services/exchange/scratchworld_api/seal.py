@@ -29,7 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from studio.models.errors import StudioError
 from studio.services.core.store import TaskFolder
+
+__all__ = [
+    "CUSTOM_JS_TIMEOUT_S", "RESTORE_API", "RESTORE_KEYS", "UNSEALED_KEY", "UNSEALED_NOTE",
+    "Binding", "SwRefused", "bind", "check_load", "is_workspace_restore", "restore_payload",
+    "same_task",
+]  # fmt: skip
 
 RESTORE_KEYS = frozenset({"tx", "ty", "scale", "scrollX", "scrollY", "transform"})
 RESTORE_API = "set_workspace_state"
@@ -38,7 +45,7 @@ UNSEALED_NOTE = "custom_js allowed (--allow-custom-js)"
 CUSTOM_JS_TIMEOUT_S = 20.0  # a custom_js call this long: its page is probed (the default)
 
 
-class SwRefused(Exception):
+class SwRefused(StudioError):
     """A call a sealed session may not make: answered with `status` and the message."""
 
     def __init__(self, message: str, status: int = 403) -> None:

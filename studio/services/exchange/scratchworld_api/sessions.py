@@ -83,7 +83,7 @@ PAGE_APIS = ("custom_js", RESTORE_API, "run_project", "stop_project", "select_ca
 VIDEO_SIZES = {"low": (854, 480), "medium": (1280, 720), "high": (1920, 1080)}
 
 
-class SessionNotFound(LookupError):
+class SessionNotFound(StudioError, LookupError):
     """No session with that id (never made, deleted or expired)."""
 
 
@@ -468,13 +468,8 @@ def _env_ttl() -> float:
 
 
 __all__ = [
-    "SessionNotFound",
-    "SwCallError",
-    "SwRefused",
-    "SwSession",
-    "SwSessions",
-    "TaskFolder",
-    "envelope",
-    "parse_selectors",
+    "CALL_TIMEOUT_S", "CLOSE_TIMEOUT_S", "DEFAULT_TTL_S", "EVALUATE_LIMIT_S", "MAX_SELECTORS",
+    "MAX_SESSIONS", "PAGE_APIS", "PROBE_TIMEOUT_S", "VIDEO_SIZES", "SessionNotFound", "SwCallError",
+    "SwRefused", "SwSession", "SwSessions", "TaskFolder", "envelope", "parse_selectors",
     "published_result",
-]
+]  # fmt: skip

@@ -14,6 +14,8 @@ from studio.models.drag_item import DragItem, RegionLabel
 from studio.models.errors import StudioError
 from studio.services.labeling.drag.grid import iou
 
+__all__ = ["blind_copy", "label_of", "region_agreement"]
+
 
 def blind_copy(item: DragItem, labeler: str, hide_computed: bool = False) -> DragItem:
     """The item as `labeler` may see it: only their own labels."""

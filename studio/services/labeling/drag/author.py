@@ -31,6 +31,11 @@ from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
 from studio.services.runtime.server import EditorServer
 
+__all__ = [
+    "INPUT_WORDS", "LABELS", "PLACES", "Pick", "author_item", "pick_at", "prepare_from_project",
+    "save_authored", "suggest_instruction",
+]  # fmt: skip
+
 
 @dataclass
 class Pick:

@@ -17,6 +17,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+__all__ = [
+    "MAX_ROUNDS", "Axis", "BoundaryScan", "Point", "bbox", "best_axis", "brush", "disc", "distance",
+    "inside", "iou", "runs", "snap", "window_points",
+]  # fmt: skip
+
 Point = tuple[int, int]
 Axis = Literal["row", "col"]
 MAX_ROUNDS = 400

@@ -23,6 +23,11 @@ from studio.services.core.errors import TaskFileError, cut
 from studio.services.core.names import name_problem
 from studio.services.core.untrusted_json import JsonInputError, read_json
 
+__all__ = [
+    "ITEM_FILE", "PARTIAL_FILE", "DragItemError", "ItemFolder", "check_screenshot", "load_item",
+    "png_size", "scan_items", "write_item",
+]  # fmt: skip
+
 ITEM_FILE = "item.json"
 PARTIAL_FILE = "regions.partial.json"
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from studio.services.labeling.drag.item import DragItemError, ItemFolder
 
+__all__ = ["DRAG_START_COLOUR", "END_COLOUR", "START_COLOUR", "overlay_html", "overlay_png"]
+
 START_COLOUR = "rgba(0, 170, 60, 0.55)"
 END_COLOUR = "rgba(220, 30, 30, 0.55)"
 DRAG_START_COLOUR = "rgba(0, 90, 255, 0.9)"

@@ -37,6 +37,11 @@ from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
 from studio.services.runtime.server import EditorServer
 
+__all__ = [
+    "BOX_TOLERANCE_PX", "READY_TIMEOUT_MS", "Job", "TrialPage", "TrialPages", "Verdict",
+    "drag_steps", "item_edition", "open_window", "page_edition",
+]  # fmt: skip
+
 READY_TIMEOUT_MS = 60_000
 BOX_TOLERANCE_PX = 3.0
 

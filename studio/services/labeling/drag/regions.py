@@ -56,6 +56,13 @@ from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG
 from studio.services.runtime.server import EditorServer
 
+__all__ = [
+    "COMPUTED_LABEL", "DEFAULT_PAGES", "MARGIN_STEPS", "SEED_DX", "SEED_DY", "START_STEPS",
+    "TRIAL_CODE", "TRIAL_SCRIPTS", "PartialState", "Progress", "RegionComputer",
+    "RegionInterrupted", "RegionResult", "apply_result", "choose_destination",
+    "compare_with_stored", "item_key", "keep_as_label", "owner_matches", "predict_end",
+    "predict_start", "seed_order", "simulate_drop", "start_steps", "start_window", "verify_points",
+]  # fmt: skip
 Progress = Callable[[str, int, int], None]  # (phase, drags so far, drags asked for next)
 DEFAULT_PAGES = 3
 SEED_DX, SEED_DY = 12, 14  # press near the left edge of a block (seed paper, appendix K)

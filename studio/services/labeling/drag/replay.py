@@ -24,6 +24,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = [
+    "DRAG_STEPS", "PUBLISHED_DRAG_STEPS", "REACH_MARGIN_PX", "Candidate", "Point", "Step",
+    "drop_candidate", "needed_steps", "replay", "simulate_drop",
+]  # fmt: skip
+
 DRAG_STEPS = 10
 PUBLISHED_DRAG_STEPS = 15  # the published runner's drag_and_drop: max(10, int(0.5 s * 30))
 REACH_MARGIN_PX = 24.0  # slack for a snapshot of the connections that is off by a few px

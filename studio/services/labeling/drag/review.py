@@ -20,6 +20,8 @@ from studio.models.items import ReviewState
 from studio.services.labeling.drag.agreement import label_of
 from studio.services.labeling.review import about, after_labeling, approval
 
+__all__ = ["Points", "approve", "move", "record_label", "regions_replaced"]
+
 Points = list[list[int]]
 
 

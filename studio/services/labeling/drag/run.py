@@ -46,6 +46,12 @@ from studio.services.labeling.drag.scoring import (
 )
 from studio.services.runtime.editions import Edition
 
+__all__ = [
+    "ATTEMPTS_FILE", "KIND", "PAGE_H", "PAGE_W", "PREDICTIONS_FILE", "SCREENS_DIR", "SUMMARY_FILE",
+    "AttemptRecord", "DragRun", "ItemRun", "ItemRunner", "failed_attempt", "new_run_dir",
+    "run_dir_name", "run_drag", "run_item",
+]  # fmt: skip
+
 log = logging.getLogger(__name__)
 
 KIND = "drag"
@@ -232,7 +238,7 @@ def _inside(p: tuple[float, float]) -> bool:
     return 0 <= p[0] < PAGE_W and 0 <= p[1] < PAGE_H
 
 
-def _failed(
+def failed_attempt(
     entry: ItemFolder, decision: DragDecision, error: str, crashed: bool = False
 ) -> AttemptRecord:
     score = score_attempt(entry.item, Attempt(decision.start, decision.end, error))
@@ -254,15 +260,15 @@ async def _attempt(tp: TrialPage, agent: DragAgent, n: int, screens: Path | None
     except Exception as exc:  # the agent's endpoint failed: this attempt, not the run
         log.warning("%s: agent failed: %s", entry.item.id, exc)
         error = f"agent error: {exc}"
-        record = _failed(entry, DragDecision.refused(error), error, crashed=True)
+        record = failed_attempt(entry, DragDecision.refused(error), error, crashed=True)
         record.seconds = time.perf_counter() - t0
         return record
     seconds = time.perf_counter() - t0
     start, end = decision.start, decision.end
     if start is None or end is None:
-        record = _failed(entry, decision, decision.error or "no drag")
+        record = failed_attempt(entry, decision, decision.error or "no drag")
     elif not (_inside(start) and _inside(end)):
-        record = _failed(entry, decision, f"a point lies outside the {PAGE_W}x{PAGE_H} page")
+        record = failed_attempt(entry, decision, f"a point lies outside the {PAGE_W}x{PAGE_H} page")
     else:
         verdict = await tp.trial(start, end)
         score = score_attempt(entry.item, Attempt(start, end))
@@ -301,7 +307,7 @@ async def run_item(
         run.error = str(exc) or type(exc).__name__
         while len(run.attempts) < k:
             refused = DragDecision.refused(run.error)
-            run.attempts.append(_failed(entry, refused, run.error, crashed=True))
+            run.attempts.append(failed_attempt(entry, refused, run.error, crashed=True))
     run.seconds = time.perf_counter() - t0
     return run
 

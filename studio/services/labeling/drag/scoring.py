@@ -30,6 +30,11 @@ from studio.services.core.jsonl import json_lines
 from studio.services.labeling.drag.grid import distance, inside
 from studio.services.labeling.drag.item import ItemFolder
 
+__all__ = [
+    "K_MAX", "Attempt", "AttemptScore", "ItemScore", "Prediction", "Pt", "execute",
+    "read_predictions", "report", "score_attempt", "score_items", "summarize",
+]  # fmt: skip
+
 K_MAX = 3
 Pt = tuple[float, float]
 

@@ -34,6 +34,11 @@ from studio.models.drag_item import DragItem
 from studio.services.labeling.drag.item import DragItemError
 from studio.services.runtime import page_scripts
 
+__all__ = [
+    "ACTION_KEYS", "SETTLE_TIMEOUT_MS", "WHEEL", "PublishedSetup", "SetupStep", "published_setup",
+    "run_setup",
+]  # fmt: skip
+
 ACTION_KEYS = ("switch_sprite_actions", "locate_target_actions")
 WHEEL = {"down": (0, 1), "up": (0, -1), "right": (1, 0), "left": (-1, 0)}
 SETTLE_TIMEOUT_MS = 5_000

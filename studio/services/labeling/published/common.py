@@ -1,27 +1,28 @@
 """What drag items and QA items share on their way to and from the published layout.
 
 Round trip. Import keeps each record as read, with its file name and JSON style, in the item's
-`sw_source` (`_source`). Export starts from that record and lays over it only the published
-fields the studio changed, compared with what import makes of the record (`_Overlay`), so an
-unchanged item is written back byte for byte (`_record_bytes`) and studio-only data (review,
+`sw_source` (`source_of`). Export starts from that record and lays over it only the published
+fields the studio changed, compared with what import makes of the record (`Overlay`), so an
+unchanged item is written back byte for byte (`record_bytes`) and studio-only data (review,
 labels, answers, ...) stays in the studio. A changed value is spelled as the one it replaces
 (`_like`): whole numbers without `.0` when the old value had no fractions, points as {x, y}
 objects when they were. Items made in the studio have no record: they are written with the
 published keys plus a `"studio"` key (`STUDIO_KEY`) holding the rest, which import reads back.
 
 Untrusted input. A file of the checkout that is a symbolic link out of it is not read
-(`_in_checkout`). File names taken from records are used only when plain (`plain_name`: no
+(`in_checkout`). File names taken from records are used only when plain (`plain_name`: no
 folders, no `..`, nothing hidden). Records are read up to `MAX_RECORD_BYTES` and must hold one
-JSON object (`_read_record`); other files are read up to a limit (`_read_bytes`), screenshots up
-to `MAX_SCREENSHOT_BYTES` and only when they are PNG files (`_read_png`). Whatever is wrong with
-one item is a `_Bad` naming the file, the problem and the field; the caller puts it in the
+JSON object (`read_record`); other files are read up to a limit (`read_capped`), screenshots up
+to `MAX_SCREENSHOT_BYTES` and only when they are PNG files (`read_png`). Whatever is wrong with
+one item is a `BadRecord` naming the file, the problem and the field; the caller puts it in the
 report's skipped list and goes on with the next item.
 
 Export. `Output` is the files of one export: a path holds one content (the same bytes may be put
 twice, other bytes are a clash the caller reports). `check_dest` refuses a destination that is
 not an empty folder unless `overwrite`.
 
-The underscored names are for the other diagnostics_*.py modules only.
+The helpers (`BadRecord`, `read_record`, `source_of`, `Overlay`, ...) are shared by drag.py,
+drag_record.py and qa.py; other modules use the published package's entry points.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ from studio.services.exchange.scratchworld.layout import JsonStyle
 from studio.services.exchange.scratchworld.reports import ExportReport, ImportReport, Problem
 from studio.services.labeling.drag.item import DragItemError, png_size
 
+__all__ = [
+    "MAX_RECORD_BYTES", "MAX_SCREENSHOT_BYTES", "SOURCE_FIELDS", "STUDIO_KEY", "BadRecord",
+    "Output", "Overlay", "Report", "check_dest", "from_validation", "in_checkout", "plain_name",
+    "read_capped", "read_png", "read_record", "record_bytes", "require", "source_of", "who_of",
+]  # fmt: skip
+
 STUDIO_KEY = "studio"
 # What an item file keeps of the published record; a "studio" key of a record never sets them.
 SOURCE_FIELDS = frozenset({"sw_source", "sw_extra"})
@@ -52,7 +59,7 @@ MAX_SCREENSHOT_BYTES = 32 * 1024 * 1024
 Report = ImportReport | ExportReport
 
 
-class _Bad(Exception):
+class BadRecord(StudioError):
     """One item that cannot be imported or exported: which file, what, which field."""
 
     def __init__(self, file: Path, problem: str, field: str | None = None) -> None:
@@ -71,66 +78,68 @@ def plain_name(value: Any) -> bool:
     )
 
 
-def _in_checkout(path: Path, roots: Iterable[Path], record: Path, field: str | None) -> None:
-    """A _Bad when `path` is a symbolic link (or lies in a linked folder) out of the checkout."""
+def in_checkout(path: Path, roots: Iterable[Path], record: Path, field: str | None) -> None:
+    """BadRecord when `path` is a symbolic link (or lies in a linked folder) out of the checkout."""
     if path.exists() and not any(contained(path, root) for root in roots):
         msg = f"{path} is a symbolic link to {path.resolve()}, outside the checkout; not copied"
-        raise _Bad(record, msg, field)
+        raise BadRecord(record, msg, field)
 
 
-def _read_bytes(path: Path, limit: int, who: str, field: str | None, record: Path) -> bytes:
+def read_capped(path: Path, limit: int, who: str, field: str | None, record: Path) -> bytes:
     if not path.is_file():
-        raise _Bad(record, f"{who}: names {path.name}, which is not in {path.parent}", field)
+        raise BadRecord(record, f"{who}: names {path.name}, which is not in {path.parent}", field)
     size = path.stat().st_size
     if size > limit:
-        raise _Bad(path, f"{who}: {size} bytes, more than the {limit} allowed")
+        raise BadRecord(path, f"{who}: {size} bytes, more than the {limit} allowed")
     return path.read_bytes()
 
 
-def _read_record(path: Path) -> tuple[dict[str, Any], str]:
+def read_record(path: Path) -> tuple[dict[str, Any], str]:
     size = path.stat().st_size
     if size > MAX_RECORD_BYTES:
-        raise _Bad(path, f"{size} bytes, more than the {MAX_RECORD_BYTES} allowed for a record")
+        raise BadRecord(
+            path, f"{size} bytes, more than the {MAX_RECORD_BYTES} allowed for a record"
+        )
     try:
         text = path.read_text(encoding="utf-8")
         raw = loads(text, path, max_bytes=MAX_RECORD_BYTES)
     except JsonInputError as exc:
-        raise _Bad(path, exc.problem) from None
+        raise BadRecord(path, exc.problem) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise _Bad(path, f"cannot be read ({exc})") from None
+        raise BadRecord(path, f"cannot be read ({exc})") from None
     if not isinstance(raw, dict):
-        raise _Bad(path, "must hold one JSON object")
+        raise BadRecord(path, "must hold one JSON object")
     return raw, text
 
 
-def _read_png(path: Path, who: str, record: Path) -> bytes:
-    data = _read_bytes(path, MAX_SCREENSHOT_BYTES, who, "screenshot", record)
+def read_png(path: Path, who: str, record: Path) -> bytes:
+    data = read_capped(path, MAX_SCREENSHOT_BYTES, who, "screenshot", record)
     try:
         png_size(data)
     except DragItemError:
-        raise _Bad(path, f"{who}: not a PNG file") from None
+        raise BadRecord(path, f"{who}: not a PNG file") from None
     return data
 
 
-def _who(raw: dict[str, Any], key: str, path: Path) -> str:
+def who_of(raw: dict[str, Any], key: str, path: Path) -> str:
     value = raw.get(key)
     return f"item {value}" if isinstance(value, str | int) and value != "" else f"item {path.stem}"
 
 
-def _require(raw: dict[str, Any], keys: Iterable[str], who: str, path: Path) -> None:
+def require(raw: dict[str, Any], keys: Iterable[str], who: str, path: Path) -> None:
     missing = [k for k in keys if k not in raw]
     if missing:
-        raise _Bad(path, f"{who}: required field is missing", ", ".join(missing))
+        raise BadRecord(path, f"{who}: required field is missing", ", ".join(missing))
 
 
-def _validation(exc: ValidationError, who: str, path: Path) -> _Bad:
+def from_validation(exc: ValidationError, who: str, path: Path) -> BadRecord:
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err["loc"])
-    return _Bad(path, f"{who}: {err['msg']}", loc or None)
+    return BadRecord(path, f"{who}: {err['msg']}", loc or None)
 
 
 # ---- round trip ------------------------------------------------------------------------------
-def _source(raw: dict[str, Any], file: str, text: str) -> dict[str, Any]:
+def source_of(raw: dict[str, Any], file: str, text: str) -> dict[str, Any]:
     style = JsonStyle.detect(text)
     exact = style.dump(raw) == text
     return {
@@ -141,7 +150,7 @@ def _source(raw: dict[str, Any], file: str, text: str) -> dict[str, Any]:
     }
 
 
-def _record_bytes(source: SwSource, out: dict[str, Any], changed: bool) -> bytes:
+def record_bytes(source: SwSource, out: dict[str, Any], changed: bool) -> bytes:
     """The file of a published record: as read when unchanged, else in the file's style."""
     try:
         style = JsonStyle.model_validate(source.style)
@@ -197,7 +206,7 @@ def _like(new: Any, old: Any) -> Any:
 _MISSING = object()
 
 
-class _Overlay:
+class Overlay:
     """Lays the published fields the studio changed over a copy of the original record."""
 
     def __init__(self, record: dict[str, Any]) -> None:

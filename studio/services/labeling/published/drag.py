@@ -42,17 +42,17 @@ from studio.services.labeling.drag.item import (
 )
 from studio.services.labeling.published.common import (
     STUDIO_KEY,
+    BadRecord,
     Output,
     Report,
-    _Bad,
-    _in_checkout,
-    _read_bytes,
-    _read_png,
-    _read_record,
-    _require,
-    _validation,
-    _who,
+    from_validation,
+    in_checkout,
     plain_name,
+    read_capped,
+    read_png,
+    read_record,
+    require,
+    who_of,
 )
 from studio.services.labeling.published.drag_record import (
     DRAG_FIELDS,
@@ -61,6 +61,11 @@ from studio.services.labeling.published.drag_record import (
     drag_project_name,
     drag_record,
 )
+
+__all__ = [
+    "DRAG_DIR", "DRAG_SHOTS", "DRAG_TASKS", "MAX_PROJECT_BYTES", "drag_project_names",
+    "export_drag", "import_drag",
+]  # fmt: skip
 
 DRAG_DIR = Path("single_step_drag_benchmark")
 DRAG_TASKS = DRAG_DIR / "tasks"
@@ -79,9 +84,9 @@ class _Projects:
 
     def get(self, name: str, who: str, record: Path) -> bytes:
         path = self.folder / name
-        _in_checkout(path, self.roots, record, "init_project")
+        in_checkout(path, self.roots, record, "init_project")
         if name not in self._seen:
-            data = _read_bytes(path, MAX_PROJECT_BYTES, who, "init_project", record)
+            data = read_capped(path, MAX_PROJECT_BYTES, who, "init_project", record)
             try:
                 check_sb3(data, path)
                 self._seen[name] = data
@@ -89,7 +94,7 @@ class _Projects:
                 self._seen[name] = exc
         found = self._seen[name]
         if isinstance(found, ProjectFileError):
-            raise _Bad(found.path, f"{who}: {found.problem} (needed by {record.name})")
+            raise BadRecord(found.path, f"{who}: {found.problem} (needed by {record.name})")
         return found
 
 
@@ -98,8 +103,8 @@ def drag_project_names(root: Path) -> set[str]:
     names: set[str] = set()
     for path in sorted((root / DRAG_TASKS).glob("*.json")):
         try:
-            raw, _ = _read_record(path)
-        except (_Bad, OSError):
+            raw, _ = read_record(path)
+        except (BadRecord, OSError):
             continue
         if plain_name(raw.get("init_project")):
             names.add(raw["init_project"])
@@ -124,14 +129,14 @@ def import_drag(
     seen: dict[str, Path] = {}
     for path in sorted(p for p in folder.glob("*.json") if p.is_file()):
         try:
-            _in_checkout(path, [root], path, None)
+            in_checkout(path, [root], path, None)
             item, project, shot = _read_drag(path, projects, root / DRAG_SHOTS)
             if item.id in seen:
                 msg = f"item {item.id}: the id is also the id of {seen[item.id].name}"
-                raise _Bad(path, msg, "id")
+                raise BadRecord(path, msg, "id")
             seen[item.id] = path
             _write_folder(dest / item.id, overwrite, path, item.id, item, project, shot)
-        except _Bad as bad:
+        except BadRecord as bad:
             report.skipped.append(bad.problem)
             continue
         report.drag_items.append(item.id)
@@ -140,29 +145,29 @@ def import_drag(
 def _read_drag(
     path: Path, projects: _Projects, shots: Path
 ) -> tuple[DragItem, bytes, bytes | None]:
-    raw, text = _read_record(path)
-    who = _who(raw, "id", path)
-    _require(raw, DRAG_FIELDS, who, path)
+    raw, text = read_record(path)
+    who = who_of(raw, "id", path)
+    require(raw, DRAG_FIELDS, who, path)
     if not plain_name(raw["id"]):
-        raise _Bad(path, f"{who}: the id {raw['id']!r} cannot name a folder", "id")
+        raise BadRecord(path, f"{who}: the id {raw['id']!r} cannot name a folder", "id")
     name = raw["init_project"]
     if not plain_name(name) or name in (ITEM_FILE, PARTIAL_FILE):
-        raise _Bad(path, f"{who}: {name!r} is not a plain file name", "init_project")
+        raise BadRecord(path, f"{who}: {name!r} is not a plain file name", "init_project")
     try:
         item = drag_item_of(raw, path.name, text)
     except ValidationError as exc:
-        raise _validation(exc, who, path) from None
+        raise from_validation(exc, who, path) from None
     project = projects.get(name, who, path)
     shot = None
     if item.sw_source is None:  # made in the studio: its screenshot, when it has one
         shot_path = shots / f"{item.id}.png"
-        _in_checkout(shot_path, projects.roots, path, "screenshot")
+        in_checkout(shot_path, projects.roots, path, "screenshot")
         if shot_path.is_file():
-            shot = _read_png(shot_path, who, path)
+            shot = read_png(shot_path, who, path)
     if not plain_name(item.init_project) or item.init_project in (ITEM_FILE, PARTIAL_FILE):
-        raise _Bad(path, f"{who}: {item.init_project!r} is not a plain file name", STUDIO_KEY)
+        raise BadRecord(path, f"{who}: {item.init_project!r} is not a plain file name", STUDIO_KEY)
     if shot is not None and (not plain_name(item.screenshot) or item.screenshot == ITEM_FILE):
-        raise _Bad(path, f"{who}: {item.screenshot!r} is not a plain file name", STUDIO_KEY)
+        raise BadRecord(path, f"{who}: {item.screenshot!r} is not a plain file name", STUDIO_KEY)
     return item, project, shot
 
 
@@ -177,7 +182,7 @@ def _write_folder(
 ) -> None:
     """Write the item folder beside its place, check it loads, then move it there."""
     if final.exists() and not overwrite:
-        raise _Bad(record, f"item {item_id}: {final} already exists; not overwritten", "id")
+        raise BadRecord(record, f"item {item_id}: {final} already exists; not overwritten", "id")
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_dir(final.parent, item_id, ".importing")
     try:
@@ -192,7 +197,7 @@ def _write_folder(
             tmp.replace(final)
     except TaskFileError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise _Bad(record, f"item {item_id}: {exc.problem}", exc.field) from None
+        raise BadRecord(record, f"item {item_id}: {exc.problem}", exc.field) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -216,7 +221,7 @@ def export_drag(src: Path, out: Output, report: Report) -> None:
         item = entry.item
         try:
             files = _drag_files(entry, report)
-        except _Bad as bad:
+        except BadRecord as bad:
             report.skipped.append(bad.problem)
             continue
         except OSError as exc:
@@ -237,12 +242,16 @@ def _drag_files(entry: ItemFolder, report: Report) -> dict[str, bytes]:
     project = drag_project_name(item)
     file = entry.path / ITEM_FILE
     if not plain_name(project):
-        raise _Bad(file, f"item {item.id}: {project!r} is not a plain file name", "init_project")
+        raise BadRecord(
+            file, f"item {item.id}: {project!r} is not a plain file name", "init_project"
+        )
     if not plain_name(item.id):
-        raise _Bad(file, f"item {item.id}: the id cannot name a file", "id")
+        raise BadRecord(file, f"item {item.id}: the id cannot name a file", "id")
     for path in (entry.project_path, entry.screenshot_path):
         if path.exists() and not contained(path, entry.path):
-            raise _Bad(file, f"item {item.id}: {path.name} is a symbolic link out of its folder")
+            raise BadRecord(
+                file, f"item {item.id}: {path.name} is a symbolic link out of its folder"
+            )
     data, notes = drag_record(item, project)
     report.warnings.extend(notes)
     files = {

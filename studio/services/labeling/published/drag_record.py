@@ -34,11 +34,17 @@ from studio.services.exchange.scratchworld.layout import JsonStyle
 from studio.services.labeling.published.common import (
     SOURCE_FIELDS,
     STUDIO_KEY,
-    _Overlay,
-    _record_bytes,
-    _source,
+    Overlay,
     plain_name,
+    record_bytes,
+    source_of,
 )
+
+__all__ = [
+    "DRAG_FIELDS", "LOCAL_PROJECT", "NOT_NULL", "POINTS_KEYS", "POINT_KEYS", "REGION_KEYS",
+    "STUDIO_CONFIG", "STUDIO_WORKSPACE", "drag_file_name", "drag_item_of", "drag_project_name",
+    "drag_record",
+]  # fmt: skip
 
 LOCAL_PROJECT = "local_project"  # under "studio": the project's name in the item folder
 
@@ -103,7 +109,7 @@ def drag_item_of(raw: dict[str, Any], file: str | None = None, text: str | None 
     else:
         data["evaluation_config"] = _studio_config(raw.get("evaluation_config"))
         if file is not None and text is not None:
-            data["sw_source"] = _source(raw, file, text)
+            data["sw_source"] = source_of(raw, file, text)
     return DragItem.model_validate(data)
 
 
@@ -114,7 +120,7 @@ def drag_record(item: DragItem, project: str) -> tuple[bytes, list[str]]:
     if source is None:
         return JsonStyle().dump(_new_drag_record(item, project)).encode("utf-8"), []
     base = drag_item_of(source.record)
-    over = _Overlay(source.record)
+    over = Overlay(source.record)
     for key in ("id", "category", "instruction"):
         over.put(over.out, key, getattr(item, key), getattr(base, key))
     over.put(over.out, "init_project", project, source.record.get("init_project"))
@@ -139,11 +145,11 @@ def drag_record(item: DragItem, project: str) -> tuple[bytes, list[str]]:
                 f"drag item {item.id}: {', '.join(waiting)} changed but the item is not "
                 "approved; the published values are written"
             )
-    return _record_bytes(source, over.out, over.changed), notes
+    return record_bytes(source, over.out, over.changed), notes
 
 
 def _overlay_workspace(
-    over: _Overlay, cfg_out: dict[str, Any], cur: dict[str, Any], old: dict[str, Any]
+    over: Overlay, cfg_out: dict[str, Any], cur: dict[str, Any], old: dict[str, Any]
 ) -> None:
     keys = [k for k in dict.fromkeys([*old, *cur]) if k not in STUDIO_WORKSPACE]
     if all(cur.get(k) == old.get(k) for k in keys):

@@ -40,21 +40,26 @@ from studio.services.labeling.drag.item import png_size
 from studio.services.labeling.published.common import (
     SOURCE_FIELDS,
     STUDIO_KEY,
+    BadRecord,
     Output,
+    Overlay,
     Report,
-    _Bad,
-    _in_checkout,
-    _Overlay,
-    _read_png,
-    _read_record,
-    _record_bytes,
-    _require,
-    _source,
-    _validation,
-    _who,
+    from_validation,
+    in_checkout,
     plain_name,
+    read_png,
+    read_record,
+    record_bytes,
+    require,
+    source_of,
+    who_of,
 )
 from studio.services.labeling.qa.item import ITEMS_DIR, QaSet, read_item
+
+__all__ = [
+    "QA_DIR", "QA_FIELDS", "QA_OPTIONAL", "QA_SHOTS", "QA_TASKS", "SCREEN", "export_qa",
+    "import_qa", "qa_file_name", "qa_item_of", "qa_record",
+]  # fmt: skip
 
 QA_DIR = Path("visual_perception_benchmark")
 QA_TASKS = QA_DIR / "tasks"
@@ -81,7 +86,7 @@ def qa_item_of(raw: dict[str, Any], file: str | None = None, text: str | None = 
     if isinstance(studio, dict):
         data.update({k: v for k, v in studio.items() if k not in SOURCE_FIELDS})
     elif file is not None and text is not None:
-        data["sw_source"] = _source(raw, file, text)
+        data["sw_source"] = source_of(raw, file, text)
     return QaItem.model_validate(data)
 
 
@@ -99,11 +104,11 @@ def qa_record(item: QaItem) -> bytes:
         return JsonStyle().dump(record).encode("utf-8")
     base = qa_item_of(source.record).model_dump(mode="json")
     cur = item.model_dump(mode="json")
-    over = _Overlay(source.record)
+    over = Overlay(source.record)
     for key in QA_FIELDS + QA_OPTIONAL:
         over.put(over.out, key, cur[key], base[key])
     over.extra(item.sw_extra, base["sw_extra"])
-    return _record_bytes(source, over.out, over.changed)
+    return record_bytes(source, over.out, over.changed)
 
 
 def qa_file_name(item: QaItem) -> str:
@@ -120,30 +125,30 @@ def import_qa(root: Path, dest: Path, report: Report, *, overwrite: bool = False
     used: set[str] = set()
     for path in sorted((p for p in folder.glob("*.json") if p.is_file()), key=_natural):
         try:
-            _in_checkout(path, [root], path, None)
-            raw, text = _read_record(path)
-            who = _who(raw, "task_id", path)
-            _require(raw, QA_FIELDS, who, path)
+            in_checkout(path, [root], path, None)
+            raw, text = read_record(path)
+            who = who_of(raw, "task_id", path)
+            require(raw, QA_FIELDS, who, path)
             try:
                 item = qa_item_of(raw, path.name, text)
             except ValidationError as exc:
-                raise _validation(exc, who, path) from None
+                raise from_validation(exc, who, path) from None
             if not plain_name(item.task_id):
-                raise _Bad(path, f"{who}: the task_id cannot name a file", "task_id")
+                raise BadRecord(path, f"{who}: the task_id cannot name a file", "task_id")
             if not plain_name(item.screenshot):
                 msg = f"{who}: {item.screenshot!r} is not a plain file name"
-                raise _Bad(path, msg, "screenshot")
+                raise BadRecord(path, msg, "screenshot")
             if item.task_id in seen:
                 msg = f"{who}: the task_id is also the task_id of {seen[item.task_id].name}"
-                raise _Bad(path, msg, "task_id")
+                raise BadRecord(path, msg, "task_id")
             used.add(item.screenshot)
-            _in_checkout(shots / item.screenshot, [root], path, "screenshot")
-            png = _read_png(shots / item.screenshot, who, path)
+            in_checkout(shots / item.screenshot, [root], path, "screenshot")
+            png = read_png(shots / item.screenshot, who, path)
             if item.screenshot not in written:
                 _check_screen(png, shots / item.screenshot, report)
             _save_qa(qa, item, png, written, overwrite, path)
             seen[item.task_id] = path
-        except _Bad as bad:
+        except BadRecord as bad:
             report.skipped.append(bad.problem)
             continue
         report.qa_items.append(item.task_id)
@@ -169,14 +174,14 @@ def _save_qa(
     who = f"item {item.task_id}"
     if qa.item_path(item.task_id).exists() and not overwrite:
         msg = f"{who}: {qa.item_path(item.task_id)} already exists; not overwritten"
-        raise _Bad(record, msg, "task_id")
+        raise BadRecord(record, msg, "task_id")
     shot = qa.screenshot_path(item.screenshot)
     if item.screenshot in written:  # shared with a question imported before
         qa.save(item)
         return
     if shot.is_file() and not overwrite and shot.read_bytes() != png:
         msg = f"{who}: {shot} already exists with other content; not overwritten"
-        raise _Bad(record, msg, "screenshot")
+        raise BadRecord(record, msg, "screenshot")
     qa.save(item, png)
     written.add(item.screenshot)
 

@@ -46,6 +46,11 @@ from studio.services.labeling.published.qa import QA_TASKS, export_qa, import_qa
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 
+__all__ = [
+    "DIAGNOSTICS_DIR", "DRAG_SUB", "QA_SUB", "diagnostics_folder", "export_diagnostics",
+    "export_diagnostics_only", "has_diagnostics", "import_diagnostics",
+]  # fmt: skip
+
 DIAGNOSTICS_DIR = "diagnostics"  # in a library: diagnostics/drag/<id>/, diagnostics/qa/
 DRAG_SUB, QA_SUB = "drag", "qa"
 

@@ -16,6 +16,8 @@ from studio.models.qa_item import QaItem, QaType, Subject, Suggestion
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, QA
 
+__all__ = ["capture", "make_item", "subject_box", "suggest"]
+
 
 async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any]]:
     """A PNG of the window or of the code area ("canvas"), and how it was taken."""

@@ -20,6 +20,8 @@ from studio.services.core.errors import TaskFileError, cut
 from studio.services.core.names import name_problem
 from studio.services.core.untrusted_json import JsonInputError, read_json
 
+__all__ = ["ITEMS_DIR", "SCREENSHOTS_DIR", "QaSet", "read_item"]
+
 ITEMS_DIR = "items"
 SCREENSHOTS_DIR = "screenshots"
 

@@ -23,6 +23,8 @@ from studio.models.items import ReviewState
 from studio.models.qa_item import QaItem, QaType
 from studio.services.labeling.review import about, after_labeling, approval
 
+__all__ = ["TRUTH_CHANGED", "approve", "checked_answer", "confirm", "move", "truth_change"]
+
 TRUTH_CHANGED = "ground truth changed"
 
 

@@ -26,6 +26,8 @@ from studio.services.labeling.agents import QaAgent, QaObservation, QaReply
 from studio.services.labeling.qa.item import QaSet
 from studio.services.labeling.qa.scoring import correct, score
 
+__all__ = ["ANSWERS_FILE", "KIND", "SUMMARY_FILE", "QaOutcome", "QaRun", "run_qa"]
+
 log = logging.getLogger(__name__)
 
 KIND = "qa"

@@ -21,6 +21,11 @@ from studio.services.core.errors import TaskFileError
 from studio.services.core.jsonl import json_lines
 from studio.services.labeling.qa.review import checked_answer
 
+__all__ = [
+    "blind_copy", "cohen_kappa", "correct", "equivalent", "exact", "labeler_agreement",
+    "read_answers", "record_answer", "score", "yes_no",
+]  # fmt: skip
+
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 
 

@@ -38,6 +38,11 @@ from studio.services.labeling.qa.item import QaSet
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, HELPERS
 
+__all__ = [
+    "PROJECTS_DIR", "PUBLISHED_KEYS", "STILL_TIMEOUT_MS", "Recaptured", "Screen", "keep_project",
+    "prepare", "project_path", "published_state", "recapture", "shown_project",
+]  # fmt: skip
+
 PROJECTS_DIR = "projects"
 STILL_TIMEOUT_MS = 5_000
 PUBLISHED_KEYS = ("scale", "scrollX", "scrollY")

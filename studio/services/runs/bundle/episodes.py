@@ -24,6 +24,10 @@ from studio.models.report import RunEntry
 from studio.services.runs.trajectories.text import describe_action
 from studio.services.runs.trajectories.view import StepView, TrajectoryView, load_view
 
+__all__ = [
+    "REASONING_CHARS", "SCREEN", "episode_data", "mark_for", "outcome", "png_size", "step_data",
+]  # fmt: skip
+
 SCREEN = (1280, 720)  # the benchmark screen, when a PNG's own size cannot be read
 REASONING_CHARS = 4000
 _KINDS = {"drag_and_drop": "drag"}

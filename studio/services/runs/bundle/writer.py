@@ -30,6 +30,11 @@ from studio.models.report import RunEntry, RunReport
 from studio.services.core import paths
 from studio.services.runs.bundle.episodes import episode_data
 
+__all__ = [
+    "DATA_FILE", "FORMAT", "GLOBAL", "STATIC_DIR", "STATIC_FILES", "VERSION", "BundleSummary",
+    "collect_entries", "run_folder", "write_bundle",
+]  # fmt: skip
+
 FORMAT = "scratch-bench-bundle"
 VERSION = 1
 DATA_FILE = "data.js"

@@ -4,3 +4,5 @@
 two runs of one task by step; `archive` packs a run with its task into one zip and unpacks it
 safely on another machine; `geometry` resolves where an action acted, for drawing it.
 """
+
+__all__: list[str] = []

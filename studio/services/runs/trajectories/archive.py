@@ -62,11 +62,18 @@ from studio.services.core.names import contained
 from studio.services.core.untrusted_json import JsonInputError, loads, read_json
 from studio.services.runs.trajectories.view import ARCHIVE_INFO, load_view
 
+__all__ = [
+    "CHUNK", "FORMAT", "HASH_CHARS", "MANIFEST", "MAX_ARCHIVE_MEMBER", "MAX_ARCHIVE_MEMBERS",
+    "MAX_ARCHIVE_TOTAL", "MAX_MANIFEST", "MB", "NOT_FOLLOWED", "NO_TASK_IN_ARCHIVE",
+    "SKIPPED_NAMES", "TASK_DIR", "VERSION", "export_archive", "open_archive", "read_manifest",
+    "recorded_task_folder", "size_text",
+]  # fmt: skip
+
 FORMAT = "scratch-bench-trajectory"
 VERSION = 1
 MANIFEST = "manifest.json"
 TASK_DIR = "task"
-_SKIPPED_NAMES = {MANIFEST, ARCHIVE_INFO, "__pycache__"}
+SKIPPED_NAMES = {MANIFEST, ARCHIVE_INFO, "__pycache__"}
 MB = 1024 * 1024
 MAX_ARCHIVE_MEMBERS = 50_000
 MAX_MANIFEST = 16 * MB  # bytes of manifest.json, uncompressed
@@ -198,13 +205,13 @@ def _check_directory(zf: zipfile.ZipFile, zip_path: Path) -> None:
         if info.file_size > limit:
             raise StudioError(
                 f"{zip_path}: member {info.filename!r} is {info.file_size} bytes uncompressed, "
-                f"more than {_limit(limit)} allowed; archive refused"
+                f"more than {size_text(limit)} allowed; archive refused"
             )
         total += info.file_size
         if total > MAX_ARCHIVE_TOTAL:
             raise StudioError(
                 f"{zip_path}: the members up to {info.filename!r} are {total} bytes "
-                f"uncompressed, more than {_limit(MAX_ARCHIVE_TOTAL)} allowed in all; "
+                f"uncompressed, more than {size_text(MAX_ARCHIVE_TOTAL)} allowed in all; "
                 "archive refused"
             )
 
@@ -213,7 +220,7 @@ def _member_limit(name: str) -> int:
     return MAX_MANIFEST if name == MANIFEST else MAX_ARCHIVE_MEMBER
 
 
-def _limit(limit: int) -> str:
+def size_text(limit: int) -> str:
     return f"{limit} ({limit / MB:g} MB)" if limit >= MB else str(limit)
 
 
@@ -268,7 +275,7 @@ def _read_manifest(zf: zipfile.ZipFile, zip_path: Path) -> tuple[dict[str, Any],
     except _READ_ERRORS as exc:
         raise StudioError(f"{zip_path}: {MANIFEST} cannot be read ({exc})") from None
     if copied is None:
-        raise _too_big(zip_path, MANIFEST, f"the {_limit(MAX_MANIFEST)} bytes allowed")
+        raise _too_big(zip_path, MANIFEST, f"the {size_text(MAX_MANIFEST)} bytes allowed")
     raw = buf.getvalue()
     try:
         manifest: Any = loads(raw, f"{zip_path}: {MANIFEST}", max_bytes=MAX_MANIFEST)
@@ -383,9 +390,11 @@ def _extract(
             continue
         if copied is None:
             if cap < MAX_ARCHIVE_MEMBER:
-                allowed = f"the {cap} bytes left of the {_limit(MAX_ARCHIVE_TOTAL)} allowed in all"
+                allowed = (
+                    f"the {cap} bytes left of the {size_text(MAX_ARCHIVE_TOTAL)} allowed in all"
+                )
             else:
-                allowed = f"the {_limit(cap)} bytes allowed"
+                allowed = f"the {size_text(cap)} bytes allowed"
             raise _too_big(zip_path, name, allowed)
         digest, size = copied
         left -= size

@@ -17,6 +17,8 @@ from pydantic import ValidationError
 
 from studio.models.trajectory import RUN_FILE, RunInfo
 
+__all__ = ["SCAN_DEPTH", "RunRow", "list_runs"]
+
 SCAN_DEPTH = 2  # root/run, root/session/run
 
 

@@ -13,6 +13,8 @@ from typing import Any
 from studio.models.evaluation import EvalResult, TestDetail
 from studio.services.runs.trajectories.view import StepView, TrajectoryView, same_action
 
+__all__ = ["NOT_EVALUATED", "Comparison", "StepPair", "TestRow", "compare", "outcome_rows"]
+
 NOT_EVALUATED = "not evaluated"
 
 

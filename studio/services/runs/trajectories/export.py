@@ -23,6 +23,8 @@ from studio.services.core.names import contained
 from studio.services.runs.trajectories import archive
 from studio.services.runs.trajectories.view import ARCHIVE_INFO, load_view
 
+__all__ = ["write_archive"]
+
 
 def write_archive(folder: Path, out_zip: Path, task_folder: Path | None = None) -> Path:
     """Write the trajectory in `folder` and its task folder to `out_zip` (atomically)."""
@@ -90,7 +92,7 @@ def _tree_files(root: Path, left_out: list[str]) -> list[tuple[str, Path]]:
 
 
 def _kept(name: str) -> bool:
-    return not name.startswith(".") and name not in archive._SKIPPED_NAMES
+    return not name.startswith(".") and name not in archive.SKIPPED_NAMES
 
 
 def _task_note(task_folder: Path | None) -> dict[str, Any]:
@@ -115,13 +117,14 @@ def _check_export_sizes(out_zip: Path, members: list[tuple[str, Path]]) -> None:
         if size > archive.MAX_ARCHIVE_MEMBER:
             raise StudioError(
                 f"{out_zip}: cannot be written: {path} is {size} bytes, more than "
-                f"{archive._limit(archive.MAX_ARCHIVE_MEMBER)} allowed for a member of an archive"
+                f"{archive.size_text(archive.MAX_ARCHIVE_MEMBER)} allowed for a member of an "
+                "archive"
             )
         total += size
         if total > archive.MAX_ARCHIVE_TOTAL:
             raise StudioError(
                 f"{out_zip}: cannot be written: the files up to {path} are {total} bytes, more "
-                f"than {archive._limit(archive.MAX_ARCHIVE_TOTAL)} allowed in an archive"
+                f"than {archive.size_text(archive.MAX_ARCHIVE_TOTAL)} allowed in an archive"
             )
 
 

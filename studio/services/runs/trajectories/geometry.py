@@ -14,6 +14,8 @@ from typing import Any
 
 from studio.models.agent import Element, Observation, StepRecord
 
+__all__ = ["ActionGeometry", "Point", "action_point"]
+
 Point = tuple[float, float]
 
 

@@ -32,6 +32,11 @@ from studio.services.runs.sw_results import (
 )
 from studio.services.runs.trajectories.view import StepView, TrajectoryView
 
+__all__ = [
+    "DRAG_AFTER", "DRAG_BEFORE", "is_sw_drag_run", "is_sw_task_folder", "load_sw_drag_view",
+    "load_sw_view",
+]  # fmt: skip
+
 DRAG_BEFORE, DRAG_AFTER = "1.png", "2.png"
 _REPLY_KEYS = ("model_response", "reasoning", "thought", "response", "model_output")
 

@@ -8,6 +8,8 @@ from typing import Any
 from studio.services.runs.trajectories.compare import Comparison
 from studio.services.runs.trajectories.view import StepView, TrajectoryView
 
+__all__ = ["describe_action", "format_comparison", "format_timeline", "timeline_json"]
+
 
 def describe_action(action: dict[str, Any]) -> str:
     """A short human reading of an action: `click (120, 340)`, `type "abc"`, `add_block ...`."""

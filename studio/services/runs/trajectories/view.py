@@ -31,14 +31,9 @@ from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.runs.trajectories.geometry import ActionGeometry, action_point
 
 __all__ = [
-    "ARCHIVE_INFO",
-    "ActionGeometry",
-    "StepView",
-    "TrajectoryView",
-    "action_point",
-    "load_view",
-    "same_action",
-]
+    "ARCHIVE_INFO", "TERMINAL_APIS", "ActionGeometry", "StepView", "TrajectoryView", "action_point",
+    "load_view", "same_action",
+]  # fmt: skip
 
 ARCHIVE_INFO = "archive.json"  # written by `archive.open_archive` beside an extracted run
 TERMINAL_APIS = ("done", "failed")

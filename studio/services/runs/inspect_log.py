@@ -31,6 +31,8 @@ from studio.models.errors import StudioError
 from studio.models.report import RunEntry
 from studio.models.trajectory import RunInfo
 
+__all__ = ["EXTRA_HINT", "TASK_PREFIX", "InspectExport", "export_inspect"]
+
 EXTRA_HINT = "pip install '.[inspect]' (the inspect_ai package)"
 TASK_PREFIX = "scratch-bench"
 

@@ -1,7 +1,8 @@
 """A whole ScratchWorld checkout, both ways: tasks, single-step drag items and QA items.
 
-`import_checkout(ROOT, DEST)` imports the tasks into task folders `DEST/<id>/` (importer.py) and
-the drag and QA items into `DEST/diagnostics/` (diagnostics.py); `export_checkout(SRC, DEST)`
+A use case: `import_checkout(ROOT, DEST)` imports the tasks into task folders `DEST/<id>/`
+(`services.exchange.scratchworld`) and the drag and QA items into `DEST/diagnostics/`
+(`services.labeling.published`); `export_checkout(SRC, DEST)`
 writes a library's tasks and, when `SRC/diagnostics/` exists, its drag and QA items back in the
 published layout. A checkout may hold tasks only, diagnostics only, or both. The task scanner
 looks for task.json only, so the item folders under `diagnostics/` are never taken for tasks.
@@ -25,6 +26,8 @@ from studio.services.labeling.published.sets import (
     has_diagnostics,
     import_diagnostics,
 )
+
+__all__ = ["export_checkout", "import_checkout"]
 
 
 def import_checkout(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["server_timing"]
+
 
 def server_timing(work_s: float) -> dict[str, str]:
     """A `Server-Timing` header naming the time the editor work of a request took, so that a
