@@ -30,6 +30,8 @@
     withoutWorkers: (make) => make(), settle: () => Promise.resolve(), cancelScheduled() {},
   };
   const RealWork = window.RealWork;
+  // Decodes shared by content while a project loads (asset-cache.js); none on an editor page.
+  const AssetCache = (window.AssetCache && window.AssetCache.claim()) || { open() {}, close() {} };
   const SETTLE_MS = 2000; // real work left by an evaluation may finish before its page is checked
   const randomProperty = Object.getOwnPropertyDescriptor(Math, 'random');
   const consoleProperties = Object.getOwnPropertyNames(console)
@@ -112,10 +114,17 @@
     return JSON.parse(json);
   }
 
+  /** Load the project; on a reused page its bitmaps and sounds are decoded once per content
+   * (asset-cache.js), the cache open only until the project has loaded. */
   async function loadInto(vm, args, virtual) {
-    const loading = vm.loadProject(base64ToBuffer(args.projectB64));
-    if (virtual) await VirtualClock.drive(loading, { accelerate: false });
-    await loading;
+    if (args.reuse) AssetCache.open(vm.runtime.audioEngine && vm.runtime.audioEngine.audioContext);
+    try {
+      const loading = vm.loadProject(base64ToBuffer(args.projectB64));
+      if (virtual) await VirtualClock.drive(loading, { accelerate: false });
+      await loading;
+    } finally {
+      AssetCache.close();
+    }
   }
 
   /** Load helper library and task script; return the script's function or throw. */

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     )
     from studio.services.runtime.editions import Edition
     from studio.services.runtime.evaluator import Evaluator
+    from studio.services.runtime.pool_size import default_workers
     from studio.services.runtime.server import EditorServer
 
 __getattr__ = lazy.exports(
@@ -34,6 +35,7 @@ __getattr__ = lazy.exports(
         "Evaluator": ("studio.services.runtime.evaluator", "Evaluator"),
         "clock_for": ("studio.services.runtime.clock_agreement", "clock_for"),
         "default_spares": ("studio.services.runtime.browser", "default_spares"),
+        "default_workers": ("studio.services.runtime.pool_size", "default_workers"),
         "editions": ("studio.services.runtime", "editions"),
         "evaluate_on_chosen_clock": (
             "studio.services.runtime.clock_agreement",
@@ -51,6 +53,7 @@ __all__ = [
     "Evaluator",
     "clock_for",
     "default_spares",
+    "default_workers",
     "editions",
     "evaluate_on_chosen_clock",
     "page_scripts",

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.app.editor import AgreementCache, default_spares, editions
+from studio.app.editor import AgreementCache, default_workers, editions
 from studio.app.errors import TaskFileError
 from studio.app.library import load_task, scan_library
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
@@ -37,7 +37,10 @@ def register(sub: Any) -> None:
     ck.add_argument("--mutants", type=int, default=10, help="mutants per task (0: none)")
     ck.add_argument("--reruns", type=int, default=3, help="runs per project, each with a seed")
     ck.add_argument(
-        "--workers", type=int, default=default_spares() + 1, help="evaluations in parallel"
+        "--workers",
+        type=int,
+        default=None,
+        help="evaluations in parallel (default: the cores, or STUDIO_CORES, plus one)",
     )
     ck.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
     ck.add_argument("--realtime", action="store_true", help="force the real clock")
@@ -118,7 +121,7 @@ async def _check(args: argparse.Namespace) -> int:
     options = CheckOptions(
         mutants=max(0, args.mutants),
         reruns=max(1, args.reruns),
-        workers=max(1, args.workers),
+        workers=max(1, args.workers or default_workers()),
         seed=args.seed,
         realtime=args.realtime,
         compare_clocks=args.compare_clocks,

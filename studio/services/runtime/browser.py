@@ -45,7 +45,6 @@ import asyncio
 import contextlib
 import fcntl
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -55,12 +54,13 @@ from typing import IO, Any
 from urllib.parse import urlsplit
 
 from studio.services.core import atomic, paths
-from studio.services.runtime import editions, page_reuse
+from studio.services.runtime import editions, page_reuse, page_scripts
 from studio.services.runtime.editions import Edition
+from studio.services.runtime.pool_size import default_spares
 from studio.services.runtime.server import EditorServer
 
 __all__ = [
-    "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "CONTAINMENT_JS", "EVAL_PAGE", "MAX_USES",
+    "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "EVAL_PAGE", "MAX_USES",
     "NETWORK_PREFERENCES", "PAGE_READY_TIMEOUT_S", "PROFILES", "BrowserPool", "ReadyPage",
     "default_spares",
 ]  # fmt: skip
@@ -79,7 +79,6 @@ CHROMIUM_ARGS = [
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
-CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # runs before any script of the page
 PAGE_READY_TIMEOUT_S = 60.0
 PROFILES = 3  # cached browser profiles, one per studio process running at once
 CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
@@ -298,15 +297,13 @@ class BrowserPool:
     async def _load(self, page: Any, origin: str) -> None:
         cdp = await self.context.new_cdp_session(page)
         await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-        await page.add_init_script(path=str(CONTAINMENT_JS))
+        await page_scripts.contain_ahead(page)
         eval_page = editions.info(self.edition).eval_page
         await page.goto(f"{origin}/{eval_page}", wait_until="domcontentloaded")
-        await page.wait_for_function(
-            "window.StudioEval && window.StudioEval.ready", timeout=PAGE_READY_TIMEOUT_S * 1000
-        )
+        await page_scripts.wait_runner(page, timeout_ms=PAGE_READY_TIMEOUT_S * 1000)
         await self._contain(page, origin)
         if self.reuse:  # the clean state later checks compare with, before any evaluation
-            await page.evaluate("() => window.StudioEval.baseline()")
+            await page_scripts.runner(page, "baseline")
             self._cdp[page] = cdp
             self._baseline[page] = await page_reuse.listeners(cdp)
 
@@ -324,8 +321,8 @@ class BrowserPool:
         script, as the published protocol does): WebRTC removed from its document and from every
         frame made later, and its requests held to its own origin from now on."""
         url = urlsplit(page.url)
-        await page.add_init_script(path=str(CONTAINMENT_JS))
-        await page.evaluate("() => {\n" + CONTAINMENT_JS.read_text(encoding="utf-8") + "\n}")
+        await page_scripts.contain_ahead(page)
+        await page_scripts.contain(page)
         await self._contain(page, f"{url.scheme}://{url.netloc}")
 
     async def _contain(self, page: Any, origin: str) -> None:
@@ -493,8 +490,3 @@ def _is_closed(page: Any) -> bool:
     with contextlib.suppress(Exception):
         return bool(page.is_closed())
     return False
-
-
-def default_spares() -> int:
-    """Spare pages worth keeping warm on this machine."""
-    return max(2, min(4, os.cpu_count() or 2))

@@ -31,6 +31,7 @@ RUNTIME_FILES = (
     "real-work.js",
     "scratch-classes.js",
     "page-reuse.js",
+    "asset-cache.js",
 )
 
 

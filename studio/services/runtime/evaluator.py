@@ -31,6 +31,7 @@ from studio.models.task import ScriptLimit
 from studio.services.core.errors import ProjectFileError
 from studio.services.core.sb3 import check_sb3
 from studio.services.core.store import TaskFolder
+from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import PAGE_READY_TIMEOUT_S, BrowserPool
 from studio.services.runtime.eval_console import (  # noqa: F401  (names tests and callers import here)
     MAX_CONSOLE_CHARS,
@@ -187,7 +188,7 @@ async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult
             prepared.args = {**prepared.args, "reuse": True}
         reusable = False
         try:
-            await watched(ready.page, "(a) => window.StudioEval.run(a)", prepared)
+            await watched(ready.page, page_scripts.RUN_JS, prepared)
             reusable = prepared.answered and (result.error is None or result.error.kind in KEEPS)
         finally:
             if not reusable and result.error is not None and result.error.kind in BREAKING:
@@ -222,7 +223,8 @@ async def watched(page: Any, call: str, prepared: Prepared) -> None:
 
 
 async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
-    """Run the page function `call` with the prepared arguments; fill the result in.
+    """Run the page function `call` (a page_scripts constant: `RUN_JS`, `RUN_ON_EDITOR_VM_JS`)
+    with the prepared arguments; fill the result in.
 
     The page says when the script starts (after the project loaded); from then on a page the
     script blocks is given its limit and a grace period, then left to the caller to close.

@@ -14,12 +14,14 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from studio.services.runtime import page_scripts
+
 __all__ = ["check", "listeners"]
 
 
 async def check(page: Any, cdp: Any, baseline: list[tuple[Any, ...]], origin: str) -> str:
     """'' when the page is clean (its storage then wiped); else the first reason it is not."""
-    found = await page.evaluate("() => window.StudioEval.check()")
+    found = await page_scripts.runner(page, "check")
     if not isinstance(found, str) or found:
         return f"the page is not as before: {str(found).splitlines()[0][:200]}"
     if await listeners(cdp) != baseline:

@@ -27,6 +27,13 @@ editor page or spells the call of one of its functions.
 - `add_runner(page, url_of)` loads the evaluation runner (resources/js/eval-runner.js, served
   by the editor server at `url_of(path)`) in an editor page.
 - `ping(page)` is the page's answer to a trivial script (1): whether it still runs scripts.
+- `runner(page, function, *args)` calls the evaluation runner of an evaluation page
+  (`window.StudioEval`: resources/js/eval-runner.js, which resources/web/eval.html loads
+  itself: `baseline`, `check`); `RUN_JS` and `RUN_ON_EDITOR_VM_JS` are the page functions an
+  evaluation runs (studio.services.runtime.evaluator.run_in_page), on an evaluation page and on
+  an editor page's own VM; `wait_runner(page, timeout_ms=)` waits until the runner is ready.
+- `contain_ahead(page)` makes resources/js/page-containment.js run before any script of every
+  document and frame the page loads from now on; `contain(page)` runs it in the page as it is.
 
 The studio's window (Qt's `QWebEnginePage.runJavaScript`, studio/views/editor_page.py) takes
 the text of an expression instead: `qt_bridge_call(call_id, function, args)` hands a call to
@@ -53,12 +60,56 @@ from studio.services.core import paths
 from studio.services.runtime.page_lists import PAGE_LISTS
 
 __all__ = [
-    "BRIDGE_JS", "CALL_JS", "COMPOSITE", "DRAG", "EDITOR", "ELEMENTS", "HANDLE_CALL_JS", "HELD_JS",
-    "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS", "PING_JS", "QA",
-    "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "RUNNER_PATH", "RUN_ON_EDITOR_VM_JS",
-    "SCRATCHWORLD", "SCRIPTS", "WAIT_BRIDGE_JS", "WAIT_JS", "PageScript", "ScriptPage",
-    "add_runner", "bridge", "call", "call_handle", "handle", "in_order", "install", "own_call",
-    "ping", "qt_bridge_call", "qt_json", "source", "version", "wait", "wait_bridge",
+    "BRIDGE_JS",
+    "CALL_JS",
+    "COMPOSITE",
+    "CONTAINMENT_JS",
+    "DRAG",
+    "EDITOR",
+    "ELEMENTS",
+    "HANDLE_CALL_JS",
+    "HELD_JS",
+    "HELPERS",
+    "INPUT",
+    "INSTALL_JS",
+    "MISSING",
+    "OWN",
+    "OWN_CALL_JS",
+    "PING_JS",
+    "QA",
+    "QT_BRIDGE_CALL_JS",
+    "QT_JSON_JS",
+    "REGISTRY",
+    "RUNNER_JS",
+    "RUNNER_PATH",
+    "RUNNER_READY_JS",
+    "RUN_JS",
+    "RUN_ON_EDITOR_VM_JS",
+    "SCRATCHWORLD",
+    "SCRIPTS",
+    "WAIT_BRIDGE_JS",
+    "WAIT_JS",
+    "PageScript",
+    "ScriptPage",
+    "add_runner",
+    "bridge",
+    "call",
+    "call_handle",
+    "contain",
+    "contain_ahead",
+    "handle",
+    "in_order",
+    "install",
+    "own_call",
+    "ping",
+    "qt_bridge_call",
+    "qt_json",
+    "runner",
+    "source",
+    "version",
+    "wait",
+    "wait_bridge",
+    "wait_runner",
 ]  # fmt: skip
 
 # The page's side of this module (fakes of a page in tests answer them too).
@@ -78,6 +129,10 @@ INSTALL_JS = f"""(scripts) => {{
   return true;
 }}"""
 BRIDGE_JS = "([fn, args]) => window.studioBridge[fn](...args)"
+RUNNER_JS = "([fn, args]) => window.StudioEval[fn](...args)"
+RUN_JS = "(a) => window.StudioEval.run(a)"  # an evaluation on an evaluation page
+RUNNER_READY_JS = "window.StudioEval && window.StudioEval.ready"
+CONTAINMENT_JS = paths.JS_DIR / "page-containment.js"  # removes WebRTC from a page's frames
 CALL_JS = f"""([name, version, fn, args]) => {{
   const held = window.{REGISTRY};
   if (!held || held[name] !== version || !window[name]) return '{MISSING}';
@@ -249,3 +304,33 @@ def qt_json(expression: str) -> str:
     """`expression` wrapped so that runJavaScript returns JSON text: {ok, v} (a throw: ok
     false, v the error's text)."""
     return QT_JSON_JS % expression
+
+
+async def runner(page: ScriptPage, function: str, *args: Any) -> Any:
+    """`window.StudioEval[function](...args)`: the evaluation page's own runner."""
+    return await page.evaluate(RUNNER_JS, [function, list(args)])
+
+
+async def wait_runner(page: Any, timeout_ms: float) -> Any:
+    """Wait until the evaluation page's runner is ready (`StudioEval.ready`)."""
+    return await page.wait_for_function(RUNNER_READY_JS, timeout=timeout_ms)
+
+
+@cache
+def _containment_source() -> str:
+    try:
+        return CONTAINMENT_JS.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StudioError(
+            f"{CONTAINMENT_JS}: cannot read the page script ({exc.strerror})"
+        ) from None
+
+
+async def contain_ahead(page: Any) -> None:
+    """page-containment.js before any script of every document and frame `page` loads."""
+    await page.add_init_script(script=_containment_source())
+
+
+async def contain(page: ScriptPage) -> None:
+    """Run page-containment.js in `page` as it is now."""
+    await page.evaluate("() => {\n" + _containment_source() + "\n}")
