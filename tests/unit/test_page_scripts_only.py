@@ -23,9 +23,6 @@ from studio.services.runtime import page_scripts
 ROOT = Path(__file__).resolve().parents[2]
 STUDIO = ROOT / "studio"
 HOME = Path(page_scripts.__file__).resolve().relative_to(ROOT).as_posix()
-# Modules still being routed through page_scripts (none: evaluator, page_reuse and browser
-# were routed by issue 28's branch). Every other module must pass the scan now.
-PENDING: set[str] = set()
 # Methods that run the script text they are given in a page (Playwright's and Qt's).
 RUNS_TEXT = {
     "evaluate_handle",
@@ -139,17 +136,12 @@ def test_no_module_but_page_scripts_hands_a_page_script_text() -> None:
     found = []
     for path in sorted(STUDIO.rglob("*.py")):
         name = path.relative_to(ROOT).as_posix()
-        if name == HOME or name in PENDING:
+        if name == HOME:
             continue
         found += [f"{name}: {o}" for o in offences(path.read_text(encoding="utf-8"))]
     assert found == [], "page scripts must come from resources/js via page_scripts:\n" + "\n".join(
         found
     )
-
-
-def test_the_pending_modules_exist() -> None:
-    """An entry of PENDING that no longer exists (moved, merged) is to be removed."""
-    assert [p for p in sorted(PENDING) if not (ROOT / p).is_file()] == []
 
 
 def test_the_scan_reports_page_script_text() -> None:
