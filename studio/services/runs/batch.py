@@ -4,14 +4,16 @@ Each episode is recorded under `<run dir>/<task id>/` (run.json, steps.jsonl, sc
 `studio report` can read the batch back. An episode that crashes (the agent's endpoint is down,
 the editor would not load the project) is recorded as a run without a verdict, counted as a
 failure, and the batch goes on. A crash of the environment (the browser, a page or endpoint
-time-out, a transient answer of the model's endpoint: `failure_kind`) is retried up to
+time-out, a transient answer of the model's endpoint: `failure_kind`; an evaluation whose page
+crashed or stalled, or that found no browser: `ENVIRONMENT_KINDS`) is retried up to
 `retries` times from a clean folder, in a relaunched browser when the old one died (the manager's
 `ensure_alive`, before each episode); what is left is recorded as `meta.failure` "environment",
 apart from the agent's own failures ("agent").
 
 With `epochs` each task is played that many times (studio.services.runs.campaign says where and with
 which seed); with a campaign `ledger` the episodes it holds are skipped and each finished one
-is added to it, so a resumed campaign never plays a finished episode again.
+is added to it, so a resumed campaign never plays a finished episode again. An episode left
+to an environment failure is not added: a resume plays it again.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.models.agent import EpisodeStatus, Mode
-from studio.models.evaluation import Clock, EvalResult
+from studio.models.errors import StudioError
+from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core import atomic
 from studio.services.core.store import TaskFolder
@@ -41,8 +44,8 @@ if TYPE_CHECKING:
     from studio.services.episodes.episode import EpisodeManager
 
 __all__ = [
-    "AgentFactory", "BatchResult", "EpisodeOutcome", "EpisodeRunner", "ManagerEpisodes",
-    "failure_kind", "run_batch", "run_dir_name",
+    "ENVIRONMENT_KINDS", "AgentFactory", "BatchResult", "EnvironmentFailure", "EpisodeOutcome",
+    "EpisodeRunner", "ManagerEpisodes", "failure_kind", "run_batch", "run_dir_name",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
@@ -290,6 +293,14 @@ async def run_batch(
     return batch
 
 
+# An evaluation that ended in one of these says nothing of the agent's program.
+ENVIRONMENT_KINDS = frozenset({ErrorKind.CRASH, ErrorKind.STALLED, ErrorKind.SETUP})
+
+
+class EnvironmentFailure(StudioError):
+    """The episode played, but its evaluation failed for the environment's reasons."""
+
+
 def failure_kind(exc: BaseException) -> str:
     """ "environment" for a crash the agent did not cause (the browser or page died or timed
     out, the model's endpoint was unreachable or answered 5xx/429), else "agent"."""
@@ -297,7 +308,13 @@ def failure_kind(exc: BaseException) -> str:
 
     from studio.services.episodes.agents.llm import LlmUnavailable
 
-    environment = (PlaywrightError, LlmUnavailable, TimeoutError, ConnectionError)
+    environment = (
+        PlaywrightError,
+        LlmUnavailable,
+        TimeoutError,
+        ConnectionError,
+        EnvironmentFailure,
+    )
     return "environment" if isinstance(exc, environment) else "agent"
 
 
@@ -339,6 +356,9 @@ async def _episode(
         result, _recorded, agent_name = await runner.play(
             task, agent_for, job.position, batch.mode, folder, clock, names.append
         )
+        if result.error is not None and result.error.kind in ENVIRONMENT_KINDS:
+            kind, message = result.error.kind.value, result.error.message
+            raise EnvironmentFailure(f"the evaluation failed ({kind}): {message}")
         # the verdict is kept here too when the episode ran elsewhere (a server)
         _write_run(folder, task, batch.mode, agent_name, started, result=result, meta=meta)
     except asyncio.CancelledError:

@@ -15,7 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from studio.models.agent import EpisodeStatus, Mode
 from studio.models.errors import StudioError
-from studio.models.evaluation import Clock, EvalResult
+from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.episodes.agents.base import Agent
@@ -207,3 +207,45 @@ def test_resume_checks_the_tasks_given(tasks: list[TaskFolder], tmp_path: Path) 
     tasks[1].script_path.write_text("module.exports = async () => ({});\n")
     (warning,) = campaign.check_resume(manifest, tasks)
     assert warning == f"{tasks[1].script_path}: evaluation script changed since the campaign began"
+
+
+class StalledEvaluations(FakeRunner):
+    """Plays every episode, but the first `bad` evaluations of a task end with `kind`."""
+
+    def __init__(self, kind: ErrorKind, bad: int) -> None:
+        super().__init__()
+        self.kind, self.bad = kind, bad
+
+    async def play(self, task: TaskFolder, *args: Any) -> tuple[EvalResult, Path | None, str]:
+        result, folder, name = await super().play(task, *args)
+        if sum(n for (t, _), n in self.plays.items() if t == task.task.id) <= self.bad:
+            error = EvalError(kind=self.kind, message="the page stopped answering")
+            result = result.model_copy(
+                update={"error": error, "success": False, "passed_tests": 0, "total_tests": 0}
+            )
+        return result, folder, name
+
+
+@pytest.mark.parametrize("kind", [ErrorKind.STALLED, ErrorKind.CRASH])
+def test_an_evaluation_the_environment_broke_is_retried_and_never_finished(
+    tasks: list[TaskFolder], tmp_path: Path, kind: ErrorKind
+) -> None:
+    run_dir = tmp_path / "run"
+    once = StalledEvaluations(kind, bad=1)
+    batch = _run(once, tasks, run_dir, retries=1)
+    assert (batch.env_retries, batch.env_failures) == (2, 0)  # each task played twice
+    assert all(line["total"] == 2 for line in campaign.Ledger(run_dir).done.values())
+    always = StalledEvaluations(kind, bad=99)
+    other = tmp_path / "other"
+    batch = _run(always, tasks, other, retries=1)
+    assert batch.env_failures == 2
+    assert campaign.Ledger(other).done == {}  # a resume plays them again
+    run = json.loads((other / "create_a" / RUN_FILE).read_text())
+    assert run["meta"]["failure"] == "environment" and kind.value in run["meta"]["error"]
+
+
+def test_a_script_that_runs_out_of_time_is_the_agents_verdict(
+    tasks: list[TaskFolder], tmp_path: Path
+) -> None:
+    batch = _run(StalledEvaluations(ErrorKind.TIMEOUT, bad=99), tasks, tmp_path / "run")
+    assert batch.env_failures == 0 and len(campaign.Ledger(tmp_path / "run").done) == 2
