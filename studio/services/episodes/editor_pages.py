@@ -51,8 +51,12 @@ class EditorPages:
         self.spares = max(0, spares)
         self._warm: list[asyncio.Task[Any]] = []
         self._loading = asyncio.Semaphore(LOADS_AT_ONCE)
+        self._closed = False
 
     def top_up(self) -> None:
+        """Start loading spares up to `spares` (none once closed)."""
+        if self._closed:
+            return
         self._warm = [t for t in self._warm if not t.cancelled()]
         while len(self._warm) < self.spares:
             self._warm.append(asyncio.ensure_future(self._open()))
@@ -102,6 +106,7 @@ class EditorPages:
         await page_scripts.call(page, page_scripts.COMPOSITE, "layout")
 
     async def close(self) -> None:
+        self._closed = True
         for task in self._warm:
             task.cancel()
         for task in self._warm:

@@ -420,15 +420,16 @@ class EpisodeManager:
         folder = Path(record_to) if record_to else None
         if folder is None and self.out_dir is not None:
             folder = self.out_dir / f"{task.task.id}-{mode.value}-{episode_id}"
-        assert self._pages is not None
+        pages = self._pages  # close() may drop it while this waits (a stopped run)
+        assert pages is not None
         owns_page = True
         if self.page_source is not None:
             page, owns_page = await self.page_source.acquire()
         else:
-            page = await self._pages.acquire()
+            page = await pages.acquire()
         try:
             if load_initial:
-                await self._pages.load_task(page, task)
+                await pages.load_task(page, task)
             await handler.setup(page)
         except BaseException:
             if owns_page:
@@ -438,9 +439,9 @@ class EpisodeManager:
                 self.release_page(page)
             raise
         finally:  # the next pages load now, not beside this one (editor_pages)
-            self._pages.top_up()
-            if self._own_pool:
-                self.pool.keep_spares(self.eval_spares)
+            pages.top_up()
+            if self._own_pool and self._pool is not None:
+                self._pool.keep_spares(self.eval_spares)
         limit = step_limit or self.step_limit
         recorder = None
         if folder is not None:

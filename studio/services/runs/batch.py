@@ -364,6 +364,11 @@ async def _episode(
     except asyncio.CancelledError:
         raise
     except Exception as exc:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            # the run is stopping (Ctrl+C) and tore down what the episode stood on: that is
+            # nobody's verdict, and a resume plays the episode again
+            raise asyncio.CancelledError from exc
         log.warning("%s: episode failed: %s", task.task.id, exc, exc_info=True)
         error = str(exc) or type(exc).__name__
         meta["failure"] = failure_kind(exc)

@@ -249,3 +249,44 @@ def test_a_script_that_runs_out_of_time_is_the_agents_verdict(
 ) -> None:
     batch = _run(StalledEvaluations(ErrorKind.TIMEOUT, bad=99), tasks, tmp_path / "run")
     assert batch.env_failures == 0 and len(campaign.Ledger(tmp_path / "run").done) == 2
+
+
+class TornDownOnStop(FakeRunner):
+    """An episode that is still playing when the run stops, and fails on what the stop tore
+    down (an AttributeError where a closed manager dropped its pages) instead of ending as
+    cancelled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.playing = asyncio.Event()
+
+    async def play(self, task: TaskFolder, *args: Any) -> tuple[EvalResult, Path | None, str]:
+        if task.task.id == "create_a":
+            return await super().play(task, *args)
+        self.playing.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            raise AttributeError("'NoneType' object has no attribute 'top_up'") from None
+        raise AssertionError("not reached")
+
+
+def test_an_episode_broken_by_the_stop_of_its_run_is_not_finished(
+    tasks: list[TaskFolder], tmp_path: Path
+) -> None:
+    run_dir = tmp_path / "run"
+    runner = TornDownOnStop()
+
+    async def stop_while_playing() -> None:
+        ledger = campaign.Ledger(run_dir)
+        run = asyncio.ensure_future(
+            run_batch(runner, tasks, _no_agent, Mode.COMPOSITE, run_dir, 2, "fake", ledger=ledger)
+        )
+        await runner.playing.wait()
+        run.cancel()  # what Ctrl+C does to `studio run`
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(stop_while_playing())
+    assert set(campaign.Ledger(run_dir).done) == {("create_a", 1)}  # a resume plays debug_b
+    assert not (run_dir / "debug_b" / RUN_FILE).exists()
