@@ -42,7 +42,9 @@ pytestmark = pytest.mark.browser
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "scratchworld_qa_classic"
 SCREEN = "classic_sum_to_n_gap"
 CHANNEL_TOLERANCE = 24  # anti-aliasing of text and curves may differ a little between runs
-DIFFERENT_SHARE = 0.002  # of the 1280x720 pixels
+# of the 1280x720 pixels: a capture again of the same screen differed in up to 0.21 % (a loaded
+# CI run), the fixture's other screen differs in 11.3 %
+DIFFERENT_SHARE = 0.005
 FRAME_MS = 17
 
 
