@@ -163,7 +163,7 @@ class EditorView(QWidget):
 
     def _allow_rest(self, allowed: bool) -> None:
         """May the idle stage skip its redraws (resources/js/editor-rest.js)?"""
-        self.page.runJavaScript(page_scripts.own_call("studioRest", "allow", allowed))
+        page_scripts.own_now(self.page, "studioRest", "allow", allowed)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -268,7 +268,7 @@ class EditorView(QWidget):
 
     async def bridge_now(self, method: str, *args: Any) -> Any:
         """`studioBridge[method](...args)` run synchronously (None before the bridge is up)."""
-        return await self.page.evaluate(page_scripts.own_call("studioBridge", method, *args))
+        return await page_scripts.own(self.page, "studioBridge", method, *args)
 
     async def describe_project(self) -> dict[str, Any]:
         await self.wait_ready()

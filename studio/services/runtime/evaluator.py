@@ -254,7 +254,7 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
     console.on_full = stop_listening
     page.on("console", on_console)
     page.on("crash", on_crash)
-    run = asyncio.ensure_future(page.evaluate(call, args))
+    run = asyncio.ensure_future(page_scripts.run_evaluation(page, call, args))
     try:
         # The deadline for a page blocked by the script runs from the script's start: a
         # project that loads slowly on a busy machine must not count against the script.

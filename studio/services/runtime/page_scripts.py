@@ -60,56 +60,14 @@ from studio.services.core import paths
 from studio.services.runtime.page_lists import PAGE_LISTS
 
 __all__ = [
-    "BRIDGE_JS",
-    "CALL_JS",
-    "COMPOSITE",
-    "CONTAINMENT_JS",
-    "DRAG",
-    "EDITOR",
-    "ELEMENTS",
-    "HANDLE_CALL_JS",
-    "HELD_JS",
-    "HELPERS",
-    "INPUT",
-    "INSTALL_JS",
-    "MISSING",
-    "OWN",
-    "OWN_CALL_JS",
-    "PING_JS",
-    "QA",
-    "QT_BRIDGE_CALL_JS",
-    "QT_JSON_JS",
-    "REGISTRY",
-    "RUNNER_JS",
-    "RUNNER_PATH",
-    "RUNNER_READY_JS",
-    "RUN_JS",
-    "RUN_ON_EDITOR_VM_JS",
-    "SCRATCHWORLD",
-    "SCRIPTS",
-    "WAIT_BRIDGE_JS",
-    "WAIT_JS",
-    "PageScript",
-    "ScriptPage",
-    "add_runner",
-    "bridge",
-    "call",
-    "call_handle",
-    "contain",
-    "contain_ahead",
-    "handle",
-    "in_order",
-    "install",
-    "own_call",
-    "ping",
-    "qt_bridge_call",
-    "qt_json",
-    "runner",
-    "source",
-    "version",
-    "wait",
-    "wait_bridge",
-    "wait_runner",
+    "BRIDGE_JS", "CALL_JS", "COMPOSITE", "CONTAINMENT_JS", "DRAG", "EDITOR", "ELEMENTS",
+    "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
+    "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "RUNNER_JS", "RUNNER_PATH",
+    "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS", "WAIT_BRIDGE_JS",
+    "WAIT_JS", "PageScript", "ScriptPage", "add_runner", "bridge", "call", "call_handle", "contain",
+    "contain_ahead", "handle", "in_order", "install", "own", "own_call", "own_now", "ping",
+    "qt_bridge_call", "qt_json", "run_evaluation", "runner", "source", "version", "wait",
+    "wait_bridge", "wait_runner",
 ]  # fmt: skip
 
 # The page's side of this module (fakes of a page in tests answer them too).
@@ -304,6 +262,25 @@ def qt_json(expression: str) -> str:
     """`expression` wrapped so that runJavaScript returns JSON text: {ok, v} (a throw: ok
     false, v the error's text)."""
     return QT_JSON_JS % expression
+
+
+async def own(page: Any, name: str, function: str, *args: Any) -> Any:
+    """Run `own_call(name, function, *args)` on a page with an awaitable `evaluate` (the
+    window's editor page) and return its value."""
+    return await page.evaluate(own_call(name, function, *args))
+
+
+def own_now(qt_page: Any, name: str, function: str, *args: Any) -> None:
+    """Send `own_call(name, function, *args)` to a Qt page (`runJavaScript`), not waiting."""
+    qt_page.runJavaScript(own_call(name, function, *args))
+
+
+async def run_evaluation(page: ScriptPage, run: str, request: Any) -> Any:
+    """One evaluation: the page function `run` (`RUN_JS` on an evaluation page,
+    `RUN_ON_EDITOR_VM_JS` on an editor page) given the prepared `request`."""
+    if run not in (RUN_JS, RUN_ON_EDITOR_VM_JS):
+        raise StudioError("an evaluation runs through RUN_JS or RUN_ON_EDITOR_VM_JS only")
+    return await page.evaluate(run, request)
 
 
 async def runner(page: ScriptPage, function: str, *args: Any) -> Any:
