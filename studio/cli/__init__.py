@@ -6,6 +6,7 @@ studio gui | view | label ...           the window on a library, a recorded run,
 studio eval | check | equivalent ...    a task's script on a project; the adversarial check
 studio import | export FORMAT ...       ScratchWorld checkouts, Inspect AI logs
 studio propose TASK_DIR                 an evaluation script from the programs' behaviour
+studio forge PATHS... --out LIBRARY     validated debug tasks forged from golden tasks
 studio serve | run | rescore | report   the agent API, campaigns, their verdicts and grids
 studio trajectory show|export|compare   recorded runs
 studio regions | drag | qa | diagnostics ...   the labeling items
@@ -31,6 +32,7 @@ from studio.cli import (
     check,
     common,
     evaluate,
+    forge,
     labeling,
     propose,
     report,
@@ -50,6 +52,7 @@ GROUPS = (
     check,
     scratchworld,
     propose,
+    forge,
     serve,
     run,
     report,
