@@ -27,10 +27,15 @@ from studio.cli.common import EXIT_FAILED, EXIT_OK
 
 COMMAND = "forge"
 MECHANISM_NAMES = (
-    "missing_initialization", "desynchronization", "untriggered_event", "non_terminating_loop",
-    "incorrect_conditional_logic", "sprite_state_mismatch", "clone_management",
+    "missing_initialization",
+    "desynchronization",
+    "untriggered_event",
+    "non_terminating_loop",
+    "incorrect_conditional_logic",
+    "sprite_state_mismatch",
+    "clone_management",
     "event_handler_conflict",
-)  # fmt: skip
+)
 
 
 def register(subparsers: Any) -> None:
@@ -79,11 +84,16 @@ async def _forge(args: argparse.Namespace) -> int:
     edition = editions.choose(args.edition, args.paths)
     editions.require_installed(edition, str(args.paths[0]))
     options = ForgeOptions(
-        per_golden=max(0, args.per_golden), reruns=max(1, args.reruns), seed=args.seed,
-        tries=max(0, args.tries), theta_pass=args.theta_pass, theta_fail=args.theta_fail,
-        workers=max(1, args.workers), mechanisms=args.mechanism or list(MECHANISM_NAMES),
+        per_golden=max(0, args.per_golden),
+        reruns=max(1, args.reruns),
+        seed=args.seed,
+        tries=max(0, args.tries),
+        theta_pass=args.theta_pass,
+        theta_fail=args.theta_fail,
+        workers=max(1, args.workers),
+        mechanisms=args.mechanism or list(MECHANISM_NAMES),
         derive=not args.no_derive,
-    )  # fmt: skip
+    )
     outcomes = []
 
     def progress(golden: str, what: str) -> None:
@@ -103,9 +113,11 @@ async def _forge(args: argparse.Namespace) -> int:
     else:
         for o in outcomes:
             rejected = ", ".join(f"{n} {r}" for r, n in sorted(o.rejected.items()))
-            print(f"{o.golden}: tried {o.tried}, kept {o.kept} (+{o.kept_before} before)"
-                  + (f", rejected: {rejected}" if rejected else "")
-                  + (f"; {o.error}" if o.error else ""))  # fmt: skip
+            print(
+                f"{o.golden}: tried {o.tried}, kept {o.kept} (+{o.kept_before} before)"
+                + (f", rejected: {rejected}" if rejected else "")
+                + (f"; {o.error}" if o.error else "")
+            )
             for tid, rec in o.records.items():
                 print(f"  {tid}: {rec.mechanism} ({rec.operator}, {rec.tests_from} tests)")
         print(f"{kept} forged tasks in {args.out}")

@@ -41,16 +41,34 @@ from studio.services.core.blocks import (
 from studio.services.core.render import TEMPLATES
 
 __all__ = [
-    "apply_patch", "canonical_code", "d_edit", "known_opcode", "normal_edits", "parse_patch",
-    "patch_between", "same_code",
-]  # fmt: skip
+    "apply_patch",
+    "canonical_code",
+    "d_edit",
+    "known_opcode",
+    "normal_edits",
+    "parse_patch",
+    "patch_between",
+    "same_code",
+]
 
 _SHADOWS = frozenset(
-    {"math_number", "math_positive_number", "math_whole_number", "math_integer", "math_angle",
-     "text", "colour_picker", "event_broadcast_menu", "matrix", "note", "looks_costume",
-     "looks_backdrops", "sound_sounds_menu"}
-)  # fmt: skip
-_MENU = re.compile(r"^[a-z0-9]+_[a-z0-9_]*menu$|^[a-z0-9]+_menu_[a-z0-9_]+$")
+    {
+        "math_number",
+        "math_positive_number",
+        "math_whole_number",
+        "math_integer",
+        "math_angle",
+        "text",
+        "colour_picker",
+        "event_broadcast_menu",
+        "matrix",
+        "note",
+        "looks_costume",
+        "looks_backdrops",
+        "sound_sounds_menu",
+    }
+)
+_MENU = re.compile(r"^[a-z0-9]+_[a-z0-9_]*(menu|options)$|^[a-z0-9]+_menu_[a-z0-9_]+$")
 
 
 def known_opcode(opcode: str, project: Project) -> bool:
@@ -234,7 +252,9 @@ def _settle(target: dict[str, Any], removed: set[str]) -> None:
         for ref in [*child_refs(blk), blk.get("next")]:
             if ref and isinstance(blocks.get(ref), dict):
                 if ref in parents and parents[ref] != bid:
-                    raise PatchError(f"block {ref!r} of {target_name(target)!r} has two parents")
+                    raise PatchError(
+                        f"the patch gives block {ref!r} of {target_name(target)!r} two parents"
+                    )
                 parents[ref] = bid
     for bid, blk in block_items(blocks):
         blk["parent"] = parents.get(bid)
@@ -329,10 +349,15 @@ def _adds(sprite: str, blocks: Blocks, new: list[str]) -> list[Edit]:
             nxt = input_block(blocks[parent]["inputs"][slot]) if slot else None
             out.append(
                 AddEdit(
-                    sprite=sprite, block_id=bid, block=body, children=kids, parent=parent,
-                    input=slot, next=blk.get("next") if not slot else _after(blocks, bid, nxt),
+                    sprite=sprite,
+                    block_id=bid,
+                    block=body,
+                    children=kids,
+                    parent=parent,
+                    input=slot,
+                    next=blk.get("next") if not slot else _after(blocks, bid, nxt),
                 )
-            )  # fmt: skip
+            )
             placed.add(bid)
             todo.remove(bid)
     return out
@@ -349,13 +374,15 @@ def _changes(sprite: str, bid: str, old: dict[str, Any], new: dict[str, Any]) ->
     f0, f1 = old.get("fields", {}), new.get("fields", {})
     for name in sorted(set(f0) | set(f1)):
         if f0.get(name) != f1.get(name) and name in f1:
-            out.append(ChangeEdit(sprite=sprite, block_id=bid, what=f"field:{name}",
-                                  value=f1[name]))  # fmt: skip
+            out.append(
+                ChangeEdit(sprite=sprite, block_id=bid, what=f"field:{name}", value=f1[name])
+            )
     i0, i1 = old.get("inputs", {}), new.get("inputs", {})
     for name in sorted(set(i0) | set(i1)):
         if i0.get(name) != i1.get(name):
-            out.append(ChangeEdit(sprite=sprite, block_id=bid, what=f"input:{name}",
-                                  value=i1.get(name)))  # fmt: skip
+            out.append(
+                ChangeEdit(sprite=sprite, block_id=bid, what=f"input:{name}", value=i1.get(name))
+            )
     return out
 
 

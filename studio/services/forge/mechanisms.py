@@ -11,10 +11,23 @@ the script holding a block, in the fixed trigger vocabulary (`green_flag`, `key:
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+from pathlib import Path
+
+from studio.models.forge import BUG_FILE
+from studio.models.mutation import Mutant
 from studio.services.core.blocks import Project, find_target, script_top
 from studio.services.core.render import block_label
 
-__all__ = ["FORGE_OPERATORS", "mechanism_of", "script_words", "triggers_of"]
+__all__ = [
+    "FORGE_OPERATORS",
+    "coverage_order",
+    "mechanism_of",
+    "script_words",
+    "trigger_words",
+    "triggers_of",
+]
 
 _FIXED = {
     "MIR": "missing_initialization",
@@ -30,8 +43,22 @@ _FIXED = {
     "DCD": "clone_management",
     "EHC": "event_handler_conflict",
 }
-FORGE_OPERATORS = ("MIR", "BAW", "RWT", "RNM", "KRM", "ROR", "SWO", "LOR", "VRM", "CNT", "NCM",
-                   "RCV", "DCD", "EHC")  # fmt: skip
+FORGE_OPERATORS = (
+    "MIR",
+    "BAW",
+    "RWT",
+    "RNM",
+    "KRM",
+    "ROR",
+    "SWO",
+    "LOR",
+    "VRM",
+    "CNT",
+    "NCM",
+    "RCV",
+    "DCD",
+    "EHC",
+)
 _LOOP_ENDS = frozenset({"control_repeat", "control_repeat_until", "control_wait_until"})
 
 
@@ -88,3 +115,49 @@ def script_words(project: Project, sprite: str, block_id: str) -> str:
     if block_id not in blocks:
         return ""
     return block_label(blocks, script_top(blocks, block_id))
+
+
+def trigger_words(triggers: list[str]) -> str:
+    """Triggers in words: 'click the green flag', 'press the space key', 'click Cat', ..."""
+    words = []
+    for t in triggers:
+        kind, _, arg = t.partition(":")
+        words.append(
+            {
+                "green_flag": "click the green flag",
+                "key": f"press the {arg} key",
+                "click": f"click {arg}",
+                "broadcast": f"the message '{arg}' is sent",
+                "backdrop": f"the backdrop switches to {arg}",
+                "clone": f"a clone of {arg} starts",
+            }.get(kind, t)
+        )
+    return "; ".join(words)
+
+
+def library_mechanisms(library: Path) -> Counter[str]:
+    """How many forged tasks of each mechanism a library holds (from their bug.json)."""
+    found: Counter[str] = Counter()
+    if library.is_dir():
+        for record in library.glob(f"*/{BUG_FILE}"):
+            try:
+                found[str(json.loads(record.read_text(encoding="utf-8"))["mechanism"])] += 1
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+    return found
+
+
+def coverage_order(mutants: list[Mutant], golden: Project, library: Path) -> list[Mutant]:
+    """Candidates with mechanisms taking turns, the mechanisms the library has least of first
+    (coverage-aware scheduling); within a mechanism, the engine's order."""
+    by_mech: dict[str, list[Mutant]] = {}
+    for m in mutants:
+        mech = mechanism_of(m.operator, golden, m.sprite, m.block_id) or "~"
+        by_mech.setdefault(mech, []).append(m)
+    have = library_mechanisms(library)
+    order = sorted(by_mech, key=lambda k: (k == "~", have[k], k))
+    out: list[Mutant] = []
+    depth = max((len(v) for v in by_mech.values()), default=0)
+    for i in range(depth):
+        out += [by_mech[k][i] for k in order if i < len(by_mech[k])]
+    return out

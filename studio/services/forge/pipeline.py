@@ -86,34 +86,55 @@ def _test_rates(results: Sequence[EvalResult]) -> dict[str, float]:
     names: list[str] = []
     for r in results:
         names += [d.name for d in r.details if d.name not in names]
-    return {n: sum(any(d.name == n and d.passed for d in r.details) for r in results)
-            / max(1, len(results)) for n in names}  # fmt: skip
+    return {
+        n: sum(any(d.name == n and d.passed for d in r.details) for r in results)
+        / max(1, len(results))
+        for n in names
+    }
 
 
-def _failing(golden: Sequence[EvalResult], bugged: Sequence[EvalResult],
-             opts: ForgeOptions) -> list[FailingTest]:  # fmt: skip
+def _failing(
+    golden: Sequence[EvalResult], bugged: Sequence[EvalResult], opts: ForgeOptions
+) -> list[FailingTest]:
     g, b = _test_rates(golden), _test_rates(bugged)
     out = []
     for name, rate in g.items():
         if rate >= opts.theta_pass and b.get(name, 0.0) <= opts.theta_fail:
-            message = next((d.error or "" for r in bugged for d in r.details
-                            if d.name == name and not d.passed and d.error), "")  # fmt: skip
-            out.append(FailingTest(name=name, message=message[:500], golden_pass_rate=rate,
-                                   bugged_pass_rate=b.get(name, 0.0)))  # fmt: skip
+            out.append(
+                FailingTest(
+                    name=name,
+                    message=_message(bugged, name),
+                    golden_pass_rate=rate,
+                    bugged_pass_rate=b.get(name, 0.0),
+                )
+            )
     return out
+
+
+def _message(results: Sequence[EvalResult], name: str) -> str:
+    found = (d.error for r in results for d in r.details if d.name == name and d.error)
+    return next(found, "")[:500]
 
 
 def _signature(bugged: Sequence[EvalResult]) -> tuple:
     return tuple(
-        (r.error.kind.value if r.error else "",
-         tuple(sorted((d.name, d.passed, d.error or "") for d in r.details)))
+        (
+            r.error.kind.value if r.error else "",
+            tuple(sorted((d.name, d.passed, d.error or "") for d in r.details)),
+        )
         for r in bugged
-    )  # fmt: skip
+    )
 
 
 class _Forge:
-    def __init__(self, evaluator: Evaluator, entry: TaskFolder, library: Path,
-                 opts: ForgeOptions, progress: ProgressFn | None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        entry: TaskFolder,
+        library: Path,
+        opts: ForgeOptions,
+        progress: ProgressFn | None,
+    ) -> None:
         self.evaluator, self.entry, self.library, self.opts = evaluator, entry, library, opts
         self.progress = progress or (lambda _g, _w: None)
         self.gate = asyncio.Semaphore(max(1, opts.workers))
@@ -124,8 +145,9 @@ class _Forge:
 
     async def _eval(self, project: bytes | Path, name: str, seed: int) -> EvalResult:
         self.out.evaluations += 1
-        return await self.evaluator.evaluate(self.entry, project, project_name=name,
-                                             clock=self.clock, seed=seed)  # fmt: skip
+        return await self.evaluator.evaluate(
+            self.entry, project, project_name=name, clock=self.clock, seed=seed
+        )
 
     async def run(self) -> ForgeOutcome:
         entry, opts = self.entry, self.opts
@@ -138,22 +160,29 @@ class _Forge:
         (golden_runs,) = await run_gated(
             self._eval, [Subject(golden_bytes, "golden.sb3", self.seeds, "golden")], self.gate
         )
-        fault = next((r.error for r in golden_runs if r.error and r.error.kind in _SCRIPT_FAULTS),
-                     None)  # fmt: skip
+        fault = next(
+            (r.error for r in golden_runs if r.error and r.error.kind in _SCRIPT_FAULTS), None
+        )
         if fault is not None:
             where = f" line {fault.line}" if fault.line else ""
-            self.out.error = (f"{entry.script_path}: the script cannot run ({fault.kind.value} "
-                              f"error{where}): {fault.message[:300]}")  # fmt: skip
+            self.out.error = (
+                f"{entry.script_path}: the script cannot run ({fault.kind.value} "
+                f"error{where}): {fault.message[:300]}"
+            )
             return self.out
         if _rate(golden_runs) < opts.theta_pass:
-            self.out.error = (f"{entry.folder}: the golden fails its own tests "
-                              f"(passes {sum(r.success for r in golden_runs)} of "
-                              f"{len(golden_runs)} runs)")  # fmt: skip
+            self.out.error = (
+                f"{entry.folder}: the golden fails its own tests "
+                f"(passes {sum(r.success for r in golden_runs)} of "
+                f"{len(golden_runs)} runs)"
+            )
             return self.out
         self.progress(entry.task.id, "golden passes its own tests")
         candidates = self._candidates(gj, ij, golden_bytes)
         if not candidates and not self.out.tried:
-            self.out.error = f"{entry.folder}: nothing to mutate (no site for the forge's operators)"
+            self.out.error = (
+                f"{entry.folder}: nothing to mutate (no site for the forge's operators)"
+            )
             return self.out
         done = writer.forged_ids(self.library)
         fresh = []
@@ -163,22 +192,34 @@ class _Forge:
             else:
                 fresh.append(c)
         want = max(0, opts.per_golden - self.out.kept_before)
-        results = await run_gated(
-            self._eval, [Subject(c.sb3, f"{c.mutant.id}.sb3", self.seeds, c.mutant.id)
-                         for c in fresh], self.gate)  # fmt: skip
         signatures: list[tuple] = []
-        for c, runs in zip(fresh, results, strict=True):
-            if self.out.kept >= want:
-                break
-            await self._judge(c, runs, golden_runs, golden_bytes, gj, signatures)
+        while fresh and self.out.kept < want:
+            # a batch twice the size of what is still wanted keeps the pages busy without
+            # running many candidates that would never be judged
+            size = max(opts.workers, 2 * (want - self.out.kept))
+            batch, fresh = fresh[:size], fresh[size:]
+            results = await run_gated(
+                self._eval,
+                [Subject(c.sb3, f"{c.mutant.id}.sb3", self.seeds, c.mutant.id) for c in batch],
+                self.gate,
+            )
+            for c, runs in zip(batch, results, strict=True):
+                if self.out.kept >= want:
+                    break
+                await self._judge(c, runs, golden_runs, golden_bytes, gj, signatures)
         return self.out
 
     def _candidates(self, gj: dict, ij: dict, golden_bytes: bytes) -> list[_Candidate]:
         wanted = set(self.opts.mechanisms)
-        mutants = generate_mutants(gj, ij, max(0, self.opts.tries), self.opts.seed,
-                                   operators=list(mechanisms.FORGE_OPERATORS))  # fmt: skip
+        mutants = generate_mutants(
+            gj,
+            ij,
+            max(0, self.opts.tries) * 4,
+            self.opts.seed,
+            operators=list(mechanisms.FORGE_OPERATORS),
+        )
         out = []
-        for m in mutants:
+        for m in mechanisms.coverage_order(mutants, gj, self.library)[: max(0, self.opts.tries)]:
             self.out.tried += 1
             mech = mechanisms.mechanism_of(m.operator, gj, m.sprite, m.block_id)
             if mech is None or mech not in wanted:
@@ -197,8 +238,15 @@ class _Forge:
             out.append(_Candidate(m, tid, mech, [e.model_dump() for e in inverse], sb3))
         return out
 
-    async def _judge(self, c: _Candidate, runs: list[EvalResult], golden_runs: list[EvalResult],
-                     golden_bytes: bytes, gj: dict, signatures: list[tuple]) -> None:  # fmt: skip
+    async def _judge(
+        self,
+        c: _Candidate,
+        runs: list[EvalResult],
+        golden_runs: list[EvalResult],
+        golden_bytes: bytes,
+        gj: dict,
+        signatures: list[tuple],
+    ) -> None:
         opts = self.opts
         if any(r.error and r.error.kind is ErrorKind.PROJECT for r in runs):
             self.out.reject("the VM cannot load it")
@@ -226,8 +274,9 @@ class _Forge:
         self.out.records[c.task_id] = record
         self.progress(self.entry.task.id, f"kept {c.task_id} ({c.mechanism})")
 
-    async def _derive(self, c: _Candidate, golden_bytes: bytes
-                      ) -> tuple[str, list[FailingTest], list[EvalResult], float, float] | None:  # fmt: skip
+    async def _derive(
+        self, c: _Candidate, golden_bytes: bytes
+    ) -> tuple[str, list[FailingTest], list[EvalResult], float, float] | None:
         """Tests derived from behaviour that catch `c` under the R/θ rule, or None."""
         opts = self.opts
         with tempfile.TemporaryDirectory(prefix="studio-forge-") as tmp:
@@ -240,8 +289,9 @@ class _Forge:
             atomic.write_bytes(folder / "initial.sb3", c.sb3)
             atomic.write_text(folder / TASK_FILE, task.model_dump_json())
             tmp_entry = TaskFolder(task, folder)
-            popts = ProposeOptions(mutants=0, seed=opts.seed, reruns=len(self.seeds),
-                                   workers=opts.workers)  # fmt: skip
+            popts = ProposeOptions(
+                mutants=0, seed=opts.seed, reruns=len(self.seeds), workers=opts.workers
+            )
             try:
                 report = await propose(self.evaluator, tmp_entry, popts)
             except ProposalError:
@@ -250,21 +300,36 @@ class _Forge:
 
             async def ev(project: bytes | Path, name: str, seed: int) -> EvalResult:
                 self.out.evaluations += 1
-                return await self.evaluator.evaluate(tmp_entry, project, project_name=name,
-                                                     clock=Clock.VIRTUAL, seed=seed)  # fmt: skip
+                return await self.evaluator.evaluate(
+                    tmp_entry, project, project_name=name, clock=Clock.VIRTUAL, seed=seed
+                )
 
-            golden_runs, bugged = await run_gated(ev, [
-                Subject(golden_bytes, "golden.sb3", self.seeds),
-                Subject(c.sb3, "initial.sb3", self.seeds)], self.gate)  # fmt: skip
-        if _rate(golden_runs) < opts.theta_pass or _rate(bugged) > opts.theta_fail:
+            # propose kept only tests that pass the golden on these same R seeds
+            (bugged,) = await run_gated(ev, [Subject(c.sb3, "initial.sb3", self.seeds)], self.gate)
+        if _rate(bugged) > opts.theta_fail:
             return None
-        failing = _failing(golden_runs, bugged, opts)
-        if not failing:
-            return None
-        return report.script, failing, bugged, _rate(golden_runs), _rate(bugged)
+        b = _test_rates(bugged)
+        failing = [
+            FailingTest(
+                name=p.words,
+                golden_pass_rate=1.0,
+                bugged_pass_rate=b.get(p.words, 0.0),
+                message=_message(bugged, p.words),
+            )
+            for p in report.kept
+            if b.get(p.words, 0.0) <= opts.theta_fail
+        ]
+        return (report.script, failing, bugged, 1.0, _rate(bugged)) if failing else None
 
-    def _record(self, c: _Candidate, gj: dict, failing: list[FailingTest], tests_from: str,
-                g_rate: float, b_rate: float) -> BugRecord:  # fmt: skip
+    def _record(
+        self,
+        c: _Candidate,
+        gj: dict,
+        failing: list[FailingTest],
+        tests_from: str,
+        g_rate: float,
+        b_rate: float,
+    ) -> BugRecord:
         m = c.mutant
         triggers = mechanisms.triggers_of(gj, m.sprite, m.block_id)
         hat = mechanisms.script_words(gj, m.sprite, m.block_id)
@@ -272,24 +337,46 @@ class _Forge:
         symptom = f"the check '{first.name}' fails"
         symptom += f": {first.message}" if first.message else "."
         others = [f.name for f in failing[1:]]
-        expected = f"'{first.name}' should hold" + (
-            f", as should {', '.join(repr(o) for o in others)}" if others else "") + "."
+        expected = (
+            f"'{first.name}' should hold"
+            + (f", as should {', '.join(repr(o) for o in others)}" if others else "")
+            + "."
+        )
         owner = "the Stage" if m.sprite == "Stage" else m.sprite
-        trigger = f"run the program and watch {owner}" + (f" ({hat})" if hat else "")
-        site_ids = [m.block_id] + [str(e["block_id"]) for e in c.inverse
-                                   if e.get("sprite") == m.sprite and e["block_id"] != m.block_id]
+        trigger = f"do what the check '{first.name}' does and watch {owner}"
+        trigger += (
+            f" ({mechanisms.trigger_words(triggers)})" if triggers else (f" ({hat})" if hat else "")
+        )
+        site_ids = [m.block_id] + [
+            str(e["block_id"])
+            for e in c.inverse
+            if e.get("sprite") == m.sprite and e["block_id"] != m.block_id
+        ]
         return BugRecord(
-            golden_task=self.entry.task.id, mechanism=c.mechanism, operator=m.operator,
-            description=m.description, site=Site(sprite=m.sprite, block_ids=site_ids),
-            inverse_patch=c.inverse, failing_tests=failing, tests_from=tests_from,
-            reruns=len(self.seeds), golden_pass_rate=g_rate, bugged_pass_rate=b_rate,
-            report=BugReport(symptom=symptom, expected=expected, trigger=trigger,
-                             triggers=triggers),
-        )  # fmt: skip
+            golden_task=self.entry.task.id,
+            mechanism=c.mechanism,
+            operator=m.operator,
+            description=m.description,
+            site=Site(sprite=m.sprite, block_ids=site_ids),
+            inverse_patch=c.inverse,
+            failing_tests=failing,
+            tests_from=tests_from,
+            reruns=len(self.seeds),
+            golden_pass_rate=g_rate,
+            bugged_pass_rate=b_rate,
+            report=BugReport(
+                symptom=symptom, expected=expected, trigger=trigger, triggers=triggers
+            ),
+        )
 
 
-async def forge_golden(evaluator: Evaluator, entry: TaskFolder, library: Path,
-                       opts: ForgeOptions, progress: ProgressFn | None = None) -> ForgeOutcome:  # fmt: skip
+async def forge_golden(
+    evaluator: Evaluator,
+    entry: TaskFolder,
+    library: Path,
+    opts: ForgeOptions,
+    progress: ProgressFn | None = None,
+) -> ForgeOutcome:
     """Forge debug tasks from `entry` into `library`; the outcome names an error, if any."""
     t0 = time.perf_counter()
     writer.clean_leftovers(library)

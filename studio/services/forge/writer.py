@@ -41,8 +41,11 @@ def forged_ids(library: Path) -> set[str]:
 
 def instruction_for(golden: Task, record: BugRecord) -> str:
     r = record.report
+    wanted = golden.instruction
+    if golden.category is Category.DEBUG and golden.evaluation.description:
+        wanted = golden.evaluation.description  # its instruction describes its own bug
     return (
-        f"This project should do the following: {golden.instruction}\n\n"
+        f"This project should do the following: {wanted}\n\n"
         f"Bug report. Symptom: {r.symptom} Expected: {r.expected} Trigger: {r.trigger}\n\n"
         "Find the bug and fix the project with the smallest change."
     )

@@ -27,7 +27,7 @@ from studio.services.core.blocks import (
     target_name,
 )
 
-__all__ = ["EHC", "EVENT_HATS"]
+__all__ = ["EHC", "EVENT_HATS", "EVENT_OPERATORS"]
 
 EVENT_HATS = frozenset(
     {
@@ -68,8 +68,9 @@ class EHC(MutationOperator):
                     blk[key] = fresh[blk[key]]
             for name, inp in blk.get("inputs", {}).items():
                 if isinstance(inp, list):
-                    blk["inputs"][name] = [fresh.get(x, x) if isinstance(x, str) else x
-                                           for x in inp]  # fmt: skip
+                    blk["inputs"][name] = [
+                        fresh.get(x, x) if isinstance(x, str) else x for x in inp
+                    ]
             if bid == site.block_id:
                 blk["x"] = blk.get("x", 0) + 40
                 blk["y"] = blk.get("y", 0) + 40
@@ -77,3 +78,6 @@ class EHC(MutationOperator):
 
     def describe(self, project: Project, site: Site, mutant: Project | None = None) -> str:
         return f"duplicated the '{label(project, site)}' script {where(project, site)}"
+
+
+EVENT_OPERATORS: tuple[type[MutationOperator], ...] = (EHC,)
