@@ -39,6 +39,13 @@ def register(subparsers: Any) -> None:
         help="also write a static site into DIR (open DIR/index.html from disk, no server): "
         "the tables, every episode's steps with the action drawn, filters, two runs compared",
     )
+    rp.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare two agents (AGENT or AGENT/MODE) task by task: per category and overall, "
+        "the discordant counts and the exact McNemar p-value",
+    )
     rp.set_defaults(handler=show_report)
 
 
@@ -47,6 +54,15 @@ def show_report(args: argparse.Namespace) -> int:
     from studio.app.runs import format_table, render_html, report_for
 
     report = report_for(args.runs_dir)
+    if getattr(args, "compare", None):
+        from studio.app.paired import compare_rows, format_paired
+
+        paired = compare_rows(report, *args.compare)
+        if args.json:
+            print(paired.model_dump_json(indent=2))
+        else:
+            sys.stdout.write(format_paired(paired))
+        return EXIT_OK
     if args.html:
         from studio.app.files import atomic
 
