@@ -38,6 +38,7 @@ class RunEntry(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None  # in the price table's currency
+    d_edit: int | None = None  # debug episodes: edit distance to the task's minimal fix
 
 
 class CellStats(BaseModel):
@@ -63,6 +64,8 @@ class CellStats(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
+    d_edit_mean: float | None = None  # over the debug episodes whose d_edit is known
+    d_edit_runs: int = 0
 
 
 class TaskStats(BaseModel):

@@ -29,6 +29,7 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
+from studio.services.runs.repair_measures import run_d_edit
 
 __all__ = [
     "UNSEALED_NOTE", "UNSEALED_SUFFIX", "build_report", "ci_text", "duration", "entry_from_run",
@@ -91,11 +92,12 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
     given = run.meta.get("usage")
     usage: dict[str, Any] = given if isinstance(given, dict) else {}
     cost = usage.get("cost")
+    category = task_category(run, cache if cache is not None else {})
     return RunEntry(
         agent=run.agent + (UNSEALED_SUFFIX if unsealed else ""),
         mode=run.mode.value,
         task_id=run.task_id,
-        category=task_category(run, cache if cache is not None else {}),
+        category=category,
         success=bool(result and result.ok) and not failed,
         passed_tests=result.passed_tests if result else 0,
         total_tests=result.total_tests if result else 0,
@@ -109,6 +111,7 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         prompt_tokens=_int(usage.get("prompt_tokens")) or 0,
         completion_tokens=_int(usage.get("completion_tokens")) or 0,
         cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
+        d_edit=run_d_edit(run, folder) if category == "debug" else None,
     )
 
 
@@ -202,6 +205,7 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
     successes = sum(t.successes for t in tasks)
     counts = [(t.runs, t.successes) for t in tasks]
     costs = [r.cost for r in runs if r.cost is not None]
+    edits = [r.d_edit for r in runs if r.d_edit is not None]
     return CellStats(
         tasks=len(tasks),
         runs=episodes,
@@ -217,6 +221,8 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
         prompt_tokens=sum(r.prompt_tokens for r in runs),
         completion_tokens=sum(r.completion_tokens for r in runs),
         cost=sum(costs) if costs else None,
+        d_edit_mean=mean(edits) if edits else None,
+        d_edit_runs=len(edits),
     )
 
 
@@ -287,6 +293,12 @@ def format_table(report: RunReport) -> str:
             lines.append("  ".join([first, *rest]).rstrip())
         lines.extend(
             f"  {row.agent}: {interval_line(row.overall)}" for row in report.rows_for(mode)
+        )
+        lines.extend(
+            f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
+            f"{row.overall.d_edit_runs} debug episodes; 0 = exactly the minimal fix)"
+            for row in report.rows_for(mode)
+            if row.overall.d_edit_mean is not None
         )
         lines.append("")
     if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
