@@ -87,6 +87,11 @@ class ForgeOutcome(BaseModel):
     records: dict[str, BugRecord] = Field(default_factory=dict)  # forged task id -> record
     seconds: float = 0.0
     evaluations: int = 0
+    candidates_run: int = 0  # candidates evaluated (the others were never needed)
+    phases: dict[str, float] = Field(default_factory=dict)  # golden, candidates, derive: seconds
+
+    def spent(self, phase: str, seconds: float) -> None:
+        self.phases[phase] = self.phases.get(phase, 0.0) + seconds
 
     def reject(self, reason: str) -> None:
         self.rejected[reason] = self.rejected.get(reason, 0) + 1

@@ -157,12 +157,14 @@ class _Forge:
         golden_bytes = entry.golden_path.read_bytes()
         gj = read_project_json(golden_bytes, entry.golden_path)
         ij = read_project_json(entry.initial_path.read_bytes(), entry.initial_path)
+        t0 = time.perf_counter()
         (golden_runs,) = await run_gated(
             self._eval, [Subject(golden_bytes, "golden.sb3", self.seeds, "golden")], self.gate
         )
         fault = next(
             (r.error for r in golden_runs if r.error and r.error.kind in _SCRIPT_FAULTS), None
         )
+        self.out.spent("golden", time.perf_counter() - t0)
         if fault is not None:
             where = f" line {fault.line}" if fault.line else ""
             self.out.error = (
@@ -198,11 +200,14 @@ class _Forge:
             # running many candidates that would never be judged
             size = max(opts.workers, 2 * (want - self.out.kept))
             batch, fresh = fresh[:size], fresh[size:]
+            t0 = time.perf_counter()
+            self.out.candidates_run += len(batch)
             results = await run_gated(
                 self._eval,
                 [Subject(c.sb3, f"{c.mutant.id}.sb3", self.seeds, c.mutant.id) for c in batch],
                 self.gate,
             )
+            self.out.spent("candidates", time.perf_counter() - t0)
             for c, runs in zip(batch, results, strict=True):
                 if self.out.kept >= want:
                     break
@@ -255,7 +260,9 @@ class _Forge:
         derived: str | None = None
         tests_from, g_rate, b_rate = "own", _rate(golden_runs), _rate(runs)
         if not failing and opts.derive:
+            t0 = time.perf_counter()
             found = await self._derive(c, golden_bytes)
+            self.out.spent("derive", time.perf_counter() - t0)
             if found is not None:
                 derived, failing, runs, g_rate, b_rate = found
                 tests_from = "derived"
