@@ -2,7 +2,8 @@
 
 One shared browser (the session's pool). debug_score_reset with R = 3: every kept bug is a
 whole debug task whose initial program fails and whose golden passes an independent check
-(`TaskChecker`, its own reruns, no mutants), with the same verdict on every rerun; a golden
+(`TaskChecker`, its own reruns, no mutants), with the same verdict on every rerun, and the
+inverse patch applied to the bugged program passes the task's script; a golden
 whose script cannot run is named and nothing is forged from it.
 """
 
@@ -14,9 +15,13 @@ from typing import Any
 
 import pytest
 
+from studio.models.evaluation import Clock
 from studio.models.forge import BugRecord
 from studio.services.checking.checker import CheckOptions, TaskChecker
+from studio.services.checking.mutation import mutant_sb3
 from studio.services.core import paths
+from studio.services.core.patch import apply_patch, parse_patch
+from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import load_task
 from studio.services.forge.pipeline import ForgeOptions, forge_golden
 from studio.services.runtime.evaluator import Evaluator
@@ -46,6 +51,16 @@ def test_forged_tasks_pass_an_independent_check(
         check = loop_thread.run(checker.check(load_task(out / task_id)), timeout=LIMIT_S)
         assert check.golden_passed and check.initial_failed, (task_id, check.errors)
         assert not check.flaky, task_id
+        # the inverse patch applied to the bugged program passes the task (the oracle's answer)
+        entry = load_task(out / task_id)
+        bugged = read_project_json(entry.initial_path.read_bytes(), entry.initial_path)
+        fixed = apply_patch(bugged, parse_patch(record.inverse_patch))
+        data = mutant_sb3(entry.initial_path.read_bytes(), fixed)
+        result = loop_thread.run(
+            evaluator.evaluate(entry, data, project_name="fixed.sb3", clock=Clock.VIRTUAL),
+            timeout=LIMIT_S,
+        )
+        assert result.success, (task_id, result.details, result.error)
 
 
 def test_a_golden_whose_script_cannot_run_is_named(
