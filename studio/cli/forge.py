@@ -24,6 +24,7 @@ from typing import Any
 
 from studio.app.editor import editions
 from studio.cli.common import EXIT_FAILED, EXIT_OK
+from studio.models.errors import StudioError
 
 COMMAND = "forge"
 MECHANISM_NAMES = (
@@ -81,6 +82,9 @@ async def _forge(args: argparse.Namespace) -> int:
     from studio.app.forge import ForgeOptions, forge_golden
 
     goldens = _goldens(args.paths)
+    if not goldens:
+        names = ", ".join(str(p) for p in args.paths)
+        raise StudioError(f"{names}: no task with a golden project to forge from")
     edition = editions.choose(args.edition, args.paths)
     editions.require_installed(edition, str(args.paths[0]))
     options = ForgeOptions(

@@ -212,3 +212,12 @@ def test_ehc_duplicates_an_event_script_with_fresh_ids() -> None:
         "motion_changexby",
     }
     assert "duplicated the 'when right arrow key pressed' script" in op.describe(golden, site)
+
+
+def test_the_command_refuses_paths_without_a_golden_before_a_browser_starts(
+    tmp_path: Path, capsys: Any
+) -> None:
+    from studio.cli import main
+
+    assert main(["forge", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    assert "no task with a golden project to forge from" in capsys.readouterr().err
