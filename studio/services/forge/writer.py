@@ -1,5 +1,8 @@
 """Writing a forged debug task into a library: whole or not at all.
 
+What an agent may see (instruction, description, tags) says nothing of the mechanism, the
+site or the fix: those are only in `bug.json`.
+
 The task is assembled in a hidden folder of the library (`.forge-<id>-<random>`) and renamed to
 its id when complete, so a forge stopped by Ctrl+C or a kill leaves either the whole task or a
 hidden leftover that the next forge removes (`clean_leftovers`); a folder named after the id
@@ -80,12 +83,12 @@ def write_task(
         shutil.copyfile(golden.golden_path, work / "golden.sb3")
         atomic.write_bytes(work / "initial.sb3", bugged_sb3)
         metadata = src.metadata.model_copy(deep=True)
-        metadata.tags = sorted({*metadata.tags, "forged", record.mechanism.replace("_", " ")})
+        metadata.tags = sorted({*metadata.tags, "forged"})  # the mechanism stays in bug.json
         task = Task(
             id=task_id,
             category=Category.DEBUG,
             instruction=instruction_for(src, record),
-            description=f"Forged from {src.id}: {record.description}",
+            description=f"Forged from {src.id}; the ground truth is in {BUG_FILE}.",
             initial_project="initial.sb3",
             golden_project="golden.sb3",
             evaluation=evaluation,
