@@ -32,7 +32,7 @@ from pathlib import Path
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.forge import MECHANISMS, BugRecord, BugReport, FailingTest, ForgeOutcome, Site
 from studio.models.mutation import Mutant
-from studio.models.task import TASK_FILE, Category, ClockPreference
+from studio.models.task import TASK_FILE, Category, ClockPreference, Convention
 from studio.services.checking.mutant_runs import Subject, run_gated
 from studio.services.checking.mutation.engine import generate_mutants, mutant_sb3
 from studio.services.core import atomic
@@ -292,6 +292,7 @@ class _Forge:
             task.category = Category.DEBUG
             task.initial_project, task.golden_project = "initial.sb3", "golden.sb3"
             task.evaluation.script, task.evaluation.helper_library = "evaluate.js", None
+            task.evaluation.convention = Convention.STUDIO  # as propose runs its scripts
             atomic.write_bytes(folder / "golden.sb3", golden_bytes)
             atomic.write_bytes(folder / "initial.sb3", c.sb3)
             atomic.write_text(folder / TASK_FILE, task.model_dump_json())

@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 
 from studio.models.forge import BUG_FILE, BugRecord
-from studio.models.task import TASK_FILE, Category, Review, ReviewState, Task
+from studio.models.task import TASK_FILE, Category, Convention, Review, ReviewState, Task
 from studio.services.core import atomic
 from studio.services.core.store import TaskFolder
 
@@ -75,6 +75,7 @@ def write_task(
         if derived_script is not None:
             evaluation.script = "evaluate.js"
             evaluation.helper_library = None
+            evaluation.convention = Convention.STUDIO  # as propose ran and validated it
             atomic.write_text(work / "evaluate.js", derived_script)
         else:
             shutil.copyfile(golden.script_path, work / evaluation.script)
