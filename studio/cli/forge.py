@@ -10,7 +10,8 @@ the others go on. A rerun keeps what an earlier (even interrupted) forge wrote a
 forge it again. --json prints per golden: tried, kept, kept_before, rejected (by reason),
 error, and the bug record of each kept task. Exit codes: 0 every golden forged (or was skipped
 with its reason printed) and at least one task is in LIBRARY; 1 no task was kept at all;
-2 unusable input; 130 interrupted (the tasks written so far are whole).
+2 unusable input; 130 interrupted (the tasks written so far are whole). With --ray ADDRESS
+the evaluations run on a Ray cluster's workers, as `studio check --ray` runs them.
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--no-derive", action="store_true", help="only the golden's own script")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="evaluate on a Ray cluster as `check --ray` does: `local` starts one here, else "
+        "HOST:PORT of a running cluster (--workers is then per node)",
+    )
     editions.add_argument(p)
     p.set_defaults(handler=forge)
 
@@ -78,7 +85,7 @@ def _goldens(paths: list[Path]) -> list[Any]:
 
 
 async def _forge(args: argparse.Namespace) -> int:
-    from studio.app.editor import BrowserPool, Evaluator
+    from studio.app import runners
     from studio.app.forge import ForgeOptions, forge_golden
 
     goldens = _goldens(args.paths)
@@ -86,7 +93,8 @@ async def _forge(args: argparse.Namespace) -> int:
         names = ", ".join(str(p) for p in args.paths)
         raise StudioError(f"{names}: no task with a golden project to forge from")
     edition = editions.choose(args.edition, args.paths)
-    editions.require_installed(edition, str(args.paths[0]))
+    if not args.ray:
+        editions.require_installed(edition, str(args.paths[0]))
     options = ForgeOptions(
         per_golden=max(0, args.per_golden),
         reruns=max(1, args.reruns),
@@ -104,8 +112,7 @@ async def _forge(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{golden}: {what}", file=sys.stderr)
 
-    async with BrowserPool(spares=options.workers, edition=edition) as pool:
-        evaluator = Evaluator(pool)
+    async with runners.evaluator(args.ray, options.workers, edition) as evaluator:
         for entry in goldens:
             outcome = await forge_golden(evaluator, entry, args.out, options, progress)
             outcomes.append(outcome)

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.forge import MECHANISMS, BugRecord, BugReport, FailingTest, ForgeOutcome, Site
@@ -42,7 +43,7 @@ from studio.services.core.store import TaskFolder
 from studio.services.forge import mechanisms, writer
 from studio.services.propose.model import ProposalError
 from studio.services.propose.pipeline import ProposeOptions, propose
-from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.evaluator import Evaluates, Evaluator
 
 __all__ = ["ForgeOptions", "ProgressFn", "forge_golden", "forged_task_id"]
 
@@ -129,7 +130,7 @@ def _signature(bugged: Sequence[EvalResult]) -> tuple:
 class _Forge:
     def __init__(
         self,
-        evaluator: Evaluator,
+        evaluator: Evaluates,
         entry: TaskFolder,
         library: Path,
         opts: ForgeOptions,
@@ -301,7 +302,8 @@ class _Forge:
                 mutants=0, seed=opts.seed, reruns=len(self.seeds), workers=opts.workers
             )
             try:
-                report = await propose(self.evaluator, tmp_entry, popts)
+                # propose calls nothing but `evaluate`, which a cluster's evaluator has too
+                report = await propose(cast(Evaluator, self.evaluator), tmp_entry, popts)
             except ProposalError:
                 return None
             atomic.write_text(folder / "evaluate.js", report.script)
@@ -379,7 +381,7 @@ class _Forge:
 
 
 async def forge_golden(
-    evaluator: Evaluator,
+    evaluator: Evaluates,
     entry: TaskFolder,
     library: Path,
     opts: ForgeOptions,
