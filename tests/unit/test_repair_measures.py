@@ -92,3 +92,17 @@ def test_no_d_edit_without_a_final_program_or_outside_debug_tasks(tmp_path: Path
     _run(tmp_path / "c", "made", create, cat_project(100))
     (row,) = report_for(tmp_path / "c" / "runs").rows
     assert row.overall.d_edit_runs == 0 and row.overall.d_edit_mean is None
+
+
+def test_a_block_deleted_and_readded_in_place_counts_as_the_change_it_makes(
+    tmp_path: Path,
+) -> None:
+    from tests.helpers.sample_task import sb3_bytes
+
+    task = make_task(tmp_path / "task", category="debug")
+    project = read_project_json(cat_project(100), "p")
+    cat = next(t for t in project["targets"] if t["name"] == "Cat")
+    cat["blocks"]["move-again"] = cat["blocks"].pop("move")  # as the editor re-adds a block
+    cat["blocks"]["goto"]["next"] = "move-again"
+    redone = _run(tmp_path, "redone", task, sb3_bytes(project))
+    assert run_d_edit(_info(redone), redone) == 0

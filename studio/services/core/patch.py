@@ -288,6 +288,48 @@ def same_code(a: Project, b: Project) -> bool:
     return canonical_code(a) == canonical_code(b)
 
 
+def _place(blocks: Blocks, bid: str) -> tuple[str | None, str | None, str | None]:
+    """Where a block hangs: (parent, input name or None for a stack, next)."""
+    parent = blocks[bid].get("parent")
+    slot = input_holding(blocks[parent], bid) if parent in blocks else None
+    return parent, slot, blocks[bid].get("next")
+
+
+def match_replaced(before: Project, after: Project) -> Project:
+    """`after` with each block that replaces a removed block in the same place (same parent,
+    same input or stack position, same next) renamed to the removed block's id, nested input
+    blocks too (by input name): a block deleted and re-added in place, as an editor does it,
+    then reads as the changes it amounts to. Nothing else changes."""
+    out = copy.deepcopy(after)
+    for t_after in out["targets"]:
+        try:
+            b0 = _target(before, target_name(t_after), "").get("blocks", {})
+        except PatchError:
+            continue
+        b1 = t_after.get("blocks", {})
+        gone = {_place(b0, bid): bid for bid in b0 if bid not in b1}
+        rename: dict[str, str] = {}
+        for bid in [b for b in b1 if b not in b0]:
+            old = gone.get(_place(b1, bid))
+            if old is not None and b0[old].get("shadow") == b1[bid].get("shadow"):
+                rename[bid] = old
+                todo = [(bid, old)]
+                while todo:
+                    new_id, old_id = todo.pop()
+                    for name, inp in b1[new_id].get("inputs", {}).items():
+                        kid = input_block(inp)
+                        was = input_block(b0[old_id].get("inputs", {}).get(name))
+                        if kid in b1 and kid not in b0 and was in b0 and was not in b1:
+                            rename[kid] = was
+                            todo.append((kid, was))
+        if rename:
+            text = json.dumps(b1)
+            for new_id, old_id in rename.items():
+                text = text.replace(json.dumps(new_id), json.dumps(old_id))
+            t_after["blocks"] = json.loads(text)
+    return out
+
+
 def patch_between(before: Project, after: Project) -> list[Edit] | None:
     """The minimal edits turning `before` into `after`, or None when edits cannot do it."""
     edits: list[Edit] = []
