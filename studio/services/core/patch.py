@@ -319,6 +319,8 @@ def match_replaced(before: Project, after: Project) -> Project:
                     for name, inp in b1[new_id].get("inputs", {}).items():
                         kid = input_block(inp)
                         was = input_block(b0[old_id].get("inputs", {}).get(name))
+                        if kid is None or was is None:
+                            continue
                         if kid in b1 and kid not in b0 and was in b0 and was not in b1:
                             rename[kid] = was
                             todo.append((kid, was))
