@@ -45,6 +45,7 @@ __all__ = [
     "canonical_code",
     "d_edit",
     "known_opcode",
+    "match_replaced",
     "normal_edits",
     "parse_patch",
     "patch_between",
