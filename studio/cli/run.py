@@ -31,6 +31,7 @@ from studio.app.agents import EPISODE_AGENTS, episode_agents
 from studio.app.errors import TaskFileError
 from studio.app.library import TaskFolder, scan_library
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
+from studio.cli.protocol_flags import add_protocol_flags
 from studio.models.agent import Mode
 
 AGENTS = EPISODE_AGENTS
@@ -102,6 +103,7 @@ def register(subparsers: Any) -> None:
         help="play the episodes on a Ray cluster: `local` starts one here, else HOST:PORT of "
         "a running cluster (--workers is then per node); trajectories are written here",
     )
+    add_protocol_flags(rn, "run")
     rn.set_defaults(handler=run)
 
 
@@ -195,6 +197,7 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
                 retries=args.retries,
                 limits=plan.limits,
                 prices=plan.prices,
+                run_meta={"protocol": args.protocol_record.model_dump()},
             )
     run_dir = plan.run_dir
     if args.json:

@@ -1,0 +1,90 @@
+"""Protocols in `studio report`: runs of different protocols or settings are never pooled.
+
+Every episode of a campaign records its protocol and settings in run.json (`meta.protocol`,
+a `studio.models.protocols.ProtocolRecord`); a drag or QA run in its summary.json
+(`protocol`). The report names a run's agent with the protocol's label when it is not the
+studio's default (`oracle [scratchworld]`, `llm [scratchworld, no element list]`, `oracle
+[steps 50]`), so runs under different settings fall into rows of their own, and
+`attach_protocols` adds notes: what each label means (the settings in full) and, for an agent
+and mode run under several protocols, that they are shown apart. A run recorded before
+protocols were recorded carries none and counts as the studio's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from studio.models.protocols import PROTOCOLS, ProtocolRecord, label_suffix, protocol_label
+from studio.models.report import DiagnosticRow, RunEntry, RunReport
+
+__all__ = ["attach_protocols", "diagnostic_notes", "settings_text"]
+
+
+def settings_text(settings: dict[str, Any]) -> str:
+    """'steps 50, element_list on, ...' in the order the record keeps."""
+
+    def show(value: Any) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+    return ", ".join(f"{key} {show(value)}" for key, value in settings.items())
+
+
+def attach_protocols(report: RunReport, entries: list[RunEntry], command: str = "run") -> None:
+    """Set each row's protocol and settings from its runs and write the report's notes."""
+    by_row: dict[tuple[str, str], list[RunEntry]] = defaultdict(list)
+    for entry in entries:
+        by_row[(entry.agent, entry.mode)].append(entry)
+    labels: dict[str, tuple[str, dict[str, Any]]] = {}
+    base_rows: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for row in report.rows:
+        runs = by_row.get((row.agent, row.mode), [])
+        recorded = [r for r in runs if r.protocol is not None]
+        base = row.agent
+        if recorded:
+            row.protocol = recorded[0].protocol
+            row.protocol_settings = dict(recorded[0].protocol_settings)
+            record = ProtocolRecord(name=row.protocol, settings=row.protocol_settings)
+            labels.setdefault(
+                protocol_label(record, command), (row.protocol, row.protocol_settings)
+            )
+            suffix = label_suffix(record, command)
+            if suffix:
+                base = base.replace(suffix, "", 1)
+        base_rows[(base, row.mode)].add(row.agent)
+    notes: list[str] = []
+    for label, (name, settings) in sorted(labels.items()):
+        spec = PROTOCOLS.get(name)
+        title = f" ({spec.title})" if spec is not None else ""
+        shown = f"[{label}]" if label else "rows without a protocol label"
+        notes.append(f"{shown}: protocol {name}{title}: {settings_text(settings)}")
+    for (base, mode), agents in sorted(base_rows.items()):
+        if len(agents) > 1:
+            notes.append(
+                f"{base} ({mode}): runs under {len(agents)} protocols or settings are shown as "
+                f"separate rows, never pooled: {'; '.join(sorted(agents))}"
+            )
+    if any(r.protocol is None for r in entries) and any(r.protocol for r in entries):
+        notes.append(
+            "runs without a recorded protocol (recorded before protocols were) count as the "
+            "studio's own settings"
+        )
+    report.protocol_notes = notes
+
+
+def diagnostic_notes(rows: list[DiagnosticRow]) -> list[str]:
+    """What each protocol label of the drag and QA runs means, with the settings in full."""
+    seen: dict[str, str] = {}
+    for row in rows:
+        if row.protocol is None:
+            continue
+        record = ProtocolRecord(name=row.protocol, settings=row.protocol_settings)
+        label = protocol_label(record, row.kind)
+        if label:
+            seen.setdefault(
+                f"{row.kind} [{label}]",
+                f"protocol {row.protocol}: {settings_text(row.protocol_settings)}",
+            )
+    return [f"{key}: {text}" for key, text in sorted(seen.items())]
