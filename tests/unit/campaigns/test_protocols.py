@@ -144,8 +144,8 @@ def test_drag_and_qa_runs_take_and_record_the_protocol(tmp_path: Path) -> None:
     qa = parser.parse_args(["qa", "run", "qa", "--agent", "oracle", "--protocol", "scratchworld"])
     assert resolve_item_protocol(qa, "qa").name == "scratchworld"
 
+    record = ProtocolRecord(name="scratchworld", settings={"k": 3, "knowledge": True})
     summary = {"kind": "drag", "agent": "llm", "items": 2, "k": 3, "pass@1": 50.0,
-               "protocol": ProtocolRecord(name="scratchworld",
-                                          settings={"k": 3, "knowledge": True}).model_dump()}  # fmt: skip
+               "protocol": record.model_dump()}  # fmt: skip
     row = row_from_summary(summary, tmp_path)
     assert row.agent == "llm [scratchworld, knowledge]" and row.protocol == "scratchworld"
