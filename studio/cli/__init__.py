@@ -7,6 +7,7 @@ studio eval | check | equivalent ...    a task's script on a project; the advers
 studio import | export FORMAT ...       ScratchWorld checkouts, Inspect AI logs
 studio propose TASK_DIR                 an evaluation script from the programs' behaviour
 studio serve | run | rescore | report   the agent API, campaigns, their verdicts and grids
+studio stats LIBRARY                    what a task set covers (as the ScratchWorld paper counts)
 studio trajectory show|export|compare   recorded runs
 studio regions | drag | qa | diagnostics ...   the labeling items
 ```
@@ -38,6 +39,7 @@ from studio.cli import (
     run,
     scratchworld,
     serve,
+    stats,
     trajectory,
     window,
 )
@@ -54,6 +56,7 @@ GROUPS = (
     run,
     report,
     rescore,
+    stats,
     trajectory,
     labeling,
 )

@@ -43,13 +43,12 @@ def attach_protocols(report: RunReport, entries: list[RunEntry], command: str = 
         runs = by_row.get((row.agent, row.mode), [])
         recorded = [r for r in runs if r.protocol is not None]
         base = row.agent
-        if recorded:
-            row.protocol = recorded[0].protocol
+        name = recorded[0].protocol if recorded else None
+        if name is not None:
+            row.protocol = name
             row.protocol_settings = dict(recorded[0].protocol_settings)
-            record = ProtocolRecord(name=row.protocol, settings=row.protocol_settings)
-            labels.setdefault(
-                protocol_label(record, command), (row.protocol, row.protocol_settings)
-            )
+            record = ProtocolRecord(name=name, settings=row.protocol_settings)
+            labels.setdefault(protocol_label(record, command), (name, row.protocol_settings))
             suffix = label_suffix(record, command)
             if suffix:
                 base = base.replace(suffix, "", 1)
