@@ -97,7 +97,11 @@ def drag_run(args: argparse.Namespace) -> int:
     for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
         editions.require_installed(edition, "The drag items")  # each plays on its own
     items = {e.item.id: e.item for e in entries}
-    agent = item_agent("drag", args.agent, items, args.seed, args.answers, args.temperature)
+    agent = _with_settings(
+        item_agent("drag", args.agent, items, args.seed, args.answers, args.temperature),
+        items,
+        args,
+    )
     run_dir = new_run_dir(args.out, args.agent, "drag")
 
     async def go(progress: ProgressBar) -> Any:
@@ -138,6 +142,19 @@ def drag_run(args: argparse.Namespace) -> int:
                 print(f"  {part}: Pass@1 {_pct(row['pass@1'])} over {row['items']} items")
         print(f"recorded in {run_dir}; `studio report {args.out}` lists the runs")
     return EXIT_FAILED if run.errors else EXIT_OK
+
+
+def _with_settings(agent: Any, items: dict[str, Any], args: argparse.Namespace) -> Any:
+    """The agent under the protocol's drag settings (GT Start, Knowledge), refused by name
+    where the items or the agent lack what a setting needs."""
+    from studio.app.field import SettingsDragAgent, drag_settings_problems
+
+    settings = args.protocol_record.settings
+    gt, knowledge = bool(settings.get("ground_truth_start")), bool(settings.get("knowledge"))
+    problems = drag_settings_problems(items, args.agent, gt, knowledge)
+    if problems:
+        raise StudioError("; ".join(problems))
+    return SettingsDragAgent(agent, items, gt, knowledge) if gt or knowledge else agent
 
 
 # ---- qa run ----------------------------------------------------------------------------------

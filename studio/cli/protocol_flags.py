@@ -37,6 +37,23 @@ def add_protocol_flags(parser: argparse.ArgumentParser, command: str) -> None:
             help="primitive mode: observe the screenshot only, no element list, and act by "
             "coordinates (ScratchWorld's observation ablation)",
         )
+    if command == "drag":
+        parser.add_argument(
+            "--ground-truth-start",
+            action="store_const",
+            const=True,
+            default=None,
+            help="give the agent a valid start point (ScratchWorld's GT Start setting; the "
+            "items need computed regions)",
+        )
+        parser.add_argument(
+            "--knowledge",
+            action="store_const",
+            const=True,
+            default=None,
+            help="add hints on where to press and release to the prompt (ScratchWorld's "
+            "Knowledge setting; llm agent only)",
+        )
 
 
 def resolve_run_protocol(args: argparse.Namespace) -> ProtocolRecord:
@@ -48,6 +65,10 @@ def resolve_run_protocol(args: argparse.Namespace) -> ProtocolRecord:
         {"steps": args.steps, "element_list": getattr(args, "element_list", None)},
         mode=args.mode,
     )
+    if record.settings.get("element_list") is False and (args.ray or args.api):
+        raise StudioError(
+            "--no-element-list plays in this process's browser only: leave out --ray and --api"
+        )
     _apply(args, record)
     return record
 

@@ -241,6 +241,7 @@ def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
         steps=args.steps,
         limits=plan.limits,
         prices=plan.prices,
+        element_list=args.element_list,
     )
 
 

@@ -116,6 +116,7 @@ class DiagnosticRow(BaseModel):
     ci95: dict[str, tuple[float, float]] = Field(default_factory=dict)  # Wilson, per score (%)
     protocol: str | None = None  # the run's protocol, with its settings
     protocol_settings: dict[str, Any] = Field(default_factory=dict)
+    errors_px: dict[str, float | None] = Field(default_factory=dict)  # drag: start, end
 
 
 class RunReport(BaseModel):

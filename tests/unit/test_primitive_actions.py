@@ -188,3 +188,21 @@ def test_done_and_failed_do_nothing_on_the_page() -> None:
     mode, page = _observed()
     assert _act(mode, page, {"api": "done"}) == ActionOutcome()
     assert page.input() == []
+
+
+def test_without_the_element_list_the_agent_sees_none_and_acts_by_coordinates() -> None:
+    mode, page = PrimitiveMode(element_list=False), FakePage(ELEMENTS)
+    assert mode.ocr is False  # nothing read from the screenshot for an agent that sees no list
+    asyncio.run(mode.setup(page))
+    obs = asyncio.run(mode.observe(page, 0))
+    assert obs.elements == [] and obs.text and "x and y" in obs.text
+    with pytest.raises(ActionError, match="index 0: this episode has no element list"):
+        _act(mode, page, {"api": "click", "args": {"index": 0}})
+    with pytest.raises(ActionError, match="drag start: index 0: this episode has no element"):
+        _act(mode, page, {"api": "drag_and_drop", "args": {"start_index": 0, "end_x": 5,
+                                                           "end_y": 5}})  # fmt: skip
+    page.log.clear()
+    _act(mode, page, {"api": "click", "args": {"x": 120, "y": 140}})
+    assert page.input() == [("click", 120.0, 140.0, "left")]
+    _act(mode, page, {"api": "scroll", "args": {"direction": "down"}})  # still at the code area
+    assert page.input()[-1][0] == "wheel"

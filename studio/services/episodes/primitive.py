@@ -43,9 +43,9 @@ from studio.services.episodes.ocr.fuse import MIN_SCORE, covering_rects, fuse
 from studio.services.runtime import page_scripts
 
 __all__ = [
-    "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "OBSERVE_SETTLE_MS",
-    "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point", "element_centre", "normalize_key",
-    "ocr_enabled_by_default",
+    "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "NO_ELEMENT_LIST",
+    "OBSERVE_SETTLE_MS", "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point", "element_centre",
+    "normalize_key", "ocr_enabled_by_default",
 ]  # fmt: skip
 
 MIN_DRAG_STEPS = 10
@@ -53,6 +53,10 @@ DRAG_STEPS_PER_S = 60  # mouse moves per second of a drag given a duration
 WHEEL_PX_PER_UNIT = 100  # one scroll unit is one wheel notch
 OBSERVE_SETTLE_MS = 1500  # wait for flyout / workspace scrolling to end before a screenshot
 ACTION_SETTLE_MS = 600
+NO_ELEMENT_LIST = (
+    "No element list in this episode (screenshots only): give every point as x and y in "
+    "screenshot pixels."
+)
 
 _KEY_ALIASES = {
     "enter": "Enter",
@@ -140,9 +144,13 @@ class PrimitiveMode:
     """ModeHandler for primitive mode: screenshot + fused element list; mouse and keys.
 
     `ocr=False` skips OCR (DOM elements only); the default is on unless `$STUDIO_OCR` is
-    `off`. The backend defaults to the offline RapidOCR one (`$STUDIO_OCR=paddleocr` picks
-    PaddleOCR); recognized boxes are cached by screenshot hash. `last_timings` holds the duration of
-    the parts of the last observation (ms), for benchmarks and the debugger.
+    `off`. `element_list=False` is ScratchWorld's "screenshots only" ablation: the agent's
+    observation has no elements (the mode still reads them, to name what an action hit and
+    where an unpointed scroll acts; OCR is off), and an action naming an element index is
+    refused: the agent acts by coordinates only. The backend defaults to the offline RapidOCR
+    one (`$STUDIO_OCR=paddleocr` picks PaddleOCR); recognized boxes are cached by screenshot
+    hash. `last_timings` holds the duration of the parts of the last observation (ms), for
+    benchmarks and the debugger.
     """
 
     mode = Mode.PRIMITIVE
@@ -152,8 +160,10 @@ class PrimitiveMode:
         ocr: bool | None = None,
         backend: OcrBackend | None = None,
         min_score: float = MIN_SCORE,
+        element_list: bool = True,
     ) -> None:
-        self.ocr = ocr_enabled_by_default() if ocr is None else ocr
+        self.element_list = element_list
+        self.ocr = (ocr_enabled_by_default() if ocr is None else ocr) and element_list
         self.min_score = min_score
         self._backend = backend
         self._ocr: CachedOcr | None = None
@@ -209,7 +219,8 @@ class PrimitiveMode:
             mode=Mode.PRIMITIVE,
             step=step,
             screenshot_png_b64=base64.b64encode(png).decode("ascii"),
-            elements=self.elements,
+            elements=self.elements if self.element_list else [],
+            text=None if self.element_list else NO_ELEMENT_LIST,
         )
 
     async def execute(self, page: Any, action: Any) -> ActionOutcome:
@@ -224,6 +235,11 @@ class PrimitiveMode:
     def _point(
         self, page: Any, x: float | None, y: float | None, index: int | None, what: str
     ) -> tuple[float, float]:
+        if index is not None and not self.element_list:
+            raise ActionError(
+                f"{what}: index {index}: this episode has no element list (screenshots only); "
+                "give x and y"
+            )
         if index is not None:
             x, y = element_centre(self.elements, index, self._observed)
         if x is None or y is None:

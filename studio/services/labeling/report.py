@@ -68,6 +68,8 @@ def row_from_summary(data: dict[str, Any], folder: Path) -> DiagnosticRow:
         protocol=protocol.name if protocol else None,
         protocol_settings=protocol.settings if protocol else {},
     )
+    if kind == "drag":  # spatial errors (px), as the paper's Table 2 reports them
+        row.errors_px = {e: _num(data.get(f"{e}_error_px")) for e in ("start", "end")}
     for key, n in _item_counts(data, row).items():
         value = scores.get(key)
         if value is not None and isinstance(n, int) and n > 0:

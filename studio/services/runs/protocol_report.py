@@ -13,12 +13,16 @@ protocols were recorded carries none and counts as the studio's.
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from studio.models.protocols import PROTOCOLS, ProtocolRecord, label_suffix, protocol_label
 from studio.models.report import DiagnosticRow, RunEntry, RunReport
 
-__all__ = ["attach_protocols", "diagnostic_notes", "settings_text"]
+__all__ = [
+    "SETTING_NAMES", "attach_protocols", "diagnostic_notes", "drag_settings_table",
+    "protocol_lines", "settings_text",
+]  # fmt: skip
 
 
 def settings_text(settings: dict[str, Any]) -> str:
@@ -87,3 +91,65 @@ def diagnostic_notes(rows: list[DiagnosticRow]) -> list[str]:
                 f"protocol {row.protocol}: {settings_text(row.protocol_settings)}",
             )
     return [f"{key}: {text}" for key, text in sorted(seen.items())]
+
+
+# the paper's names of the drag settings (its Table 2 "Setting" column)
+SETTING_NAMES = {
+    (False, False): "Baseline",
+    (True, False): "GT Start",
+    (False, True): "Knowledge",
+    (True, True): "GT Start + Knowledge",
+}
+
+
+def _drag_setting(row: DiagnosticRow) -> str:
+    settings = row.protocol_settings
+    gt, knowledge = bool(settings.get("ground_truth_start")), bool(settings.get("knowledge"))
+    return SETTING_NAMES[(gt, knowledge)]
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def drag_settings_table(rows: list[DiagnosticRow]) -> list[str]:
+    """The drag runs as the paper's Table 2: model, setting, Pass@1..k, start and end component
+    accuracies (%) and spatial errors (px); [] when no drag run records its protocol."""
+    drags = [r for r in rows if r.kind == "drag" and r.protocol is not None]
+    if not drags:
+        return []
+    k = max(r.k for r in drags)
+    head = ["Model", "Setting", *(f"@{i}" for i in range(1, k + 1))]
+    head += ["Start acc", "End acc", "Start err px", "End err px", "Run"]
+    table = [head]
+    order = list(SETTING_NAMES.values())
+    for r in sorted(
+        drags, key=lambda r: (r.agent.split(" [", 1)[0], order.index(_drag_setting(r)))
+    ):
+        cells = [r.agent.split(" [", 1)[0], _drag_setting(r)]
+        cells += [_cell(r.scores.get(f"pass@{i}")) for i in range(1, k + 1)]
+        cells += [_cell(r.scores.get(key)) for key in ("start_acc", "end_acc")]
+        cells += [_cell(r.errors_px.get(key)) for key in ("start", "end")]
+        cells.append(Path(r.folder).name)
+        table.append(cells)
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    lines = ["Single-step drag by setting (as the paper's Table 2)"]
+    for row in table:
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i < 2 or i == len(row) - 1 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+        )
+    return lines
+
+
+def protocol_lines(report: RunReport) -> list[str]:
+    """The report's protocol notes and the drag settings table, as text lines."""
+    lines: list[str] = []
+    if report.protocol_notes:
+        lines.extend(["Protocols:", *(f"  {n}" for n in report.protocol_notes), ""])
+    table = drag_settings_table(report.diagnostics)
+    if table:
+        lines.extend([*table, ""])
+    return lines

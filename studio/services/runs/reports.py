@@ -30,7 +30,11 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
-from studio.services.runs.protocol_report import attach_protocols, diagnostic_notes
+from studio.services.runs.protocol_report import (
+    attach_protocols,
+    diagnostic_notes,
+    protocol_lines,
+)
 
 __all__ = [
     "UNSEALED_NOTE", "UNSEALED_SUFFIX", "build_report", "ci_text", "duration", "entry_from_run",
@@ -298,8 +302,7 @@ def format_table(report: RunReport) -> str:
         lines.append("")
     if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
         lines.extend([UNSEALED_NOTE, ""])
-    if report.protocol_notes:
-        lines.extend(["Protocols:", *(f"  {n}" for n in report.protocol_notes), ""])
+    lines.extend(protocol_lines(report))
     lines.extend(format_diagnostics(report.diagnostics))
     for problem in report.problems:
         lines.append(f"skipped: {problem}")

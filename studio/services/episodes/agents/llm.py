@@ -218,6 +218,8 @@ def observation_text(obs: Observation) -> str:
     """The observation as the model reads it (the screenshot goes as an image part)."""
     if obs.mode is Mode.COMPOSITE:
         return obs.text or "(empty observation)"
+    if not obs.elements and obs.text:  # no element list (screenshots only): the mode says so
+        return obs.text
     lines = []
     for e in obs.elements:
         cx, cy = round(e.x + e.w / 2), round(e.y + e.h / 2)
