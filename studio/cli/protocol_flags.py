@@ -37,6 +37,26 @@ def add_protocol_flags(parser: argparse.ArgumentParser, command: str) -> None:
             help="primitive mode: observe the screenshot only, no element list, and act by "
             "coordinates (ScratchWorld's observation ablation)",
         )
+    if command == "run":
+        parser.add_argument(
+            "--planner",
+            choices=("online", "global"),
+            help="llm agent: online (one action per step, the default) or global (one "
+            "observation, the whole list of actions at once)",
+        )
+        parser.add_argument(
+            "--action-memory",
+            type=int,
+            metavar="N",
+            help="llm agent: past actions shown in each prompt (default 8; MageBench: 5)",
+        )
+        parser.add_argument(
+            "--observation-memory",
+            type=int,
+            metavar="N",
+            help="llm agent: observations shown in each prompt, the current one included "
+            "(default 1)",
+        )
     if command == "drag":
         parser.add_argument(
             "--ground-truth-start",
@@ -59,12 +79,7 @@ def add_protocol_flags(parser: argparse.ArgumentParser, command: str) -> None:
 def resolve_run_protocol(args: argparse.Namespace) -> ProtocolRecord:
     """The protocol record of a new `studio run` campaign; args.steps and args.element_list
     then hold the protocol's values."""
-    record = resolve_protocol(
-        args.protocol,
-        "run",
-        {"steps": args.steps, "element_list": getattr(args, "element_list", None)},
-        mode=args.mode,
-    )
+    record = resolve_protocol(args.protocol, "run", _given(args), mode=args.mode, agent=args.agent)
     if record.settings.get("element_list") is False and (args.ray or args.api):
         raise StudioError(
             "--no-element-list plays in this process's browser only: leave out --ray and --api"
@@ -87,13 +102,33 @@ def resume_protocol(args: argparse.Namespace, settings: dict[str, Any]) -> Proto
             f"--protocol {args.protocol}: the campaign in {args.resume} runs under protocol "
             f"{record.name}"
         )
-    given = getattr(args, "element_list", None)
-    if given is not None and record.settings.get("element_list", True) != given:
-        raise StudioError(
-            f"--no-element-list: the campaign in {args.resume} was started with the element list"
-        )
+    defaults = resolve_protocol(record.name, "run", mode=args.mode, agent=args.agent).settings
+    for key, value in _given(args).items():
+        kept = record.settings.get(key, defaults.get(key))
+        if key != "steps" and value is not None and value != kept:
+            flag = key.replace("_", "-")
+            raise StudioError(
+                f"--{flag} {value}: the campaign in {args.resume} was started with {kept}"
+            )
     _apply(args, record)
     return record
+
+
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The run settings given as flags (None: not given)."""
+    for flag, value, least in (
+        ("--action-memory", getattr(args, "action_memory", None), 0),
+        ("--observation-memory", getattr(args, "observation_memory", None), 1),
+    ):
+        if value is not None and value < least:
+            raise StudioError(f"{flag} must be at least {least}")
+    return {
+        "steps": args.steps,
+        "element_list": getattr(args, "element_list", None),
+        "planner": getattr(args, "planner", None),
+        "action_memory": getattr(args, "action_memory", None),
+        "observation_memory": getattr(args, "observation_memory", None),
+    }
 
 
 def _apply(args: argparse.Namespace, record: ProtocolRecord) -> None:

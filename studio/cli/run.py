@@ -153,7 +153,9 @@ def _read_campaign(args: argparse.Namespace) -> _Plan:
     tasks, run_dir, manifest = campaign_for(args, collect_tasks)
     args.campaign_dir = run_dir  # named if the run is stopped
     limits, prices = limits_for(args)
-    agent_for = episode_agents(manifest.agent, manifest.mode, args.seed, args.actions)
+    agent_for = episode_agents(
+        manifest.agent, manifest.mode, args.seed, args.actions, args.protocol_record.settings
+    )
     return _Plan(tasks, run_dir, manifest, limits, prices, agent_for)
 
 

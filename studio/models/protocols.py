@@ -16,6 +16,10 @@ start: the flag may change it, and the run records it).
   `ground_truth_start` and `knowledge` (the Table 2 settings); a perception question is
   answered once.
 
+The llm agent's planner and memories (`planner` online or global, `action_memory`,
+`observation_memory`; studio.services.episodes.agents.llm_planning) are options of both
+protocols' `run`, recorded for the llm agent's runs only.
+
 `resolve_protocol(name, command, given)` gives the settings a run uses and records, from the
 protocol and the flags given (`None` = not given); `protocol_label(record)` is the short text
 that tells a run's settings apart in a report (`scratchworld, no element list`). An unknown
@@ -31,8 +35,9 @@ from pydantic import BaseModel, Field, ValidationError
 from studio.models.errors import StudioError
 
 __all__ = [
-    "COMMANDS", "DEFAULT_PROTOCOL", "MODE_SETTINGS", "PROTOCOLS", "ProtocolError", "ProtocolRecord",
-    "ProtocolSpec", "label_suffix", "protocol_label", "protocol_of", "resolve_protocol",
+    "AGENT_SETTINGS", "COMMANDS", "DEFAULT_PROTOCOL", "MODE_SETTINGS", "PROMPT_AGENT", "PROTOCOLS",
+    "ProtocolError", "ProtocolRecord", "ProtocolSpec", "label_suffix", "protocol_label",
+    "protocol_of", "resolve_protocol",
 ]  # fmt: skip
 
 COMMANDS = ("run", "drag", "qa")
@@ -62,11 +67,17 @@ class ProtocolRecord(BaseModel):
     settings: dict[str, Any] = Field(default_factory=dict)
 
 
+# the LLM agent's planner and memories (MageBench's settings; studio.services.episodes.agents.
+# llm_planning): settings of the llm agent's runs only
+_AGENT_DEFAULTS: dict[str, Any] = {"planner": "online", "action_memory": 8, "observation_memory": 1}
+AGENT_SETTINGS = tuple(_AGENT_DEFAULTS)
+PROMPT_AGENT = "llm"
+
 _STUDIO = ProtocolSpec(
     name="studio",
     title="the studio's own settings",
     options={
-        "run": {"steps": 100, "element_list": True},
+        "run": {"steps": 100, "element_list": True, **_AGENT_DEFAULTS},
         "drag": {"k": 1, "ground_truth_start": False, "knowledge": False},
         "qa": {"answers_per_question": 1},
     },
@@ -80,7 +91,7 @@ _SCRATCHWORLD = ProtocolSpec(
         "qa": {"answers_per_question": 1},
     },
     options={
-        "run": {"element_list": True},
+        "run": {"element_list": True, **_AGENT_DEFAULTS},
         "drag": {"ground_truth_start": False, "knowledge": False},
     },
 )
@@ -108,11 +119,13 @@ def resolve_protocol(
     command: str,
     given: dict[str, Any] | None = None,
     mode: str | None = None,
+    agent: str | None = None,
 ) -> ProtocolRecord:
     """The settings of a `command` run under protocol `name` (None: the default) with the
-    flags `given` (a value of None is a flag not given), in interaction `mode` for `run`.
-    ProtocolError for an unknown protocol or command, a flag the command or the mode does not
-    have, or a fixed setting given another value."""
+    flags `given` (a value of None is a flag not given), in interaction `mode` and for `agent`
+    for `run` (the planner and memories are the llm agent's only). ProtocolError for an
+    unknown protocol or command, a flag the command, the mode or the agent does not have, or a
+    fixed setting given another value."""
     name = name or DEFAULT_PROTOCOL
     spec = PROTOCOLS.get(name)
     if spec is None:
@@ -134,6 +147,11 @@ def resolve_protocol(
                 f"{_flag(key)}: {mode} mode has no {key.replace('_', ' ')} "
                 f"(only {MODE_SETTINGS[key]} mode has)"
             )
+        if agent is not None and key in AGENT_SETTINGS and agent != PROMPT_AGENT:
+            raise ProtocolError(
+                f"{_flag(key)}: the {agent} agent has no {key.replace('_', ' ')} "
+                f"(only the {PROMPT_AGENT} agent has)"
+            )
         if key in fixed and value != fixed[key]:
             raise ProtocolError(
                 f"{_flag(key)} {_show(value)}: protocol {name} fixes {key} at "
@@ -143,6 +161,8 @@ def resolve_protocol(
         settings[key] = value
     if mode is not None:
         settings = {k: v for k, v in settings.items() if MODE_SETTINGS.get(k, mode) == mode}
+    if agent is not None and agent != PROMPT_AGENT:
+        settings = {k: v for k, v in settings.items() if k not in AGENT_SETTINGS}
     return ProtocolRecord(name=name, settings=settings)
 
 
@@ -156,6 +176,7 @@ _WORDS = {
     ("element_list", False): "no element list",
     ("ground_truth_start", True): "ground-truth start",
     ("knowledge", True): "knowledge",
+    ("planner", "global"): "global planner",
 }
 
 
