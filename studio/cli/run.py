@@ -30,6 +30,7 @@ from typing import Any
 from studio.app.agents import EPISODE_AGENTS, episode_agents
 from studio.app.errors import TaskFileError
 from studio.app.library import TaskFolder, scan_library
+from studio.cli.baselines import add_baselines_flag, baseline_args
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
 from studio.cli.protocol_flags import add_protocol_flags
 from studio.models.agent import Mode
@@ -104,15 +105,23 @@ def register(subparsers: Any) -> None:
         "a running cluster (--workers is then per node); trajectories are written here",
     )
     add_protocol_flags(rn, "run")
+    add_baselines_flag(rn)
     rn.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """`studio run`: play the campaign; the exit code (see the module doc)."""
+    """`studio run`: play the campaign (and with --baselines the idle and random ones); the
+    exit code (see the module doc)."""
+    extras = baseline_args(args)  # before the campaign changes args
+    current = args
     try:
-        return asyncio.run(run_campaign(args))
+        code = asyncio.run(run_campaign(args))
+        for current in extras:
+            print(f"baseline: the {current.agent} agent", file=sys.stderr)
+            code = max(code, asyncio.run(run_campaign(current)))
+        return code
     except KeyboardInterrupt:
-        run_dir = getattr(args, "campaign_dir", None)
+        run_dir = getattr(current, "campaign_dir", None)
         if run_dir is None:
             return interrupted()
         return interrupted(

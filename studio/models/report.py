@@ -95,6 +95,7 @@ class ReportRow(BaseModel):
     tasks: list[TaskStats] = Field(default_factory=list)
     protocol: str | None = None  # the protocol of the row's runs (studio.models.protocols)
     protocol_settings: dict[str, Any] = Field(default_factory=dict)
+    error_rates: dict[str, Any] = Field(default_factory=dict)  # runs.error_rates
 
 
 class DiagnosticRow(BaseModel):

@@ -18,6 +18,7 @@ from typing import Any
 
 from studio.models.protocols import PROTOCOLS, ProtocolRecord, label_suffix, protocol_label
 from studio.models.report import DiagnosticRow, RunEntry, RunReport
+from studio.services.runs.error_rates import error_rate_lines
 
 __all__ = [
     "SETTING_NAMES", "attach_protocols", "diagnostic_notes", "drag_settings_table",
@@ -145,8 +146,9 @@ def drag_settings_table(rows: list[DiagnosticRow]) -> list[str]:
 
 
 def protocol_lines(report: RunReport) -> list[str]:
-    """The report's protocol notes and the drag settings table, as text lines."""
-    lines: list[str] = []
+    """The report's protocol notes, the drag settings table and the action error rates
+    (runs.error_rates), as text lines."""
+    lines: list[str] = error_rate_lines(report)
     if report.protocol_notes:
         lines.extend(["Protocols:", *(f"  {n}" for n in report.protocol_notes), ""])
     table = drag_settings_table(report.diagnostics)

@@ -149,3 +149,21 @@ def test_drag_and_qa_runs_take_and_record_the_protocol(tmp_path: Path) -> None:
                "protocol": record.model_dump()}  # fmt: skip
     row = row_from_summary(summary, tmp_path)
     assert row.agent == "llm [scratchworld, knowledge]" and row.protocol == "scratchworld"
+
+
+def test_baselines_are_idle_and_random_campaigns_with_the_same_settings(tmp_path: Path) -> None:
+    from studio.cli.baselines import baseline_args
+
+    args = _args("lib", "--agent", "llm", "--planner", "global", "--protocol", "scratchworld",
+                 "--mode", "primitive", "--baselines", "--epochs", "2")  # fmt: skip
+    extras = baseline_args(args)
+    assert [e.agent for e in extras] == ["idle", "random"]
+    assert all(e.protocol == "scratchworld" and e.epochs == 2 and e.planner is None
+               and not e.baselines for e in extras)  # fmt: skip
+    assert args.agent == "llm" and args.planner == "global"  # the command's own flags stay
+    assert [e.agent for e in baseline_args(_args("lib", "--agent", "random", "--baselines"))] == [
+        "idle"
+    ]
+    assert baseline_args(_args("lib", "--agent", "llm")) == []
+    with pytest.raises(StudioError, match="--baselines starts new campaigns: not with --resume"):
+        baseline_args(_args("--resume", str(tmp_path), "--baselines"))

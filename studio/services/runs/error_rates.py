@@ -1,0 +1,83 @@
+"""Action error rates in `studio report`, as MageBench reads failures: per agent and mode, the
+share of steps whose action was invalid and the share that repeated the step before.
+
+From each episode's steps.jsonl (runs without one, such as the published runners' folders,
+add nothing):
+- an *invalid* action is a step the environment refused (`ok` false: an action that could not
+  be read, or could not be done in the editor's state: an index that does not exist, a point
+  off the screen, a stale composite block number, no element list);
+- a *repeated* action is a step whose action (api and args) equals the one of the step just
+  before it in the same episode.
+Both are counted over all steps of a row's episodes (`done` and `failed` included), and shown
+with their counts: `invalid 12.50% (3/24 steps)`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from studio.models.report import RunEntry, RunReport
+from studio.models.trajectory import STEPS_FILE
+
+__all__ = ["attach_error_rates", "episode_counts", "error_rate_lines"]
+
+
+def episode_counts(folder: Path) -> tuple[int, int, int]:
+    """(steps, invalid, repeated) of the episode recorded in `folder`; (0, 0, 0) without
+    steps. A line that is not a step (a torn last line) is passed over."""
+    try:
+        lines = (Path(folder) / STEPS_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 0, 0, 0
+    steps = invalid = repeated = 0
+    previous: Any = None
+    for line in lines:
+        try:
+            step = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(step, dict):
+            continue
+        action = step.get("action")
+        steps += 1
+        invalid += step.get("ok") is False
+        repeated += previous is not None and action == previous
+        previous = action
+    return steps, invalid, repeated
+
+
+def attach_error_rates(report: RunReport, entries: list[RunEntry]) -> None:
+    """Set each row's `error_rates` ({steps, invalid, repeated, invalid_rate, repeated_rate})
+    from its episodes' steps; rows whose episodes have no steps get none."""
+    for row in report.rows:
+        steps = invalid = repeated = 0
+        for entry in entries:
+            if (entry.agent, entry.mode) == (row.agent, row.mode) and entry.folder:
+                s, i, r = episode_counts(Path(entry.folder))
+                steps, invalid, repeated = steps + s, invalid + i, repeated + r
+        if steps:
+            row.error_rates = {
+                "steps": steps,
+                "invalid": invalid,
+                "repeated": repeated,
+                "invalid_rate": invalid / steps,
+                "repeated_rate": repeated / steps,
+            }
+
+
+def error_rate_lines(report: RunReport) -> list[str]:
+    """'Action error rates' lines, one per row that has them."""
+    rows = [r for r in report.rows if r.error_rates]
+    if not rows:
+        return []
+    lines = ["Action error rates (over steps):"]
+    for r in rows:
+        e = r.error_rates
+        lines.append(
+            f"  {r.agent} ({r.mode}): invalid {100 * e['invalid_rate']:.2f}% "
+            f"({e['invalid']}/{e['steps']} steps), repeated {100 * e['repeated_rate']:.2f}% "
+            f"({e['repeated']}/{e['steps']})"
+        )
+    return [*lines, ""]

@@ -1,0 +1,48 @@
+"""Invalid-action and repeated-action rates per agent and mode in `studio report`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from studio.models.agent import EpisodeStatus, Mode, StepRecord
+from studio.models.evaluation import EvalResult
+from studio.models.trajectory import RunInfo
+from studio.services.episodes.recorder import TrajectoryRecorder
+from studio.services.runs.error_rates import episode_counts
+from studio.services.runs.reports import format_table, report_for
+
+CLICK = {"api": "click", "args": {"x": 5, "y": 5}}
+DRAG = {"api": "drag_and_drop", "args": {"start_index": 9, "end_x": 1, "end_y": 1}}
+
+
+def _episode(folder: Path, task_id: str, steps: list[tuple[dict, bool]]) -> None:
+    run = RunInfo(
+        episode_id=task_id, task_id=task_id, mode=Mode.PRIMITIVE, agent="llm",
+        started_at=datetime(2026, 1, 1, tzinfo=UTC), ended_at=datetime(2026, 1, 1, tzinfo=UTC),
+        status=EpisodeStatus.DONE, eval=EvalResult(task_id=task_id, project="f.sb3"),
+    )  # fmt: skip
+    rec = TrajectoryRecorder(folder, run)
+    for n, (action, ok) in enumerate(steps, 1):
+        rec.append(StepRecord(index=n, at=datetime.now(UTC), action=action, ok=ok))
+    rec.write_run()
+
+
+def test_rates_count_refused_and_repeated_steps(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    # click, the same click again, a refused drag, the refused drag again, done
+    _episode(runs / "create_a", "create_a",
+             [(CLICK, True), (CLICK, True), (DRAG, False), (DRAG, False),
+              ({"api": "done", "args": {}}, True)])  # fmt: skip
+    _episode(runs / "debug_b", "debug_b", [(DRAG, False), ({"api": "done", "args": {}}, True)])
+    (runs / "debug_b" / "steps.jsonl").open("a").write('{"index": 3, "act')  # torn last line
+    assert episode_counts(runs / "create_a") == (5, 2, 2)
+    assert episode_counts(runs / "debug_b") == (2, 1, 0)
+    assert episode_counts(tmp_path / "nothing") == (0, 0, 0)
+    report = report_for(runs)
+    (row,) = report.rows
+    assert row.error_rates["invalid"] == 3 and row.error_rates["steps"] == 7
+    assert abs(row.error_rates["repeated_rate"] - 2 / 7) < 1e-9
+    assert "llm (primitive): invalid 42.86% (3/7 steps), repeated 28.57% (2/7)" in format_table(
+        report
+    )
