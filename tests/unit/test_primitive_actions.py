@@ -206,3 +206,38 @@ def test_without_the_element_list_the_agent_sees_none_and_acts_by_coordinates() 
     assert page.input() == [("click", 120.0, 140.0, "left")]
     _act(mode, page, {"api": "scroll", "args": {"direction": "down"}})  # still at the code area
     assert page.input()[-1][0] == "wheel"
+
+
+def test_a_stroke_presses_moves_through_its_points_and_releases() -> None:
+    mode, page = _observed()
+    points = [[100, 200], [150, 260], [220, 240], [300, 200]]
+    out = _act(mode, page, {"api": "stroke", "args": {"points": points}})
+    assert page.input() == [
+        ("move", 100.0, 200.0, 1),
+        ("down",),
+        ("move", 150.0, 260.0, MIN_DRAG_STEPS),
+        ("move", 220.0, 240.0, MIN_DRAG_STEPS),
+        ("move", 300.0, 200.0, MIN_DRAG_STEPS),
+        ("up",),
+    ]
+    assert out.detail == {
+        "points": [[100.0, 200.0], [150.0, 260.0], [220.0, 240.0], [300.0, 200.0]]
+    }
+    page.log.clear()
+    with pytest.raises(ActionError, match=r"stroke point 3 \(10, 900\) is outside"):
+        _act(mode, page, {"api": "stroke", "args": {"points": [[1, 1], [5, 5], [10, 900]]}})
+    assert page.input() == []  # nothing pressed for a stroke that leaves the screen
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        ({"points": []}, "at least 2"),
+        ({"points": [[1, 2]]}, "at least 2"),
+        ({}, "points"),
+        ({"points": [[1, 2], [3]]}, "points.1"),
+    ],
+)
+def test_a_stroke_without_a_path_is_refused_by_name(args: dict[str, Any], problem: str) -> None:
+    with pytest.raises(ActionError, match=problem):
+        parse_action({"api": "stroke", "args": args}, Mode.PRIMITIVE)

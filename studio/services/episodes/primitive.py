@@ -9,7 +9,8 @@ within a type top-to-bottom then left-to-right; OCR `text` boxes come last. Inde
 0..n-1 and refer to that observation until the next one.
 
 Actions are real Playwright mouse and keyboard input, nothing semantic: an index resolves to
-the centre of the element in the last observation, exactly as an agent clicking there would.
+the centre of the element in the last observation, exactly as an agent clicking there would. A
+`stroke` presses at its first point, moves through the others and releases at the last.
 Every outcome names the element under the press point (`"blocks: motion_movesteps"`).
 """
 
@@ -35,6 +36,7 @@ from studio.models.agent import (
     Observation,
     PointArgs,
     ScrollArgs,
+    StrokeArgs,
     TypeArgs,
 )
 from studio.services.episodes.modes import VIEWPORT, ActionOutcome
@@ -279,6 +281,26 @@ class PrimitiveMode:
             await page.mouse.up()
         detail = {"start": [sx, sy], "end": [ex, ey], "steps": steps, "end_target": end_target}
         return ActionOutcome(target, detail)
+
+    async def _do_stroke(self, page: Any, args: StrokeArgs) -> ActionOutcome:
+        """Press at the first point, move through the others in order, release at the last;
+        every point must lie on the screen (checked before anything is pressed)."""
+        width, height = self._viewport(page)
+        points = [(float(x), float(y)) for x, y in args.points]
+        for n, (x, y) in enumerate(points, 1):
+            check_point(x, y, width, height, what=f"stroke point {n}")
+        target = await self._js(page, "describeAt", *points[0])
+        pause = (args.duration or 0.0) / (len(points) - 1)
+        await page.mouse.move(*points[0])
+        await page.mouse.down()
+        try:
+            for x, y in points[1:]:
+                await page.mouse.move(x, y, steps=MIN_DRAG_STEPS)
+                if pause > 0:
+                    await asyncio.sleep(pause)
+        finally:
+            await page.mouse.up()
+        return ActionOutcome(target, {"points": [list(p) for p in points]})
 
     async def _do_scroll(self, page: Any, args: ScrollArgs) -> ActionOutcome:
         if args.index is None and args.x is None:

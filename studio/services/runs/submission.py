@@ -78,6 +78,11 @@ def _primitive(action: dict[str, Any], folder: Path, index: int) -> dict[str, An
     args = action.get("args") or {}
     if api not in PRIMITIVE_APIS or api in TERMINAL or not isinstance(args, dict):
         return None
+    if api == "stroke":
+        raise SubmissionError(
+            f"{folder / STEPS_FILE}: step {index} is a stroke, which the published action "
+            "schema has no counterpart for: a run with strokes cannot be a submission"
+        )
     geo = action_point(action, _observation(folder, index))
     out: dict[str, Any] = {}
     if api in ("click", "double_click"):

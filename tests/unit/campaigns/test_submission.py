@@ -163,3 +163,17 @@ def test_a_file_off_the_format_is_named_with_its_line(
     path.write_text("\n" + line + "\n")
     with pytest.raises(SubmissionError, match=f"bad.jsonl: line 2: {problem}"):
         read_submission(path)
+
+
+def test_a_run_with_strokes_is_not_a_submission_and_strokes_keep_their_path(
+    tmp_path: Path,
+) -> None:
+    from studio.services.runs.trajectories.geometry import action_point
+    from studio.services.runs.trajectories.text import describe_action
+
+    stroke = {"api": "stroke", "args": {"points": [[10, 20], [30, 45], [60, 20]]}}
+    assert action_point(stroke, None).points == [(10.0, 20.0), (30.0, 45.0), (60.0, 20.0)]
+    assert describe_action(stroke) == "stroke 3 points (10, 20) -> (60, 20)"
+    _episode(tmp_path / "r" / "create_draw", "create_draw", Mode.PRIMITIVE, [stroke])
+    with pytest.raises(SubmissionError, match="step 1 is a stroke, which the published action"):
+        write_submission(tmp_path / "r", tmp_path / "s.jsonl")
