@@ -13,6 +13,7 @@ protocols were recorded carries none and counts as the studio's.
 from __future__ import annotations
 
 from collections import defaultdict
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from studio.services.runs.error_rates import error_rate_lines
 
 __all__ = [
     "SETTING_NAMES", "attach_protocols", "diagnostic_notes", "drag_settings_table",
-    "protocol_lines", "settings_text",
+    "protocol_lines", "protocols_html", "settings_text",
 ]  # fmt: skip
 
 
@@ -155,3 +156,16 @@ def protocol_lines(report: RunReport) -> list[str]:
     if table:
         lines.extend([*table, ""])
     return lines
+
+
+def protocols_html(report: RunReport) -> str:
+    """The protocol notes, the drag settings table and the error rates as an HTML section of
+    preformatted text ('' when there are none)."""
+    lines = protocol_lines(report)
+    if not lines:
+        return ""
+    return (
+        "\n<h2>Protocols, settings and error rates</h2>\n<pre>"
+        + escape("\n".join(lines))
+        + "</pre>"
+    )

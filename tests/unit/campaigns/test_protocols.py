@@ -126,6 +126,9 @@ def test_report_shows_protocols_and_never_pools_them(tmp_path: Path) -> None:
     assert "[scratchworld]: protocol scratchworld" in text and "steps 50" in text
     assert "fake (composite): runs under 2 protocols or settings are shown as separate" in text
     assert json.loads(report.model_dump_json())["rows"][0]["protocol"] in ("studio", "scratchworld")
+    from studio.services.runs.report_html import render_html
+
+    assert "[scratchworld]: protocol scratchworld" in render_html(report)
 
 
 def test_drag_and_qa_runs_take_and_record_the_protocol(tmp_path: Path) -> None:
