@@ -231,6 +231,16 @@ class Episode:
             self.result = result
             if self.recorder is not None:
                 self.recorder.run.eval = result
+                # every evaluation is counted, with when it came: more than one is feedback
+                # the agent may have used (studio report flags it)
+                self.recorder.run.meta.setdefault("evaluations", []).append(
+                    {
+                        "at": _now().isoformat(),
+                        "after_step": self.step_count,
+                        "passed": result.passed_tests,
+                        "total": result.total_tests,
+                    }
+                )
                 self._update_run()
             return result
 

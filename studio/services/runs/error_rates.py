@@ -10,6 +10,11 @@ add nothing):
   before it in the same episode.
 Both are counted over all steps of a row's episodes (`done` and `failed` included), and shown
 with their counts: `invalid 12.50% (3/24 steps)`.
+
+Every evaluation of an episode is recorded in its run.json (`meta.evaluations`: when, after
+which step, tests passed); an episode evaluated more than once got feedback it may have used
+(a client of the ScratchWorld-compatible routes calling evaluate mid-episode): the row counts
+such episodes (`evaluated_more_than_once`) and the text flags them.
 """
 
 from __future__ import annotations
@@ -19,9 +24,20 @@ from pathlib import Path
 from typing import Any
 
 from studio.models.report import RunEntry, RunReport
-from studio.models.trajectory import STEPS_FILE
+from studio.models.trajectory import RUN_FILE, STEPS_FILE
 
-__all__ = ["attach_error_rates", "episode_counts", "error_rate_lines"]
+__all__ = ["attach_error_rates", "episode_counts", "error_rate_lines", "evaluation_count"]
+
+
+def evaluation_count(folder: Path) -> int:
+    """How many times the episode in `folder` was evaluated (run.json `meta.evaluations`)."""
+    try:
+        data = json.loads((Path(folder) / RUN_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return 0
+    meta = data.get("meta") if isinstance(data, dict) else None
+    found = meta.get("evaluations") if isinstance(meta, dict) else None
+    return len(found) if isinstance(found, list) else 0
 
 
 def episode_counts(folder: Path) -> tuple[int, int, int]:
@@ -52,18 +68,20 @@ def attach_error_rates(report: RunReport, entries: list[RunEntry]) -> None:
     """Set each row's `error_rates` ({steps, invalid, repeated, invalid_rate, repeated_rate})
     from its episodes' steps; rows whose episodes have no steps get none."""
     for row in report.rows:
-        steps = invalid = repeated = 0
+        steps = invalid = repeated = again = 0
         for entry in entries:
             if (entry.agent, entry.mode) == (row.agent, row.mode) and entry.folder:
                 s, i, r = episode_counts(Path(entry.folder))
                 steps, invalid, repeated = steps + s, invalid + i, repeated + r
-        if steps:
+                again += evaluation_count(Path(entry.folder)) > 1
+        if steps or again:
             row.error_rates = {
                 "steps": steps,
                 "invalid": invalid,
                 "repeated": repeated,
-                "invalid_rate": invalid / steps,
-                "repeated_rate": repeated / steps,
+                "invalid_rate": invalid / steps if steps else 0.0,
+                "repeated_rate": repeated / steps if steps else 0.0,
+                "evaluated_more_than_once": again,
             }
 
 
@@ -75,9 +93,15 @@ def error_rate_lines(report: RunReport) -> list[str]:
     lines = ["Action error rates (over steps):"]
     for r in rows:
         e = r.error_rates
-        lines.append(
+        line = (
             f"  {r.agent} ({r.mode}): invalid {100 * e['invalid_rate']:.2f}% "
             f"({e['invalid']}/{e['steps']} steps), repeated {100 * e['repeated_rate']:.2f}% "
             f"({e['repeated']}/{e['steps']})"
         )
+        if e.get("evaluated_more_than_once"):
+            line += (
+                f"; FLAG: {e['evaluated_more_than_once']} episode(s) evaluated more than once "
+                "(mid-episode feedback)"
+            )
+        lines.append(line)
     return [*lines, ""]

@@ -46,3 +46,24 @@ def test_rates_count_refused_and_repeated_steps(tmp_path: Path) -> None:
     assert "llm (primitive): invalid 42.86% (3/7 steps), repeated 28.57% (2/7)" in format_table(
         report
     )
+
+
+def test_episodes_evaluated_more_than_once_are_counted_and_flagged(tmp_path: Path) -> None:
+    import json
+
+    from studio.services.runs.error_rates import evaluation_count
+
+    runs = tmp_path / "runs"
+    _episode(runs / "create_a", "create_a", [(CLICK, True)])
+    _episode(runs / "debug_b", "debug_b", [(CLICK, True)])
+    path = runs / "create_a" / "run.json"
+    run = json.loads(path.read_text())
+    run["meta"]["evaluations"] = [
+        {"at": "2026-01-01T00:00:00+00:00", "after_step": 1, "passed": 0, "total": 2},
+        {"at": "2026-01-01T00:01:00+00:00", "after_step": 1, "passed": 2, "total": 2},
+    ]
+    path.write_text(json.dumps(run))
+    assert evaluation_count(runs / "create_a") == 2 and evaluation_count(runs / "debug_b") == 0
+    report = report_for(runs)
+    assert report.rows[0].error_rates["evaluated_more_than_once"] == 1
+    assert "FLAG: 1 episode(s) evaluated more than once" in format_table(report)
