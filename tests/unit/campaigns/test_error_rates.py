@@ -16,9 +16,11 @@ CLICK = {"api": "click", "args": {"x": 5, "y": 5}}
 DRAG = {"api": "drag_and_drop", "args": {"start_index": 9, "end_x": 1, "end_y": 1}}
 
 
-def _episode(folder: Path, task_id: str, steps: list[tuple[dict, bool]]) -> None:
+def _episode(
+    folder: Path, task_id: str, steps: list[tuple[dict, bool]], agent: str = "llm"
+) -> None:
     run = RunInfo(
-        episode_id=task_id, task_id=task_id, mode=Mode.PRIMITIVE, agent="llm",
+        episode_id=task_id, task_id=task_id, mode=Mode.PRIMITIVE, agent=agent, steps=len(steps),
         started_at=datetime(2026, 1, 1, tzinfo=UTC), ended_at=datetime(2026, 1, 1, tzinfo=UTC),
         status=EpisodeStatus.DONE, eval=EvalResult(task_id=task_id, project="f.sb3"),
     )  # fmt: skip
@@ -67,3 +69,18 @@ def test_episodes_evaluated_more_than_once_are_counted_and_flagged(tmp_path: Pat
     report = report_for(runs)
     assert report.rows[0].error_rates["evaluated_more_than_once"] == 1
     assert "FLAG: 1 episode(s) evaluated more than once" in format_table(report)
+
+
+def test_steps_are_compared_with_the_oracles_on_shared_tasks(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    _episode(runs / "o" / "create_a", "create_a", [(CLICK, True)] * 2, agent="oracle")
+    _episode(runs / "o" / "debug_b", "debug_b", [(CLICK, True)] * 4, agent="oracle")
+    _episode(runs / "l" / "create_a", "create_a", [(CLICK, True)] * 6)  # 3x the oracle's
+    _episode(runs / "l" / "debug_b", "debug_b", [(CLICK, True)] * 4)  # 1x
+    _episode(runs / "l" / "extend_c", "extend_c", [(CLICK, True)] * 9)  # no oracle run
+    report = report_for(runs)
+    llm = next(r for r in report.rows if r.agent == "llm")
+    oracle = next(r for r in report.rows if r.agent == "oracle")
+    assert llm.error_rates["steps_vs_oracle"] == 2.0 and llm.error_rates["oracle_tasks"] == 2
+    assert "steps_vs_oracle" not in oracle.error_rates
+    assert "steps x2.00 the oracle's (2 tasks)" in format_table(report)
