@@ -96,6 +96,9 @@ class ReportRow(BaseModel):
     protocol: str | None = None  # the protocol of the row's runs (studio.models.protocols)
     protocol_settings: dict[str, Any] = Field(default_factory=dict)
     error_rates: dict[str, Any] = Field(default_factory=dict)  # runs.error_rates
+    breakdowns: dict[str, Any] = Field(
+        default_factory=dict
+    )  # runs.breakdowns: SR by difficulty, tag
 
 
 class DiagnosticRow(BaseModel):

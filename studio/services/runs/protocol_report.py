@@ -19,11 +19,12 @@ from typing import Any
 
 from studio.models.protocols import PROTOCOLS, ProtocolRecord, label_suffix, protocol_label
 from studio.models.report import DiagnosticRow, RunEntry, RunReport
-from studio.services.runs.error_rates import error_rate_lines
+from studio.services.runs.breakdowns import attach_breakdowns, breakdown_lines
+from studio.services.runs.error_rates import attach_error_rates, error_rate_lines
 
 __all__ = [
-    "SETTING_NAMES", "attach_protocols", "diagnostic_notes", "drag_settings_table",
-    "protocol_lines", "protocols_html", "settings_text",
+    "SETTING_NAMES", "attach_field_figures", "attach_protocols", "diagnostic_notes",
+    "drag_settings_table", "protocol_lines", "protocols_html", "settings_text",
 ]  # fmt: skip
 
 
@@ -77,6 +78,14 @@ def attach_protocols(report: RunReport, entries: list[RunEntry], command: str = 
             "studio's own settings"
         )
     report.protocol_notes = notes
+
+
+def attach_field_figures(report: RunReport, entries: list[RunEntry]) -> None:
+    """Everything this module and its neighbours add to the rows: protocols and settings,
+    action error rates (runs.error_rates), SR by difficulty and tag (runs.breakdowns)."""
+    attach_protocols(report, entries)
+    attach_error_rates(report, entries)
+    attach_breakdowns(report, entries)
 
 
 def diagnostic_notes(rows: list[DiagnosticRow]) -> list[str]:
@@ -147,9 +156,9 @@ def drag_settings_table(rows: list[DiagnosticRow]) -> list[str]:
 
 
 def protocol_lines(report: RunReport) -> list[str]:
-    """The report's protocol notes, the drag settings table and the action error rates
-    (runs.error_rates), as text lines."""
-    lines: list[str] = error_rate_lines(report)
+    """The report's protocol notes, the drag settings table, the action error rates
+    (runs.error_rates) and the SR by difficulty and tag (runs.breakdowns), as text lines."""
+    lines: list[str] = error_rate_lines(report) + breakdown_lines(report)
     if report.protocol_notes:
         lines.extend(["Protocols:", *(f"  {n}" for n in report.protocol_notes), ""])
     table = drag_settings_table(report.diagnostics)

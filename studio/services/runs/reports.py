@@ -30,9 +30,8 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
-from studio.services.runs.error_rates import attach_error_rates
 from studio.services.runs.protocol_report import (
-    attach_protocols,
+    attach_field_figures,
     diagnostic_notes,
     protocol_lines,
 )
@@ -243,8 +242,7 @@ def report_for(root: Path) -> RunReport:
         detail = f" ({len(problems) + len(broken)} unreadable)" if problems or broken else ""
         raise StudioError(f"{root}: no finished runs (run.json files) below it{detail}")
     report = build_report(entries, root, problems + broken)
-    attach_protocols(report, entries)
-    attach_error_rates(report, entries)
+    attach_field_figures(report, entries)
     report.diagnostics = diagnostics
     report.protocol_notes += diagnostic_notes(diagnostics)
     return report

@@ -84,3 +84,28 @@ def test_steps_are_compared_with_the_oracles_on_shared_tasks(tmp_path: Path) -> 
     assert llm.error_rates["steps_vs_oracle"] == 2.0 and llm.error_rates["oracle_tasks"] == 2
     assert "steps_vs_oracle" not in oracle.error_rates
     assert "steps x2.00 the oracle's (2 tasks)" in format_table(report)
+
+
+def test_sr_by_difficulty_and_tag_from_the_task_folders(tmp_path: Path) -> None:
+    import json
+
+    from tests.helpers.tasks import make_task
+
+    lib = tmp_path / "lib"
+    make_task(lib / "a", task_id="create_a", metadata={"difficulty": "easy", "tags": ["loops"]})
+    make_task(lib / "b", task_id="debug_b", metadata={"difficulty": "hard", "tags": ["loops"]})
+    runs = tmp_path / "runs"
+    for task_id, folder, ok in (("create_a", "a", True), ("debug_b", "b", False)):
+        _episode(runs / task_id, task_id, [(CLICK, True)])
+        path = runs / task_id / "run.json"
+        run = json.loads(path.read_text())
+        run["task_folder"] = str(lib / folder)
+        run["eval"].update(success=ok, passed_tests=2 if ok else 0, total_tests=2)
+        path.write_text(json.dumps(run))
+    report = report_for(runs)
+    cells = report.rows[0].breakdowns
+    assert cells["difficulty"] == {"easy": {"tasks": 1, "sr": 1.0}, "hard": {"tasks": 1, "sr": 0.0}}
+    assert cells["tags"] == {"loops": {"tasks": 2, "sr": 0.5}}
+    assert "by difficulty: easy 100.00% (1), hard 0.00% (1); by tag: loops 50.00% (2)" in (
+        format_table(report)
+    )
