@@ -170,3 +170,18 @@ def test_baselines_are_idle_and_random_campaigns_with_the_same_settings(tmp_path
     assert baseline_args(_args("lib", "--agent", "llm")) == []
     with pytest.raises(StudioError, match="--baselines starts new campaigns: not with --resume"):
         baseline_args(_args("--resume", str(tmp_path), "--baselines"))
+
+
+def test_no_element_list_is_refused_where_it_cannot_play(tmp_path: Path) -> None:
+    from studio.app.runners import episode_runner
+    from studio.cli.protocol_flags import resolve_run_protocol
+
+    args = _args("lib", "--agent", "llm", "--mode", "primitive", "--no-element-list",
+                 "--api", "http://127.0.0.1:9")  # fmt: skip
+    with pytest.raises(StudioError, match="--no-element-list plays in this process's browser"):
+        resolve_run_protocol(args)
+    with pytest.raises(StudioError, match="leave out --ray and --api"):
+        episode_runner(ray="local", element_list=False)
+    local = _args("lib", "--agent", "llm", "--mode", "primitive", "--no-element-list")
+    assert resolve_run_protocol(local).settings["element_list"] is False
+    assert local.element_list is False
