@@ -92,16 +92,16 @@ def drag_run(args: argparse.Namespace) -> int:
     entries = scan_items(args.items)
     if not entries:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
-    from studio.app.editor import editions
-
-    for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
-        editions.require_installed(edition, "The drag items")  # each plays on its own
     items = {e.item.id: e.item for e in entries}
     agent = _with_settings(
         item_agent("drag", args.agent, items, args.seed, args.answers, args.temperature),
         items,
         args,
     )
+    from studio.app.editor import editions
+
+    for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
+        editions.require_installed(edition, "The drag items")  # each plays on its own
     run_dir = new_run_dir(args.out, args.agent, "drag")
 
     async def go(progress: ProgressBar) -> Any:
