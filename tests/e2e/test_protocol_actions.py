@@ -1,34 +1,55 @@
-"""The ScratchWorld ablation and the stroke action on the real editor page: without the element
-list the agent sees none and acts by coordinates; a stroke along a curved path drags a palette
-block onto the code area, which the VM sees."""
+"""The ScratchWorld ablation and the stroke action on the real editor page, in both editions:
+without the element list the agent sees none and acts by coordinates; a stroke along a curved
+path drags a palette block onto the code area, which the VM sees."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from studio.models.agent import ActionError
+from studio.services.episodes.modes import VIEWPORT
 from studio.services.episodes.primitive import PrimitiveMode
-from tests.e2e.test_env_primitive import EMPTY_TASK, Env, editor_page  # noqa: F401 (fixture)
+from studio.services.runtime.editions import Edition, info
+from tests.e2e.test_env_primitive import EMPTY_TASK, Env
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
 
 
+@pytest.fixture(params=[Edition.CURRENT, Edition.CLASSIC], ids=["current", "classic"])
+def edition_page(request: pytest.FixtureRequest, loop_thread: LoopThread) -> Iterator[Any]:
+    pool = request.getfixturevalue(
+        "classic_pool" if request.param is Edition.CLASSIC else "browser_pool"
+    )
+
+    async def open_page() -> Any:
+        page = await pool.context.new_page()
+        await page.set_viewport_size(VIEWPORT)
+        url = pool.server.url(info(request.param).editor_page)
+        await page.goto(url, wait_until="domcontentloaded", timeout=120_000)
+        await page.wait_for_function("window.studioEditorReady === true", timeout=120_000)
+        return page
+
+    page = loop_thread.run(open_page())
+    yield page
+    loop_thread.run(page.close())
+
+
 def test_without_the_element_list_a_curved_stroke_adds_a_block(
-    loop_thread: LoopThread,
-    editor_page: Any,  # noqa: F811
+    loop_thread: LoopThread, edition_page: Any
 ) -> None:
-    seeing = Env(loop_thread, editor_page, PrimitiveMode(ocr=False))
-    loop_thread.run(seeing.handler.setup(editor_page))
+    seeing = Env(loop_thread, edition_page, PrimitiveMode(ocr=False))
+    loop_thread.run(seeing.handler.setup(edition_page))
     seeing.load(EMPTY_TASK)
     seeing.show_category("Motion")
     block = seeing.find("blocks", "motion_movesteps")
     x, y = block.x + 12, block.y + block.h / 2
 
-    blind = Env(loop_thread, editor_page, PrimitiveMode(element_list=False))
-    loop_thread.run(blind.handler.setup(editor_page))
+    blind = Env(loop_thread, edition_page, PrimitiveMode(element_list=False))
+    loop_thread.run(blind.handler.setup(edition_page))
     obs = blind.observe()
     assert obs.elements == [] and obs.screenshot_png_b64 and "x and y" in (obs.text or "")
     with pytest.raises(ActionError, match="no element list"):
