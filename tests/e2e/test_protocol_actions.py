@@ -60,3 +60,32 @@ def test_without_the_element_list_a_curved_stroke_adds_a_block(
     assert out.target and "motion_movesteps" in out.target
     opcodes = [b["opcode"] for b in blind.vm_blocks() if not b["shadow"]]
     assert opcodes == ["motion_movesteps"]
+
+
+def test_a_scratchworld_campaign_records_and_reports_its_settings(tmp_path: Any) -> None:
+    """`studio run --protocol scratchworld` on the real editor: the episode plays under the
+    published step budget, run.json records the protocol and its one evaluation, the report
+    labels the row and lists the settings, and the campaign is a leaderboard file."""
+    import json
+
+    from tests.helpers.cli import studio
+    from tests.helpers.tasks import make_task
+
+    task = make_task(tmp_path / "lib" / "t", task_id="create_t")
+    out = studio("run", str(task), "--agent", "idle", "--mode", "primitive",
+                 "--protocol", "scratchworld", "--out", str(tmp_path / "runs"))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    (run_json,) = (tmp_path / "runs").rglob("run.json")
+    run = json.loads(run_json.read_text())
+    assert run["step_limit"] == 50 and run["meta"]["protocol"]["name"] == "scratchworld"
+    assert run["meta"]["protocol"]["settings"]["element_list"] is True
+    assert len(run["meta"]["evaluations"]) == 1
+    report = studio("report", str(tmp_path / "runs"))
+    assert "idle [scratchworld]" in report.stdout and "steps 50" in report.stdout
+    sub = studio("export", "submission", str(run_json.parent.parent), "--out",
+                 str(tmp_path / "s.jsonl"))  # fmt: skip
+    assert sub.returncode == 0, sub.stderr
+    row = json.loads((tmp_path / "s.jsonl").read_text())
+    assert (row["take"], row["type"], row["mode"], row["interactions"]) == (
+        "create_t", "create", "primitive", [],
+    )  # fmt: skip
