@@ -9,8 +9,9 @@ Given the study's tasks (each with a category), P participants and K tasks per p
    tile the sequence, so every task is given to floor(P*K/T) or ceil(P*K/T) participants.
 3. The K tasks are ordered by a row of a Williams Latin square of size K (each task comes
    at each position, and after each other task, equally often over the square's rows; for
-   odd K the square is doubled with its mirror rows); the rows are dealt to participants in
-   an order drawn from the seed.
+   odd K the square is doubled with its mirror rows); the participants who share a window
+   get the square's rows one after the other, in an order drawn from the seed, so with enough
+   participants every window's tasks take every position equally often.
 
 The same tasks, P, K and seed give the same design (`Design.queues`), and the design keeps
 what was drawn (`sequence`, `rows`) and its balance (`per_task`, `per_position`) so a
@@ -19,6 +20,7 @@ reader can check it.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -95,10 +97,11 @@ def draw_design(
     rows = williams_rows(k)
     dealt = list(range(len(rows)))
     rng.shuffle(dealt)
+    windows = len(sequence) // math.gcd(len(sequence), k)  # distinct windows, in a cycle
     queues = []
     for p in range(participants):
         window = [sequence[(p * k + j) % len(sequence)] for j in range(k)]
-        row = rows[dealt[p % len(rows)]]
+        row = rows[dealt[(p // windows) % len(rows)]]
         queues.append([window[r] for r in row])
     per_task = {t: sum(q.count(t) for q in queues) for t in ids}
     per_position = {t: [sum(q[i] == t for q in queues) for i in range(k)] for t in ids}

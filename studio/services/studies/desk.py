@@ -4,7 +4,7 @@ A `ParticipantDesk` answers the participant page (through `server`) and keeps wh
 survive in the study folder: `participants/CODE.json` (consent, the end of the last break,
 breaches and refusals) and the runs. The page goes through these screens: `consent` (the
 protocol card and what is recorded; nothing starts before it is accepted), `practice` (the
-practice task, recorded under `practice/` and never reported), `ready` (the next task),
+practice task, recorded under `practice/` as agent `human-practice`, apart from the study), `ready` (the next task),
 `task` (the editor, the instruction, the clock, Finish / Give up), `break` (between tasks,
 `break_s` long) and `done`.
 
@@ -47,11 +47,12 @@ from studio.services.studies.events import MAX_PROJECT_BYTES, Crafted, check_bat
 from studio.services.studies.plan import Participant, StudyPlan
 
 __all__ = [
-    "CHECKPOINT", "LEASE_S", "OUTCOMES", "TIME_GRACE_S", "EvaluateTask", "ParticipantDesk",
+    "CHECKPOINT", "LEASE_S", "OUTCOMES", "PRACTICE_AGENT", "TIME_GRACE_S", "EvaluateTask", "ParticipantDesk",
     "Refused", "mark_interrupted",
 ]  # fmt: skip
 
 CHECKPOINT = "checkpoint.sb3"
+PRACTICE_AGENT = "human-practice"
 LEASE_S = 15.0  # a page not heard from this long no longer holds the desk
 TIME_GRACE_S = 30.0  # a Finish this late after the time limit counts as the time limit
 OUTCOMES = {"done": EpisodeStatus.DONE, "give up": EpisodeStatus.FAILED}
@@ -267,6 +268,8 @@ class ParticipantDesk:
         card = self.plan.protocol.model_copy(update={"participant": self.p.code})
         recorder = HumanSessionRecorder(folder, task, card, self.p.code)
         recorder.run.task_folder = None  # no path of the host's disk in a participant's run
+        if index is None:  # a row of its own in reports, never mixed with the study's tasks
+            recorder.run.agent = PRACTICE_AGENT
         recorder.run.meta.update(
             study=self.plan.name, practice=index is None, queue_index=index,
             attempt=1 if previous is None else int(folder.name.rsplit("-a", 1)[-1]),

@@ -5,6 +5,7 @@ task), makes a desk per participant (which marks runs a killed server left runni
 interrupted), opens a browser pool of the library's edition for the final evaluations (the
 task's script runs in the studio's evaluator: a throwaway or proved-clean page with the
 script's time limit) and serves `web.StudyWeb` with uvicorn on the current event loop.
+A `pool` given (a running BrowserPool) is used and left open.
 `links()` gives each participant's link. The host is loopback unless another one is given;
 each link carries the participant's own secret token either way.
 """
@@ -47,7 +48,12 @@ class StudyServer:
     """Serves one study (see the module docstring); `async with` or start()/close()."""
 
     def __init__(
-        self, study: Path, host: str = "127.0.0.1", port: int = 0, lease_s: float = LEASE_S
+        self,
+        study: Path,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        lease_s: float = LEASE_S,
+        pool: BrowserPool | None = None,
     ) -> None:
         self.study = Path(study)
         self.plan = load_study(self.study)
@@ -60,7 +66,8 @@ class StudyServer:
             for p in self.plan.participants
         }
         self.web = StudyWeb(self.study, self.desks, self.edition)
-        self._pool: BrowserPool | None = None
+        self._own_pool = pool is None
+        self._pool: BrowserPool | None = pool
         self._evaluator: Evaluator | None = None
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
@@ -81,8 +88,9 @@ class StudyServer:
         return await self._evaluator.evaluate(task, sb3, project_name="final.sb3")
 
     async def start(self) -> None:
-        self._pool = BrowserPool(spares=1, edition=self.edition)
-        await self._pool.__aenter__()
+        if self._pool is None:
+            self._pool = BrowserPool(spares=1, edition=self.edition)
+            await self._pool.__aenter__()
         self._evaluator = Evaluator(self._pool)
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -101,6 +109,7 @@ class StudyServer:
         )  # fmt: skip
         config.load()
         server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)
         await server.startup(sockets=[sock])
         self._server, self._socket = server, sock
         self.port = sock.getsockname()[1]
@@ -125,9 +134,10 @@ class StudyServer:
         if self._socket is not None:
             self._socket.close()
         self._server = self._task = self._socket = None
-        if self._pool is not None:
-            pool, self._pool, self._evaluator = self._pool, None, None
+        if self._pool is not None and self._own_pool:
+            pool, self._pool = self._pool, None
             await pool.__aexit__(None, None, None)
+        self._evaluator = None
 
     async def __aenter__(self) -> StudyServer:
         await self.start()

@@ -49,9 +49,7 @@ def page_html(edition: editions.Edition) -> str:
     info = editions.info(edition)
     tags = [f'<script src="{name}"></script>' for name in reversed(info.files[1:])]
     if edition is editions.Edition.CLASSIC:
-        tags.append(
-            "<script>window.react = window.React; window['react-dom'] = window.ReactDOM;</script>"
-        )
+        tags.append('<script src="studio-js/react-globals.js"></script>')
     tags.append(f'<script src="{info.entry}"></script>')
     tags.append(f'<script src="studio-js/edition-{edition.value}.js"></script>')
     tags += [f'<script src="studio-js/{name}"></script>' for name in PAGE_SCRIPTS]
@@ -111,7 +109,7 @@ class StudyWeb:
         path = str(request.path_params["path"])
         if path.startswith("studio-js/"):
             name = path[len("studio-js/") :]
-            allowed = (*PAGE_SCRIPTS, f"edition-{self.edition.value}.js")
+            allowed = (*PAGE_SCRIPTS, f"edition-{self.edition.value}.js", "react-globals.js")
             target = paths.JS_DIR / name if name in allowed else None
         else:
             target = _inside(self.bundle, path)
