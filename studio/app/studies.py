@@ -19,7 +19,12 @@ if TYPE_CHECKING:
         public_view,
         save_study,
     )
-    from studio.services.studies.results import format_results, study_results
+    from studio.services.studies.results import (
+        find_studies,
+        format_results,
+        results_html,
+        study_results,
+    )
     from studio.services.studies.server import StudyServer
 
 __getattr__ = lazy.exports(
@@ -35,12 +40,15 @@ __getattr__ = lazy.exports(
         "public_view": ("studio.services.studies.plan", "public_view"),
         "save_study": ("studio.services.studies.plan", "save_study"),
         "format_results": ("studio.services.studies.results", "format_results"),
+        "find_studies": ("studio.services.studies.results", "find_studies"),
+        "results_html": ("studio.services.studies.results", "results_html"),
         "study_results": ("studio.services.studies.results", "study_results"),
         "StudyServer": ("studio.services.studies.server", "StudyServer"),
     },
 )
 
 __all__ = [
-    "Board", "StudyPlan", "StudyServer", "export_study", "format_board", "format_results",
-    "load_study", "new_study", "public_view", "read_board", "save_study", "study_results",
+    "Board", "StudyPlan", "StudyServer", "export_study", "find_studies", "format_board",
+    "format_results", "load_study", "new_study", "public_view", "read_board", "results_html",
+    "save_study", "study_results",
 ]  # fmt: skip

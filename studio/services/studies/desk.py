@@ -4,9 +4,9 @@ A `ParticipantDesk` answers the participant page (through `server`) and keeps wh
 survive in the study folder: `participants/CODE.json` (consent, the end of the last break,
 breaches and refusals) and the runs. The page goes through these screens: `consent` (the
 protocol card and what is recorded; nothing starts before it is accepted), `practice` (the
-practice task, recorded under `practice/` as agent `human-practice`, apart from the study), `ready` (the next task),
-`task` (the editor, the instruction, the clock, Finish / Give up), `break` (between tasks,
-`break_s` long) and `done`.
+practice task, recorded under `practice/` as agent `human-practice`, apart from the
+study), `ready` (the next task), `task` (the editor, the instruction, the clock, Finish /
+Give up), `break` (between tasks, `break_s` long) and `done`.
 
 One page at a time: a page `claim`s the desk with a tab id; a second tab is refused while the
 first one was heard from in the last `lease_s` seconds (or until it says it is gone), and a
@@ -47,8 +47,8 @@ from studio.services.studies.events import MAX_PROJECT_BYTES, Crafted, check_bat
 from studio.services.studies.plan import Participant, StudyPlan
 
 __all__ = [
-    "CHECKPOINT", "LEASE_S", "OUTCOMES", "PRACTICE_AGENT", "TIME_GRACE_S", "EvaluateTask", "ParticipantDesk",
-    "Refused", "mark_interrupted",
+    "CHECKPOINT", "LEASE_S", "OUTCOMES", "PRACTICE_AGENT", "TIME_GRACE_S", "EvaluateTask",
+    "ParticipantDesk", "Refused", "mark_interrupted",
 ]  # fmt: skip
 
 CHECKPOINT = "checkpoint.sb3"

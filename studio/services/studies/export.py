@@ -1,6 +1,7 @@
 """`studio study export`: the study's anonymized runs, for sharing.
 
-Writes into a new folder: `study.json` without the link tokens, and every run of `runs/`
+Writes into a new folder: `study.json` without the link tokens (the library named by its
+folder name only), and every run of `runs/`
 (not the practice) with its run.json stripped of what is not the participant's work on the
 task: the host's task folder path, and nothing but the participant's pseudonymous code to
 name them; steps, final project and protocol card are copied as they are. The participants'
@@ -28,7 +29,9 @@ def export_study(study: Path, plan: StudyPlan, out: Path) -> int:
     if out.exists():
         raise StudioError(f"{out}: already exists; export into a new folder")
     out.mkdir(parents=True)
-    atomic.write_json(out / "study.json", public_view(plan))
+    shared = public_view(plan)
+    shared["library"] = Path(plan.library).name  # no path of the host's disk
+    atomic.write_json(out / "study.json", shared)
     runs = 0
     counts: dict[str, dict[str, int]] = {}
     for p in plan.participants:

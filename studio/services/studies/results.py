@@ -11,6 +11,7 @@ cells count (waiting and in-progress ones are left out).
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
@@ -18,9 +19,11 @@ from statistics import mean
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core import stats
 from studio.services.studies.board import Board, Cell
-from studio.services.studies.plan import StudyPlan
+from studio.services.studies.plan import STUDY_FILE, StudyPlan
 
-__all__ = ["Figures", "StudyResults", "format_results", "study_results"]
+__all__ = [
+    "Figures", "StudyResults", "find_studies", "format_results", "results_html", "study_results",
+]  # fmt: skip
 
 
 @dataclass
@@ -119,3 +122,41 @@ def format_results(results: StudyResults) -> str:
     lines += _table("per participant", results.participants)
     lines += _table("per task (SR = share of participants who solved it)", results.tasks)
     return "\n".join(lines) + "\n"
+
+
+def results_html(results: StudyResults) -> str:
+    """The three tables as an HTML section (what `studio report --html` adds)."""
+
+    def table(title: str, rows: list[Figures]) -> str:
+        head = "".join(
+            f"<th>{h}</th>"
+            for h in ("", "ended", "SR %", "95% CI", "PSR %", "95% CI", "time s", "actions")
+        )
+        body = ""
+        for f in rows:
+            secs = "-" if f.mean_seconds is None else f"{f.mean_seconds:.0f}"
+            acts = "-" if f.mean_actions is None else f"{f.mean_actions:.1f}"
+            cells = (html.escape(f.name), f.ended, _pct(f.sr), _ci(f.sr_ci95), _pct(f.psr),
+                     _ci(f.psr_ci95), secs, acts)  # fmt: skip
+            body += "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+        return f"<h3>{html.escape(title)}</h3><table><thead><tr>{head}</tr></thead>" + (
+            f"<tbody>{body}</tbody></table>"
+        )
+
+    return (
+        f"<h2>Human baseline study {html.escape(results.study)}</h2>"
+        + table("Per category (human)", results.categories)
+        + table("Per participant", results.participants)
+        + table("Per task (SR = share of participants who solved it)", results.tasks)
+    )
+
+
+def find_studies(root: Path) -> list[Path]:
+    """Study folders at `root`: the root itself, its parent (root is STUDY/runs), or below it."""
+    root = Path(root)
+    if root.is_file():
+        return []
+    for candidate in (root, root.parent):
+        if (candidate / STUDY_FILE).is_file():
+            return [candidate]
+    return sorted(p.parent for p in root.rglob(STUDY_FILE))

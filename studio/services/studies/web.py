@@ -178,8 +178,9 @@ async def _start(desk: ParticipantDesk, request: Request, tab: str | None) -> Re
     body = await _json(desk, request, "the start")
     state = desk.start()
     size = body.get("editor") if isinstance(body, dict) else None
-    fits = isinstance(size, list) and len(size) == 2
-    if desk.active is not None and fits and all(_length(v) for v in size or []):
+    if not (isinstance(size, list) and len(size) == 2 and all(_length(v) for v in size)):
+        return JSONResponse(state)
+    if desk.active is not None:
         desk.active.recorder.run.meta["editor_size"] = [round(v) for v in size]
     return JSONResponse(state)
 
