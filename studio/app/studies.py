@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from studio.app import lazy
 
 if TYPE_CHECKING:
-    from studio.services.studies.board import Board, format_board, read_board
+    from studio.services.studies.board import Board, Cell, format_board, read_board
     from studio.services.studies.export import export_study
     from studio.services.studies.plan import (
         StudyPlan,
@@ -31,6 +31,7 @@ __getattr__ = lazy.exports(
     __name__,
     {
         "Board": ("studio.services.studies.board", "Board"),
+        "Cell": ("studio.services.studies.board", "Cell"),
         "format_board": ("studio.services.studies.board", "format_board"),
         "read_board": ("studio.services.studies.board", "read_board"),
         "export_study": ("studio.services.studies.export", "export_study"),
@@ -48,7 +49,7 @@ __getattr__ = lazy.exports(
 )
 
 __all__ = [
-    "Board", "StudyPlan", "StudyServer", "export_study", "find_studies", "format_board",
+    "Board", "Cell", "StudyPlan", "StudyServer", "export_study", "find_studies", "format_board",
     "format_results", "load_study", "new_study", "public_view", "read_board", "results_html",
     "save_study", "study_results",
 ]  # fmt: skip

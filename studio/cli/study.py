@@ -4,6 +4,7 @@
 studio study new LIBRARY --participants N [--tasks K] [--seed S] [--task ID ...]
                  [--practice ID] [--time-limit S] [--break S] --out STUDY
 studio study show STUDY [--json]        the plan (no tokens) and the board of who did what
+studio study board STUDY                the same board, live, in a window
 studio study serve STUDY [--port P] [--host H]   one link per participant, until Ctrl-C
 studio study export STUDY --out DIR     the anonymized runs
 ```
@@ -73,6 +74,9 @@ def register(subparsers: Any) -> None:
         "other machines in: each link carries its participant's token)",
     )
     serve.set_defaults(handler=study_serve)
+    board = sub.add_parser("board", help="the live board in a window (double-click: the run)")
+    board.add_argument("study", type=Path, metavar="STUDY")
+    board.set_defaults(handler=study_board)
     export = sub.add_parser("export", help="write the anonymized runs to a new folder")
     export.add_argument("study", type=Path, metavar="STUDY")
     export.add_argument("--out", type=Path, required=True, metavar="DIR")
@@ -159,6 +163,14 @@ async def _serve(args: argparse.Namespace) -> int:
         await server.close()
     print("stopped")
     return EXIT_OK
+
+
+def study_board(args: argparse.Namespace) -> int:
+    from studio.app.studies import load_study
+    from studio.views.study_board import show_board
+
+    load_study(args.study)  # a clear error before any window opens
+    return show_board(args.study)
 
 
 def study_export(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,8 @@ def test_four_participants_at_once(loop_thread: LoopThread, browser_pool: Any, t
 
     loop_thread.run(scenario(), timeout=1800)
     os.environ.pop("STUDIO_OCR", None)
+    if os.environ.get("STUDIO_KEEP_STUDY"):  # to look at the board and the report afterwards
+        shutil.copytree(study, os.environ["STUDIO_KEEP_STUDY"], dirs_exist_ok=True)
 
     plan = load_study(study)
     board = read_board(study, plan)
