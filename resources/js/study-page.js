@@ -12,6 +12,8 @@
  * the editor's File > Load from your computer opens no file chooser, a file dropped on the
  * page is refused, and each attempt is reported as a protocol breach (api/breach).
  * A refusal from the server (another tab, a bad request) is shown as the server words it.
+ * The page loads this script before the editor's (it claims the link at once) and waits for
+ * the editor before it shows a task.
  */
 (function () {
   'use strict';
@@ -125,6 +127,17 @@
     if (t.time_limit_s && elapsed >= t.time_limit_s && !ending) end('time limit');
   }
 
+  /** This script runs before the editor's scripts: wait until they have run. */
+  function editorLoaded() {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (window.studioBridge && window.studioInput) resolve();
+        else setTimeout(check, 50);
+      };
+      check();
+    });
+  }
+
   async function beginTask(task) {
     ending = false;
     $('where').textContent = task.practice ? 'Practice' : `Task ${task.number} of ${state.total}`;
@@ -132,6 +145,7 @@
     clockBase = task.elapsed_s;
     clockAt = Date.now();
     card('<p>Loading the task…</p>');
+    await editorLoaded();
     await window.studioBridge.whenReady();
     await window.studioBridge.loadProjectFromUrl(`api/project?tab=${TAB}`, 'task.sb3', 'Task');
     window.studioInput.drain(); // nothing from before the task is shown
@@ -152,6 +166,7 @@
   }
 
   function editorEvents() {
+    if (!window.studioInput) return [];
     const rect = editorEl.getBoundingClientRect();
     const out = [];
     for (const ev of window.studioInput.drain()) {

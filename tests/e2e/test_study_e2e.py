@@ -135,7 +135,7 @@ def test_four_participants_at_once(loop_thread: LoopThread, browser_pool: Any, t
             await asyncio.sleep(0.2)
         second = await ctx.new_page()
         await second.goto(link, wait_until="commit")
-        await second.wait_for_selector("text=already open in another tab", timeout=30_000)
+        await second.wait_for_selector("text=already open in another tab", timeout=120_000)
         await second.close()
         steps_before = json.loads((run / "run.json").read_text())["steps"]
         await page.close()

@@ -45,14 +45,17 @@ _NO_STORE = {"Cache-Control": "no-store"}
 
 
 def page_html(edition: editions.Edition) -> str:
-    """The participant page with the edition's editor scripts in it."""
+    """The participant page with the edition's editor scripts in it. The study's own script
+    comes first, so the page claims its link (and a second tab hears it is refused) before
+    the editor's large bundle has loaded."""
     info = editions.info(edition)
-    tags = [f'<script src="{name}"></script>' for name in reversed(info.files[1:])]
+    tags = ['<script src="studio-js/study-page.js"></script>']
+    tags += [f'<script src="{name}"></script>' for name in reversed(info.files[1:])]
     if edition is editions.Edition.CLASSIC:
         tags.append('<script src="studio-js/react-globals.js"></script>')
     tags.append(f'<script src="{info.entry}"></script>')
     tags.append(f'<script src="studio-js/edition-{edition.value}.js"></script>')
-    tags += [f'<script src="studio-js/{name}"></script>' for name in PAGE_SCRIPTS]
+    tags += [f'<script src="studio-js/{name}"></script>' for name in PAGE_SCRIPTS[:-1]]
     return PAGE.read_text(encoding="utf-8").replace("<!--EDITOR-SCRIPTS-->", "\n".join(tags))
 
 
