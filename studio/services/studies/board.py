@@ -7,7 +7,7 @@ of a cell comes from its latest attempt's run.json:
 - `waiting`: no attempt yet;
 - `in progress`: the run has not ended (elapsed time counts every attempt);
 - `finished`: the participant pressed Finish; the verdict is the evaluation's (`passed` /
-  `failed`);
+  `failed`, `evaluating` while it is computed);
 - `gave up`: Give up, or the time limit (`meta.stopped` says which);
 - `interrupted`: the server stopped mid-task and the participant has not resumed it.
 
@@ -127,6 +127,8 @@ def read_board(folder: Path, plan: StudyPlan, now: datetime | None = None) -> Bo
                 cell.actions = sum(run_actions(r) for _, r in found)
                 if cell.state == "finished":
                     cell.verdict = "passed" if last.eval is not None and last.eval.ok else "failed"
+                    if last.eval is None and last.meta.get("evaluation") == "pending":
+                        cell.verdict = "evaluating"
                 stopped = last.meta.get("stopped")
                 cell.stopped = stopped if isinstance(stopped, str) else None
             cells.append(cell)

@@ -129,6 +129,7 @@ class ParticipantDesk:
         self.tab_seen = 0.0
         self.active: _Active | None = None
         self.lock = asyncio.Lock()
+        self.judging: set[asyncio.Future[None]] = set()
         for part in ("runs", "practice"):
             base = self.study / part / participant.code
             for folder in sorted(base.iterdir()) if base.is_dir() else []:
@@ -279,6 +280,47 @@ class ParticipantDesk:
         atomic.write_text(folder / RUN_FILE, recorder.run.model_dump_json(indent=2) + "\n")
         self.active = _Active(recorder, EventCoalescer(), task, index, start, prior)
 
+    # ---- verdicts ---------------------------------------------------------------------------
+    def _judge_later(self, folder: Path, task: TaskFolder) -> None:
+        job = asyncio.ensure_future(self.judge(folder, task))
+        self.judging.add(job)
+        job.add_done_callback(self.judging.discard)
+
+    async def judge(self, folder: Path, task: TaskFolder) -> None:
+        """Evaluate a finished run's final project and write the verdict into its run.json."""
+        meta: dict[str, Any] = {"evaluation": "done"}
+        result: EvalResult | None = None
+        try:
+            result = await self.evaluate(task, (folder / FINAL_PROJECT).read_bytes())
+        except Exception as exc:  # the run keeps the project, and why it has no verdict
+            meta = {"evaluation": "failed", "eval_error": str(exc)[:500], "failure": "environment"}
+        path = folder / RUN_FILE
+        run = RunInfo.model_validate_json(path.read_text(encoding="utf-8"))
+        run.eval = result
+        run.meta.update(meta)
+        atomic.write_text(path, run.model_dump_json(indent=2) + "\n")
+
+    def judge_pending(self) -> int:
+        """Evaluate again the runs a stopped server finished but did not judge; how many."""
+        count = 0
+        for part in ("runs", "practice"):
+            base = self.study / part / self.p.code
+            for folder in sorted(base.iterdir()) if base.is_dir() else []:
+                try:
+                    run = RunInfo.model_validate_json((folder / RUN_FILE).read_text("utf-8"))
+                except (OSError, ValueError):
+                    continue
+                pending = run.meta.get("evaluation") == "pending" and run.ended_at is not None
+                if pending and run.task_id in self.tasks and (folder / FINAL_PROJECT).is_file():
+                    self._judge_later(folder, self.tasks[run.task_id])
+                    count += 1
+        return count
+
+    async def settle(self) -> None:
+        """Wait for the verdicts being computed."""
+        while self.judging:
+            await asyncio.gather(*list(self.judging), return_exceptions=True)
+
     def _need_active(self) -> _Active:
         if self.active is None:
             raise self.refuse(409, "no task is in progress")
@@ -335,7 +377,10 @@ class ParticipantDesk:
             meta.setdefault("protocol_breaches", []).append(self.notes["breaches"][-1])
 
     async def finish(self, outcome: Any, data: bytes) -> dict[str, Any]:
-        """End the task: Finish ("done"), Give up ("give up") or the clock ("time limit")."""
+        """End the task: Finish ("done"), Give up ("give up") or the clock ("time limit").
+
+        The run ends at once (the participant does not wait); its final project is judged in
+        the background (`judge`, `meta.evaluation` pending until the verdict is written)."""
         a = self._need_active()
         if outcome not in OUTCOMES:
             raise self.refuse(400, f"unknown outcome {str(outcome)[:40]!r}")
@@ -344,18 +389,14 @@ class ParticipantDesk:
         if outcome == "done" and limit is not None and self.elapsed_s() > limit + TIME_GRACE_S:
             outcome = "time limit"
         self._record_ready(flush=True)
-        a.recorder.run.meta["stopped"] = outcome
+        a.recorder.run.meta.update(stopped=outcome, evaluation="pending")
         self.active = None
-        try:
-            result: EvalResult | None = await self.evaluate(a.task, sb3)
-        except Exception as exc:  # the run keeps the project, and why
-            result = None
-            a.recorder.run.meta.update(eval_error=str(exc)[:500], failure="environment")
-        a.recorder.finish(OUTCOMES[outcome], sb3=sb3, result=result)
+        a.recorder.finish(OUTCOMES[outcome], sb3=sb3)
         atomic.write_bytes(a.recorder.folder / CHECKPOINT, sb3)
         if a.index is None:
             self.notes["practice_done"] = True
         elif self.next_index() is not None:
             self.notes["break_until"] = time.time() + self.plan.break_s
         self._save()
+        self._judge_later(a.recorder.folder, a.task)
         return self.state()

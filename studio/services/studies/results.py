@@ -6,7 +6,7 @@ Wilson interval, mean PSR of the final programs, mean time and actions per task.
 how many participants ended it, the share who solved it (its difficulty for people), mean time
 and actions. Per category: SR with its Wilson interval over episodes and PSR with a Student t
 interval over the tasks' mean PSR, as `studio report` computes them for agents. Only ended
-cells count (waiting and in-progress ones are left out).
+cells count (waiting, in-progress and still-evaluating ones are left out).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def _psr(cell: Cell) -> float:
 
 def _figures(name: str, cells: list[Cell], psr_clusters: list[float] | None = None) -> Figures:
     ended = [c for c in cells if c.state in ("finished", "gave up", "interrupted")]
+    ended = [c for c in ended if c.verdict != "evaluating"]
     f = Figures(name, ended=len(ended))
     if not ended:
         return f

@@ -4,8 +4,11 @@
 task), makes a desk per participant (which marks runs a killed server left running as
 interrupted), opens a browser pool of the library's edition for the final evaluations (the
 task's script runs in the studio's evaluator: a throwaway or proved-clean page with the
-script's time limit) and serves `web.StudyWeb` with uvicorn on the current event loop.
-A `pool` given (a running BrowserPool) is used and left open.
+script's time limit, on the clock the task's evaluations use: virtual unless the task asks
+for real time or its script needs it) and serves `web.StudyWeb` with uvicorn on the current
+event loop.
+Verdicts a stopped server left pending are computed at the start; `close` waits for the
+ones being computed. A `pool` given (a running BrowserPool) is used and left open.
 `links()` gives each participant's link. The host is loopback unless another one is given;
 each link carries the participant's own secret token either way.
 """
@@ -25,6 +28,7 @@ from studio.services.api.heads import HEAD_TIMEOUT_S, protocol_with_deadline
 from studio.services.core.store import TaskFolder, scan_library
 from studio.services.runtime import editions
 from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.clock_agreement import evaluate_on_chosen_clock
 from studio.services.runtime.evaluator import Evaluator
 from studio.services.studies.desk import LEASE_S, ParticipantDesk
 from studio.services.studies.plan import StudyPlan, load_study
@@ -85,13 +89,15 @@ class StudyServer:
     async def _evaluate(self, task: TaskFolder, sb3: bytes) -> EvalResult:
         if self._evaluator is None:
             raise StudioError("the study server is not running")
-        return await self._evaluator.evaluate(task, sb3, project_name="final.sb3")
+        return await evaluate_on_chosen_clock(self._evaluator, task, sb3, project_name="final.sb3")
 
     async def start(self) -> None:
         if self._pool is None:
             self._pool = BrowserPool(spares=1, edition=self.edition)
             await self._pool.__aenter__()
         self._evaluator = Evaluator(self._pool)
+        for desk in self.desks.values():
+            desk.judge_pending()
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
@@ -134,6 +140,8 @@ class StudyServer:
         if self._socket is not None:
             self._socket.close()
         self._server = self._task = self._socket = None
+        for desk in self.desks.values():  # the verdicts being computed are written first
+            await desk.settle()
         if self._pool is not None and self._own_pool:
             pool, self._pool = self._pool, None
             await pool.__aexit__(None, None, None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 from studio.cli import main
 from studio.services.core import paths
 from studio.services.studies.plan import load_study
-from tests.unit.studies.test_desk import _clicks, _desk, _project, _skip_practice
+from tests.unit.studies.test_desk import _clicks, _desk, _end, _project, _skip_practice
 
 IDS = ["create_cat_walk", "debug_score_reset"]
 
@@ -30,9 +29,9 @@ def test_new_show_report_and_export(tmp_path: Path, capsys: pytest.CaptureFixtur
     first = plan.participants[0].queue[0]
     desk.start()
     desk.events(_clicks(4))
-    asyncio.run(desk.finish("done", _project((study, plan), first)))
+    _end(desk, "done", _project((study, plan), first))
     desk.start()
-    asyncio.run(desk.finish("give up", _project((study, plan), "debug_score_reset")))
+    _end(desk, "give up", _project((study, plan), "debug_score_reset"))
     capsys.readouterr()
 
     assert main(["study", "show", str(study)]) == 0

@@ -60,10 +60,21 @@ def _project(study: tuple[Path, StudyPlan], task_id: str) -> bytes:
     return (paths.BUNDLED_TASKS / task_id / "initial.sb3").read_bytes()
 
 
+def _end(desk: ParticipantDesk, outcome: str, data: bytes) -> dict[str, Any]:
+    """Finish the task and wait for its verdict."""
+
+    async def go() -> dict[str, Any]:
+        state = await desk.finish(outcome, data)
+        await desk.settle()
+        return state
+
+    return asyncio.run(go())
+
+
 def _skip_practice(study: tuple[Path, StudyPlan], desk: ParticipantDesk) -> None:
     practice = study[1].practice
     assert practice is not None and desk.start()["task"]["practice"] is True
-    asyncio.run(desk.finish("give up", _project(study, practice)))
+    _end(desk, "give up", _project(study, practice))
 
 
 def test_a_participant_goes_from_consent_to_done(study: tuple[Path, StudyPlan]) -> None:
@@ -75,13 +86,13 @@ def test_a_participant_goes_from_consent_to_done(study: tuple[Path, StudyPlan]) 
     assert desk.consent()["screen"] == "practice"
     assert desk.start()["task"]["practice"] is True
     assert desk.project() == (paths.BUNDLED_TASKS / plan.practice / "initial.sb3").read_bytes()
-    state = asyncio.run(desk.finish("give up", _project(study, plan.practice)))
+    state = _end(desk, "give up", _project(study, plan.practice))
     assert state["screen"] == "ready" and state["next"] == 1
     for task_id in plan.participants[0].queue:
         task = desk.start()["task"]
         assert task["instruction"] and "golden" not in json.dumps(task)
         desk.events(_clicks(3))
-        asyncio.run(desk.finish("done", _project(study, task_id)))
+        _end(desk, "done", _project(study, task_id))
     assert desk.state()["screen"] == "done"
     board = read_board(folder, plan)
     cells = board.rows[plan.participants[0].code]
@@ -176,7 +187,7 @@ def test_a_killed_server_leaves_an_interrupted_run_and_the_participant_resumes(
     assert again.active.recorder.folder.name == f"01-{task_id}-a2"
     assert again.project() == _project(study, "debug_game_over")  # from the checkpoint
     assert again.active.recorder.run.meta["resumed_from"] == f"01-{task_id}"
-    asyncio.run(again.finish("done", _project(study, task_id)))
+    _end(again, "done", _project(study, task_id))
     cell = read_board(folder, plan).rows[plan.participants[0].code][0]
     assert (cell.state, cell.attempts, cell.actions) == ("finished", 2, 2)
 
@@ -192,6 +203,6 @@ def test_the_time_limit_ends_a_task_as_given_up(study: tuple[Path, StudyPlan]) -
     assert desk.active is not None
     desk.active.prior_seconds = 100  # as if the clock had run out long ago
     assert desk.events(_clicks(0))["over_time"] is True
-    asyncio.run(desk.finish("done", _project(study, plan.participants[0].queue[0])))
+    _end(desk, "done", _project(study, plan.participants[0].queue[0]))
     cell = read_board(folder, plan).rows[plan.participants[0].code][0]
     assert (cell.state, cell.stopped) == ("gave up", "time limit")

@@ -3,13 +3,12 @@ opens the cell's run."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from studio.services.core import paths
 from studio.services.studies.plan import new_study, save_study
-from tests.unit.studies.test_desk import _clicks, _desk, _project, _skip_practice
+from tests.unit.studies.test_desk import _clicks, _desk, _end, _project, _skip_practice
 
 
 def test_the_board_shows_each_cell_and_opens_its_run(qtbot: Any, tmp_path: Path) -> None:
@@ -26,7 +25,7 @@ def test_the_board_shows_each_cell_and_opens_its_run(qtbot: Any, tmp_path: Path)
     _skip_practice((folder, plan), desk)
     desk.start()
     desk.events(_clicks(2))
-    asyncio.run(desk.finish("done", _project((folder, plan), plan.participants[0].queue[0])))
+    _end(desk, "done", _project((folder, plan), plan.participants[0].queue[0]))
     desk.start()  # the second task is in progress
 
     board = StudyBoard(folder, refresh_ms=60_000)
