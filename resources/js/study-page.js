@@ -155,7 +155,14 @@
     clockTimer = setInterval(showClock, 250);
     showClock();
     clearInterval(timer);
-    timer = setInterval(() => { postEvents().catch(() => {}); }, POST_MS);
+    timer = setInterval(() => { postEvents().catch(replaced); }, POST_MS);
+  }
+
+  /** Another page took the link over (409): this one stops and says so. */
+  function replaced(err) {
+    if (!err || err.status !== 409) return;
+    stopTask();
+    card(`<h1>This page has stopped</h1><p>${esc(err.message)}</p>`);
   }
 
   function stopTask() {
@@ -219,7 +226,8 @@
     } catch (err) {
       ending = false;
       $('screen').classList.add('hidden');
-      timer = setInterval(() => { postEvents().catch(() => {}); }, POST_MS);
+      timer = setInterval(() => { postEvents().catch(replaced); }, POST_MS);
+      replaced(err);
     }
   }
 
