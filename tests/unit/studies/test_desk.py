@@ -206,3 +206,36 @@ def test_the_time_limit_ends_a_task_as_given_up(study: tuple[Path, StudyPlan]) -
     _end(desk, "done", _project(study, plan.participants[0].queue[0]))
     cell = read_board(folder, plan).rows[plan.participants[0].code][0]
     assert (cell.state, cell.stopped) == ("gave up", "time limit")
+
+
+def test_a_verdict_left_pending_by_a_stopped_server_is_computed_at_the_next_start(
+    study: tuple[Path, StudyPlan],
+) -> None:
+    folder, plan = study
+    desk = _desk(study)
+    desk.claim(TAB)
+    desk.consent()
+    _skip_practice(study, desk)
+    desk.start()
+    task_id = plan.participants[0].queue[0]
+
+    async def finish_then_stop() -> None:
+        await desk.finish("done", _project(study, task_id))
+        for job in list(desk.judging):  # the server stops before the verdict is written
+            job.cancel()
+
+    asyncio.run(finish_then_stop())
+    cell = read_board(folder, plan).rows[plan.participants[0].code][0]
+    assert (cell.state, cell.verdict) == ("finished", "evaluating")
+    assert study_results(plan, read_board(folder, plan)).participants[0].ended == 0
+
+    async def next_start() -> int:
+        again = _desk(study)
+        count = again.judge_pending()
+        await again.settle()
+        return count
+
+    assert asyncio.run(next_start()) == 1
+    cell = read_board(folder, plan).rows[plan.participants[0].code][0]
+    expected = "passed" if task_id == "create_cat_walk" else "failed"
+    assert (cell.state, cell.verdict) == ("finished", expected)
