@@ -1,6 +1,7 @@
 """The live board of a human baseline study: participants x their queues, with state.
 
-`StudyBoard(folder)` shows the study in `folder` (`studio study board STUDY`): one row per
+`StudyBoard(folder)` shows the study in `folder` (`studio study board STUDY`, or the
+window's Run ▸ Study board…, `open_board`): one row per
 participant (their pseudonymous code), one column per position of the queue, each cell the
 task and its state (waiting, in progress with the time so far, finished with the verdict,
 gave up or the time limit, interrupted), coloured by state, and the totals below. It reads
@@ -15,9 +16,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHeaderView,
+    QLabel,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.app import studies
 from studio.models.errors import StudioError
@@ -117,6 +125,21 @@ def _state_text(cell: studies.Cell) -> str:
 def open_in_viewer(folder: str) -> None:
     """Open a recorded run in the studio's viewer (a window of its own)."""
     subprocess.Popen([sys.executable, "-m", "studio", "view", folder])
+
+
+def open_board(parent: QWidget, folder: Path | None = None) -> StudyBoard | None:
+    """The window's *Study board…* (Run menu): ask for the study folder, then its board in a
+    window of its own (owned by `parent`, closed with it)."""
+    if folder is None:
+        chosen = QFileDialog.getExistingDirectory(parent, "Open a study folder (holds study.json)")
+        if not chosen:
+            return None
+        folder = Path(chosen)
+    board = StudyBoard(folder, parent)
+    board.setWindowFlag(Qt.WindowType.Window)
+    board.resize(1100, 120 + 46 * max(1, board.table.rowCount()))
+    board.show()
+    return board
 
 
 def show_board(folder: Path) -> int:

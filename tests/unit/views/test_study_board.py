@@ -46,3 +46,17 @@ def test_the_board_shows_each_cell_and_opens_its_run(qtbot: Any, tmp_path: Path)
     board.table.cellDoubleClicked.emit(0, 1)
     board.table.cellDoubleClicked.emit(1, 1)  # waiting: no run to open
     assert len(seen) == 1 and seen[0].endswith(f"01-{first.queue[0]}")
+
+
+def test_the_window_opens_a_board_of_its_own(qtbot: Any, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    from studio.views.study_board import open_board
+
+    folder = tmp_path / "study"
+    new_study(paths.BUNDLED_TASKS, folder, 3, per=1, seed=2, task_ids=["create_cat_walk"])
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    board = open_board(parent, folder)
+    assert board is not None and board.isWindow() and board.parent() is parent
+    assert board.table.rowCount() == 3 and "3 waiting" in board.totals.text()
