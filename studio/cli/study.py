@@ -3,7 +3,8 @@
 ```
 studio study new LIBRARY --participants N [--tasks K] [--seed S] [--task ID ...]
                  [--practice ID] [--time-limit S] [--break S] --out STUDY
-studio study show STUDY [--json]        the plan (no tokens) and the board of who did what
+studio study show STUDY [--json]        the plan (no tokens), the board of who did what (and
+                                        with --json the study's results tables)
 studio study board STUDY                the same board, live, in a window
 studio study serve STUDY [--port P] [--host H]   one link per participant, until Ctrl-C
 studio study export STUDY --out DIR     the anonymized runs
@@ -113,17 +114,21 @@ def study_new(args: argparse.Namespace) -> int:
 def study_show(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from studio.app.studies import format_board, load_study, public_view, read_board
+    from studio.app.studies import (
+        format_board,
+        load_study,
+        public_view,
+        read_board,
+        study_results,
+    )
 
     plan = load_study(args.study)
     board = read_board(args.study, plan)
     if args.json:
         rows = {code: [asdict(c) for c in cells] for code, cells in board.rows.items()}
-        print(
-            json.dumps(
-                {"plan": public_view(plan), "board": rows, "totals": board.totals()}, indent=2
-            )
-        )
+        results = asdict(study_results(plan, board))
+        data = {"plan": public_view(plan), "board": rows, "totals": board.totals()}
+        print(json.dumps({**data, "results": results}, indent=2))
         return EXIT_OK
     print(f"study {plan.name}: library {plan.library} ({plan.edition}), mode {plan.mode.value}")
     card = plan.protocol

@@ -79,7 +79,10 @@ class StudyServer:
 
     @property
     def base_url(self) -> str:
-        shown = f"[{self.host}]" if ":" in self.host else self.host
+        """The address participants use: the host asked for, or this machine's name when the
+        server listens on every address (0.0.0.0, ::)."""
+        host = socket.gethostname() if self.host in ("0.0.0.0", "::", "") else self.host
+        shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}"
 
     def links(self) -> dict[str, str]:

@@ -41,6 +41,7 @@ def test_new_show_report_and_export(tmp_path: Path, capsys: pytest.CaptureFixtur
     data = json.loads(capsys.readouterr().out)
     assert all("token" not in p for p in data["plan"]["participants"])
     assert data["totals"]["finished"] == 1
+    assert data["results"]["participants"][0]["ended"] == 2
 
     html = tmp_path / "report.html"
     assert main(["report", str(study), "--html", str(html)]) == 0
