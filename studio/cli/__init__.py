@@ -8,6 +8,7 @@ studio import | export FORMAT ...       ScratchWorld checkouts, Inspect AI logs
 studio propose TASK_DIR                 an evaluation script from the programs' behaviour
 studio serve | run | rescore | report   the agent API, campaigns, their verdicts and grids
 studio trajectory show|export|compare   recorded runs
+studio study new|show|serve|export      human baseline studies, participants in a browser
 studio regions | drag | qa | diagnostics ...   the labeling items
 ```
 
@@ -38,6 +39,7 @@ from studio.cli import (
     run,
     scratchworld,
     serve,
+    study,
     trajectory,
     window,
 )
@@ -56,6 +58,7 @@ GROUPS = (
     rescore,
     trajectory,
     labeling,
+    study,
 )
 
 
