@@ -9,6 +9,7 @@ studio propose TASK_DIR                 an evaluation script from the programs' 
 studio serve | run | rescore | report   the agent API, campaigns, their verdicts and grids
 studio stats LIBRARY                    what a task set covers (as the ScratchWorld paper counts)
 studio trajectory show|export|compare   recorded runs
+studio study new|show|serve|export      human baseline studies, participants in a browser
 studio regions | drag | qa | diagnostics ...   the labeling items
 ```
 
@@ -40,6 +41,7 @@ from studio.cli import (
     scratchworld,
     serve,
     stats,
+    study,
     trajectory,
     window,
 )
@@ -59,6 +61,7 @@ GROUPS = (
     stats,
     trajectory,
     labeling,
+    study,
 )
 
 
