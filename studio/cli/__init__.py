@@ -8,7 +8,9 @@ studio import | export FORMAT ...       ScratchWorld checkouts, Inspect AI logs
 studio propose TASK_DIR                 an evaluation script from the programs' behaviour
 studio forge PATHS... --out LIBRARY     validated debug tasks forged from golden tasks
 studio serve | run | rescore | report   the agent API, campaigns, their verdicts and grids
+studio stats LIBRARY                    what a task set covers (as the ScratchWorld paper counts)
 studio trajectory show|export|compare   recorded runs
+studio study new|show|serve|export      human baseline studies, participants in a browser
 studio regions | drag | qa | diagnostics ...   the labeling items
 ```
 
@@ -40,6 +42,8 @@ from studio.cli import (
     run,
     scratchworld,
     serve,
+    stats,
+    study,
     trajectory,
     window,
 )
@@ -57,8 +61,10 @@ GROUPS = (
     run,
     report,
     rescore,
+    stats,
     trajectory,
     labeling,
+    study,
 )
 
 

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from studio.models.agent import EpisodeStatus
 from studio.models.errors import StudioError
+from studio.models.protocols import label_suffix, protocol_of
 from studio.models.report import CATEGORIES, CellStats, ReportRow, RunEntry, RunReport, TaskStats
 from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
@@ -29,6 +30,11 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
+from studio.services.runs.protocol_report import (
+    attach_field_figures,
+    diagnostic_notes,
+    protocol_lines,
+)
 from studio.services.runs.repair_measures import run_d_edit
 
 __all__ = [
@@ -93,8 +99,9 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
     usage: dict[str, Any] = given if isinstance(given, dict) else {}
     cost = usage.get("cost")
     category = task_category(run, cache if cache is not None else {})
+    protocol = protocol_of(run.meta.get("protocol"))
     return RunEntry(
-        agent=run.agent + (UNSEALED_SUFFIX if unsealed else ""),
+        agent=run.agent + label_suffix(protocol) + (UNSEALED_SUFFIX if unsealed else ""),
         mode=run.mode.value,
         task_id=run.task_id,
         category=category,
@@ -112,6 +119,8 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         completion_tokens=_int(usage.get("completion_tokens")) or 0,
         cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
         d_edit=run_d_edit(run, folder) if category == "debug" else None,
+        protocol=protocol.name if protocol else None,
+        protocol_settings=protocol.settings if protocol else {},
     )
 
 
@@ -239,7 +248,9 @@ def report_for(root: Path) -> RunReport:
         detail = f" ({len(problems) + len(broken)} unreadable)" if problems or broken else ""
         raise StudioError(f"{root}: no finished runs (run.json files) below it{detail}")
     report = build_report(entries, root, problems + broken)
+    attach_field_figures(report, entries)
     report.diagnostics = diagnostics
+    report.protocol_notes += diagnostic_notes(diagnostics)
     return report
 
 
@@ -303,6 +314,7 @@ def format_table(report: RunReport) -> str:
         lines.append("")
     if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
         lines.extend([UNSEALED_NOTE, ""])
+    lines.extend(protocol_lines(report))
     lines.extend(format_diagnostics(report.diagnostics))
     for problem in report.problems:
         lines.append(f"skipped: {problem}")
