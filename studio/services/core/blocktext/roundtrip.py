@@ -1,0 +1,100 @@
+"""Render then parse: does a project's text give its blocks back, script by script?
+
+`round_trip(projects)` renders every script of every project as text, reads all the texts in
+one parser run, writes them into a copy of each target and compares the blocks
+(blocktext.compare) script by script. Each script that does not come back is listed with why:
+the render failed (a block the dialect has no text for), lines could not be placed, or the
+blocks differ (the first differing part is shown).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from studio.services.core.blocks import target_name
+from studio.services.core.blocktext.compare import script_shape
+from studio.services.core.blocktext.emit import TargetWriter
+from studio.services.core.blocktext.reading import read_texts
+from studio.services.core.blocktext.writing import TextRenderError, render_script, top_ids
+
+__all__ = ["RoundTrip", "round_trip"]
+
+
+@dataclass
+class RoundTrip:
+    """Scripts tried, those that came back equal, and a line of why for each other."""
+
+    scripts: int = 0
+    same: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def share(self) -> float:
+        return self.same / self.scripts if self.scripts else 1.0
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    if type(a) is not type(b):
+        return f"{path or 'script'}: {a!r:.120} became {b!r:.120}"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), f"{path}.{key}")
+    if isinstance(a, list | tuple) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{index}]")
+    return f"{path or 'script'}: {a!r:.120} became {b!r:.120}"
+
+
+def round_trip(projects: list[tuple[str, dict[str, Any]]]) -> RoundTrip:
+    """Round-trip every script of the named projects (see the module doc)."""
+    result = RoundTrip()
+    jobs: list[tuple[str, dict[str, Any], dict[str, Any], str, str]] = []
+    for label, project in projects:
+        for target in project["targets"]:
+            blocks = target.get("blocks", {})
+            for top in top_ids(blocks):
+                result.scripts += 1
+                where = f"{label} / {target_name(target)} / {top}"
+                try:
+                    text = render_script(blocks, top)
+                except TextRenderError as exc:
+                    result.failures.append(f"{where}: not rendered ({exc})")
+                    continue
+                jobs.append((where, project, target, top, text))
+    # A script's custom-block calls need the target's definitions in the same text.
+    texts = []
+    for _where, _project, target, top, text in jobs:
+        blocks = target.get("blocks", {})
+        defines = [
+            render_script(blocks, t)
+            for t in top_ids(blocks)
+            if t != top
+            and isinstance(blocks[t], dict)
+            and blocks[t]["opcode"] == "procedures_definition"
+        ]
+        texts.append(("\n\n".join([text, *defines]), 1))
+    copies: dict[int, dict[str, Any]] = {}
+    for (where, project, target, top, text), (scripts, problems) in zip(
+        jobs, read_texts(texts), strict=True
+    ):
+        if problems:
+            result.failures.append(f"{where}: {problems[0]} (text: {text.splitlines()[0]!r:.80})")
+            continue
+        copy_project = copies.setdefault(id(project), copy.deepcopy(project))
+        copy_target = copy_project["targets"][project["targets"].index(target)]
+        writer = TargetWriter(copy_project, copy_target, {})
+        writer.register(scripts)
+        writer.write(scripts[:1])
+        new_blocks = copy_target["blocks"]
+        tops = top_ids(new_blocks)
+        before = script_shape(target["blocks"], top)
+        after = script_shape(new_blocks, tops[0]) if tops else None
+        if before == after:
+            result.same += 1
+        else:
+            result.failures.append(f"{where}: {_first_difference(before, after)}")
+    return result
