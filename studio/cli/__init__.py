@@ -30,6 +30,7 @@ from pathlib import Path
 
 from studio.app.files import paths
 from studio.cli import (
+    blocktext,
     check,
     common,
     evaluate,
@@ -62,6 +63,7 @@ GROUPS = (
     trajectory,
     labeling,
     study,
+    blocktext,
 )
 
 

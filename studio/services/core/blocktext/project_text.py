@@ -33,12 +33,19 @@ from studio.services.core.projectbuild import Costume, ProjectBuilder
 from studio.services.core.sb3 import build_sb3, open_sb3, read_members, read_project_json
 
 __all__ = [
-    "MARKER", "BlockTextError", "Built", "TargetText", "build_into", "build_project",
-    "project_text", "split_targets",
+    "MARKER", "BlockTextError", "Built", "NoSuchTarget", "TargetText", "build_into",
+    "build_project", "project_text", "split_targets",
 ]  # fmt: skip
 
 MARKER = re.compile(r"//\s*(stage|sprite:\s*(?P<name>.+?))\s*")
 MAX_PROBLEMS_SHOWN = 50
+
+
+class NoSuchTarget(StudioError, KeyError):
+    """A sprite name the project does not have."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class BlockTextError(StudioError, ValueError):
@@ -76,13 +83,16 @@ class Built:
     scripts: int
 
 
-def project_text(project: dict[str, Any], sprite: str | None = None) -> str:
-    """Every target's scripts under its marker; with `sprite`, that target's scripts alone."""
+def project_text(
+    project: dict[str, Any], sprite: str | None = None, source: str = "project"
+) -> str:
+    """Every target's scripts under its marker; with `sprite`, that target's scripts alone
+    (NoSuchTarget when the project has no such sprite)."""
     if sprite is not None:
         for target in project["targets"]:
             if target_name(target) == sprite:
                 return render_target(target)
-        raise KeyError(f"the project has no sprite named {sprite!r}")
+        raise NoSuchTarget(f"{source}: the project has no sprite named {sprite!r}")
     parts = []
     for target in project["targets"]:
         marker = "// stage" if target.get("isStage") else f"// sprite: {target['name']}"

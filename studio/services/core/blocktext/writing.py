@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any
 
+from studio.models.errors import StudioError
 from studio.services.core.blocks import (
     Blocks,
     chain,
@@ -47,7 +48,7 @@ _ESCAPE = re.compile(r"([\\\[\]()<>])")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?(e-?\d+)?")
 
 
-class TextRenderError(ValueError):
+class TextRenderError(StudioError, ValueError):
     """A block the dialect has no text for (an extension or a hacked opcode)."""
 
 
