@@ -167,9 +167,10 @@ class _Walk:
             self.problem(line, f"blocks nest more than {MAX_DEPTH} deep")
             return None
         sid, selector = node.get("id"), node.get("selector")
-        if selector == "readVariable":
+        plain = sid is None and node.get("shape") == "reporter"  # `(name :: list)` and the like
+        if selector == "readVariable" or (plain and node.get("category") == "variables"):
             return Ref("var", _labels(node))
-        if selector == "contentsOfList:":
+        if selector == "contentsOfList:" or (plain and node.get("category") == "list"):
             return Ref("list", _labels(node))
         if selector == "getParam":
             return Ref("arg", _labels(node), node.get("shape") == "boolean")

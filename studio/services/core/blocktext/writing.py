@@ -33,7 +33,8 @@ from studio.services.core.blocktext.dialect import (
 from studio.services.core.projectbuild.spec import BOOL, COLOR, FIELD, LIST, MSG, STACK, TEXT, VAR
 
 __all__ = [
-    "BOOLEAN_OPCODES", "TextRenderError", "escape", "render_script", "render_target", "top_ids",
+    "BOOLEAN_OPCODES", "REPORTER_OPCODES", "TextRenderError", "escape", "render_script",
+    "render_target", "top_ids",
 ]  # fmt: skip
 
 BOOLEAN_OPCODES = frozenset(
@@ -204,10 +205,10 @@ def render_script(blocks: Blocks, top: str) -> str:
 
 def _is_reporter(opcode: str) -> bool:
     template = TEMPLATES.get(opcode)
-    return opcode in _REPORTERS or (template is not None and template.endswith("?"))
+    return opcode in REPORTER_OPCODES or (template is not None and template.endswith("?"))
 
 
-_REPORTERS = frozenset(
+REPORTER_OPCODES = frozenset(
     {
         "motion_xposition", "motion_yposition", "motion_direction", "looks_costumenumbername",
         "looks_backdropnumbername", "looks_size", "sound_volume", "sensing_distanceto",
