@@ -95,5 +95,5 @@ def score_predictions(args: argparse.Namespace) -> int:
         print(json.dumps(scores.to_json(), indent=2))
         return EXIT_OK
     for name, value in scores.totals.items():
-        print(f"{name:24} {value:.4f}" if name != "rows" else f"{name:24} {int(value)}")
+        print(f"{name:24} {value:.4f}" if name != "scored" else f"{name:24} {int(value)}")
     return EXIT_OK

@@ -84,7 +84,7 @@ def score_pairs(pairs: list[tuple[str, list[str], list[str]]]) -> Scores:
         )
     n = len(rows) or 1
     totals = {
-        "rows": float(len(rows)),
+        "scored": float(len(rows)),
         "exact_match": sum(r.exact_match for r in rows) / n,
         "line_exact_match": sum(r.line_exact_match for r in rows) / n,
         "token_f1": sum(r.token_f1 for r in rows) / n,
