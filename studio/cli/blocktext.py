@@ -4,6 +4,8 @@
 studio blocks text PROJECT.sb3 [--sprite NAME] [--json]
 studio blocks build TEXT --out PROJECT.sb3 [--into PROJECT.sb3] [--sprite NAME]
 studio nl2scratch score PREDICTIONS.jsonl [--gold GOLD.jsonl] [--json]
+studio import nl2scratch FILE.jsonl DEST [--json]
+studio export nl2scratch SRC OUT.jsonl [--json]
 ```
 
 `blocks text` prints the scripts as canonical text (every target under its `// stage` /
@@ -14,6 +16,9 @@ without markers: the `--sprite` target); it prints what it had to create. A line
 be placed stops the build (exit 2) with every such line named: nothing is written.
 `nl2scratch score` prints NL2Scratch's metrics (with `--json`, the totals under the scoring
 script's names and the per-row figures); rows that cannot be used are listed on stderr.
+`import nl2scratch` makes one create task per row, its evaluation script proposed from
+behaviour in the real editor (rows that cannot be parsed or observed are listed with their
+line and why; exit 1 when no task was made); `export nl2scratch` writes the rows back.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli.common import EXIT_OK
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
 
 __all__ = ["register"]
 
@@ -51,6 +56,70 @@ def register(subparsers: Any) -> None:
     score.add_argument("--gold", type=Path, metavar="GOLD.jsonl")
     score.add_argument("--json", action="store_true", help="totals and per-row figures as JSON")
     score.set_defaults(handler=score_predictions)
+
+
+def register_exchange(imports: Any, exports: Any) -> None:
+    """Add `nl2scratch` to the formats of `studio import` and `studio export`."""
+    imp = imports.add_parser(
+        "nl2scratch",
+        help="an NL2Scratch JSON-lines file: one create task per row",
+        description="One create task per row {key, nl, pseudocode}; the evaluation script is "
+        "proposed from the golden program's behaviour in the real editor.",
+    )
+    imp.add_argument("file", type=Path, metavar="FILE.jsonl")
+    imp.add_argument("dest", type=Path, metavar="DEST", help="library folder to write into")
+    imp.add_argument("--mutants", type=int, default=6, help="mutants that choose the tests")
+    imp.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    imp.add_argument("--json", action="store_true", help="print the report as JSON")
+    imp.set_defaults(handler=import_rows)
+    exp = exports.add_parser("nl2scratch", help="NL2Scratch rows {key, nl, pseudocode}")
+    exp.add_argument("src", type=Path, metavar="SRC", help="task folder or library")
+    exp.add_argument("out", type=Path, metavar="OUT.jsonl")
+    exp.add_argument("--json", action="store_true", help="print the report as JSON")
+    exp.set_defaults(handler=export_rows)
+
+
+def import_rows(args: argparse.Namespace) -> int:
+    import asyncio
+
+    return asyncio.run(_import_rows(args))
+
+
+async def _import_rows(args: argparse.Namespace) -> int:
+    from studio.app.blocktext import import_nl2scratch
+    from studio.app.editor import BrowserPool, Evaluator
+    from studio.app.propose import ProposeOptions
+
+    options = ProposeOptions(mutants=max(0, args.mutants), workers=max(1, args.workers))
+    with ProgressBar(None, "row", leave=False, show=not args.json) as bar:
+
+        def progress(done: int, total: int, what: str) -> None:
+            bar.advance(done, what, "", total=total)
+
+        async with BrowserPool(spares=options.workers) as pool:
+            report = await import_nl2scratch(
+                args.file, args.dest, Evaluator(pool), options, progress
+            )
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(f"made {len(report.made)} task(s) in {args.dest}")
+        for line in report.skipped:
+            print(f"  skipped {line}")
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def export_rows(args: argparse.Namespace) -> int:
+    from studio.app.blocktext import export_nl2scratch
+
+    report = export_nl2scratch(args.src, args.out)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(f"wrote {report.rows} row(s) to {args.out}")
+        for line in report.skipped:
+            print(f"  skipped {line}")
+    return EXIT_OK
 
 
 def show_text(args: argparse.Namespace) -> int:
