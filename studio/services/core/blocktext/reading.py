@@ -258,7 +258,8 @@ class _Walk:
         return Proc(" ".join(parts), names)
 
     def call(self, node: dict[str, Any], line: int, depth: int) -> TextBlock | None:
-        parts, values = [], []
+        parts: list[str] = []
+        values: list[Any] = []
         for child in node["children"]:
             if child["kind"] == "label":
                 parts.append(str(child["value"]))
@@ -295,7 +296,7 @@ def read_texts(texts: list[tuple[str, int]]) -> list[tuple[list[TextScript], lis
     """Read several texts in one parser run; each with the line number of its first line."""
     checked = [_too_big(text, first) for text, first in texts]
     docs = parse_texts(["" if bad else text for (text, _), bad in zip(texts, checked, strict=True)])
-    out = []
+    out: list[tuple[list[TextScript], list[Problem]]] = []
     for (text, first), bad, doc in zip(texts, checked, docs, strict=True):
         if bad:
             out.append(([], bad))
