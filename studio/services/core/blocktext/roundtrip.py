@@ -9,7 +9,6 @@ blocks differ (the first differing part is shown).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +48,20 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
     return f"{path or 'script'}: {a!r:.120} became {b!r:.120}"
 
 
+def _writable_copy(project: dict[str, Any]) -> dict[str, Any]:
+    """A copy a TargetWriter may write into: the tables it changes are copied, the rest (list
+    contents, block tables it replaces) shared with the original."""
+    targets = []
+    for target in project["targets"]:
+        twin = dict(target)
+        for key in ("variables", "lists", "broadcasts"):
+            twin[key] = dict(target.get(key) or {})
+        for key in ("costumes", "sounds"):
+            twin[key] = list(target.get(key) or [])
+        targets.append(twin)
+    return {**project, "targets": targets}
+
+
 def round_trip(projects: list[tuple[str, dict[str, Any]]]) -> RoundTrip:
     """Round-trip every script of the named projects (see the module doc)."""
     result = RoundTrip()
@@ -67,16 +80,17 @@ def round_trip(projects: list[tuple[str, dict[str, Any]]]) -> RoundTrip:
                 jobs.append((where, project, target, top, text))
     # A script's custom-block calls need the target's definitions in the same text.
     texts = []
+    defines: dict[int, list[tuple[str, str]]] = {}  # per target: (top, text) of its defines
     for _where, _project, target, top, text in jobs:
         blocks = target.get("blocks", {})
-        defines = [
-            render_script(blocks, t)
-            for t in top_ids(blocks)
-            if t != top
-            and isinstance(blocks[t], dict)
-            and blocks[t]["opcode"] == "procedures_definition"
-        ]
-        texts.append(("\n\n".join([text, *defines]), 1))
+        if id(target) not in defines:
+            defines[id(target)] = [
+                (t, render_script(blocks, t))
+                for t in top_ids(blocks)
+                if isinstance(blocks[t], dict) and blocks[t]["opcode"] == "procedures_definition"
+            ]
+        others = [t_text for t, t_text in defines[id(target)] if t != top]
+        texts.append(("\n\n".join([text, *others]), 1))
     copies: dict[int, dict[str, Any]] = {}
     for (where, project, target, top, text), (scripts, problems) in zip(
         jobs, read_texts(texts), strict=True
@@ -84,7 +98,9 @@ def round_trip(projects: list[tuple[str, dict[str, Any]]]) -> RoundTrip:
         if problems:
             result.failures.append(f"{where}: {problems[0]} (text: {text.splitlines()[0]!r:.80})")
             continue
-        copy_project = copies.setdefault(id(project), copy.deepcopy(project))
+        if id(project) not in copies:
+            copies[id(project)] = _writable_copy(project)
+        copy_project = copies[id(project)]
         copy_target = copy_project["targets"][project["targets"].index(target)]
         writer = TargetWriter(copy_project, copy_target, {})
         writer.register(scripts)
