@@ -76,3 +76,17 @@ def test_into_replaces_one_targets_scripts_and_keeps_the_rest(tmp_path: Path) ->
     assert json.dumps(after["targets"][0]["variables"]) == json.dumps(
         project["targets"][0]["variables"]
     )
+
+
+def test_an_extension_block_is_shown_and_listed_not_built() -> None:
+    project = read_project_json(build_project("when @greenFlag clicked\nsay [hi]\n").data)
+    sprite = project["targets"][1]
+    say = next(b for b in sprite["blocks"].values() if b["opcode"] == "looks_say")
+    say["opcode"] = "text2speech_speakAndWait"
+    say["inputs"]["WORDS"] = say["inputs"].pop("MESSAGE")
+    assert project_text(project, "Sprite1") == (
+        "when @greenFlag clicked\ntext2speech_speakAndWait [hi] :: extension"
+    )
+    result = round_trip([("speech", project)])
+    assert result.same == 0
+    assert "unknown block 'text2speech_speakAndWait [hi] :: extension'" in result.failures[0]

@@ -14,7 +14,6 @@ import json
 import re
 from typing import Any
 
-from studio.models.errors import StudioError
 from studio.services.core.blocks import (
     Blocks,
     chain,
@@ -33,7 +32,7 @@ from studio.services.core.blocktext.dialect import (
 from studio.services.core.projectbuild.spec import BOOL, COLOR, FIELD, LIST, MSG, STACK, TEXT, VAR
 
 __all__ = [
-    "BOOLEAN_OPCODES", "REPORTER_OPCODES", "TextRenderError", "escape", "render_script",
+    "BOOLEAN_OPCODES", "REPORTER_OPCODES", "escape", "render_script",
     "render_target", "top_ids",
 ]  # fmt: skip
 
@@ -47,10 +46,6 @@ BOOLEAN_OPCODES = frozenset(
 )  # fmt: skip
 _ESCAPE = re.compile(r"([\\\[\]()<>])")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?(e-?\d+)?")
-
-
-class TextRenderError(StudioError, ValueError):
-    """A block the dialect has no text for (an extension or a hacked opcode)."""
 
 
 def escape(value: str) -> str:
@@ -126,9 +121,20 @@ class _Renderer:
             return self.call(blk)
         template = TEMPLATES.get(opcode)
         if template is None:
-            raise TextRenderError(f"the block text has no form for the opcode {opcode!r}")
+            return self.unknown(blk)
         kinds = KINDS[opcode]
         return PLACEHOLDER.sub(lambda m: self.slot(blk, m.group(1), kinds[m.group(1)]), template)
+
+    def unknown(self, blk: dict[str, Any]) -> str:
+        """A block the dialect has no text for (an extension's): its opcode, its inputs and
+        fields in order, marked `:: extension`. Shown, never built (reading refuses it)."""
+        parts = [escape(str(blk["opcode"]))]
+        for name, inp in blk.get("inputs", {}).items():
+            if not name.startswith("SUBSTACK"):
+                parts.append(self.slot(blk, name, TEXT if inp else BOOL))
+        for name in blk.get("fields", {}):
+            parts.append(self.slot(blk, name, FIELD))
+        return " ".join(parts) + " :: extension"
 
     def define(self, blk: dict[str, Any]) -> str:
         proto = self.blocks.get(input_block(blk.get("inputs", {}).get("custom_block")) or "")
