@@ -34,7 +34,7 @@ from studio.services.core.blocktext.project_text import (
     build_project,
     project_text,
 )
-from studio.services.core.blocktext.reading import TextBlock, read_texts
+from studio.services.core.blocktext.reading import TextBlock, TextScript, read_texts
 from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import load_task
 from studio.services.exchange.nl2scratch.rows import program_lines, read_rows
@@ -137,7 +137,7 @@ async def import_nl2scratch(
             continue
         task_id = task_id_of(str(row["key"]), taken)
         try:
-            await _make_task(dest, task_id, row, text, options, evaluator)
+            await _make_task(dest, task_id, row, text, scripts, options, evaluator)
         except (StudioError, OSError) as exc:
             taken.discard(task_id)
             report.skipped.append(f"{where}: {exc}")
@@ -151,13 +151,14 @@ async def _make_task(
     task_id: str,
     row: dict[str, Any],
     text: str,
+    scripts: list[TextScript],
     options: ProposeOptions | None,
     evaluator: Evaluator,
 ) -> None:
     """Build the folder in a staging place beside DEST, derive its script, then move it in."""
     sprite = sprite_of(str(row["key"]))
     try:
-        golden = build_project(text, f"row {row['key']}", sprite)
+        golden = build_project(text, f"row {row['key']}", sprite, scripts)
     except BlockTextError as exc:
         raise StudioError(f"the program cannot be built: {exc.problems[0]}") from None
     initial = build_into(golden.data, "golden.sb3", f"// sprite: {sprite}\n", "initial")

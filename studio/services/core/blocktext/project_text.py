@@ -174,11 +174,17 @@ def _write(
     return created, count
 
 
-def build_project(text: str, source: str = "text", sprite: str = "Sprite1") -> Built:
+def build_project(
+    text: str,
+    source: str = "text",
+    sprite: str = "Sprite1",
+    scripts: list[TextScript] | None = None,
+) -> Built:
     """A new project holding the text's scripts (see the module doc); BlockTextError if a line
-    cannot be placed."""
+    cannot be placed. `scripts`: the text's scripts already read (text of one target only, as
+    when many texts were read in one parser run)."""
     parts = split_targets(text)
-    read = _read(source, parts)
+    read = [scripts] if scripts is not None and len(parts) == 1 else _read(source, parts)
     base = ProjectBuilder()
     project = base.to_json()
     assets = base.assets()

@@ -295,7 +295,14 @@ def _too_big(text: str, first_line: int) -> list[Problem]:
 def read_texts(texts: list[tuple[str, int]]) -> list[tuple[list[TextScript], list[Problem]]]:
     """Read several texts in one parser run; each with the line number of its first line."""
     checked = [_too_big(text, first) for text, first in texts]
-    docs = parse_texts(["" if bad else text for (text, _), bad in zip(texts, checked, strict=True)])
+    wanted = [
+        text for (text, _), bad in zip(texts, checked, strict=True) if text.strip() and not bad
+    ]
+    parsed = iter(parse_texts(wanted))  # blank texts need no parser run: no scripts
+    docs = [
+        next(parsed) if text.strip() and not bad else {"scripts": []}
+        for (text, _), bad in zip(texts, checked, strict=True)
+    ]
     out: list[tuple[list[TextScript], list[Problem]]] = []
     for (text, first), bad, doc in zip(texts, checked, docs, strict=True):
         if bad:
