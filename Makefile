@@ -15,11 +15,15 @@ CLASSIC_VERSION := 5.1.89
 REACT_VERSION := 16.14.0
 CLASSIC_DIR := resources/scratch-gui-classic
 CLASSIC_STAMP := $(CLASSIC_DIR)/.version-$(CLASSIC_VERSION)-react-$(REACT_VERSION)
+# The scratchblocks parser and renderer (block text <-> blocks; studio.services.core.blocktext).
+SCRATCHBLOCKS_VERSION := 3.7.1
+SCRATCHBLOCKS_DIR := resources/scratchblocks
+SCRATCHBLOCKS_STAMP := $(SCRATCHBLOCKS_DIR)/.version-$(SCRATCHBLOCKS_VERSION)
 TASKS ?= tasks
 SYSTEM_PACKAGES := chromium xvfb xauth fonts-dejavu-core fonts-liberation libxcb-cursor0 libxcb-icccm4 \
 	libxcb-keysyms1 libxcb-xinerama0 libxkbcommon-x11-0 libegl1 libgl1 libnss3 libasound2
 
-.PHONY: run test lint setup system venv constraints bundle bundle-classic bench clean
+.PHONY: run test lint setup system venv constraints bundle bundle-classic bundle-scratchblocks bench clean
 
 run: setup
 	@if [ -n "$$DISPLAY" ] || [ "$$QT_QPA_PLATFORM" = offscreen ]; then \
@@ -48,7 +52,7 @@ lint: venv
 bench: setup
 	$(PY) bench/bench_eval.py
 
-setup: system venv bundle bundle-classic
+setup: system venv bundle bundle-classic bundle-scratchblocks
 
 system:
 	@missing=""; \
@@ -112,5 +116,16 @@ $(CLASSIC_STAMP):
 	rm -rf $(CLASSIC_DIR)/.pack $(CLASSIC_DIR)/dist/*.map $(CLASSIC_DIR)/dist/chunks/*.map
 	@touch $@
 
+bundle-scratchblocks: $(SCRATCHBLOCKS_STAMP)
+
+$(SCRATCHBLOCKS_STAMP):
+	@echo "Fetching scratchblocks@$(SCRATCHBLOCKS_VERSION) (about 1 MB) into $(SCRATCHBLOCKS_DIR)"
+	@rm -rf $(SCRATCHBLOCKS_DIR) && mkdir -p $(SCRATCHBLOCKS_DIR)/.pack
+	cd $(SCRATCHBLOCKS_DIR)/.pack && npm pack --silent scratchblocks@$(SCRATCHBLOCKS_VERSION) >/dev/null
+	tar -xzf $(SCRATCHBLOCKS_DIR)/.pack/*.tgz -C $(SCRATCHBLOCKS_DIR)/.pack
+	mv $(SCRATCHBLOCKS_DIR)/.pack/package/* $(SCRATCHBLOCKS_DIR)/
+	rm -rf $(SCRATCHBLOCKS_DIR)/.pack $(SCRATCHBLOCKS_DIR)/build/*.map
+	@touch $@
+
 clean:
-	rm -rf $(VENV) $(GUI_DIR) $(CLASSIC_DIR) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(GUI_DIR) $(CLASSIC_DIR) $(SCRATCHBLOCKS_DIR) .pytest_cache .mypy_cache .ruff_cache

@@ -12,7 +12,7 @@ import os
 
 from setuptools import find_packages, setup
 
-SHIPPED = {"resources": ["js", "web", "report"], "tasks": None, "diagnostics": None}
+SHIPPED = {"resources": ["js", "node", "web", "report"], "tasks": None, "diagnostics": None}
 
 
 def shipped_folders() -> dict[str, str]:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from studio.app.files import paths
 from studio.cli import (
+    blocktext,
     check,
     common,
     evaluate,
@@ -65,6 +66,7 @@ GROUPS = (
     trajectory,
     labeling,
     study,
+    blocktext,
 )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from studio.app.checkout import export_checkout, import_checkout
 from studio.app.errors import cut
 from studio.app.exchange import ExportReport, ImportReport
-from studio.cli import inspect_log, submission
+from studio.cli import blocktext, inspect_log, submission
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
 
@@ -68,6 +68,7 @@ def register(subparsers: Any) -> None:
     sw_exp.set_defaults(handler=export_scratchworld)
     inspect_log.register_export(exp_formats)
     submission.register_export(exp_formats)
+    blocktext.register_exchange(imp_formats, exp_formats)
 
 
 def import_scratchworld(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from studio.models.check import Verdict
 from studio.services.authoring.check_record import CheckRecord, is_fresh
 from studio.services.authoring.names import has_name, mentions
+from studio.services.authoring.sac_lint import is_cut_off, unstated
 from studio.services.authoring.script_refs import Ref, RefKind, script_refs
 from studio.services.authoring.starter import PLACEHOLDER_INSTRUCTION, PLACEHOLDER_MARKER
 from studio.services.core.errors import ProjectFileError, cut
@@ -88,10 +89,11 @@ def lint_task(entry: TaskFolder, check: CheckRecord | None) -> list[Finding]:
     findings = _instruction(entry.task.instruction)
     findings += _script(task)
     findings += _projects(task)
+    refs = _unique(script_refs(task.script)) if task.script is not None else []
     if task.script is not None:
-        refs = _unique(script_refs(task.script))
         findings += _mentions(task, refs)
         findings += _names_exist(task, refs)
+    findings += _alignment(task, {(ref.kind.value, ref.name.lower()) for ref in refs})
     findings += _check(entry, check)
     return sorted(findings, key=lambda f: f.level is not E)
 
@@ -125,6 +127,12 @@ RULES: dict[str, tuple[Level, str]] = {
     "check-invalid": (E, "Fix the problem and run the check again."),
     "check-flaky": (E, "Wait for the program's state instead of fixed times; check again."),
     "mutants-survive": (W, "Strengthen the tests or mark the survivors equivalent (why)."),
+    "instruction-cut": (W, "Finish the sentence: say everything the program must do."),
+    "instruction-unstated": (
+        W,
+        "State the {kind} {value} in the instruction, or change the golden.",
+    ),
+    "instruction-unused": (W, "Drop the count {value} or make the golden repeat that often."),
 }
 
 
@@ -190,6 +198,39 @@ def _projects(task: _Task) -> list[Finding]:
     if golden is not None and golden == initial:
         problem = "The golden project is the same as the initial project."
         out.append(finding_of("golden-unchanged", problem))
+    return out
+
+
+def _alignment(task: _Task, covered: set[tuple[str, str]]) -> list[Finding]:
+    """NL2Scratch's alignment check as a lint (studio.services.authoring.sac_lint); names the
+    script reads (`covered`, kind and lower-case name) are the `unmentioned` rules' already."""
+    text = task.entry.task.instruction
+    if is_cut_off(text):
+        tail = text.strip()[-40:]
+        return [finding_of("instruction-cut", f"The instruction ends mid-sentence: '...{tail}'.")]
+    golden = task.projects.get("golden")
+    if golden is None:
+        return []
+    missing, extra = unstated(task.entry.task.category, text, golden, task.projects.get("initial"))
+    out = [
+        finding_of(
+            "instruction-unstated",
+            f"The golden's new blocks use the {kind} {value!r}, which the instruction "
+            "never states.",
+            kind=kind,
+            value=repr(value),
+        )
+        for kind, value in missing
+        if (kind, value.lower()) not in covered
+    ]
+    out += [
+        finding_of(
+            "instruction-unused",
+            f"The instruction says {value} times, but no repeat of the golden counts {value}.",
+            value=value,
+        )
+        for value in extra
+    ]
     return out
 
 
