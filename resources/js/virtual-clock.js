@@ -55,8 +55,21 @@
 
   const state = {
     installed: false, now: 0, epoch: 0, perfBase: 0, nextId: 1, timers: new Map(), fired: 0,
-    reads: 0, busyReads: 0, hazards: new Set(), watched: [], restore: [],
+    reads: 0, busyReads: 0, hazards: new Set(), watched: [], restore: [], profile: null,
   };
+
+  /**
+   * Where the script phase goes (real milliseconds; `profile()` gives a copy): `steps`/`stepMs`
+   * the VM's frames (its step timer, drawing included), `draws`/`drawMs` the stage drawn for
+   * real (a snapshot, a touching-colour test, a script's own draw call), `timers`/`timerMs`
+   * every other timer fired (the helper library's sleeps and polls, the script's own timers),
+   * `turns`/`turnMs` the page turns between timers (where the script's and helper library's
+   * code runs once a timer resolved what they await), `idleMs` real time waited for real work.
+   */
+  function newProfile() {
+    return { steps: 0, stepMs: 0, draws: 0, drawMs: 0, timers: 0, timerMs: 0, turns: 0,
+             turnMs: 0, idleMs: 0 };
+  }
 
   function addTimer(fn, delay, args, repeat) {
     const id = state.nextId++;
@@ -82,6 +95,9 @@
       t.seq = state.nextId++;
     } else state.timers.delete(t.id);
     state.fired += 1;
+    const p = state.profile;
+    const began = real.perfNow();
+    const steps = p ? p.steps : 0;
     try {
       if (typeof t.fn === 'function') t.fn(...(t.args || []));
       // eslint-disable-next-line no-new-func
@@ -91,6 +107,7 @@
       if (typeof window.reportError === 'function') window.reportError(err);
       else console.error(err);
     }
+    if (p && p.steps === steps) { p.timers += 1; p.timerMs += real.perfNow() - began; }
   }
 
   /** Every read of the clock: past BUSY_READS in one turn, each read moves time on. */
@@ -209,6 +226,7 @@
     state.hazards.clear();
     state.reads = 0;
     state.busyReads = 0;
+    state.profile = newProfile();
     // Each replacement is undone at `uninstall` with the property as it was (the same function,
     // not a copy): a page used again must look exactly as before (page-reuse.js).
     replace(window, 'setTimeout', (fn, delay, ...args) => addTimer(fn, delay, args, false));
@@ -228,11 +246,23 @@
     if (window.RealWork) window.RealWork.install();
   }
 
-  /** Let the VM's work timer cost virtual time, so a step's busy re-polling ends. */
+  /** Let the VM's work timer cost virtual time, so a step's busy re-polling ends; count the
+   * VM's steps and their real time in the profile. */
   function hookSequencer(vm) {
-    const timer = vm.runtime.sequencer.timer;
+    const runtime = vm.runtime;
+    const timer = runtime.sequencer.timer;
     const elapsed = timer.timeElapsed.bind(timer);
     timer.timeElapsed = function () { state.now += POLL_STEP_MS; return elapsed(); };
+    const step = runtime._step;
+    runtime._step = function (...args) {
+      const began = real.perfNow();
+      try {
+        return step.apply(this, args);
+      } finally {
+        const p = state.profile;
+        if (p) { p.steps += 1; p.stepMs += real.perfNow() - began; }
+      }
+    };
   }
 
   /** Draw the stage only when a snapshot waits for it; pen strokes are still flushed. */
@@ -241,7 +271,13 @@
     if (!renderer) return;
     const draw = renderer.draw.bind(renderer);
     renderer.draw = function () {
-      if (this._snapshotCallbacks && this._snapshotCallbacks.length) { draw(); return; }
+      if (this._snapshotCallbacks && this._snapshotCallbacks.length) {
+        const began = real.perfNow();
+        draw();
+        const p = state.profile;
+        if (p) { p.draws += 1; p.drawMs += real.perfNow() - began; }
+        return;
+      }
       if (typeof this._doExitDrawRegion === 'function') this._doExitDrawRegion();
     };
   }
@@ -316,9 +352,12 @@
     let settled = false;
     until.then(() => { settled = true; }, () => { settled = true; });
     let idleTurns = 0;
+    const p = state.profile;
     while (!settled) {
       state.reads = 0;
+      const turn = real.perfNow();
       await macrotask();
+      if (p) { p.turns += 1; p.turnMs += real.perfNow() - turn; }
       if (settled) break;
       const follow = !accelerate || realWork() > 0;
       if (!follow) anchor = null;
@@ -327,7 +366,9 @@
       const t = nextTimer();
       if (!t || (anchor && t.at > state.now)) {
         idleTurns += 1; // nothing due: let real work (requests, decoding) go on
+        const idle = real.perfNow();
         await new Promise((r) => real.setTimeout(r, Math.min(anchor ? 4 : 50, idleTurns)));
+        if (p) p.idleMs += real.perfNow() - idle;
         continue;
       }
       idleTurns = 0;
@@ -342,5 +383,7 @@
     now: () => state.now,
     hazards: () => [...state.hazards],
     stats: () => ({ now: state.now, fired: state.fired, pending: state.timers.size, busyReads: state.busyReads }),
+    profile: () => (state.profile ? { ...state.profile } : null),
+    resetProfile: () => { state.profile = newProfile(); },
   };
 }());
