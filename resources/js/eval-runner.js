@@ -274,7 +274,7 @@
       vm.renderer.resize(width, height); // as the editor does for its stage size
       window.vm = vm;
       if (virtual) {
-        VirtualClock.hookSequencer(vm);
+        VirtualClock.hookSequencer(vm, { fastForward: args.fastForward !== false });
         VirtualClock.hookRenderer(vm);
       }
       return await loadAndRun(vm, args, virtual, out, t0);

@@ -70,6 +70,8 @@ class PhaseTimes(BaseModel):
     check_s: float = 0.0  # the post-run check of the page by the pool
     vm_steps: float = 0.0  # the VM's frames
     vm_step_s: float = 0.0
+    vm_passes: float = 0.0  # the sequencer's passes over the threads
+    vm_skipped: float = 0.0  # of them, fast-forwarded (every thread still waiting on time)
     draws: float = 0.0  # the stage drawn for real
     draw_s: float = 0.0
     timers: float = 0.0  # the helper library's and the script's timers fired

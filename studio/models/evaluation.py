@@ -50,7 +50,8 @@ class EvalError(BaseModel):
 class ScriptProfile(BaseModel):
     """Where the script phase of a virtual-clock evaluation went (real seconds; counts).
 
-    `vm_steps`/`vm_step_s`: the VM's frames and their time (drawing included); `draws`/`draw_s`:
+    `vm_steps`/`vm_step_s`: the VM's frames and their time (drawing included), `vm_passes` the
+    sequencer's passes over the threads within them; `draws`/`draw_s`:
     the stage drawn for real (only when something reads pixels: a snapshot, a touching-colour
     test, a draw the script asks for); `timers`/`timer_s`: the other timers fired (the helper
     library's sleeps and polls, the script's own timers); `turns`/`turn_s`: the page's turns
@@ -60,6 +61,8 @@ class ScriptProfile(BaseModel):
 
     vm_steps: int = 0
     vm_step_s: float = 0.0
+    vm_passes: int = 0  # the sequencer's polls of its work timer (about one per pass)
+    vm_skipped: int = 0  # of them, passes fast-forwarded (every thread still waiting on time)
     draws: int = 0
     draw_s: float = 0.0
     timers: int = 0

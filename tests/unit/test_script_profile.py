@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from studio.models.check import PhaseTimes
 from studio.models.evaluation import EvalResult, ScriptProfile, Timings
-from studio.services.runtime.evaluator import _apply_outcome, script_profile
+from studio.services.runtime.evaluator import apply_outcome, script_profile
 
 
 def test_the_page_profile_becomes_seconds_and_counts() -> None:
@@ -33,11 +33,11 @@ def test_an_outcome_carries_release_and_profile_into_the_timings() -> None:
         "profile": {"steps": 90, "stepMs": 100},
         "result": {"success": True, "passed_tests": 1, "total_tests": 1},
     }
-    _apply_outcome(result, outcome)
+    apply_outcome(result, outcome)
     assert result.timings.release_s == 0.02
     assert result.timings.profile == ScriptProfile(vm_steps=90, vm_step_s=0.1)
     real = EvalResult(task_id="t", project="p.sb3")
-    _apply_outcome(real, {"timings": {"script_ms": 5}, "result": True})
+    apply_outcome(real, {"timings": {"script_ms": 5}, "result": True})
     assert real.timings.profile is None
 
 

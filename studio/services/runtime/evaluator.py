@@ -53,9 +53,11 @@ from studio.services.runtime.eval_console import (  # noqa: F401  (names tests a
 )
 
 __all__ = [
-    "ACQUIRE_LIMIT_S", "BREAKING", "GRACE_S", "KEEPS", "LOAD_LIMIT_S", "MAX_CONSOLE_CHARS",
+    "ACQUIRE_LIMIT_S", "BREAKING", "FAST_FORWARD", "GRACE_S", "KEEPS", "LOAD_LIMIT_S",
+    "MAX_CONSOLE_CHARS",
     "MAX_CONSOLE_LINES", "PAGE_KINDS", "SCRIPT_START", "WATCHDOG_SLACK_S", "Evaluates", "Evaluator",
-    "Prepared", "clean_console_text", "evaluate_prepared", "normalize_into", "prepare",
+    "Prepared", "apply_outcome", "clean_console_text", "evaluate_prepared", "normalize_into",
+    "prepare",
     "run_in_page", "script_profile", "syntax_message", "watched",
 ]  # fmt: skip
 
@@ -64,6 +66,10 @@ LOAD_LIMIT_S = 90.0  # how long the page may take to load the project before the
 SCRIPT_START = "studio:script-start"  # the page's console says the script starts now
 ACQUIRE_LIMIT_S = PAGE_READY_TIMEOUT_S + 30  # getting a ready page, waiting for a slot included
 WATCHDOG_SLACK_S = 10.0  # past every phase's own limit, before the watchdog ends the run
+# On the virtual clock, passes of the VM's sequencer that would find every thread still waiting
+# on time are fast-forwarded (resources/js/virtual-clock.js, hookSequencer): the same program,
+# the same virtual times. False runs every pass, as before (bench/bench_script_phase.py).
+FAST_FORWARD = True
 
 
 @dataclass
@@ -127,6 +133,7 @@ def prepare(
         "seed": seed,
         "stage": list(entry.task.evaluation.stage_size()),
         "limits": PAGE_LIMITS,
+        "fastForward": FAST_FORWARD,
     }
     return Prepared(result, args, limit, t0)
 
@@ -286,7 +293,7 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
             outcome = run.result()
             prepared.answered = True
             page_stats = outcome.get("console") if isinstance(outcome, dict) else None
-            _apply_outcome(result, outcome)
+            apply_outcome(result, outcome)
         elif not started.done():
             result.error = EvalError(
                 kind=ErrorKind.TIMEOUT,
@@ -316,7 +323,9 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
             page.remove_listener("crash", on_crash)
 
 
-def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
+def apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
+    """Fill `result` from what the page's runner answered: hazards, timings and the script
+    phase's profile, then the error or the normalized result."""
     result.clock_hazards = [str(h) for h in outcome.get("clock_hazards") or []][:20]
     timings = outcome.get("timings") or {}
     result.timings.project_load_s = (timings.get("project_load_ms") or 0) / 1000
@@ -357,6 +366,8 @@ def script_profile(raw: Any) -> ScriptProfile | None:
     return ScriptProfile(
         vm_steps=int(_number(raw.get("steps"))),
         vm_step_s=_number(raw.get("stepMs")) / 1000,
+        vm_passes=int(_number(raw.get("passes"))),
+        vm_skipped=int(_number(raw.get("skipped"))),
         draws=int(_number(raw.get("draws"))),
         draw_s=_number(raw.get("drawMs")) / 1000,
         timers=int(_number(raw.get("timers"))),
