@@ -228,13 +228,16 @@ CATCH = [
         """,
     ),
     Case(
-        "the apple touches the bowl at some point",
+        "a catch, the apple never resting on the bowl",
         6,
         2.5,
         """
         await EU.start(vm, 0);
         const touched = await EU.sample(2500, 30, () => EU.touching(vm, 'Apple', 'Bowl'));
-        EU.assert(touched.some(Boolean), 'the apple never touched the bowl');
+        meta.caught = EU.numberVariable(vm, 'caught');
+        EU.assert(meta.caught >= 1, 'no catch in 2.5 s');
+        // a caught apple goes back to the top in the frame it touched the bowl
+        EU.assert(!touched.some(Boolean), 'the apple stayed on the bowl');
         """,
     ),
 ]
