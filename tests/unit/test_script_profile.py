@@ -3,6 +3,8 @@ evaluation's timings, and a check's means carry every part."""
 
 from __future__ import annotations
 
+import pytest
+
 from studio.models.check import PhaseTimes
 from studio.models.evaluation import EvalResult, ScriptProfile, Timings
 from studio.services.runtime.evaluator import apply_outcome, script_profile
@@ -56,3 +58,23 @@ def test_phase_means_take_every_part_of_the_script_phase() -> None:
     assert (means.vm_steps, means.vm_step_s, means.draws, means.draw_s) == (50, 0.25, 1, 0.1)
     assert means.timers == 5
     assert set(PhaseTimes.values(real)) == set(PhaseTimes.model_fields)
+
+
+def test_check_profile_prints_and_json_carries_the_parts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from studio.cli.check import _print_profile, report_json
+    from studio.models.check import CheckReport, CheckSummary, TaskCheck
+
+    phases = PhaseTimes(script_s=0.5, vm_steps=120, vm_passes=900, vm_skipped=700, check_s=0.25)
+    task = TaskCheck(id="t1", folder="lib/t1", phases=phases)
+    report = CheckReport(tasks=[task], summary=CheckSummary(phases=phases))
+    _print_profile(report)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].split()[:4] == ["script", "phase", "steps", "passes"]
+    row = lines[3].split()
+    assert row[:4] == ["t1", "120", "900", "700"] and row[-1] == "0.250"
+    assert lines[4].startswith("(all evaluations)")
+    carried = report_json(report)
+    assert carried["tasks"][0]["phases"]["vm_skipped"] == 700  # type: ignore[index]
+    assert carried["summary"]["phases"]["check_s"] == 0.25  # type: ignore[index]
