@@ -167,6 +167,7 @@
       timer = setTimeout(() => resolve({ __timeout: true }), args.timeoutMs);
     });
     const programStart = virtual ? VirtualClock.now() : 0;
+    if (virtual) VirtualClock.resetProfile(); // the script phase only, not the project's load
     try {
       const running = Promise.race([Promise.resolve().then(() => fn(vm, args.config, cleanup)), limit]);
       if (virtual) await VirtualClock.drive(running);
@@ -182,7 +183,10 @@
     } finally {
       clearTimeout(timer);
       cleanup();
-      if (virtual) out.timings.program_ms = VirtualClock.now() - programStart;
+      if (virtual) {
+        out.timings.program_ms = VirtualClock.now() - programStart;
+        out.profile = VirtualClock.profile();
+      }
     }
   }
 
@@ -270,11 +274,12 @@
       vm.renderer.resize(width, height); // as the editor does for its stage size
       window.vm = vm;
       if (virtual) {
-        VirtualClock.hookSequencer(vm);
+        VirtualClock.hookSequencer(vm, { fastForward: args.fastForward !== false });
         VirtualClock.hookRenderer(vm);
       }
       return await loadAndRun(vm, args, virtual, out, t0);
     } finally {
+      const released = realNow();
       if (reuse) {
         PageReuse.cancelScheduled();
         await PageReuse.settle(RealWork.pending, SETTLE_MS);
@@ -285,6 +290,7 @@
         VirtualClock.uninstall();
       }
       if (reuse) release(vm, canvas, pageStage, virtual, pending, nodes);
+      out.timings.release_ms = realNow() - released;
     }
   }
 

@@ -36,10 +36,8 @@
   const extensible = Reflect.isExtensible;
   const M = Map.prototype;
   const mapGet = M.get, mapSet = M.set, mapHas = M.has;
-  const W = WeakMap.prototype;
-  const weakGet = W.get, weakSet = W.set;
   const A = Array.prototype;
-  const push = A.push, pop = A.pop, join = A.join;
+  const push = A.push, pop = A.pop;
   const toStr = String;
   const win = window;
   const doc = document;
@@ -78,7 +76,7 @@
     'AudioContext', 'webkitAudioContext', 'OfflineAudioContext'];
   const RealAudioContext = win.AudioContext || win.webkitAudioContext;
 
-  let base = null; // {ids: WeakMap, sig: Map(object -> signature), host: string}
+  let base = null; // {records: Map(object -> record), size: objects reachable, host: [...]}
   let work = null; // what the current evaluation made: timers by kind, sources
   let made = 0; // sources made by evaluations (counted while `work` is set)
   let uses = 0;
@@ -93,42 +91,86 @@
     return id;
   }
 
-  /** Every object reachable from the window through own properties and prototypes. */
-  function walk(ids, assign) {
-    const sig = new Map();
+  const S = Set.prototype;
+  const setHas = S.has, setAdd = S.add;
+  const isObject = (v) => v !== null && (typeof v === 'object' || typeof v === 'function');
+  // Two values are the same when identical, NaN matching NaN and -0 matching 0 (as their
+  // printed forms, which an earlier version of this walk compared, match).
+  const same = (a, b) => a === b || (a !== a && b !== b);
+  const DATA = 8; // flag of a data property (else an accessor)
+
+  /**
+   * Every object reachable from the window through own properties and prototypes; `visit(o,
+   * proto, extensible, keys, descriptors)` is called once per object. The walk keeps nothing
+   * but the objects it has seen, so a check costs the property reads and no more.
+   */
+  function walk(visit) {
+    const seen = new Set();
     const stack = [win];
-    let next = 0;
-    const ref = (v) => {
-      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) {
-        return typeof v === 'symbol' ? keyName(v) : `${typeof v}:${toStr(v)}`;
-      }
-      let id = apply(weakGet, ids, [v]);
-      if (id === undefined) {
-        id = assign ? (next += 1) : -1; // an object the baseline never saw
-        if (assign) apply(weakSet, ids, [v, id]);
-      }
-      if (!apply(mapHas, sig, [v])) apply(push, stack, [v]);
-      return `#${id}`;
-    };
-    ref(win);
+    const reach = (v) => { if (isObject(v) && !apply(setHas, seen, [v])) apply(push, stack, [v]); };
     while (stack.length) {
       const o = apply(pop, stack, []);
-      if (apply(mapHas, sig, [o])) continue;
-      const parts = [ref(protoOf(o)), extensible(o) ? 'x' : 'f'];
-      apply(mapSet, sig, [o, '']); // seen (cycles)
+      if (apply(setHas, seen, [o])) continue;
+      apply(setAdd, seen, [o]);
+      const proto = protoOf(o);
+      reach(proto);
       const keys = ownKeys(o);
       const purify = typeof o === 'function' && describe(o, 'sanitize') && describe(o, 'isSupported');
+      const descriptors = [];
       for (let i = 0; i < keys.length; i++) {
-        if (purify && keys[i] === 'removed') continue; // DOMPurify's, reset by every sanitize
-        const d = describe(o, keys[i]);
+        // DOMPurify's `removed`, reset by every sanitize, and a key that vanished under the walk
+        const d = purify && keys[i] === 'removed' ? undefined : describe(o, keys[i]);
+        apply(push, descriptors, [d]);
         if (!d) continue;
-        const flags = (d.enumerable ? 'e' : '') + (d.configurable ? 'c' : '') + (d.writable ? 'w' : '');
-        const what = 'value' in d ? ref(d.value) : `${ref(d.get)}/${ref(d.set)}`;
-        apply(push, parts, [`${keyName(keys[i])}:${flags}:${what}`]);
+        if ('value' in d) reach(d.value);
+        else { reach(d.get); reach(d.set); }
       }
-      apply(mapSet, sig, [o, apply(join, parts, ['|'])]);
+      visit(o, proto, extensible(o), keys, descriptors);
     }
-    return sig;
+    return seen.size;
+  }
+
+  /** An own property as the baseline keeps it: key, flags, value (or getter), setter. */
+  function flagsOf(d) {
+    return (d.enumerable ? 1 : 0) + (d.configurable ? 2 : 0) + (d.writable ? 4 : 0) + ('value' in d ? DATA : 0);
+  }
+
+  /** The record of every reachable object: [prototype, extensible, then per own property its
+   * key, flags, value or getter, setter]. */
+  function record() {
+    const records = new Map();
+    const size = walk((o, proto, ext, keys, descriptors) => {
+      const rec = [proto, ext];
+      for (let i = 0; i < keys.length; i++) {
+        const d = descriptors[i];
+        if (!d) continue;
+        const data = 'value' in d;
+        apply(push, rec, [keys[i], flagsOf(d), data ? d.value : d.get, data ? undefined : d.set]);
+      }
+      apply(mapSet, records, [o, rec]);
+    });
+    return { records, size };
+  }
+
+  /** '' when `o` is as the baseline recorded it, else the first difference, named. */
+  function compare(rec, proto, ext, keys, descriptors) {
+    if (rec === undefined) return 'new';
+    if (rec[0] !== proto) return 'its prototype';
+    if (rec[1] !== ext) return ext ? 'became extensible' : 'became non-extensible';
+    let j = 2;
+    for (let i = 0; i < keys.length; i++) {
+      const d = descriptors[i];
+      if (!d) continue;
+      const key = keys[i];
+      if (j >= rec.length || rec[j] !== key) return `${keyName(key)} added or moved`;
+      const data = 'value' in d;
+      if (rec[j + 1] !== flagsOf(d)) return `${keyName(key)}: its attributes`;
+      if (!same(rec[j + 2], data ? d.value : d.get) || !same(rec[j + 3], data ? undefined : d.set)) {
+        return `${keyName(key)}: its value`;
+      }
+      j += 4;
+    }
+    return j === rec.length ? '' : `${keyName(rec[j])} removed`;
   }
 
   /** Host state that is not a property value: the document, names, storage, fonts. */
@@ -150,8 +192,8 @@
   /** Record the clean page; once, before any evaluation runs. */
   function baseline() {
     if (base) return;
-    const ids = new WeakMap();
-    base = { ids, sig: walk(ids, true), host: hostState() };
+    const { records, size } = record();
+    base = { records, size, host: hostState() };
   }
 
   /** Differences from the baseline (at most a few, named), or [] for a clean page. */
@@ -165,25 +207,16 @@
     for (let i = 0; i < host.length; i++) {
       if (host[i] !== base.host[i]) found.push(`the ${HOST[i]} changed`);
     }
-    const now = walk(base.ids, false);
-    if (now.size !== base.sig.size) found.push(`${now.size - base.sig.size} object(s) more reachable from the window`);
-    for (const [o, s] of now) {
-      if (found.length > 5) break;
-      const was = apply(mapGet, base.sig, [o]);
-      if (was !== s) found.push(`an object changed: ${describeObject(o)} (${firstDifference(was, s)})`);
-    }
+    const changed = [];
+    const size = walk((o, proto, ext, keys, descriptors) => {
+      if (changed.length > 5) return;
+      const why = compare(apply(mapGet, base.records, [o]), proto, ext, keys, descriptors);
+      if (why) apply(push, changed, [`an object changed: ${describeObject(o)} (${toStr(why).slice(0, 120)})`]);
+    });
+    if (size !== base.size) found.push(`${size - base.size} object(s) more reachable from the window`);
+    for (const line of changed) if (found.length <= 5) found.push(line);
     uses += 1;
     return found;
-  }
-
-  /** The first property whose description differs between two signatures. */
-  function firstDifference(was, now) {
-    if (was === undefined) return 'new';
-    const a = was.split('|'), b = now.split('|');
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      if (a[i] !== b[i]) return toStr(b[i] === undefined ? `${a[i]} removed` : b[i]).slice(0, 120);
-    }
-    return '';
   }
 
   function describeObject(o) {

@@ -55,8 +55,23 @@
 
   const state = {
     installed: false, now: 0, epoch: 0, perfBase: 0, nextId: 1, timers: new Map(), fired: 0,
-    reads: 0, busyReads: 0, hazards: new Set(), watched: [], restore: [],
+    reads: 0, busyReads: 0, hazards: new Set(), watched: [], restore: [], profile: null,
   };
+
+  /**
+   * Where the script phase goes (real milliseconds; `profile()` gives a copy): `steps`/`stepMs`
+   * the VM's frames (its step timer, drawing included), `passes` the sequencer's work-timer polls
+   * (about one per pass over the threads) and `skipped` those of them fast-forwarded (passes
+   * that would have found every thread still waiting: hookSequencer), `draws`/`drawMs` the stage drawn for
+   * real (a snapshot, a touching-colour test, a script's own draw call), `timers`/`timerMs`
+   * every other timer fired (the helper library's sleeps and polls, the script's own timers),
+   * `turns`/`turnMs` the page turns between timers (where the script's and helper library's
+   * code runs once a timer resolved what they await), `idleMs` real time waited for real work.
+   */
+  function newProfile() {
+    return { steps: 0, stepMs: 0, passes: 0, skipped: 0, draws: 0, drawMs: 0, timers: 0, timerMs: 0, turns: 0,
+             turnMs: 0, idleMs: 0 };
+  }
 
   function addTimer(fn, delay, args, repeat) {
     const id = state.nextId++;
@@ -82,6 +97,9 @@
       t.seq = state.nextId++;
     } else state.timers.delete(t.id);
     state.fired += 1;
+    const p = state.profile;
+    const began = real.perfNow();
+    const steps = p ? p.steps : 0;
     try {
       if (typeof t.fn === 'function') t.fn(...(t.args || []));
       // eslint-disable-next-line no-new-func
@@ -91,6 +109,7 @@
       if (typeof window.reportError === 'function') window.reportError(err);
       else console.error(err);
     }
+    if (p && p.steps === steps) { p.timers += 1; p.timerMs += real.perfNow() - began; }
   }
 
   /** Every read of the clock: past BUSY_READS in one turn, each read moves time on. */
@@ -209,6 +228,7 @@
     state.hazards.clear();
     state.reads = 0;
     state.busyReads = 0;
+    state.profile = newProfile();
     // Each replacement is undone at `uninstall` with the property as it was (the same function,
     // not a copy): a page used again must look exactly as before (page-reuse.js).
     replace(window, 'setTimeout', (fn, delay, ...args) => addTimer(fn, delay, args, false));
@@ -228,11 +248,86 @@
     if (window.RealWork) window.RealWork.install();
   }
 
-  /** Let the VM's work timer cost virtual time, so a step's busy re-polling ends. */
-  function hookSequencer(vm) {
-    const timer = vm.runtime.sequencer.timer;
+  // What a thread's status is (scratch-vm's Thread.STATUS_*), and the inputs of a `wait` block
+  // whose value a pass may read again without any effect (no reporter that draws a random
+  // number, reads a clock or calls out).
+  const RUNNING = 0, PROMISE_WAIT = 1, YIELD = 2, YIELD_TICK = 3, DONE = 4;
+  const PURE_INPUTS = new Set(['math_number', 'math_positive_number', 'math_whole_number',
+    'math_integer', 'text', 'data_variable', 'argument_reporter_string_number']);
+
+  /**
+   * True when a pass of the sequencer over `threads` at the current virtual time would do
+   * nothing but run each waiting `wait N seconds` block again and find it unfinished: every
+   * thread then either waits on a promise or the next frame (after the frame's first pass), or
+   * sits in a `wait` block (not in warp mode) whose timer has not run out and whose duration
+   * input is a plain value. Anything else (a thread about to start, run or finish a block) and
+   * it is false.
+   */
+  function passWouldIdle(threads, firstPassRan) {
+    if (!threads.length) return false;
+    for (let i = 0; i < threads.length; i++) {
+      const thread = threads[i];
+      const status = thread.status;
+      if (!thread.stack.length || status === DONE || !thread.target) return false;
+      if (status === PROMISE_WAIT) continue;
+      if (status === YIELD_TICK) { if (firstPassRan) continue; return false; }
+      if (status !== RUNNING && status !== YIELD) return false;
+      const frame = thread.peekStackFrame();
+      const context = frame && frame.executionContext;
+      if (!context || !context.timer || frame.warpMode) return false;
+      const container = thread.blockContainer;
+      const block = container && container.getBlock(thread.peekStack());
+      if (!block || block.opcode !== 'control_wait') return false;
+      const input = block.inputs && block.inputs.DURATION;
+      const argument = input && container.getBlock(input.block);
+      if (!argument || !PURE_INPUTS.has(argument.opcode)) return false;
+      if (!(context.timer.timeElapsed() < context.duration)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Let the VM's work timer cost virtual time, so a step's busy re-polling ends; count the
+   * VM's steps and their real time in the profile. With `fastForward`, the passes within a
+   * frame that would find every thread still waiting on time are not run: the clock moves on
+   * by what they would have cost, poll by poll (the same virtual times, to the bit), to the
+   * pass where a wait ends or the frame's work time is used up. What the program does, and
+   * when, is unchanged; a frame of waiting threads costs one pass instead of some fifty.
+   */
+  function hookSequencer(vm, options = {}) {
+    const runtime = vm.runtime;
+    const sequencer = runtime.sequencer;
+    const timer = sequencer.timer;
     const elapsed = timer.timeElapsed.bind(timer);
-    timer.timeElapsed = function () { state.now += POLL_STEP_MS; return elapsed(); };
+    const fastForward = options.fastForward !== false;
+    let polls = 0; // work-timer polls in the current step
+    timer.timeElapsed = function () {
+      state.now += POLL_STEP_MS;
+      polls += 1;
+      const p = state.profile;
+      if (p) p.passes += 1;
+      const work = 0.75 * runtime.currentStepTime; // the sequencer's WORK_TIME
+      // From the third poll on, one pass has run (YIELD_TICK threads had their turn).
+      if (fastForward && polls >= 2 && state.reads < BUSY_READS / 2 && !runtime.turboMode &&
+          !runtime.redrawRequested) {
+        while (elapsed() < work && passWouldIdle(runtime.threads, true)) {
+          state.now += POLL_STEP_MS;
+          if (p) { p.passes += 1; p.skipped += 1; }
+        }
+      }
+      return elapsed();
+    };
+    const step = runtime._step;
+    runtime._step = function (...args) {
+      const began = real.perfNow();
+      polls = 0;
+      try {
+        return step.apply(this, args);
+      } finally {
+        const p = state.profile;
+        if (p) { p.steps += 1; p.stepMs += real.perfNow() - began; }
+      }
+    };
   }
 
   /** Draw the stage only when a snapshot waits for it; pen strokes are still flushed. */
@@ -241,7 +336,13 @@
     if (!renderer) return;
     const draw = renderer.draw.bind(renderer);
     renderer.draw = function () {
-      if (this._snapshotCallbacks && this._snapshotCallbacks.length) { draw(); return; }
+      if (this._snapshotCallbacks && this._snapshotCallbacks.length) {
+        const began = real.perfNow();
+        draw();
+        const p = state.profile;
+        if (p) { p.draws += 1; p.drawMs += real.perfNow() - began; }
+        return;
+      }
       if (typeof this._doExitDrawRegion === 'function') this._doExitDrawRegion();
     };
   }
@@ -316,9 +417,12 @@
     let settled = false;
     until.then(() => { settled = true; }, () => { settled = true; });
     let idleTurns = 0;
+    const p = state.profile;
     while (!settled) {
       state.reads = 0;
+      const turn = real.perfNow();
       await macrotask();
+      if (p) { p.turns += 1; p.turnMs += real.perfNow() - turn; }
       if (settled) break;
       const follow = !accelerate || realWork() > 0;
       if (!follow) anchor = null;
@@ -327,7 +431,9 @@
       const t = nextTimer();
       if (!t || (anchor && t.at > state.now)) {
         idleTurns += 1; // nothing due: let real work (requests, decoding) go on
+        const idle = real.perfNow();
         await new Promise((r) => real.setTimeout(r, Math.min(anchor ? 4 : 50, idleTurns)));
+        if (p) p.idleMs += real.perfNow() - idle;
         continue;
       }
       idleTurns = 0;
@@ -342,5 +448,7 @@
     now: () => state.now,
     hazards: () => [...state.hazards],
     stats: () => ({ now: state.now, fired: state.fired, pending: state.timers.size, busyReads: state.busyReads }),
+    profile: () => (state.profile ? { ...state.profile } : null),
+    resetProfile: () => { state.profile = newProfile(); },
   };
 }());

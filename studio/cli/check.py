@@ -177,7 +177,9 @@ def report_json(report: CheckReport, with_results: bool = False) -> dict[str, ob
 
 
 def _print_profile(report: CheckReport) -> None:
-    """Where each task's evaluations spent their time (means per evaluation, seconds)."""
+    """Where each task's evaluations spent their time (means per evaluation, seconds), and its
+    script phase in parts: the VM's steps, the stage drawn, the helper library's and script's
+    timers, the turns between them, then the page's release and the pool's post-run check."""
     print(f"{'profile':<36} {'ready':>6} {'wait':>6} {'load':>6} {'script':>7} {'total':>6}")
     for t in report.tasks:
         if t.phases is not None:
@@ -186,6 +188,19 @@ def _print_profile(report: CheckReport) -> None:
                 f"{t.id:<36} {p.page_ready_s:6.2f} {p.page_wait_s:6.2f} "
                 f"{p.project_load_s:6.2f} {p.script_s:7.2f} {p.total_s:6.2f}"
             )
+    print(
+        f"{'script phase':<36} {'steps':>6} {'passes':>7} {'skipped':>7} {'step s':>7} "
+        f"{'draws':>6} {'draw s':>7} "
+        f"{'timers':>7} {'timer s':>8} {'turn s':>7} {'release':>8} {'check':>6}"
+    )
+    rows = [(t.id, t.phases) for t in report.tasks if t.phases is not None]
+    for name, p in [*rows, ("(all evaluations)", report.summary.phases)]:
+        print(
+            f"{name:<36} {p.vm_steps:6.0f} {p.vm_passes:7.0f} {p.vm_skipped:7.0f} "
+            f"{p.vm_step_s:7.3f} {p.draws:6.1f} {p.draw_s:7.3f} "
+            f"{p.timers:7.0f} {p.timer_s:8.3f} {p.turn_s:7.3f} {p.release_s:8.3f} "
+            f"{p.check_s:6.3f}"
+        )
 
 
 def _print_report(report: CheckReport) -> None:

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field, computed_field
 
-from studio.models.evaluation import EvalResult
+from studio.models.evaluation import EvalResult, Timings
 
 __all__ = [
     "CheckReport", "CheckSummary", "FlakyTest", "MutantRun", "PhaseTimes", "Survivor", "TaskCheck",
@@ -57,13 +57,41 @@ class MutantRun(BaseModel):
 
 
 class PhaseTimes(BaseModel):
-    """Mean seconds per evaluation in each phase (wall time; evaluations overlap)."""
+    """Mean seconds per evaluation in each phase (wall time; evaluations overlap), and the
+    script phase in parts (means over every evaluation; 0 for real-clock ones, which are not
+    profiled): see studio.models.evaluation.ScriptProfile."""
 
     page_ready_s: float = 0.0  # loading a page, mostly ahead of need
     page_wait_s: float = 0.0  # waiting for a loaded page
     project_load_s: float = 0.0
     script_s: float = 0.0
     total_s: float = 0.0
+    release_s: float = 0.0  # the page putting back what the evaluation changed
+    check_s: float = 0.0  # the post-run check of the page by the pool
+    vm_steps: float = 0.0  # the VM's frames
+    vm_step_s: float = 0.0
+    vm_passes: float = 0.0  # the sequencer's passes over the threads
+    vm_skipped: float = 0.0  # of them, fast-forwarded (every thread still waiting on time)
+    draws: float = 0.0  # the stage drawn for real
+    draw_s: float = 0.0
+    timers: float = 0.0  # the helper library's and the script's timers fired
+    timer_s: float = 0.0
+    turns: float = 0.0  # page turns between timers (the script's own code runs there)
+    turn_s: float = 0.0
+    idle_s: float = 0.0
+
+    @staticmethod
+    def values(timings: Timings) -> dict[str, float]:
+        """What one evaluation adds to each field of the means."""
+        found = timings.model_dump(include=set(PhaseTimes.model_fields))
+        if timings.profile is not None:
+            found.update(timings.profile.model_dump(include=set(PhaseTimes.model_fields)))
+        return {name: float(found.get(name) or 0.0) for name in PhaseTimes.model_fields}
+
+    @staticmethod
+    def mean(sums: dict[str, float], count: int) -> PhaseTimes:
+        """The means of `sums` over `count` evaluations, to the millisecond."""
+        return PhaseTimes(**{k: round(v / max(1, count), 3) for k, v in sums.items()})
 
 
 class TaskCheck(BaseModel):

@@ -7,7 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Clock", "ErrorKind", "EvalError", "EvalResult", "TestDetail", "Timings"]
+__all__ = [
+    "Clock", "ErrorKind", "EvalError", "EvalResult", "ScriptProfile", "TestDetail", "Timings",
+]  # fmt: skip
 
 
 class TestDetail(BaseModel):
@@ -45,6 +47,31 @@ class EvalError(BaseModel):
     line: int | None = None
 
 
+class ScriptProfile(BaseModel):
+    """Where the script phase of a virtual-clock evaluation went (real seconds; counts).
+
+    `vm_steps`/`vm_step_s`: the VM's frames and their time (drawing included), `vm_passes` the
+    sequencer's passes over the threads within them; `draws`/`draw_s`:
+    the stage drawn for real (only when something reads pixels: a snapshot, a touching-colour
+    test, a draw the script asks for); `timers`/`timer_s`: the other timers fired (the helper
+    library's sleeps and polls, the script's own timers); `turns`/`turn_s`: the page's turns
+    between timers, where the script's and helper library's code runs once a timer resolved what
+    it awaits; `idle_s`: real time waited while real work (a request, a decode) was under way.
+    """
+
+    vm_steps: int = 0
+    vm_step_s: float = 0.0
+    vm_passes: int = 0  # the sequencer's polls of its work timer (about one per pass)
+    vm_skipped: int = 0  # of them, passes fast-forwarded (every thread still waiting on time)
+    draws: int = 0
+    draw_s: float = 0.0
+    timers: int = 0
+    timer_s: float = 0.0
+    turns: int = 0
+    turn_s: float = 0.0
+    idle_s: float = 0.0
+
+
 class Timings(BaseModel):
     """Seconds spent in each phase of one evaluation."""
 
@@ -54,6 +81,9 @@ class Timings(BaseModel):
     script_s: float = 0.0
     total_s: float = 0.0
     program_s: float | None = None  # virtual time the program ran (accelerated runs only)
+    release_s: float = 0.0  # the page putting back what the evaluation changed (in the page)
+    check_s: float = 0.0  # the post-run check: the page proved clean (or closed) by the pool
+    profile: ScriptProfile | None = None  # the script phase in parts (virtual clock only)
 
 
 class Clock(StrEnum):

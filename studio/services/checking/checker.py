@@ -83,8 +83,8 @@ class TaskChecker:
         self.finished = 0
         self.expected = 0  # evaluations the current check() is expected to make
         self.progress: Callable[[int, int], None] | None = None  # (finished, expected)
-        self.phase_sums = [0.0] * 5  # page ready, page wait, project load, script, total
-        self.task_phases: dict[str, list[float]] = {}  # the same per task id, and a count
+        self.phase_sums: dict[str, float] = {}  # PhaseTimes' fields summed over evaluations
+        self.task_phases: dict[str, tuple[dict[str, float], list[int]]] = {}  # per task, a count
         self._gate = asyncio.Semaphore(max(1, options.workers))
 
     def _evaluation(self, entry: TaskFolder, clock: Clock) -> Evaluation:
@@ -96,14 +96,11 @@ class TaskChecker:
             result = await self.evaluator.evaluate(
                 entry, project, project_name=name, clock=clock, seed=seed
             )
-            t = result.timings
-            mine = self.task_phases.setdefault(entry.task.id, [0.0] * 6)
-            for i, value in enumerate(
-                (t.page_ready_s, t.page_wait_s, t.project_load_s, t.script_s, t.total_s)
-            ):
-                self.phase_sums[i] += value
-                mine[i] += value
-            mine[5] += 1
+            sums, count = self.task_phases.setdefault(entry.task.id, ({}, [0]))
+            for name, value in PhaseTimes.values(result.timings).items():
+                self.phase_sums[name] = self.phase_sums.get(name, 0.0) + value
+                sums[name] = sums.get(name, 0.0) + value
+            count[0] += 1
             return result
 
         return evaluate
@@ -315,16 +312,12 @@ async def check_tasks(
 
     checks.extend(await asyncio.gather(*(one(e) for e in entries)))
     for c in checks:  # each task's own phase figures (studio check --profile prints them)
-        sums = checker.task_phases.get(c.id)
-        if sums and sums[5]:
-            means = [round(v / sums[5], 3) for v in sums[:5]]
-            names = ("page_ready_s", "page_wait_s", "project_load_s", "script_s", "total_s")
-            c.phases = PhaseTimes(**dict(zip(names, means, strict=True)))
+        sums, count = checker.task_phases.get(c.id, ({}, [0]))
+        if count[0]:
+            c.phases = PhaseTimes.mean(sums, count[0])
     summary = _summary(checks, checker.evaluations, t0)
     if checker.evaluations:
-        means = [round(v / checker.evaluations, 3) for v in checker.phase_sums]
-        names = ("page_ready_s", "page_wait_s", "project_load_s", "script_s", "total_s")
-        summary.phases = PhaseTimes(**dict(zip(names, means, strict=True)))
+        summary.phases = PhaseTimes.mean(checker.phase_sums, checker.evaluations)
     return CheckReport(tasks=checks, summary=summary)
 
 

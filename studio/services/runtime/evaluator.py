@@ -26,7 +26,15 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from studio.models.errors import StudioError
-from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail, Timings
+from studio.models.evaluation import (
+    Clock,
+    ErrorKind,
+    EvalError,
+    EvalResult,
+    ScriptProfile,
+    TestDetail,
+    Timings,
+)
 from studio.models.task import ScriptLimit
 from studio.services.core.errors import ProjectFileError
 from studio.services.core.sb3 import check_sb3
@@ -45,10 +53,12 @@ from studio.services.runtime.eval_console import (  # noqa: F401  (names tests a
 )
 
 __all__ = [
-    "ACQUIRE_LIMIT_S", "BREAKING", "GRACE_S", "KEEPS", "LOAD_LIMIT_S", "MAX_CONSOLE_CHARS",
+    "ACQUIRE_LIMIT_S", "BREAKING", "FAST_FORWARD", "GRACE_S", "KEEPS", "LOAD_LIMIT_S",
+    "MAX_CONSOLE_CHARS",
     "MAX_CONSOLE_LINES", "PAGE_KINDS", "SCRIPT_START", "WATCHDOG_SLACK_S", "Evaluates", "Evaluator",
-    "Prepared", "clean_console_text", "evaluate_prepared", "normalize_into", "prepare",
-    "run_in_page", "syntax_message", "watched",
+    "Prepared", "apply_outcome", "clean_console_text", "evaluate_prepared", "normalize_into",
+    "prepare",
+    "run_in_page", "script_profile", "syntax_message", "watched",
 ]  # fmt: skip
 
 GRACE_S = 5.0  # how long past the script's limit a blocked page is given before it is killed
@@ -56,6 +66,10 @@ LOAD_LIMIT_S = 90.0  # how long the page may take to load the project before the
 SCRIPT_START = "studio:script-start"  # the page's console says the script starts now
 ACQUIRE_LIMIT_S = PAGE_READY_TIMEOUT_S + 30  # getting a ready page, waiting for a slot included
 WATCHDOG_SLACK_S = 10.0  # past every phase's own limit, before the watchdog ends the run
+# On the virtual clock, passes of the VM's sequencer that would find every thread still waiting
+# on time are fast-forwarded (resources/js/virtual-clock.js, hookSequencer): the same program,
+# the same virtual times. False runs every pass, as before (bench/bench_script_phase.py).
+FAST_FORWARD = True
 
 
 @dataclass
@@ -119,6 +133,7 @@ def prepare(
         "seed": seed,
         "stage": list(entry.task.evaluation.stage_size()),
         "limits": PAGE_LIMITS,
+        "fastForward": FAST_FORWARD,
     }
     return Prepared(result, args, limit, t0)
 
@@ -193,7 +208,9 @@ async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult
         finally:
             if not reusable and result.error is not None and result.error.kind in BREAKING:
                 pool.mark_broken(ready.page, result.error.message)
+            checked = time.perf_counter()
             await pool.release(ready.page, reusable)
+            result.timings.check_s = time.perf_counter() - checked
     result.timings.total_s = time.perf_counter() - prepared.t0
     return result
 
@@ -276,7 +293,7 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
             outcome = run.result()
             prepared.answered = True
             page_stats = outcome.get("console") if isinstance(outcome, dict) else None
-            _apply_outcome(result, outcome)
+            apply_outcome(result, outcome)
         elif not started.done():
             result.error = EvalError(
                 kind=ErrorKind.TIMEOUT,
@@ -306,13 +323,17 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
             page.remove_listener("crash", on_crash)
 
 
-def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
+def apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
+    """Fill `result` from what the page's runner answered: hazards, timings and the script
+    phase's profile, then the error or the normalized result."""
     result.clock_hazards = [str(h) for h in outcome.get("clock_hazards") or []][:20]
     timings = outcome.get("timings") or {}
     result.timings.project_load_s = (timings.get("project_load_ms") or 0) / 1000
     result.timings.script_s = (timings.get("script_ms") or 0) / 1000
     if timings.get("program_ms") is not None:
         result.timings.program_s = timings["program_ms"] / 1000
+    result.timings.release_s = _number(timings.get("release_ms")) / 1000
+    result.timings.profile = script_profile(outcome.get("profile"))
     if outcome.get("error"):
         err = outcome["error"]
         kind_name = err.get("kind", "script")
@@ -334,6 +355,32 @@ def _apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
 
 
 PAGE_KINDS = {"project", "syntax", "script", "timeout", "result"}  # what the page may report
+
+
+def script_profile(raw: Any) -> ScriptProfile | None:
+    """The virtual clock's profile of the script phase (resources/js/virtual-clock.js) as a
+    ScriptProfile; None when the page gave none (the real clock). Counts and milliseconds the
+    page sends are numbers or nothing: anything else counts as 0."""
+    if not isinstance(raw, dict):
+        return None
+    return ScriptProfile(
+        vm_steps=int(_number(raw.get("steps"))),
+        vm_step_s=_number(raw.get("stepMs")) / 1000,
+        vm_passes=int(_number(raw.get("passes"))),
+        vm_skipped=int(_number(raw.get("skipped"))),
+        draws=int(_number(raw.get("draws"))),
+        draw_s=_number(raw.get("drawMs")) / 1000,
+        timers=int(_number(raw.get("timers"))),
+        timer_s=_number(raw.get("timerMs")) / 1000,
+        turns=int(_number(raw.get("turns"))),
+        turn_s=_number(raw.get("turnMs")) / 1000,
+        idle_s=_number(raw.get("idleMs")) / 1000,
+    )
+
+
+def _number(value: Any) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and value == value
+    return max(0.0, float(value)) if ok and abs(value) != float("inf") else 0.0
 
 
 def normalize_into(result: EvalResult, raw: Any) -> None:

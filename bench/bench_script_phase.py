@@ -1,0 +1,140 @@
+"""The script phase before and after its cut, side by side in one run, with verdicts (issue 39).
+
+Checks the same tasks twice in this process on the virtual clock, each pass on a fresh pool from
+a fresh browser cache (a first check): "before" runs every pass of the VM's sequencer
+(`evaluator.FAST_FORWARD = False`), "after" fast-forwards the passes that would find every
+thread still waiting on time (resources/js/virtual-clock.js). Prints per pass the evaluations,
+wall time, evaluations per minute and the script phase per evaluation in its parts (VM steps,
+passes and those skipped, step time, stage draws, the helper library's timers, page turns,
+the page's release and the post-run check; `studio check --profile` prints the same), the load
+averages, the ratios, and whether every verdict (per test of golden and initial; each mutant's
+over its reruns) is equal on both passes; each mismatch is printed.
+
+Usage:
+  .venv/bin/python bench/bench_script_phase.py [LIBRARY] [--like] [--published]
+      [--mutants N] [--reruns N] [--every K] [--workers W]
+  LIBRARY      a task library (default: the bundled tasks/)
+  --like       the published-like set of bench/published_like.py (short real-time scripts:
+               clones, touching, a colour test, asks, timed waits, the mouse)
+  --published  the 83-task published-style set (tests/helpers/published_set)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_pages import load, published_library, task_verdicts  # noqa: E402
+from bench.published_like import write_set  # noqa: E402
+from studio.models.check import PhaseTimes  # noqa: E402
+from studio.services.checking.checker import CheckOptions, check_tasks  # noqa: E402
+from studio.services.core.store import TaskFolder, scan_library  # noqa: E402
+from studio.services.runtime import evaluator  # noqa: E402
+from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.pool_size import default_workers  # noqa: E402
+
+
+def like_library(work: Path) -> Path:
+    checkout = work / "like"
+    write_set(checkout)
+    lib = work / "like-lib"
+    subprocess.run(
+        [sys.executable, "-m", "studio", "import", "scratchworld", str(checkout), str(lib)],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return lib
+
+
+async def one_pass(
+    entries: list[TaskFolder], fast: bool, options: CheckOptions, cache: Path
+) -> dict[str, Any]:
+    os.environ["XDG_CACHE_HOME"] = str(cache)  # a first check: a fresh browser cache
+    evaluator.FAST_FORWARD = fast
+    before = load()
+    async with BrowserPool(spares=options.workers) as pool:
+        t0 = time.perf_counter()
+        report = await check_tasks(evaluator.Evaluator(pool), entries, [], options)
+        wall = time.perf_counter() - t0
+    s = report.summary
+    return {
+        "wall": wall,
+        "evals": s.evaluations,
+        "per_min": s.evaluations / wall * 60 if wall else 0.0,
+        "phases": s.phases,
+        "verdicts": task_verdicts(report),
+        "load": f"{before} -> {load()}",
+    }
+
+
+def parts(p: PhaseTimes) -> str:
+    return (
+        f"script {p.script_s:.3f} s = VM steps {p.vm_steps:.0f} ({p.vm_passes:.0f} passes, "
+        f"{p.vm_skipped:.0f} fast-forwarded) {p.vm_step_s:.3f} s, draws {p.draws:.1f} "
+        f"{p.draw_s:.3f} s, helper/script timers {p.timers:.0f} {p.timer_s:.3f} s, page turns "
+        f"{p.turns:.0f} {p.turn_s:.3f} s, idle {p.idle_s:.3f} s; then release {p.release_s:.3f}"
+        f" s, post-run check {p.check_s:.3f} s; total {p.total_s:.3f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("library", nargs="?", type=Path, default=ROOT / "tasks")
+    parser.add_argument("--like", action="store_true")
+    parser.add_argument("--published", action="store_true")
+    parser.add_argument("--mutants", type=int, default=0)
+    parser.add_argument("--reruns", type=int, default=1)
+    parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=default_workers())
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-script-"))
+    if args.like:
+        library = like_library(work)
+    elif args.published:
+        library = published_library(work)
+    else:
+        library = args.library
+    entries = list(scan_library(library).tasks)[:: max(1, args.every)]
+    options = CheckOptions(mutants=args.mutants, reruns=args.reruns, workers=args.workers)
+    print(
+        f"{len(entries)} tasks of {library}; mutants {args.mutants}, reruns {args.reruns}, "
+        f"workers {args.workers}; the virtual clock"
+    )
+    rows = {}
+    for fast in (False, True):
+        rows[fast] = asyncio.run(one_pass(entries, fast, options, work / f"cache-{fast}"))
+        r = rows[fast]
+        print(
+            f"{'after (fast-forward)' if fast else 'before':<21} {r['evals']} evaluations in "
+            f"{r['wall']:.1f} s = {r['per_min']:.1f}/min; load average {r['load']}"
+        )
+        print(f"  per evaluation: {parts(r['phases'])}")
+    old, new = rows[False], rows[True]
+    po, pn = old["phases"], new["phases"]
+    print(
+        f"evaluations per minute: {new['per_min'] / old['per_min']:.2f}x; script phase per "
+        f"evaluation {po.script_s:.3f} s -> {pn.script_s:.3f} s "
+        f"({pn.script_s / po.script_s if po.script_s else 0:.2f}); VM step time "
+        f"{po.vm_step_s:.3f} s -> {pn.vm_step_s:.3f} s; passes {po.vm_passes:.0f} -> "
+        f"{pn.vm_passes - pn.vm_skipped:.0f} run"
+    )
+    a, b = old["verdicts"], new["verdicts"]
+    differ = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+    print(f"verdicts equal before and after: {len(a) - len(differ)}/{len(a)}")
+    for key in differ:
+        print(f"  MISMATCH {key}: before {a.get(key)} after {b.get(key)}")
+
+
+if __name__ == "__main__":
+    main()
