@@ -6,6 +6,10 @@
  *   window.studioDrag.view(state)         put the screen in a stored workspace state (a
  *                                         published one: zoom, then scroll; see drag/setup.py)
  *   window.studioDrag.flyoutIndexOf(op, name)  which palette `op` block shows variable `name`
+ *   window.studioDrag.pan(code, payload)  a published item's pan_canvas_actions step: the
+ *                                         function source `code` awaited as the published
+ *                                         custom_js awaits it -> {ok, value} | {ok: false,
+ *                                         code: INVALID_JS_FN | CUSTOM_JS_ERROR, message}
  *   window.studioDrag.viewState()         the current workspace state (scroll, zoom, target...)
  *   window.studioDrag.mark()              remember the current program and view as the baseline
  *   window.studioDrag.atBaseline()        whether program and view equal the baseline
@@ -148,6 +152,29 @@
     const fw = flyoutWorkspace();
     if (fw && fw.scrollY !== 0) scrollFlyout(0);
     return true;
+  }
+
+  /** A published pan (custom_js): fn({vm, SB, ws, payload, getVM, getWorkspace,
+   * getScratchBlocks}) awaited, then the frames its changes need. */
+  async function pan(code, payload) {
+    let fn;
+    try {
+      fn = (0, eval)(`(${code})`);
+    } catch (err) {
+      return { ok: false, code: 'INVALID_JS_FN', message: `not a function: ${err && err.message}` };
+    }
+    if (typeof fn !== 'function') {
+      return { ok: false, code: 'INVALID_JS_FN', message: `not a function but ${typeof fn}` };
+    }
+    try {
+      const value = await fn({ vm, SB, ws: ws(), payload, getVM: () => vm, getWorkspace: ws,
+        getScratchBlocks: () => SB });
+      await settle();
+      const json = value === undefined ? undefined : JSON.stringify(value);
+      return { ok: true, value: json === undefined ? null : JSON.parse(json) };
+    } catch (err) {
+      return { ok: false, code: 'CUSTOM_JS_ERROR', message: String((err && err.message) || err) };
+    }
   }
 
   function mark() {
@@ -577,6 +604,7 @@
     view,
     viewState,
     paletteTop,
+    pan,
     mark,
     atBaseline,
     restore,
