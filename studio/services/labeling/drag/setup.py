@@ -24,9 +24,10 @@ studio made, whose screen is restored from its own `workspace_state`); `run_setu
 performs steps 2-3b on a Playwright page whose project is loaded (step 4 is drag-trials.js's
 `view`, which also brings the screen back between trial drags). A step that fails names the
 item, the step (`switch_sprite_actions[0]`, `pan_canvas_actions[0]`) and what went wrong: a
-click that hits nothing, a pan function that does not parse or throws. An item's `sprite` is a
-label, as for the published runner: the edited sprite is compared with it case-insensitively,
-and a difference is a warning
+click that hits nothing, a pan function that does not parse (one that throws is a warning
+naming its step, as for the published client, which checks only the HTTP status: the set-up
+goes on). An item's `sprite` is a label, as for the published runner: the edited sprite is
+compared with it case-insensitively, and a difference is a warning
 (`PublishedSetup.warnings`), never a failed set-up.
 """
 
@@ -130,12 +131,20 @@ async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
     if not clicked or not await page_scripts.call(page, helpers, "smallStageShown", 0):
         raise DragItemError(f"item {item_id}: small stage: the editor did not switch to it")
     for step in setup.steps:
-        await _perform(page, step, item_id)
+        try:
+            await _perform(page, step, item_id)
+        except _PanThrew as threw:
+            setup.warnings.append(str(threw))
+            logging.getLogger(__name__).warning("%s", threw)
         await page_scripts.call(page, page_scripts.DRAG, "still", SETTLE_TIMEOUT_MS)
         if step.name.startswith("switch_sprite_actions") and setup.sprite:
             _compare_sprite(setup, await _editing(page), item_id, step.name)
     if not setup.steps and setup.sprite:
         _compare_sprite(setup, await _editing(page), item_id, "with no pre-actions")
+
+
+class _PanThrew(Exception):
+    """A pan function that ran and threw (a warning of the set-up, not a failure)."""
 
 
 async def _editing(page: Any) -> Any:
@@ -161,12 +170,14 @@ async def _perform(page: Any, step: SetupStep, item_id: str) -> None:
     args = step.args
     if step.api == "custom_js":
         out = await page_scripts.call(page, page_scripts.DRAG, "pan", args["fn"], args["payload"])
-        if not out.get("ok"):
-            raise DragItemError(
-                f"item {item_id}: {step.name}: the pan function failed "
-                f"({out.get('code')}: {out.get('message')})"
-            )
-        return
+        if out.get("ok"):
+            return
+        problem = f"item {item_id}: {step.name}: the pan function {out.get('code')}: "
+        if out.get("code") == "INVALID_JS_FN":  # nothing the published page could run either
+            raise DragItemError(problem + f"{out.get('message')}")
+        # a function that throws answers 200 {success: false} and the published client checks
+        # only the status: the set-up goes on from where the function left the screen
+        raise _PanThrew(problem + f"{out.get('message')} (the set-up goes on, as published)")
     x, y = args.get("x"), args.get("y")
     has_point = isinstance(x, int | float) and isinstance(y, int | float)
     if step.api == "click":
