@@ -13,11 +13,13 @@
  *   window.studioDrag.viewState()         the current workspace state (scroll, zoom, target...)
  *   window.studioDrag.mark()              remember the current program and view as the baseline
  *   window.studioDrag.atBaseline()        whether program and view equal the baseline
+ *   window.studioDrag.baselineDiff()      what differs from it: {program?, view?: [now, was], z?}
  *   window.studioDrag.restore(state)      undo back to the baseline; false when undo cannot
  *   window.studioDrag.beginTrial(spec)    before a drag: remember ids; whether at the baseline
  *   window.studioDrag.settle()            let Blockly fire its queued events (the VM hears them)
- *   window.studioDrag.still(ms)           whether palette, code area and editing target stopped
- *                                         moving (4 settled frames alike) within `ms`
+ *   window.studioDrag.still(ms)           whether palette, code area, editing target and the
+ *                                         selected category stopped moving (4 settled frames
+ *                                         alike) within `ms`
  *   window.studioDrag.ownersAt(points)    the block a press at each [x, y] would drag
  *   window.studioDrag.geometry(spec)      screen boxes and connection points of an item's blocks
  *   window.studioDrag.outcome(spec)       {moved, connected, detail} after a trial drag
@@ -184,6 +186,16 @@
     return { blocks: Object.keys(vmBlocks()).length };
   }
 
+  /** What differs from the baseline (for an error message): {program?, view?, z?}. */
+  function baselineDiff() {
+    if (!baseline) return { baseline: 'none' };
+    const out = {};
+    if (programKey() !== baseline.program) out.program = true;
+    if (viewKey() !== baseline.view) out.view = [viewKey(), baseline.view];
+    if (zOrder().join('|') !== baseline.z) out.z = true;
+    return out;
+  }
+
   function atBaseline() {
     return Boolean(baseline) && programKey() === baseline.program &&
       viewKey() === baseline.view && zOrder().join('|') === baseline.z;
@@ -227,7 +239,7 @@
     const key = () => {
       const fw = flyoutWorkspace();
       return [ws().scrollX, ws().scrollY, ws().scale, fw ? fw.scrollY : 0,
-        vm.editingTarget ? vm.editingTarget.id : ''].join('|');
+        vm.editingTarget ? vm.editingTarget.id : '', B.selectedCategory(ws())].join('|');
     };
     let last = key();
     let same = 0;
@@ -607,6 +619,7 @@
     pan,
     mark,
     atBaseline,
+    baselineDiff,
     restore,
     ownersAt,
     geometry,

@@ -24,6 +24,7 @@ import pytest
 from studio.app.checkout import import_checkout
 from studio.services.labeling.drag.item import DragItemError, load_item
 from studio.services.labeling.drag.regions import RegionComputer, compare_with_stored
+from studio.services.runtime.editions import Edition
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.published_grab import FIXTURE
 from tests.helpers.sw_client import SwClient, run_drag_item
@@ -65,9 +66,15 @@ def test_regions_for_the_items_grab_point_agree_with_the_independent_ones(
     entry = load_item(folder)
     grab = entry.item.evaluation_config.drag_start_point
     assert grab is not None and grab[0] % 5 and grab[1] % 5  # off the grid, as published
-    # no start_at: the item's own grab point is the end region's
+    # no start_at: the item's own grab point is the end region's; the copy is outside the
+    # (classic) library, so its edition is named
     computer = RegionComputer(
-        browser_pool.context, browser_pool.server, entry, pages=2, windows=trial_windows
+        browser_pool.context,
+        browser_pool.server,
+        entry,
+        pages=2,
+        windows=trial_windows,
+        edition=Edition.CLASSIC,
     )
     result = loop_thread.run(computer.compute())
     assert result.drag_start_point == (grab[0], grab[1])
@@ -88,7 +95,9 @@ def test_a_set_up_that_does_not_reach_the_grab_point_names_it(
     cfg["drag_start_point"] = [cfg["drag_start_point"][0] + 400.0, cfg["drag_start_point"][1]]
     (folder / "item.json").write_text(json.dumps(data))
     entry = load_item(folder)
-    computer = RegionComputer(browser_pool.context, browser_pool.server, entry, pages=1)
+    computer = RegionComputer(
+        browser_pool.context, browser_pool.server, entry, pages=1, edition=Edition.CLASSIC
+    )
     with pytest.raises(
         DragItemError,
         match=rf"item {item_id}: a drag from the item's drag "

@@ -130,6 +130,9 @@ async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
     clicked = await page_scripts.call(page, helpers, "clickSmallStage")
     if not clicked or not await page_scripts.call(page, helpers, "smallStageShown", 0):
         raise DragItemError(f"item {item_id}: small stage: the editor did not switch to it")
+    # a kept window's category menu follows the palette's scroll back to its top a few frames
+    # later: the screen is read (and remembered as the item's) only once it stopped
+    await page_scripts.call(page, page_scripts.DRAG, "still", SETTLE_TIMEOUT_MS)
     for step in setup.steps:
         try:
             await _perform(page, step, item_id)
