@@ -149,8 +149,13 @@
     if (flyoutWorkspace()) B.scrollFlyout(ws(), y);
   }
 
-  /** The palette at its top, as a fresh page shows it (a kept window may show it scrolled). */
+  /** The palette at its top with its first category selected, as a fresh page shows it (a
+   * kept window may show it scrolled, and its category menu may still mark the category an
+   * earlier item chose). */
   function paletteTop() {
+    const w = ws();
+    const first = (B.categories(w)[0] || {}).id;
+    if (first && B.selectedCategory(w) !== first) B.selectCategory(w, first);
     const fw = flyoutWorkspace();
     if (fw && fw.scrollY !== 0) scrollFlyout(0);
     return true;
