@@ -19,7 +19,13 @@ Prints one line per item and pass, then one line per edition side by side (worst
 seconds of each pass, lowest IoU); the target is under 20 s per item on 2 cores.
 
     .venv/bin/python bench/bench_published_regions.py [--editions current,classic] [--pages 2]
-        [--only ID...] [--no-cold] [--json]
+        [--only ID...] [--no-cold] [--json] [--checkout DIR]
+
+`--checkout DIR` runs a checkout of classic items instead (e.g. tests/fixtures/scratchworld_grab,
+whose regions are for each item's own grab point). Each item's line also says where its time
+went: set-up (windows, load, the published set-up steps, the seed's prediction) until the
+first drag, the start seed (with the grab point's own check), the end seed, and the boundary
+scans of both regions, with the drags made and the mean seconds per drag.
 """
 
 from __future__ import annotations
@@ -59,20 +65,28 @@ async def one(
     mode: str,
     edition: Edition,
 ) -> dict[str, Any]:
-    start = entry.item.evaluation_config.drag_start_point
     t0 = time.perf_counter()
-    computer = RegionComputer(
+    phases: dict[str, float] = {}
+    last = ["set-up", t0]
+
+    def progress(phase: str, done: int, asked: int) -> None:
+        now = time.perf_counter()
+        phases[str(last[0])] = phases.get(str(last[0]), 0.0) + now - float(last[1])
+        last[:] = [phase, now]
+
+    computer = RegionComputer(  # the end region for the item's own grab point
         pool.context,
         pool.server,
         entry,
         pages=pages,
+        progress=progress,
         resume=False,
         windows=windows,
-        start_at=(start[0], start[1]) if start else None,
         edition=edition,
     )
     result = await computer.compute()
     seconds = time.perf_counter() - t0
+    progress("", 0, 0)
     compared = compare_with_stored(entry, result)
     row = {
         "edition": edition.value,
@@ -82,25 +96,29 @@ async def one(
         "drags": result.drags,
         "start_iou": compared["start"]["iou"],
         "end_iou": compared["end"]["iou"],
+        "phases": {k: round(v, 1) for k, v in phases.items()},
     }
+    dragging = seconds - phases.get("set-up", 0.0)
     print(
         f"{edition.value} {row['item']} ({mode}): {row['seconds']:5.1f} s, "
         f"{row['drags']:3d} drags, "
-        f"start IoU {row['start_iou']:.3f}, end IoU {row['end_iou']:.3f}",
+        f"start IoU {row['start_iou']:.3f}, end IoU {row['end_iou']:.3f}; "
+        + ", ".join(f"{k} {v:.1f} s" for k, v in row["phases"].items())
+        + f"; {dragging / max(1, result.drags):.2f} s per drag after set-up",
         file=sys.stderr,
     )
     return row
 
 
 async def run(
-    editions: list[Edition], pages: int, only: set[str], cold: bool
+    editions: list[Edition], pages: int, only: set[str], cold: bool, checkout: Path | None = None
 ) -> list[dict[str, Any]]:
     rows = []
     async with BrowserPool(spares=0) as pool:
         assert pool.server is not None
         for edition in editions:
             with tempfile.TemporaryDirectory() as tmp:
-                import_checkout(CHECKOUTS[edition], Path(tmp))
+                import_checkout(checkout or CHECKOUTS[edition], Path(tmp))
                 entries = scan_items(Path(tmp) / "diagnostics" / "drag")
                 entries = [e for e in entries if not only or e.item.id in only]
                 if cold:
@@ -149,9 +167,12 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[], help="item ids to run")
     parser.add_argument("--no-cold", action="store_true", help="only the warm pass")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--checkout", type=Path, help="a checkout of classic items to run")
     args = parser.parse_args()
     editions = [Edition.parse(e.strip()) for e in args.editions.split(",") if e.strip()]
-    rows = asyncio.run(run(editions, args.pages, set(args.only), not args.no_cold))
+    if args.checkout:
+        editions = [Edition.CLASSIC]
+    rows = asyncio.run(run(editions, args.pages, set(args.only), not args.no_cold, args.checkout))
     summary = summarize(rows)
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary}, indent=2))

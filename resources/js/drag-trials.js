@@ -6,14 +6,20 @@
  *   window.studioDrag.view(state)         put the screen in a stored workspace state (a
  *                                         published one: zoom, then scroll; see drag/setup.py)
  *   window.studioDrag.flyoutIndexOf(op, name)  which palette `op` block shows variable `name`
+ *   window.studioDrag.pan(code, payload)  a published item's pan_canvas_actions step: the
+ *                                         function source `code` awaited as the published
+ *                                         custom_js awaits it -> {ok, value} | {ok: false,
+ *                                         code: INVALID_JS_FN | CUSTOM_JS_ERROR, message}
  *   window.studioDrag.viewState()         the current workspace state (scroll, zoom, target...)
  *   window.studioDrag.mark()              remember the current program and view as the baseline
  *   window.studioDrag.atBaseline()        whether program and view equal the baseline
+ *   window.studioDrag.baselineDiff()      what differs from it: {program?, view?: [now, was], z?}
  *   window.studioDrag.restore(state)      undo back to the baseline; false when undo cannot
  *   window.studioDrag.beginTrial(spec)    before a drag: remember ids; whether at the baseline
  *   window.studioDrag.settle()            let Blockly fire its queued events (the VM hears them)
- *   window.studioDrag.still(ms)           whether palette, code area and editing target stopped
- *                                         moving (4 settled frames alike) within `ms`
+ *   window.studioDrag.still(ms)           whether palette, code area, editing target and the
+ *                                         selected category stopped moving (4 settled frames
+ *                                         alike) within `ms`
  *   window.studioDrag.ownersAt(points)    the block a press at each [x, y] would drag
  *   window.studioDrag.geometry(spec)      screen boxes and connection points of an item's blocks
  *   window.studioDrag.outcome(spec)       {moved, connected, detail} after a trial drag
@@ -143,11 +149,39 @@
     if (flyoutWorkspace()) B.scrollFlyout(ws(), y);
   }
 
-  /** The palette at its top, as a fresh page shows it (a kept window may show it scrolled). */
+  /** The palette at its top with its first category selected, as a fresh page shows it (a
+   * kept window may show it scrolled, and its category menu may still mark the category an
+   * earlier item chose). */
   function paletteTop() {
+    const w = ws();
+    const first = (B.categories(w)[0] || {}).id;
+    if (first && B.selectedCategory(w) !== first) B.selectCategory(w, first);
     const fw = flyoutWorkspace();
     if (fw && fw.scrollY !== 0) scrollFlyout(0);
     return true;
+  }
+
+  /** A published pan (custom_js): fn({vm, SB, ws, payload, getVM, getWorkspace,
+   * getScratchBlocks}) awaited, then the frames its changes need. */
+  async function pan(code, payload) {
+    let fn;
+    try {
+      fn = (0, eval)(`(${code})`);
+    } catch (err) {
+      return { ok: false, code: 'INVALID_JS_FN', message: `not a function: ${err && err.message}` };
+    }
+    if (typeof fn !== 'function') {
+      return { ok: false, code: 'INVALID_JS_FN', message: `not a function but ${typeof fn}` };
+    }
+    try {
+      const value = await fn({ vm, SB, ws: ws(), payload, getVM: () => vm, getWorkspace: ws,
+        getScratchBlocks: () => SB });
+      await settle();
+      const json = value === undefined ? undefined : JSON.stringify(value);
+      return { ok: true, value: json === undefined ? null : JSON.parse(json) };
+    } catch (err) {
+      return { ok: false, code: 'CUSTOM_JS_ERROR', message: String((err && err.message) || err) };
+    }
   }
 
   function mark() {
@@ -155,6 +189,16 @@
     baseline = { program: programKey(), view: viewKey(), z: zOrder().join('|'),
       flyoutY: fw ? fw.scrollY : 0 };
     return { blocks: Object.keys(vmBlocks()).length };
+  }
+
+  /** What differs from the baseline (for an error message): {program?, view?, z?}. */
+  function baselineDiff() {
+    if (!baseline) return { baseline: 'none' };
+    const out = {};
+    if (programKey() !== baseline.program) out.program = true;
+    if (viewKey() !== baseline.view) out.view = [viewKey(), baseline.view];
+    if (zOrder().join('|') !== baseline.z) out.z = true;
+    return out;
   }
 
   function atBaseline() {
@@ -200,7 +244,7 @@
     const key = () => {
       const fw = flyoutWorkspace();
       return [ws().scrollX, ws().scrollY, ws().scale, fw ? fw.scrollY : 0,
-        vm.editingTarget ? vm.editingTarget.id : ''].join('|');
+        vm.editingTarget ? vm.editingTarget.id : '', B.selectedCategory(ws())].join('|');
     };
     let last = key();
     let same = 0;
@@ -577,8 +621,10 @@
     view,
     viewState,
     paletteTop,
+    pan,
     mark,
     atBaseline,
+    baselineDiff,
     restore,
     ownersAt,
     geometry,

@@ -75,7 +75,6 @@ async def _region_item(
     from studio.app.labeling import RegionComputer, apply_result, compare_with_stored, keep_as_label
 
     cfg = entry.item.evaluation_config
-    start_at = cfg.drag_start_point if args.compare and cfg.drag_start_point else None
     grid = args.grid or cfg.grid
 
     # points verified, how many not known ahead; cleared after, the item's lines say the rest
@@ -88,8 +87,7 @@ async def _region_item(
             pages,
             lambda phase, done, asked: bar.advance(done, entry.item.id, f"{phase}: {asked} next"),
             resume=not args.fresh,
-            windows=windows,
-            start_at=(start_at[0], start_at[1]) if start_at else None,
+            windows=windows,  # the end region is for the item's own grab point, when it has one
             edition=edition,
         )
         result = await computer.compute()
@@ -113,7 +111,9 @@ async def _region_item(
     else:
         print(
             f"{entry.item.id}: {len(result.start_points)} start points, "
-            f"{len(result.end_points)} end points (grid {grid} px) in {result.seconds:.1f} s, "
+            f"{len(result.end_points)} end points (grid {grid} px, grabbed at "
+            f"({result.drag_start_point[0]:g}, {result.drag_start_point[1]:g})) in "
+            f"{result.seconds:.1f} s, "
             f"{result.drags} real drags on {pages} pages"
             + (f", {result.resumed_drags} verdicts resumed" if result.resumed_drags else "")
         )

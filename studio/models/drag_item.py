@@ -82,6 +82,7 @@ class EvaluationConfig(BaseModel):
     connection_type: ConnectionType
     target_input_name: str | None = None
     seed_point: list[float] | None = None
+    # the grab point the end region (feasible_points) is for: where the block is held
     drag_start_point: list[float] | None = None
     feasible_start_points: list[list[int]] = Field(default_factory=list)
     feasible_points: list[list[int]] = Field(default_factory=list)
@@ -95,7 +96,9 @@ class EvaluationConfig(BaseModel):
 
 
 class RegionLabel(BaseModel):
-    """One labeler's regions for an item (kept apart from the other labelers')."""
+    """One labeler's regions for an item (kept apart from the other labelers'), with the grab
+    point its end region is for (`drag_start_point`; None in labels made before it was
+    recorded: the item's own then)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -103,6 +106,7 @@ class RegionLabel(BaseModel):
     start_points: list[list[int]] = Field(default_factory=list)
     end_points: list[list[int]] = Field(default_factory=list)
     at: str = ""
+    drag_start_point: list[float] | None = None
 
 
 class RegionStats(BaseModel):

@@ -61,6 +61,17 @@ def _points(raw: list[list[int]]) -> set[Point]:
     return {(int(p[0]), int(p[1])) for p in raw}
 
 
+def grab_line(item: DragItem, labeler: str | None) -> str:
+    """Which grab point the shown end region is for (the labeler's label's, else the item's)."""
+    own = [lab for lab in item.labels if lab.labeler == labeler and lab.drag_start_point]
+    grab = own[0].drag_start_point if own else item.evaluation_config.drag_start_point
+    if not grab:
+        return "No grab point yet: Compute chooses one (blue dot) and stores it with the regions"
+    return (
+        f"Grab point ({grab[0]:g}, {grab[1]:g}), blue dot: the end region is for a drag held there"
+    )
+
+
 def _sorted(points: set[Point]) -> list[list[int]]:
     return [[x, y] for x, y in sorted(points)]
 
@@ -251,11 +262,11 @@ class DragPanel(LabelingPanel):
         if own:
             start, end = _points(own[0].start_points), _points(own[0].end_points)
         png = entry.screenshot_path.read_bytes() if entry.screenshot_path.is_file() else None
-        drag_start = (
-            (round(cfg.drag_start_point[0]), round(cfg.drag_start_point[1]))
-            if cfg.drag_start_point and not self.blind.isChecked()
-            else None
-        )
+        # the grab point the shown end region is for (blind labeling too: a labeler's end
+        # region only means something for where the block is held)
+        grab = own[0].drag_start_point if own and own[0].drag_start_point else None
+        grab = grab or cfg.drag_start_point
+        drag_start = (round(grab[0]), round(grab[1])) if grab else None
         self.canvas.show_item(png, start, end, cfg.grid, drag_start, item_boxes(cfg))
         computed = [lab for lab in item.labels if lab.labeler == COMPUTED_LABEL]
         if computed and not own:
@@ -282,6 +293,7 @@ class DragPanel(LabelingPanel):
             f"To: {cfg.reference_block_opcode} ({cfg.reference_block_id})"
             + (f", input {cfg.target_input_name}" if cfg.target_input_name else ""),
             f"Grid {cfg.grid} px · showing {showing}",
+            grab_line(entry.item, self.context.labeler()),
         ]
         computed = [lab for lab in entry.item.labels if lab.labeler == COMPUTED_LABEL]
         if computed and not self.blind.isChecked() and cfg.feasible_points:

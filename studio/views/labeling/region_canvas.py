@@ -342,6 +342,8 @@ class RegionCanvas(QWidget):
             painter.setPen(QPen(QColor("white"), 1.5))
             painter.setBrush(DRAG_START_COLOUR)
             painter.drawEllipse(c, 5, 5)
+            painter.setPen(QPen(DRAG_START_COLOUR, 1))
+            painter.drawText(c + QPointF(8, 4), "grab")
         for point, colour, label in self.marks:
             c = self.to_widget(point.x(), point.y())
             painter.setPen(QPen(colour, 2))

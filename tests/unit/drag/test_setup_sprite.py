@@ -20,7 +20,7 @@ class _Page(ScriptHost):
     async def answer(self, name: str, function: str, args: list[Any]) -> Any:
         if function == "editingSprite":
             return self.editing
-        if function in ("paletteTop", "clickSmallStage", "smallStageShown"):
+        if function in ("paletteTop", "clickSmallStage", "smallStageShown", "still"):
             return True
         raise AssertionError(f"unexpected call {name}.{function}({args})")
 

@@ -98,7 +98,11 @@ def test_a_label_is_saved_per_labeler_and_blind_labeling_hides_the_others(
     who[0] = "bob"  # the second labeler, blind: neither ann's label nor the computed regions
     panel.blind.setChecked(True)
     assert panel.canvas.start == set() and panel.canvas.end == set()
-    assert panel.canvas.drag_start is None
+    # the grab point stays drawn: an end region only means something for where the block is held
+    grab = stored.evaluation_config.drag_start_point
+    assert grab is not None and stored.labels[0].drag_start_point == grab
+    assert panel.canvas.drag_start == (round(grab[0]), round(grab[1]))
+    assert f"Grab point ({grab[0]:g}, {grab[1]:g})" in panel.details.text()
     assert not panel.agree_button.isEnabled()
     panel.canvas.replace_regions(set(list(computed)[:3]), {(600, 300), (605, 300)}, "bob")
     assert panel.save_label()

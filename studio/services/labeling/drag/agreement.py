@@ -4,6 +4,9 @@ A labeler works on `blind_copy(item, name)`: the item without the other labelers
 (and without the computed regions when `hide_computed`), so a second labeler does not see the
 first's labels. Each labeler's regions are kept apart (`labeling.drag.review.record_label`);
 `region_agreement` reports the IoU of the start regions and of the end regions of two labelers.
+An end region is for one grab point (the label's `drag_start_point`): when the two labels were
+made for different grab points, the second's end region is moved by the difference (to the
+nearest grid step) before they are compared, as scoring moves an end point with its start.
 """
 
 from __future__ import annotations
@@ -38,11 +41,27 @@ def _pts(points: list[list[int]]) -> set[tuple[int, int]]:
     return {(int(p[0]), int(p[1])) for p in points}
 
 
+def _grab_shift(item: DragItem, a: RegionLabel, b: RegionLabel) -> tuple[int, int]:
+    """How far b's end region moves to be for a's grab point (whole grid steps)."""
+    own = item.evaluation_config.drag_start_point
+    ga, gb = a.drag_start_point or own, b.drag_start_point or own
+    if not ga or not gb:
+        return 0, 0
+    grid = item.evaluation_config.grid
+    return (
+        round((ga[0] - gb[0]) / grid) * grid,
+        round((ga[1] - gb[1]) / grid) * grid,
+    )
+
+
 def region_agreement(item: DragItem, first: str, second: str) -> dict[str, Any]:
-    """IoU of the two labelers' start regions, end regions, and their mean."""
+    """IoU of the two labelers' start regions, end regions (for one grab point), and their
+    mean."""
     a, b = label_of(item, first), label_of(item, second)
     start = iou(_pts(a.start_points), _pts(b.start_points))
-    end = iou(_pts(a.end_points), _pts(b.end_points))
+    dx, dy = _grab_shift(item, a, b)
+    moved = {(x + dx, y + dy) for x, y in _pts(b.end_points)}
+    end = iou(_pts(a.end_points), moved)
     return {
         "item": item.id,
         "labelers": [first, second],

@@ -274,8 +274,10 @@ class TrialPage:
         self.reloads += 1
         await self._load()
         if not await page_scripts.call(self.page, DRAG, "atBaseline"):
+            diff = await page_scripts.call(self.page, DRAG, "baselineDiff")
             raise DragItemError(
-                f"item {self.entry.item.id}: the editor did not come back to the item's state"
+                f"item {self.entry.item.id}: the editor did not come back to the item's state "
+                f"(differs: {diff})"
             )
 
     async def close(self) -> None:

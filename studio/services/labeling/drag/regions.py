@@ -8,9 +8,18 @@ its boundary is verified (`grid.BoundaryScan`):
   dragging from boundary points to an empty spot of the code area and reading whether the
   intended block moved in the VM;
 - end region: predicted by replaying Blockly's snapping over the drag's mouse steps on the
-  workspace's connections (`replay`), from the chosen start point; verified by dragging from
-  that start point and reading whether the intended relation (next, parent, input,
+  workspace's connections (`replay`), from the grab point; verified by dragging from
+  that point and reading whether the intended relation (next, parent, input,
   substack) exists in the VM.
+
+An end region only means something for one grab point: where the block is held decides where
+it lands. As in the seed paper's appendix J, the end points are found for one fixed feasible
+start point, the grab point: the item's own `drag_start_point` when it has one (exactly, off
+the grid as published items have it; a press there must take the block, else the
+computation stops naming the point and what a press there takes), otherwise the verified
+start point nearest the left-edge heuristic, which is then stored with the regions as the
+item's `drag_start_point` (and with a label as the label's). Scoring (`scoring`) and the
+overlays measure end points against that same grab point.
 
 A start trial makes one mouse move (to an empty spot); an end trial makes the steps of the
 ten (a published item: the published runner's fifteen) that the replay says could change what
@@ -50,7 +59,7 @@ from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.services.labeling.drag.page import Job, TrialPages
 from studio.services.labeling.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.labeling.drag.review import regions_replaced
-from studio.services.labeling.drag.setup import ACTION_KEYS
+from studio.services.labeling.drag.setup import SETUP_KEYS
 from studio.services.runtime import page_scripts
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG
@@ -58,12 +67,14 @@ from studio.services.runtime.server import EditorServer
 
 __all__ = [
     "COMPUTED_LABEL", "DEFAULT_PAGES", "MARGIN_STEPS", "SEED_DX", "SEED_DY", "START_STEPS",
-    "TRIAL_CODE", "TRIAL_SCRIPTS", "PartialState", "Progress", "RegionComputer",
+    "TRIAL_CODE", "TRIAL_SCRIPTS", "Grab", "PartialState", "Progress", "RegionComputer",
     "RegionInterrupted", "RegionResult", "apply_result", "choose_destination",
-    "compare_with_stored", "item_key", "keep_as_label", "owner_matches", "predict_end",
+    "compare_with_stored", "item_grab", "item_key", "keep_as_label", "owner_matches",
+    "predict_end",
     "predict_start", "seed_order", "simulate_drop", "start_steps", "start_window", "verify_points",
 ]  # fmt: skip
 Progress = Callable[[str, int, int], None]  # (phase, drags so far, drags asked for next)
+Grab = tuple[float, float]  # a grab point: screen pixels, not necessarily on the grid
 DEFAULT_PAGES = 3
 SEED_DX, SEED_DY = 12, 14  # press near the left edge of a block (seed paper, appendix K)
 MARGIN_STEPS = 2
@@ -94,7 +105,7 @@ class RegionInterrupted(DragItemError):
 class RegionResult:
     start_points: list[Point]
     end_points: list[Point]
-    drag_start_point: Point
+    drag_start_point: Grab  # the grab point the end region is for
     destination: tuple[float, float]
     seconds: float
     drags: int
@@ -113,15 +124,22 @@ class RegionResult:
         }
 
 
+def item_grab(entry: ItemFolder) -> Grab | None:
+    """The item's own grab point (its `drag_start_point`), exactly as stored; None: none."""
+    ds = entry.item.evaluation_config.drag_start_point
+    return (float(ds[0]), float(ds[1])) if ds else None
+
+
 def item_key(entry: ItemFolder, grid: int) -> str:
     """What a partial result depends on: project, blocks, connection, screen and grid."""
     cfg = entry.item.evaluation_config
     h = hashlib.sha256(entry.project_path.read_bytes())
     h.update(json.dumps(entry.item.spec, sort_keys=True).encode())
     h.update(cfg.workspace_state.model_dump_json().encode())
-    setup = {k: v for k, v in (cfg.model_extra or {}).items() if k in ACTION_KEYS}
+    setup = {k: v for k, v in (cfg.model_extra or {}).items() if k in SETUP_KEYS}
     h.update(json.dumps([setup, entry.item.sw_extra.get("sprite")], sort_keys=True).encode())
     h.update(str(grid).encode())
+    h.update(json.dumps(item_grab(entry)).encode())  # the end region is for this grab point
     for code in TRIAL_CODE:  # verdicts of another version of the trial code do not count
         h.update(code.read_bytes())
     for script in page_scripts.in_order(TRIAL_SCRIPTS):
@@ -137,7 +155,7 @@ class PartialState:
         self.key = item_key(entry, grid)
         self.start: dict[Point, bool] = {}
         self.end: dict[Point, bool] = {}
-        self.drag_start: Point | None = None
+        self.drag_start: Grab | None = None
 
     def load(self) -> int:
         """Read a partial file of the same item state; the number of verdicts it holds."""
@@ -153,7 +171,7 @@ class PartialState:
         self.start = {(int(x), int(y)): bool(v) for x, y, v in data.get("start", [])}
         self.end = {(int(x), int(y)): bool(v) for x, y, v in data.get("end", [])}
         ds = data.get("drag_start")
-        self.drag_start = (int(ds[0]), int(ds[1])) if ds else None
+        self.drag_start = (float(ds[0]), float(ds[1])) if ds else None
         return len(self.start) + len(self.end)
 
     def save(self) -> None:
@@ -206,7 +224,7 @@ async def predict_start(pages: TrialPages, grid: int) -> set[Point]:
 def predict_end(
     geometry: dict[str, Any],
     snap: dict[str, Any] | None,
-    start: Point,
+    start: Grab,
     grid: int,
     steps: int = DRAG_STEPS,
 ) -> tuple[set[Point], Point]:
@@ -264,7 +282,8 @@ class RegionComputer:
     ) -> None:
         self.windows = windows
         self.edition = edition  # None: the one the item's library records
-        self.start_at = start_at  # the end region's drag start (a stored item's, to compare)
+        # the end region's grab point: `start_at`, else the item's own (None: chosen here)
+        self.start_at = start_at if start_at is not None else item_grab(entry)
         self.context = context
         self.server = server
         self.entry = entry
@@ -313,8 +332,10 @@ class RegionComputer:
             verdicts = await pages.run([(p, dest, start_steps(pages)) for p in points])
             return {p: v.moved for p, v in zip(points, verdicts, strict=True)}
 
-        seed = await self._seed(start_scan, predicted, heuristic, start_jobs, "start seed")
-        drag_start = self.state.drag_start or await self._fixed_start(start_jobs) or seed
+        grab = self.state.drag_start or await self._fixed_start(pages, start_jobs)
+        aim = grab or heuristic  # the start region is the component holding the grab point
+        seed = await self._seed(start_scan, predicted, aim, start_jobs, "start seed")
+        drag_start: Grab = grab or (float(seed[0]), float(seed[1]))
         self.state.drag_start = drag_start
         await pages.pages[0].at_baseline()  # the seed's last drag may still be undoing
         snap = await page_scripts.call(
@@ -345,18 +366,22 @@ class RegionComputer:
             evidence={"start": start_scan.evidence(), "end": end_scan.evidence()},
         )
 
-    async def _fixed_start(self, jobs: Callable[[list[Point]], Any]) -> Point | None:
-        """`start_at` on the grid, once a real drag from it has moved the block."""
+    async def _fixed_start(
+        self, pages: TrialPages, jobs: Callable[[list[Any]], Any]
+    ) -> Grab | None:
+        """`start_at` exactly (off the grid too), once a real drag from it moved the block."""
         if self.start_at is None:
             return None
-        point = (snap_to(self.start_at[0], self.grid), snap_to(self.start_at[1], self.grid))
+        point = (float(self.start_at[0]), float(self.start_at[1]))
         verdicts = await jobs([point])
-        if not verdicts[point]:
-            raise DragItemError(
-                f"item {self.entry.item.id}: a drag from the item's drag start point "
-                f"({point[0]}, {point[1]}) does not move the block on the restored screen"
-            )
-        return point
+        if verdicts[point]:
+            return point
+        owner = await page_scripts.call(pages.pages[0].page, DRAG, "ownersAt", [list(point)])
+        raise DragItemError(
+            f"item {self.entry.item.id}: a drag from the item's drag start point "
+            f"({point[0]:g}, {point[1]:g}) does not move the block on the screen its set-up "
+            f"made ({_set_up_steps(self.entry)}); a press there takes {_owner_text(owner[0])}"
+        )
 
     async def _seed(
         self,
@@ -421,6 +446,22 @@ class RegionComputer:
         return len(self.state.start) + len(self.state.end)
 
 
+def _set_up_steps(entry: ItemFolder) -> str:
+    cfg = entry.item.evaluation_config
+    extra = cfg.model_extra or {}
+    steps = [f"{k} ({len(extra[k])})" for k in SETUP_KEYS if extra.get(k)]
+    return ", ".join([*steps, "workspace_state"])
+
+
+def _owner_text(owner: dict[str, Any]) -> str:
+    kind = owner.get("kind")
+    if kind == "canvas":
+        return f"block {owner.get('id')} ({owner.get('opcode')}) of the code area"
+    if kind in ("flyout", "flyout-inner"):
+        return f"the palette's {owner.get('opcode')} block #{owner.get('index', '?')}"
+    return "no block"
+
+
 COMPUTED_LABEL = "computed"
 
 
@@ -449,6 +490,7 @@ def keep_as_label(entry: ItemFolder, result: RegionResult) -> None:
             start_points=[list(p) for p in result.start_points],
             end_points=[list(p) for p in result.end_points],
             at=datetime.now(UTC).isoformat(timespec="seconds"),
+            drag_start_point=[float(v) for v in result.drag_start_point],
         )
     )
     entry.item.labels = labels
@@ -463,8 +505,9 @@ def apply_result(entry: ItemFolder, result: RegionResult, grid: int, pages: int)
     before = (_point_set(cfg.feasible_start_points), _point_set(cfg.feasible_points))
     cfg.feasible_start_points = [list(p) for p in result.start_points]
     cfg.feasible_points = [list(p) for p in result.end_points]
-    cfg.drag_start_point = [float(v) for v in result.drag_start_point]
-    cfg.seed_point = [float(v) for v in result.drag_start_point]
+    cfg.drag_start_point = [float(v) for v in result.drag_start_point]  # the regions' grab
+    if cfg.seed_point is None:
+        cfg.seed_point = [float(v) for v in result.drag_start_point]
     cfg.grid = grid
     implied = sum(v.get("implied", 0) for v in result.evidence.values())
     entry.item.region_stats = RegionStats(
@@ -489,7 +532,7 @@ async def verify_points(
     pages: TrialPages,
     points: list[Point],
     kind: str,
-    drag_start: tuple[float, float],
+    drag_start: Grab,
     destination: tuple[float, float],
 ) -> set[Point]:
     """Exhaustive verification: a real drag for every point; the ones that succeed."""

@@ -124,7 +124,7 @@ def replay(
 
 def drop_candidate(
     snap: dict[str, Any],
-    start: Point,
+    start: tuple[float, float],
     end: Point,
     steps: int = DRAG_STEPS,
     only: Iterable[int] | None = None,
@@ -138,7 +138,9 @@ def drop_candidate(
     return "aim" if snap["connections"][cand[0]]["targets"][cand[1]][2] == 1 else "other"
 
 
-def simulate_drop(snap: dict[str, Any], start: Point, end: Point, steps: int = DRAG_STEPS) -> bool:
+def simulate_drop(
+    snap: dict[str, Any], start: tuple[float, float], end: Point, steps: int = DRAG_STEPS
+) -> bool:
     """Whether Blockly would make the intended connection for a drag start -> end."""
     return drop_candidate(snap, start, end, steps) == "aim"
 

@@ -3,7 +3,8 @@
 - A label is a labeler's start region and end region, both non-empty; recording it makes a
   draft or rejected item labeled (an approved item stays approved: a label is kept apart).
 - An item is labeled or approved only with both regions: its stored ones, or, when a labeler
-  is named, that labeler's label (approving with a labeler makes the label the item's regions).
+  is named, that labeler's label (approving with a labeler makes the label the item's regions,
+  and the label's grab point the item's `drag_start_point`: an end region is for one grab).
 - Approving with `again` re-approves an approved item (reopened first, as the labeling window
   does when the labeler approves what the canvas shows); without, that is a ReviewError.
 
@@ -12,6 +13,7 @@ Every refusal is a `studio.services.core.errors.ReviewError` that names the item
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from studio.models.drag_item import DragItem, RegionLabel
@@ -37,14 +39,28 @@ def _require_regions(start: Points, end: Points, what: str) -> None:
         )
 
 
-def record_label(item: DragItem, labeler: str, start: Points, end: Points) -> DragItem:
-    """Store `labeler`'s regions (replacing their earlier ones); the item becomes labeled."""
+def record_label(
+    item: DragItem,
+    labeler: str,
+    start: Points,
+    end: Points,
+    grab: Sequence[float] | None = None,
+) -> DragItem:
+    """Store `labeler`'s regions (replacing their earlier ones) with the grab point the end
+    region is for (`grab`, else the item's `drag_start_point`); the item becomes labeled."""
     with about(_name(item)):
         if not labeler:
             raise ReviewError("a label needs the labeler's name")
         _require_regions(start, end, "a label")
         at = datetime.now(UTC).isoformat(timespec="seconds")
-        label = RegionLabel(labeler=labeler, start_points=start, end_points=end, at=at)
+        point = grab if grab is not None else item.evaluation_config.drag_start_point
+        label = RegionLabel(
+            labeler=labeler,
+            start_points=start,
+            end_points=end,
+            at=at,
+            drag_start_point=[float(v) for v in point] if point else None,
+        )
         labels = [lab for lab in item.labels if lab.labeler != labeler] + [label]
         review = after_labeling(item.review, labeler)
     return item.model_copy(update={"labels": labels, "review": review})
@@ -63,6 +79,8 @@ def approve(
         lab = label_of(item, labeler)
         cfg.feasible_start_points = lab.start_points
         cfg.feasible_points = lab.end_points
+        if lab.drag_start_point:  # the end region is for the label's grab point
+            cfg.drag_start_point = list(lab.drag_start_point)
     with about(_name(item)):
         _require_regions(cfg.feasible_start_points, cfg.feasible_points, "approving")
         review = approval(item.review, reviewer, labeler or "", comment, again)

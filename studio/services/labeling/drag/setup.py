@@ -9,17 +9,25 @@ order, at a 1280x720 page:
 2. switch the editor to small stage mode (the "Switch to small stage" button);
 3. `switch_sprite_actions`, then `locate_target_actions`: real input, `click {x, y}` and
    `scroll {direction, amount, x?, y?}` (a mouse wheel), in order;
+3b. `pan_canvas_actions`: each a `custom_js` call `{fn, payload}` (the published generator's
+   pan, whose payload may carry its own canvas transform), awaited in the page as the
+   published server's custom_js awaits it, `fn({vm, SB, ws, payload, getVM, getWorkspace,
+   getScratchBlocks})`, after the pre-actions and before the restore (the published drag
+   runner never sends them: the restore below puts the screen where they left it, unless
+   they changed more than the canvas transform, which only replaying them reproduces);
 4. restore the workspace from `workspace_state`: zoom to `scale` first, then scroll to
    `(scrollX, scrollY)` (the canvas lands at `translate(tx, ty)`; when the scroll cannot get
    there, the canvas is translated there, as the published restore falls back to).
 
-`published_setup(item)` reads those steps from an item (None for an item the studio made,
-whose screen is restored from its own `workspace_state`); `run_setup(page, ...)` performs
-steps 2-3 on a Playwright page whose project is loaded (step 4 is drag-trials.js's `view`,
-which also brings the screen back between trial drags). A step that fails names the item, the step
-(`switch_sprite_actions[0]`) and what went wrong: a click that hits nothing, a palette that
-does not show the block to drag. An item's `sprite` is a label, as for the published runner:
-the edited sprite is compared with it case-insensitively, and a difference is a warning
+`published_setup(item)` reads those steps (`SETUP_KEYS`) from an item (None for an item the
+studio made, whose screen is restored from its own `workspace_state`); `run_setup(page, ...)`
+performs steps 2-3b on a Playwright page whose project is loaded (step 4 is drag-trials.js's
+`view`, which also brings the screen back between trial drags). A step that fails names the
+item, the step (`switch_sprite_actions[0]`, `pan_canvas_actions[0]`) and what went wrong: a
+click that hits nothing, a pan function that does not parse (one that throws is a warning
+naming its step, as for the published client, which checks only the HTTP status: the set-up
+goes on). An item's `sprite` is a label, as for the published runner: the edited sprite is
+compared with it case-insensitively, and a difference is a warning
 (`PublishedSetup.warnings`), never a failed set-up.
 """
 
@@ -35,18 +43,21 @@ from studio.services.labeling.drag.item import DragItemError
 from studio.services.runtime import page_scripts
 
 __all__ = [
-    "ACTION_KEYS", "SETTLE_TIMEOUT_MS", "WHEEL", "PublishedSetup", "SetupStep", "published_setup",
-    "run_setup",
+    "ACTION_KEYS", "PAN_KEY", "SETTLE_TIMEOUT_MS", "SETUP_KEYS", "WHEEL", "PublishedSetup",
+    "SetupStep", "published_setup", "run_setup",
 ]  # fmt: skip
 
 ACTION_KEYS = ("switch_sprite_actions", "locate_target_actions")
+PAN_KEY = "pan_canvas_actions"
+SETUP_KEYS = (*ACTION_KEYS, PAN_KEY)  # every set-up step of a published item, in order
 WHEEL = {"down": (0, 1), "up": (0, -1), "right": (1, 0), "left": (-1, 0)}
 SETTLE_TIMEOUT_MS = 5_000
 
 
 @dataclass
 class SetupStep:
-    """One pre-action of a published item: `click` or `scroll` with its arguments."""
+    """One set-up step of a published item: `click`, `scroll` or `custom_js` (a pan: args
+    `fn` and `payload`) with its arguments."""
 
     name: str  # e.g. "locate_target_actions[1]"
     api: str
@@ -69,6 +80,14 @@ def _action(name: str, raw: Any) -> SetupStep:
     args = {k: v for k, v in raw.items() if k in ("x", "y", "direction", "amount")}
     if isinstance(given, dict):
         args.update(given)
+    if name.startswith(PAN_KEY):
+        code = args.get("fn") or args.get("function") or args.get("code") or raw.get("fn")
+        if api != "custom_js" or not isinstance(code, str) or not code.strip():
+            raise DragItemError(
+                f"{name}: a pan is a custom_js call with a function (fn), not {api!r}"
+            )
+        payload = args.get("payload", raw.get("payload"))
+        return SetupStep(name, "custom_js", {"fn": code, "payload": payload})
     if api not in ("click", "scroll"):
         raise DragItemError(f"{name}: unsupported action {api!r} (click and scroll are)")
     return SetupStep(name, str(api), args)
@@ -80,10 +99,10 @@ def published_setup(item: DragItem) -> PublishedSetup | None:
     extra = cfg.model_extra or {}
     ws_extra = cfg.workspace_state.model_extra or {}
     published_ws = "scrollX" in ws_extra or "tx" in ws_extra
-    if not published_ws and not any(k in extra for k in ACTION_KEYS):
+    if not published_ws and not any(k in extra for k in SETUP_KEYS):
         return None
     setup = PublishedSetup()
-    for key in ACTION_KEYS:
+    for key in SETUP_KEYS:
         actions = extra.get(key) or []
         if not isinstance(actions, list):
             raise DragItemError(f"item {item.id}: {key} is not a list")
@@ -111,13 +130,24 @@ async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
     clicked = await page_scripts.call(page, helpers, "clickSmallStage")
     if not clicked or not await page_scripts.call(page, helpers, "smallStageShown", 0):
         raise DragItemError(f"item {item_id}: small stage: the editor did not switch to it")
+    # a kept window's category menu follows the palette's scroll back to its top a few frames
+    # later: the screen is read (and remembered as the item's) only once it stopped
+    await page_scripts.call(page, page_scripts.DRAG, "still", SETTLE_TIMEOUT_MS)
     for step in setup.steps:
-        await _perform(page, step, item_id)
+        try:
+            await _perform(page, step, item_id)
+        except _PanThrew as threw:
+            setup.warnings.append(str(threw))
+            logging.getLogger(__name__).warning("%s", threw)
         await page_scripts.call(page, page_scripts.DRAG, "still", SETTLE_TIMEOUT_MS)
         if step.name.startswith("switch_sprite_actions") and setup.sprite:
             _compare_sprite(setup, await _editing(page), item_id, step.name)
     if not setup.steps and setup.sprite:
         _compare_sprite(setup, await _editing(page), item_id, "with no pre-actions")
+
+
+class _PanThrew(Exception):
+    """A pan function that ran and threw (a warning of the set-up, not a failure)."""
 
 
 async def _editing(page: Any) -> Any:
@@ -141,6 +171,16 @@ def _compare_sprite(setup: PublishedSetup, editing: Any, item_id: str, when: str
 
 async def _perform(page: Any, step: SetupStep, item_id: str) -> None:
     args = step.args
+    if step.api == "custom_js":
+        out = await page_scripts.call(page, page_scripts.DRAG, "pan", args["fn"], args["payload"])
+        if out.get("ok"):
+            return
+        problem = f"item {item_id}: {step.name}: the pan function {out.get('code')}: "
+        if out.get("code") == "INVALID_JS_FN":  # nothing the published page could run either
+            raise DragItemError(problem + f"{out.get('message')}")
+        # a function that throws answers 200 {success: false} and the published client checks
+        # only the status: the set-up goes on from where the function left the screen
+        raise _PanThrew(problem + f"{out.get('message')} (the set-up goes on, as published)")
     x, y = args.get("x"), args.get("y")
     has_point = isinstance(x, int | float) and isinstance(y, int | float)
     if step.api == "click":
