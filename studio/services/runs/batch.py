@@ -307,6 +307,7 @@ def failure_kind(exc: BaseException) -> str:
     from playwright.async_api import Error as PlaywrightError
 
     from studio.services.episodes.agents.llm import LlmUnavailable
+    from studio.services.runtime.page_guard import PageLost
 
     environment = (
         PlaywrightError,
@@ -314,6 +315,7 @@ def failure_kind(exc: BaseException) -> str:
         TimeoutError,
         ConnectionError,
         EnvironmentFailure,
+        PageLost,
     )
     return "environment" if isinstance(exc, environment) else "agent"
 
