@@ -24,6 +24,7 @@ from studio.app.editor import (
 )
 from studio.app.library import load_task
 from studio.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from studio.cli.ranges import seconds
 from studio.models.evaluation import EvalResult
 
 
@@ -32,7 +33,9 @@ def register(sub: Any) -> None:
     ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
     ev.add_argument("task_dir", type=Path)
     ev.add_argument("--project", type=Path, help=".sb3 to evaluate (default: the golden project)")
-    ev.add_argument("--timeout", type=float, help="time limit in seconds (default: the task's)")
+    ev.add_argument(
+        "--timeout", type=seconds(), help="time limit in seconds, above 0 (default: the task's)"
+    )
     ev.add_argument("--realtime", action="store_true", help="run on the real clock")
     ev.add_argument("--seed", type=int, default=0, help="seed of the page's randomness")
     ev.add_argument(

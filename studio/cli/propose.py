@@ -20,6 +20,7 @@ from typing import Any
 
 from studio.app.editor import editions
 from studio.cli.common import EXIT_OK, ProgressBar
+from studio.cli.ranges import integer
 
 COMMAND = "propose"
 
@@ -32,9 +33,13 @@ def register(subparsers: Any) -> None:
     )
     pr.add_argument("task_dir", type=Path, metavar="TASK_DIR")
     pr.add_argument("--out", type=Path, help="where to write (default: evaluate.proposed.js)")
-    pr.add_argument("--mutants", type=int, default=10, help="mutants that choose the tests")
+    pr.add_argument(
+        "--mutants", type=integer(0), default=10, help="mutants that choose the tests (0 or more)"
+    )
     pr.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
-    pr.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    pr.add_argument(
+        "--workers", type=integer(1), default=2, help="evaluations in parallel (1 or more)"
+    )
     pr.add_argument("--json", action="store_true", help="print the outcome as JSON")
     editions.add_argument(pr)
     pr.add_argument(
