@@ -180,6 +180,12 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
     async with _episodes(args, plan) as runner:
         problems = await _task_problems(plan, runner, sys.stderr if args.json else sys.stdout)
         with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:
+
+            def on_done(done: int, total: int, outcome: Any) -> None:
+                progress.on_outcome(done, total, outcome)
+                if not args.json:  # each episode's line as it ends (a pipe, a Ctrl+C later)
+                    progress.write(outcome.line())
+
             batch = await run_batch(
                 runner,
                 plan.tasks,
@@ -188,7 +194,7 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
                 plan.run_dir,
                 args.workers,
                 plan.manifest.agent,
-                progress.on_outcome,
+                on_done,
                 clock_for=lambda task: clock_for(task, args.realtime, cache),
                 epochs=plan.manifest.epochs,
                 ledger=plan.ledger,
@@ -203,8 +209,6 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
         summary["task_problems"] = [{"task": p.task.task.id, "error": p.message} for p in problems]
         print(json.dumps(summary, indent=2))
     else:
-        for outcome in batch.outcomes:
-            print(outcome.line())
         done = batch.finished
         print(
             f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in done)}/{len(done)} finished "

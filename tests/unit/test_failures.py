@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from typing import Any
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -159,3 +160,37 @@ def test_an_episode_killed_half_way_is_shown_apart(tmp_path: Path) -> None:
     (row,) = report_for(tmp_path).rows
     assert row.overall.sr == 1.0 and row.overall.unfinished == 1
     assert row.not_counted == ["create_b: unfinished: not evaluated (status closed)"]
+
+
+def test_studio_run_prints_each_episode_s_line_as_it_ends(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    import contextlib
+
+    import studio.cli.run as run_cli
+    from studio.cli import build_parser
+
+    for task_id in ("create_a", "create_b"):
+        make_task(tmp_path / "lib" / task_id, task_id=task_id)
+    seen_before: dict[str, str] = {}
+
+    class Home:
+        async def play(self, task: TaskFolder, *_: Any) -> tuple[EvalResult, None, str]:
+            seen_before[task.task.id] = capsys.readouterr().out
+            return _result(1, 1), None, "fake"
+
+    @contextlib.asynccontextmanager
+    async def episodes(*_: Any) -> Any:
+        yield Home()
+
+    async def no_problems(*_: Any) -> list[Any]:
+        return []
+
+    monkeypatch.setattr(run_cli, "_episodes", episodes)
+    monkeypatch.setattr(run_cli, "_task_problems", no_problems)
+    args = build_parser().parse_args(
+        ["run", str(tmp_path / "lib"), "--agent", "idle", "--out", str(tmp_path / "runs")]
+    )
+    assert asyncio.run(run_cli.run_campaign(args)) == 0
+    assert "PASS  create_a: 1/1 tests" in seen_before["create_b"]  # printed before B played
+    assert "SR 100.00% (2/2 finished episodes)" in capsys.readouterr().out
