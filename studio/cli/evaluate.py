@@ -82,9 +82,10 @@ async def _eval(args: argparse.Namespace) -> int:
         data["sr"] = 1.0 if result.ok else 0.0
         data["psr"] = result.partial_success_rate
         data["timings"]["browser_start_s"] = round(result_browser_s, 3)
+        data["edition"] = edition.value
         print(json.dumps(data, indent=2))
     else:
-        _print_result(result, result_browser_s)
+        _print_result(result, result_browser_s, edition.value)
     if result.error is not None:
         return (
             EXIT_BAD_INPUT
@@ -94,8 +95,8 @@ async def _eval(args: argparse.Namespace) -> int:
     return EXIT_OK if result.success else EXIT_FAILED
 
 
-def _print_result(result: EvalResult, browser_s: float) -> None:
-    print(f"task {result.task_id}  project {result.project}")
+def _print_result(result: EvalResult, browser_s: float, edition: str) -> None:
+    print(f"task {result.task_id}  project {result.project}  edition {edition}")
     for d in result.details:
         mark = "PASS" if d.passed else ("TIME" if d.timeout else "FAIL")
         extra = f"  ({d.error})" if d.error and not d.passed else ""
