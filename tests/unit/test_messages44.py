@@ -33,3 +33,22 @@ def test_trajectory_show_on_a_task_folder_with_epochs_points_to_them(tmp_path: P
         (folder / RUN_FILE).write_text(run.model_dump_json())
     with pytest.raises(StudioError, match=r"one trajectory per epoch \(epoch-1, epoch-2\)"):
         load_view(tmp_path / "create_a")
+
+
+def test_importing_into_a_library_that_has_the_tasks_says_why_and_names_overwrite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from studio.cli import main
+    from tests.helpers.scratchworld_fixture import build_set
+
+    sw = build_set(tmp_path / "sw")
+    dest = tmp_path / "lib"
+    assert main(["import", "scratchworld", str(sw.root), str(dest)]) == 0
+    capsys.readouterr()
+    assert main(["import", "scratchworld", str(sw.root), str(dest)]) == 1
+    out, err = capsys.readouterr()
+    first = out.splitlines()[0]
+    assert first.startswith(f"imported no task from {sw.root}: ")
+    assert "--overwrite replaces them" in first
+    assert "already exists; not overwritten (--overwrite replaces it)" in err
+    assert "used by no task" not in err

@@ -293,10 +293,15 @@ def _import_one(
         raise _Skip(Problem(item.path, f"{cut(repr(base.id), 80)} {problem}", "name"))
     final = dest / base.id
     if final.exists() and not overwrite:
-        raise _Skip(Problem(item.path, f"{final} already exists; not overwritten", "name"))
-    initial_name = _initial_name(base.initial_project, sources.projects)
-    golden_name = match_golden(base.id, sources.golden_names)
-    sources.used.update(n for n in (initial_name, base.script, golden_name) if n)
+        _note_used(base, sources)  # its files are this task's, not unused ones
+        raise _Skip(
+            Problem(
+                item.path,
+                f"{final} already exists; not overwritten (--overwrite replaces it)",
+                "name",
+            )
+        )
+    initial_name, golden_name = _note_used(base, sources)
     files = {
         initial_name: sources.project(initial_name, item.path, "initial_project"),
         base.script: sources.script(base.script, item.path),
@@ -387,6 +392,14 @@ def _write_folder(task: Task, files: dict[str, bytes], final: Path, dest: Path) 
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _note_used(base: Baseline, sources: _Sources) -> tuple[str, str | None]:
+    """The task's initial and golden project names, noted (with its script) as used."""
+    initial_name = _initial_name(base.initial_project, sources.projects)
+    golden_name = match_golden(base.id, sources.golden_names)
+    sources.used.update(n for n in (initial_name, base.script, golden_name) if n)
+    return initial_name, golden_name
 
 
 def _warn_unused(sources: _Sources, report: ImportReport) -> None:
