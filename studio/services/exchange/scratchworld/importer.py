@@ -50,6 +50,7 @@ from studio.services.exchange.scratchworld.record import (
     baseline_of,
 )
 from studio.services.exchange.scratchworld.reports import ImportReport, Problem
+from studio.services.exchange.scratchworld.studio_fields import task_fields
 from studio.services.exchange.scratchworld.tasklists import parse_task_list, resolve_entry
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
@@ -363,6 +364,10 @@ def _task(
         },
         "metadata": {METADATA_KEY: record.model_dump(mode="json")},
     }
+    kept = task_fields(item.raw)  # what an export by the studio kept beside the published fields
+    if "metadata" in kept:
+        kept["metadata"] = {**kept["metadata"], **data["metadata"]}
+    data.update(kept)
     try:
         return Task.model_validate(data)
     except ValidationError as exc:
