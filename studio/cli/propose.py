@@ -6,9 +6,9 @@ the mutants each kills, or with --json: tests, golden_passed, initial_failed, mu
 mutants_killed, survivors, killed_nothing, edition. The programs run on the editor edition
 the task's library records (`--edition` overrides), as `studio eval` does. Exit codes: 0 a
 script was written; 1 a script was written, but no test in it fails the initial program (an
-agent doing nothing would pass it: said plainly, first); 2 no script (a task that cannot be read, a golden that does not run, no
-observable difference, a program that reads the time of day, an edition that is not
-installed, ...) with one line on stderr that says why.
+agent doing nothing would pass it: said plainly, first); 2 no script (a task that cannot be
+read, a golden that does not run, no observable difference, a program that reads the time of
+day, an edition that is not installed, ...) with one line on stderr that says why.
 """
 
 from __future__ import annotations

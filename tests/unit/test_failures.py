@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from typing import Any
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from studio.models.agent import EpisodeStatus, Mode
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult

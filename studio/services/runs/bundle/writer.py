@@ -32,8 +32,17 @@ from studio.services.core import paths
 from studio.services.runs.bundle.episodes import episode_data
 
 __all__ = [
-    "DATA_FILE", "FORMAT", "GLOBAL", "STATIC_DIR", "STATIC_FILES", "VERSION", "BundleSummary",
-    "EPOCH_FOLDER", "collect_entries", "run_folder", "write_bundle",
+    "DATA_FILE",
+    "EPOCH_FOLDER",
+    "FORMAT",
+    "GLOBAL",
+    "STATIC_DIR",
+    "STATIC_FILES",
+    "VERSION",
+    "BundleSummary",
+    "collect_entries",
+    "run_folder",
+    "write_bundle",
 ]  # fmt: skip
 
 FORMAT = "scratch-bench-bundle"
