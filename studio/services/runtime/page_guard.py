@@ -24,6 +24,7 @@ import weakref
 from typing import Any
 
 from studio.models.errors import StudioError
+from studio.services.runtime import page_scripts
 
 __all__ = ["OVERSCROLL_FLAG", "PageLost", "guard", "lost", "mark_lost", "open_editor", "refused"]
 
@@ -41,7 +42,7 @@ class PageLost(StudioError):
 async def open_editor(page: Any, url: str, timeout_ms: float) -> None:
     """Load `url` in the fresh `page` in place of its blank document (no history before it)
     and wait for its `load` event (Playwright's TimeoutError after `timeout_ms`)."""
-    await page.evaluate("(url) => location.replace(url)", url)
+    await page_scripts.replace_document(page, url)
     await page.wait_for_url(url, wait_until="load", timeout=timeout_ms)
 
 
