@@ -19,6 +19,7 @@ import shutil
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -347,7 +348,7 @@ def _task(
         task_lists=item.lists,
         task_list_shapes=item.shapes,
     )
-    data = {
+    data: dict[str, Any] = {
         "id": base.id,
         "category": base.category,
         "instruction": base.instruction,
@@ -366,7 +367,7 @@ def _task(
     }
     kept = task_fields(item.raw)  # what an export by the studio kept beside the published fields
     if "metadata" in kept:
-        kept["metadata"] = {**kept["metadata"], **data["metadata"]}
+        kept["metadata"] = {**kept["metadata"], METADATA_KEY: record.model_dump(mode="json")}
     data.update(kept)
     try:
         return Task.model_validate(data)
