@@ -306,9 +306,7 @@ def test_episode_that_cannot_start_is_422(client: Client, server: ApiServer) -> 
     assert status == 422 and "cannot start an episode on cat_walks" in answer["error"]
 
 
-def test_a_lost_page_answers_503_naming_the_environment(
-    client: Client, server: ApiServer
-) -> None:
+def test_a_lost_page_answers_503_naming_the_environment(client: Client, server: ApiServer) -> None:
     from studio.services.runtime.page_guard import PageLost
 
     episode = _start(client)
