@@ -194,3 +194,12 @@ def test_studio_run_prints_each_episode_s_line_as_it_ends(
     assert asyncio.run(run_cli.run_campaign(args)) == 0
     assert "PASS  create_a: 1/1 tests" in seen_before["create_b"]  # printed before B played
     assert "SR 100.00% (2/2 finished episodes)" in capsys.readouterr().out
+
+
+def test_the_html_report_names_the_episodes_not_counted(tmp_path: Path) -> None:
+    from studio.services.runs.report_html import render_html
+
+    test_an_episode_killed_half_way_is_shown_apart(tmp_path)
+    page = render_html(report_for(tmp_path))
+    assert "<h2>Not counted in SR</h2>" in page
+    assert "oracle (composite): create_b: unfinished: not evaluated (status closed)" in page
