@@ -42,18 +42,27 @@ AgentFactory = Callable[[TaskFolder, int], "Agent"]
 
 
 def episode_agents(
-    name: str, mode: Mode, seed: int = 0, actions: Path | None = None
+    name: str,
+    mode: Mode,
+    seed: int = 0,
+    actions: Path | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> AgentFactory:
-    """A function (task, position) -> a fresh agent of kind `name` for that task."""
+    """A function (task, position) -> a fresh agent of kind `name` for that task. `settings`
+    (a run's protocol settings) give the LLM agent its planner and memories."""
     from studio.services.episodes import agents
 
     if name not in EPISODE_AGENTS:
         raise StudioError(f"unknown agent {name!r} (one of {', '.join(EPISODE_AGENTS)})")
     if name == "llm":
-        from studio.services.episodes.agents.llm import LlmAgent, LlmSettings
+        from studio.services.episodes.agents.llm import LlmSettings
+        from studio.services.episodes.agents.llm_planning import AgentOptions, make_llm_agent
 
-        settings = LlmSettings.from_env()
-        return lambda task, _pos: LlmAgent(settings, mode, task.task.instruction)
+        given = settings or {}
+        fields = ("planner", "action_memory", "observation_memory")
+        options = AgentOptions(**{k: given[k] for k in fields if k in given})
+        llm = LlmSettings.from_env()
+        return lambda task, _pos: make_llm_agent(llm, mode, task.task.instruction, options)
     if name == "oracle":
         return lambda task, _pos: agents.OracleAgent(task)
     if name == "idle":

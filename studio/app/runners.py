@@ -43,8 +43,14 @@ def episode_runner(
     steps: int | None = None,
     limits: Any = None,
     prices: Any = None,
+    element_list: bool = True,
 ) -> Any:
-    """The episodes' home (an async context manager), as the module docstring says."""
+    """The episodes' home (an async context manager), as the module docstring says.
+    `element_list=False` (primitive mode screenshots only) plays in this process's browser."""
+    if not element_list and (ray or api):
+        raise StudioError(
+            "--no-element-list plays in this process's browser only: leave out --ray and --api"
+        )
     if ray:
         if api:
             raise StudioError("--ray and --api exclude each other")
@@ -64,8 +70,8 @@ def episode_runner(
     from studio.services.episodes.episode import EpisodeManager
 
     if steps:
-        return EpisodeManager(eval_spares=1, step_limit=steps)
-    return EpisodeManager(eval_spares=1)
+        return EpisodeManager(eval_spares=1, step_limit=steps, element_list=element_list)
+    return EpisodeManager(eval_spares=1, element_list=element_list)
 
 
 class ItemPlace(NamedTuple):

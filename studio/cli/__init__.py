@@ -6,8 +6,11 @@ studio gui | view | label ...           the window on a library, a recorded run,
 studio eval | check | equivalent ...    a task's script on a project; the adversarial check
 studio import | export FORMAT ...       ScratchWorld checkouts, Inspect AI logs
 studio propose TASK_DIR                 an evaluation script from the programs' behaviour
+studio forge PATHS... --out LIBRARY     validated debug tasks forged from golden tasks
 studio serve | run | rescore | report   the agent API, campaigns, their verdicts and grids
+studio stats LIBRARY                    what a task set covers (as the ScratchWorld paper counts)
 studio trajectory show|export|compare   recorded runs
+studio study new|show|serve|export      human baseline studies, participants in a browser
 studio regions | drag | qa | diagnostics ...   the labeling items
 ```
 
@@ -31,6 +34,7 @@ from studio.cli import (
     check,
     common,
     evaluate,
+    forge,
     labeling,
     propose,
     report,
@@ -38,6 +42,8 @@ from studio.cli import (
     run,
     scratchworld,
     serve,
+    stats,
+    study,
     trajectory,
     window,
 )
@@ -50,12 +56,15 @@ GROUPS = (
     check,
     scratchworld,
     propose,
+    forge,
     serve,
     run,
     report,
     rescore,
+    stats,
     trajectory,
     labeling,
+    study,
 )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from studio.app.episodes import Limits, PriceTable, load_prices
 from studio.app.library import TaskFolder
 from studio.app.runs import Manifest, campaign, run_dir_name
+from studio.cli.protocol_flags import resolve_run_protocol, resume_protocol
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
 
@@ -29,6 +30,7 @@ def campaign_for(
             raise StudioError("studio run needs TASKS and --agent (or --resume RUN_DIR)")
         tasks = collect(args.tasks)
         _defaults(args)
+        resolve_run_protocol(args)
         manifest = campaign.new_manifest(
             tasks, args.agent, Mode(args.mode), args.epochs, args.seed, **_settings(args)
         )
@@ -62,6 +64,7 @@ def campaign_for(
         manifest.epochs,
         manifest.seed,
     )
+    resume_protocol(args, manifest.settings)
     for name, value in manifest.settings.items():
         if getattr(args, name, None) is None:
             setattr(args, name, Path(value) if name == "actions" and value else value)
@@ -97,6 +100,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "max_tokens": args.max_tokens,
         "max_cost": args.max_cost,
         "prices": str(args.prices) if args.prices else None,
+        "protocol": args.protocol_record.model_dump(),
     }
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from studio.app.agents import ITEM_AGENTS, item_agent
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, failed
+from studio.cli.protocol_flags import add_protocol_flags, resolve_item_protocol
 from studio.models.errors import StudioError
 
 AGENTS = ITEM_AGENTS
@@ -48,7 +49,9 @@ def add_actions(drag_sub: Any, qa_sub: Any) -> None:
         "one drag, performed in the editor; results go to OUT/<agent>-drag-<timestamp>/.",
     )
     dr.add_argument("items", type=Path, help="a drag item folder or a folder of them")
-    dr.add_argument("--k", type=int, default=1, help=f"attempts per item (1-{K_MAX})")
+    dr.add_argument(
+        "--k", type=int, help=f"attempts per item (1-{K_MAX}; default 1, scratchworld: 3)"
+    )
     dr.add_argument("--pages", type=int, default=1, help="items run at once (editor windows)")
     dr.add_argument(
         "--ray",
@@ -57,6 +60,7 @@ def add_actions(drag_sub: Any, qa_sub: Any) -> None:
         "running cluster (--pages is then per node); the run folder is written here",
     )
     _common(dr)
+    add_protocol_flags(dr, "drag")
     dr.set_defaults(handler=drag_run)
     qr = qa_sub.add_parser(
         "run",
@@ -67,6 +71,7 @@ def add_actions(drag_sub: Any, qa_sub: Any) -> None:
     qr.add_argument("qa_dir", type=Path, help="QA set folder (items/, screenshots/)")
     qr.add_argument("--workers", type=int, default=1, help="questions asked at once")
     _common(qr)
+    add_protocol_flags(qr, "qa")
     qr.set_defaults(handler=qa_run)
 
 
@@ -79,6 +84,7 @@ def drag_run(args: argparse.Namespace) -> int:
     from studio.app.labeling import K_MAX, new_run_dir, run_drag, scan_items
     from studio.app.runners import item_runner
 
+    protocol = resolve_item_protocol(args, "drag").model_dump()
     if not 1 <= args.k <= K_MAX:
         raise StudioError(f"--k must be 1 to {K_MAX}")
     if args.pages < 1:
@@ -86,12 +92,16 @@ def drag_run(args: argparse.Namespace) -> int:
     entries = scan_items(args.items)
     if not entries:
         raise StudioError(f"{args.items}: no drag items (item.json) below it")
+    items = {e.item.id: e.item for e in entries}
+    agent = _with_settings(
+        item_agent("drag", args.agent, items, args.seed, args.answers, args.temperature),
+        items,
+        args,
+    )
     from studio.app.editor import editions
 
     for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
         editions.require_installed(edition, "The drag items")  # each plays on its own
-    items = {e.item.id: e.item for e in entries}
-    agent = item_agent("drag", args.agent, items, args.seed, args.answers, args.temperature)
     run_dir = new_run_dir(args.out, args.agent, "drag")
 
     async def go(progress: ProgressBar) -> Any:
@@ -107,6 +117,7 @@ def drag_run(args: argparse.Namespace) -> int:
                 progress.on_outcome,
                 str(args.items),
                 runner=runner,
+                protocol=protocol,
             )
 
     try:
@@ -133,12 +144,26 @@ def drag_run(args: argparse.Namespace) -> int:
     return EXIT_FAILED if run.errors else EXIT_OK
 
 
+def _with_settings(agent: Any, items: dict[str, Any], args: argparse.Namespace) -> Any:
+    """The agent under the protocol's drag settings (GT Start, Knowledge), refused by name
+    where the items or the agent lack what a setting needs."""
+    from studio.app.field import SettingsDragAgent, drag_settings_problems
+
+    settings = args.protocol_record.settings
+    gt, knowledge = bool(settings.get("ground_truth_start")), bool(settings.get("knowledge"))
+    problems = drag_settings_problems(items, args.agent, gt, knowledge)
+    if problems:
+        raise StudioError("; ".join(problems))
+    return SettingsDragAgent(agent, items, gt, knowledge) if gt or knowledge else agent
+
+
 # ---- qa run ----------------------------------------------------------------------------------
 def qa_run(args: argparse.Namespace) -> int:
     from studio.app.labeling import QaSet, new_run_dir, run_qa
 
     if args.workers < 1:
         raise StudioError("--workers must be at least 1")
+    protocol = resolve_item_protocol(args, "qa").model_dump()
     qa = QaSet(args.qa_dir)
     items = qa.items()
     if not items:
@@ -148,7 +173,9 @@ def qa_run(args: argparse.Namespace) -> int:
     run_dir = new_run_dir(args.out, args.agent, "qa")
     try:
         with ProgressBar(len(items), "item", rate="acc") as progress:
-            run = asyncio.run(run_qa(qa, agent, run_dir, args.workers, progress.on_outcome))
+            run = asyncio.run(
+                run_qa(qa, agent, run_dir, args.workers, progress.on_outcome, protocol)
+            )
     except KeyboardInterrupt:
         return failed("interrupted")
     summary = run.summary()

@@ -39,6 +39,13 @@ def register(subparsers: Any) -> None:
         help="also write a static site into DIR (open DIR/index.html from disk, no server): "
         "the tables, every episode's steps with the action drawn, filters, two runs compared",
     )
+    rp.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare two agents (AGENT or AGENT/MODE) task by task: per category and overall, "
+        "the discordant counts and the exact McNemar p-value",
+    )
     rp.set_defaults(handler=show_report)
 
 
@@ -47,10 +54,26 @@ def show_report(args: argparse.Namespace) -> int:
     from studio.app.runs import format_table, render_html, report_for
 
     report = report_for(args.runs_dir)
+    if getattr(args, "compare", None):
+        from studio.app.paired import compare_rows, format_paired
+
+        paired = compare_rows(report, *args.compare)
+        if args.json:
+            print(paired.model_dump_json(indent=2))
+        else:
+            sys.stdout.write(format_paired(paired))
+        return EXIT_OK
+    studies = _study_tables(args.runs_dir)
     if args.html:
         from studio.app.files import atomic
 
-        atomic.write_text(args.html, render_html(report))
+        page = render_html(report)
+        if studies:
+            extra = "".join(html for _, html in studies)
+            page = (
+                page.replace("</body>", extra + "</body>", 1) if "</body>" in page else page + extra
+            )
+        atomic.write_text(args.html, page)
     bundle = None
     if getattr(args, "bundle", None):
         from studio.app.runs import write_bundle
@@ -60,6 +83,8 @@ def show_report(args: argparse.Namespace) -> int:
         print(report.model_dump_json(indent=2))
     else:
         sys.stdout.write(format_table(report))
+        for text, _ in studies:
+            sys.stdout.write("\n" + text)
         if args.html:
             print(f"HTML report written to {args.html}")
         if bundle is not None:
@@ -68,3 +93,22 @@ def show_report(args: argparse.Namespace) -> int:
                 f"{bundle.images} screenshots, {bundle.seconds:.1f} s)"
             )
     return EXIT_OK
+
+
+def _study_tables(runs_dir: Path) -> list[tuple[str, str]]:
+    """(text, HTML) of each human baseline study found at or below RUNS_DIR (studio study)."""
+    from studio.app.studies import (
+        find_studies,
+        format_results,
+        load_study,
+        read_board,
+        results_html,
+        study_results,
+    )
+
+    tables = []
+    for folder in find_studies(runs_dir):
+        plan = load_study(folder)
+        results = study_results(plan, read_board(folder, plan))
+        tables.append((format_results(results), results_html(results)))
+    return tables

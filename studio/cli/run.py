@@ -30,7 +30,9 @@ from typing import Any
 from studio.app.agents import EPISODE_AGENTS, episode_agents
 from studio.app.errors import TaskFileError
 from studio.app.library import TaskFolder, scan_library
+from studio.cli.baselines import add_baselines_flag, baseline_args
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
+from studio.cli.protocol_flags import add_protocol_flags
 from studio.models.agent import Mode
 
 AGENTS = EPISODE_AGENTS
@@ -102,15 +104,24 @@ def register(subparsers: Any) -> None:
         help="play the episodes on a Ray cluster: `local` starts one here, else HOST:PORT of "
         "a running cluster (--workers is then per node); trajectories are written here",
     )
+    add_protocol_flags(rn, "run")
+    add_baselines_flag(rn)
     rn.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """`studio run`: play the campaign; the exit code (see the module doc)."""
+    """`studio run`: play the campaign (and with --baselines the idle and random ones); the
+    exit code (see the module doc)."""
+    extras = baseline_args(args)  # before the campaign changes args
+    current = args
     try:
-        return asyncio.run(run_campaign(args))
+        code = asyncio.run(run_campaign(args))
+        for current in extras:
+            print(f"baseline: the {current.agent} agent", file=sys.stderr)
+            code = max(code, asyncio.run(run_campaign(current)))
+        return code
     except KeyboardInterrupt:
-        run_dir = getattr(args, "campaign_dir", None)
+        run_dir = getattr(current, "campaign_dir", None)
         if run_dir is None:
             return interrupted()
         return interrupted(
@@ -151,7 +162,9 @@ def _read_campaign(args: argparse.Namespace) -> _Plan:
     tasks, run_dir, manifest = campaign_for(args, collect_tasks)
     args.campaign_dir = run_dir  # named if the run is stopped
     limits, prices = limits_for(args)
-    agent_for = episode_agents(manifest.agent, manifest.mode, args.seed, args.actions)
+    agent_for = episode_agents(
+        manifest.agent, manifest.mode, args.seed, args.actions, args.protocol_record.settings
+    )
     return _Plan(tasks, run_dir, manifest, limits, prices, agent_for)
 
 
@@ -202,6 +215,7 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
                 retries=args.retries,
                 limits=plan.limits,
                 prices=plan.prices,
+                run_meta={"protocol": args.protocol_record.model_dump()},
             )
     run_dir = plan.run_dir
     if args.json:
@@ -272,6 +286,7 @@ def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
         steps=args.steps,
         limits=plan.limits,
         prices=plan.prices,
+        element_list=args.element_list,
     )
 
 

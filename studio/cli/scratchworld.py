@@ -16,7 +16,7 @@ from typing import Any
 from studio.app.checkout import export_checkout, import_checkout
 from studio.app.errors import cut
 from studio.app.exchange import ExportReport, ImportReport
-from studio.cli import inspect_log
+from studio.cli import inspect_log, submission
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
 
@@ -67,6 +67,7 @@ def register(subparsers: Any) -> None:
     sw_exp.add_argument("--json", action="store_true", help="print the report as JSON")
     sw_exp.set_defaults(handler=export_scratchworld)
     inspect_log.register_export(exp_formats)
+    submission.register_export(exp_formats)
 
 
 def import_scratchworld(args: argparse.Namespace) -> int:

@@ -22,8 +22,8 @@ __all__ = [
     "Done", "DoubleClick", "DragAndDrop", "DragArgs", "Element", "EmptyArgs", "EpisodeStatus",
     "Failed", "Hotkey", "HotkeyArgs", "Key", "KeyArgs", "Mode", "Observation", "Placement",
     "PointArgs", "PrimitiveAction", "ProgramChange", "Scroll", "ScrollArgs", "SelectSprite",
-    "SelectSpriteArgs", "SelectStage", "SetBlockField", "SetFieldArgs", "StepRecord", "TypeArgs",
-    "TypeText", "parse_action",
+    "SelectSpriteArgs", "SelectStage", "SetBlockField", "SetFieldArgs", "StepRecord", "Stroke",
+    "StrokeArgs", "TypeArgs", "TypeText", "parse_action",
 ]  # fmt: skip
 
 
@@ -78,6 +78,15 @@ class DragArgs(_Args):
         return self
 
 
+class StrokeArgs(_Args):
+    """A stroke: press at the first point, move through the others in order, release at the
+    last (a path, not only a straight drag: drawing in the paint editor, a curved drag).
+    `duration` spreads the moves over that many seconds."""
+
+    points: list[tuple[float, float]] = Field(min_length=2, max_length=500)
+    duration: float | None = Field(default=None, ge=0, le=10)
+
+
 class ScrollArgs(_Args):
     direction: Literal["up", "down", "left", "right"]
     amount: float = Field(default=3, gt=0, le=50)
@@ -123,6 +132,11 @@ class DragAndDrop(BaseModel):
     args: DragArgs
 
 
+class Stroke(BaseModel):
+    api: Literal["stroke"]
+    args: StrokeArgs
+
+
 class Scroll(BaseModel):
     api: Literal["scroll"]
     args: ScrollArgs
@@ -154,7 +168,7 @@ class Failed(BaseModel):
 
 
 PrimitiveAction = Annotated[
-    Click | DoubleClick | DragAndDrop | Scroll | TypeText | Key | Hotkey | Done | Failed,
+    Click | DoubleClick | DragAndDrop | Stroke | Scroll | TypeText | Key | Hotkey | Done | Failed,
     Field(discriminator="api"),
 ]
 
@@ -280,6 +294,7 @@ PRIMITIVE_APIS = (
     "click",
     "double_click",
     "drag_and_drop",
+    "stroke",
     "scroll",
     "type",
     "key",

@@ -9,6 +9,8 @@ carries 95 % intervals and pass@k (studio.services.core.stats says how they are 
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 __all__ = [
@@ -39,6 +41,9 @@ class RunEntry(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None  # in the price table's currency
+    d_edit: int | None = None  # debug episodes: edit distance to the task's minimal fix
+    protocol: str | None = None  # the run's protocol (None: recorded before protocols were)
+    protocol_settings: dict[str, Any] = Field(default_factory=dict)
 
 
 class CellStats(BaseModel):
@@ -67,6 +72,8 @@ class CellStats(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
+    d_edit_mean: float | None = None  # over the debug episodes whose d_edit is known
+    d_edit_runs: int = 0
 
 
 class TaskStats(BaseModel):
@@ -94,6 +101,12 @@ class ReportRow(BaseModel):
     mean_seconds: float | None = None  # mean time per task, from run.json timestamps
     tasks: list[TaskStats] = Field(default_factory=list)
     not_counted: list[str] = Field(default_factory=list)  # episodes left out of SR, and why
+    protocol: str | None = None  # the protocol of the row's runs (studio.models.protocols)
+    protocol_settings: dict[str, Any] = Field(default_factory=dict)
+    error_rates: dict[str, Any] = Field(default_factory=dict)  # runs.error_rates
+    breakdowns: dict[str, Any] = Field(
+        default_factory=dict
+    )  # runs.breakdowns: SR by difficulty, tag
 
 
 class DiagnosticRow(BaseModel):
@@ -113,6 +126,9 @@ class DiagnosticRow(BaseModel):
     started_at: str = ""
     folder: str = ""
     ci95: dict[str, tuple[float, float]] = Field(default_factory=dict)  # Wilson, per score (%)
+    protocol: str | None = None  # the run's protocol, with its settings
+    protocol_settings: dict[str, Any] = Field(default_factory=dict)
+    errors_px: dict[str, float | None] = Field(default_factory=dict)  # drag: start, end
 
 
 class RunReport(BaseModel):
@@ -123,6 +139,7 @@ class RunReport(BaseModel):
     rows: list[ReportRow] = Field(default_factory=list)
     problems: list[str] = Field(default_factory=list)  # run.json files skipped, and why
     diagnostics: list[DiagnosticRow] = Field(default_factory=list)  # drag and QA runs
+    protocol_notes: list[str] = Field(default_factory=list)  # which protocol each label means
 
     def modes(self) -> list[str]:
         """Modes present, composite first as in the published tables."""

@@ -115,6 +115,11 @@ class StudioActions:
             ["Ctrl+Shift+H"],
             "A participant solves tasks in the editor while every input is recorded",
         )
+        self.study_board = make(
+            "Study &board…",
+            ["Ctrl+Shift+B"],
+            "The live board of a human baseline study: participants x tasks, with state",
+        )
         self.labeling = make(
             "&Labeling window",
             ["Ctrl+Shift+D"],
@@ -131,6 +136,7 @@ class StudioActions:
             self.replay_run,
             self.export_run,
             self.human_session,
+            self.study_board,
         )
         self.task_actions = (self.open_initial, self.open_golden, self.evaluate)
         self.authoring_actions = (self.save, self.revert, self.check, self.submit, self.show_diff)

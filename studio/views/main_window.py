@@ -26,7 +26,7 @@ from studio.app.errors import TaskFileError
 from studio.app.library import LibraryScan, TaskFolder, last_checks, scan_library
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
-from studio.views import recovery_work, task_memory, window_layout
+from studio.views import recovery_work, study_board, task_memory, window_layout
 from studio.views.actions import StudioActions
 from studio.views.authoring import AuthoringController
 from studio.views.background import BackgroundTasks
@@ -224,6 +224,7 @@ class MainWindow(QMainWindow):
         )
         self.labeling: LabelingWindow | None = None
         self.commands.labeling.triggered.connect(lambda: self.open_labeling())
+        self.commands.study_board.triggered.connect(lambda: study_board.open_board(self))
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.task_saved.connect(self._on_task_saved)

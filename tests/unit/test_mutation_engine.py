@@ -117,10 +117,10 @@ def test_the_project_stays_out_of_dumps() -> None:
     assert Mutant.model_validate(dumped).id == mutant.id
 
 
-def test_operator_catalog_lists_all_sixteen() -> None:
+def test_operator_catalog_lists_all_seventeen() -> None:
     names = [info.name for info in operator_catalog()]
     whisker = ["KRM", "SBD", "SDM", "AOR", "LOR", "ROR", "NCM", "VRM"]
-    scratcheval = ["MIR", "BAW", "RWT", "RNM", "SWO", "CNT", "RCV", "DCD"]
+    scratcheval = ["MIR", "BAW", "RWT", "RNM", "SWO", "CNT", "RCV", "DCD", "EHC"]
     assert sorted(names) == sorted(whisker + scratcheval)
     assert all(info.doc for info in operator_catalog())
 

@@ -188,3 +188,56 @@ def test_done_and_failed_do_nothing_on_the_page() -> None:
     mode, page = _observed()
     assert _act(mode, page, {"api": "done"}) == ActionOutcome()
     assert page.input() == []
+
+
+def test_without_the_element_list_the_agent_sees_none_and_acts_by_coordinates() -> None:
+    mode, page = PrimitiveMode(element_list=False), FakePage(ELEMENTS)
+    assert mode.ocr is False  # nothing read from the screenshot for an agent that sees no list
+    asyncio.run(mode.setup(page))
+    obs = asyncio.run(mode.observe(page, 0))
+    assert obs.elements == [] and obs.text and "x and y" in obs.text
+    with pytest.raises(ActionError, match="index 0: this episode has no element list"):
+        _act(mode, page, {"api": "click", "args": {"index": 0}})
+    with pytest.raises(ActionError, match="drag start: index 0: this episode has no element"):
+        _act(mode, page, {"api": "drag_and_drop", "args": {"start_index": 0, "end_x": 5,
+                                                           "end_y": 5}})  # fmt: skip
+    page.log.clear()
+    _act(mode, page, {"api": "click", "args": {"x": 120, "y": 140}})
+    assert page.input() == [("click", 120.0, 140.0, "left")]
+    _act(mode, page, {"api": "scroll", "args": {"direction": "down"}})  # still at the code area
+    assert page.input()[-1][0] == "wheel"
+
+
+def test_a_stroke_presses_moves_through_its_points_and_releases() -> None:
+    mode, page = _observed()
+    points = [[100, 200], [150, 260], [220, 240], [300, 200]]
+    out = _act(mode, page, {"api": "stroke", "args": {"points": points}})
+    assert page.input() == [
+        ("move", 100.0, 200.0, 1),
+        ("down",),
+        ("move", 150.0, 260.0, MIN_DRAG_STEPS),
+        ("move", 220.0, 240.0, MIN_DRAG_STEPS),
+        ("move", 300.0, 200.0, MIN_DRAG_STEPS),
+        ("up",),
+    ]
+    assert out.detail == {
+        "points": [[100.0, 200.0], [150.0, 260.0], [220.0, 240.0], [300.0, 200.0]]
+    }
+    page.log.clear()
+    with pytest.raises(ActionError, match=r"stroke point 3 \(10, 900\) is outside"):
+        _act(mode, page, {"api": "stroke", "args": {"points": [[1, 1], [5, 5], [10, 900]]}})
+    assert page.input() == []  # nothing pressed for a stroke that leaves the screen
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        ({"points": []}, "at least 2"),
+        ({"points": [[1, 2]]}, "at least 2"),
+        ({}, "points"),
+        ({"points": [[1, 2], [3]]}, "points.1"),
+    ],
+)
+def test_a_stroke_without_a_path_is_refused_by_name(args: dict[str, Any], problem: str) -> None:
+    with pytest.raises(ActionError, match=problem):
+        parse_action({"api": "stroke", "args": args}, Mode.PRIMITIVE)

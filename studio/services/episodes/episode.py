@@ -243,6 +243,16 @@ class Episode:
             self.result = result
             if self.recorder is not None:
                 self.recorder.run.eval = result
+                # every evaluation is counted, with when it came: more than one is feedback
+                # the agent may have used (studio report flags it)
+                self.recorder.run.meta.setdefault("evaluations", []).append(
+                    {
+                        "at": _now().isoformat(),
+                        "after_step": self.step_count,
+                        "passed": result.passed_tests,
+                        "total": result.total_tests,
+                    }
+                )
                 self._update_run()
             return result
 
@@ -335,10 +345,13 @@ class EpisodeManager:
         pool: BrowserPool | None = None,
         page_source: PageSource | None = None,
         edition: Edition = Edition.CURRENT,
+        element_list: bool = True,
     ) -> None:
         """`pool` shares an already started browser for evaluations (not closed here; it
         then decides the edition); `page_source` gives episodes their pages instead of fresh
-        headless ones; `edition` is the editor edition of the pages and evaluations."""
+        headless ones; `edition` is the editor edition of the pages and evaluations;
+        `element_list=False` gives primitive episodes no element list (screenshots only)."""
+        self.element_list = element_list
         self.edition = pool.edition if pool is not None else edition
         self._own_server = server is None
         self._own_pool = pool is None
@@ -421,7 +434,7 @@ class EpisodeManager:
         `handler` replaces the mode's own (a ScratchWorld session takes both modes' actions);
         without `load_initial` the page keeps the editor's default project."""
         mode = Mode(mode)
-        handler = handler or make_handler(mode)
+        handler = handler or make_handler(mode, self.element_list)
         await self.start()
         episode_id = uuid.uuid4().hex[:12]
         folder = Path(record_to) if record_to else None

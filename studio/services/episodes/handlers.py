@@ -10,8 +10,9 @@ from studio.services.episodes.modes import ModeHandler
 __all__ = ["make_handler", "observation_summary"]
 
 
-def make_handler(mode: Mode) -> ModeHandler:
-    """A fresh handler for `mode` (one per episode: handlers keep per-page state)."""
+def make_handler(mode: Mode, element_list: bool = True) -> ModeHandler:
+    """A fresh handler for `mode` (one per episode: handlers keep per-page state);
+    `element_list=False`: primitive mode without the element list (screenshots only)."""
     if mode is Mode.COMPOSITE:
         from studio.services.episodes.composite import CompositeMode
 
@@ -20,7 +21,7 @@ def make_handler(mode: Mode) -> ModeHandler:
         from studio.services.episodes.primitive import PrimitiveMode
     except ImportError as exc:
         raise EnvError(f"primitive mode is not available: {exc}") from None
-    handler: ModeHandler = PrimitiveMode()
+    handler: ModeHandler = PrimitiveMode(element_list=element_list)
     return handler
 
 

@@ -9,7 +9,8 @@ within a type top-to-bottom then left-to-right; OCR `text` boxes come last. Inde
 0..n-1 and refer to that observation until the next one.
 
 Actions are real Playwright mouse and keyboard input, nothing semantic: an index resolves to
-the centre of the element in the last observation, exactly as an agent clicking there would.
+the centre of the element in the last observation, exactly as an agent clicking there would. A
+`stroke` presses at its first point, moves through the others and releases at the last.
 Every outcome names the element under the press point (`"blocks: motion_movesteps"`).
 """
 
@@ -35,6 +36,7 @@ from studio.models.agent import (
     Observation,
     PointArgs,
     ScrollArgs,
+    StrokeArgs,
     TypeArgs,
 )
 from studio.services.episodes.modes import VIEWPORT, ActionOutcome
@@ -43,9 +45,9 @@ from studio.services.episodes.ocr.fuse import MIN_SCORE, covering_rects, fuse
 from studio.services.runtime import page_scripts
 
 __all__ = [
-    "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "OBSERVE_SETTLE_MS",
-    "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point", "element_centre", "normalize_key",
-    "ocr_enabled_by_default",
+    "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "NO_ELEMENT_LIST",
+    "OBSERVE_SETTLE_MS", "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point", "element_centre",
+    "normalize_key", "ocr_enabled_by_default",
 ]  # fmt: skip
 
 MIN_DRAG_STEPS = 10
@@ -53,6 +55,10 @@ DRAG_STEPS_PER_S = 60  # mouse moves per second of a drag given a duration
 WHEEL_PX_PER_UNIT = 100  # one scroll unit is one wheel notch
 OBSERVE_SETTLE_MS = 1500  # wait for flyout / workspace scrolling to end before a screenshot
 ACTION_SETTLE_MS = 600
+NO_ELEMENT_LIST = (
+    "No element list in this episode (screenshots only): give every point as x and y in "
+    "screenshot pixels."
+)
 
 _KEY_ALIASES = {
     "enter": "Enter",
@@ -140,9 +146,13 @@ class PrimitiveMode:
     """ModeHandler for primitive mode: screenshot + fused element list; mouse and keys.
 
     `ocr=False` skips OCR (DOM elements only); the default is on unless `$STUDIO_OCR` is
-    `off`. The backend defaults to the offline RapidOCR one (`$STUDIO_OCR=paddleocr` picks
-    PaddleOCR); recognized boxes are cached by screenshot hash. `last_timings` holds the duration of
-    the parts of the last observation (ms), for benchmarks and the debugger.
+    `off`. `element_list=False` is ScratchWorld's "screenshots only" ablation: the agent's
+    observation has no elements (the mode still reads them, to name what an action hit and
+    where an unpointed scroll acts; OCR is off), and an action naming an element index is
+    refused: the agent acts by coordinates only. The backend defaults to the offline RapidOCR
+    one (`$STUDIO_OCR=paddleocr` picks PaddleOCR); recognized boxes are cached by screenshot
+    hash. `last_timings` holds the duration of the parts of the last observation (ms), for
+    benchmarks and the debugger.
     """
 
     mode = Mode.PRIMITIVE
@@ -152,8 +162,10 @@ class PrimitiveMode:
         ocr: bool | None = None,
         backend: OcrBackend | None = None,
         min_score: float = MIN_SCORE,
+        element_list: bool = True,
     ) -> None:
-        self.ocr = ocr_enabled_by_default() if ocr is None else ocr
+        self.element_list = element_list
+        self.ocr = (ocr_enabled_by_default() if ocr is None else ocr) and element_list
         self.min_score = min_score
         self._backend = backend
         self._ocr: CachedOcr | None = None
@@ -209,7 +221,8 @@ class PrimitiveMode:
             mode=Mode.PRIMITIVE,
             step=step,
             screenshot_png_b64=base64.b64encode(png).decode("ascii"),
-            elements=self.elements,
+            elements=self.elements if self.element_list else [],
+            text=None if self.element_list else NO_ELEMENT_LIST,
         )
 
     async def execute(self, page: Any, action: Any) -> ActionOutcome:
@@ -224,6 +237,11 @@ class PrimitiveMode:
     def _point(
         self, page: Any, x: float | None, y: float | None, index: int | None, what: str
     ) -> tuple[float, float]:
+        if index is not None and not self.element_list:
+            raise ActionError(
+                f"{what}: index {index}: this episode has no element list (screenshots only); "
+                "give x and y"
+            )
         if index is not None:
             x, y = element_centre(self.elements, index, self._observed)
         if x is None or y is None:
@@ -263,6 +281,26 @@ class PrimitiveMode:
             await page.mouse.up()
         detail = {"start": [sx, sy], "end": [ex, ey], "steps": steps, "end_target": end_target}
         return ActionOutcome(target, detail)
+
+    async def _do_stroke(self, page: Any, args: StrokeArgs) -> ActionOutcome:
+        """Press at the first point, move through the others in order, release at the last;
+        every point must lie on the screen (checked before anything is pressed)."""
+        width, height = self._viewport(page)
+        points = [(float(x), float(y)) for x, y in args.points]
+        for n, (x, y) in enumerate(points, 1):
+            check_point(x, y, width, height, what=f"stroke point {n}")
+        target = await self._js(page, "describeAt", *points[0])
+        pause = (args.duration or 0.0) / (len(points) - 1)
+        await page.mouse.move(*points[0])
+        await page.mouse.down()
+        try:
+            for x, y in points[1:]:
+                await page.mouse.move(x, y, steps=MIN_DRAG_STEPS)
+                if pause > 0:
+                    await asyncio.sleep(pause)
+        finally:
+            await page.mouse.up()
+        return ActionOutcome(target, {"points": [list(p) for p in points]})
 
     async def _do_scroll(self, page: Any, args: ScrollArgs) -> ActionOutcome:
         if args.index is None and args.x is None:

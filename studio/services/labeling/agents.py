@@ -42,6 +42,8 @@ class DragObservation:
     attempt: int = 0  # 0-based; attempts of one item are independent tries from the same screen
     width: int = PAGE_W
     height: int = PAGE_H
+    given_start: Pt | None = None  # GT Start setting: a valid start point (drag_settings)
+    hints: str = ""  # Knowledge setting: hints for the prompt (drag_settings)
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,8 @@ class RandomDragAgent:
         w, h = observation.width, observation.height
         start = (float(rng.randrange(w)), float(rng.randrange(h)))
         end = (float(rng.randrange(w)), float(rng.randrange(h)))
+        if observation.given_start is not None:  # GT Start: the start is given
+            start = observation.given_start
         return DragDecision(start, end, f"uniform random (seed {self.seed})")
 
 

@@ -72,6 +72,14 @@ def drag_messages(obs: DragObservation) -> list[dict[str, Any]]:
         f"The screenshot is {obs.width}x{obs.height}. Give the one drag that carries out the "
         "instruction."
     )
+    if obs.given_start is not None:  # GT Start setting
+        x, y = obs.given_start
+        text += (
+            f"\n\nA valid start point is given: ({round(x)}, {round(y)}). Pressing there "
+            "grabs the block to drag."
+        )
+    if obs.hints:  # Knowledge setting
+        text += "\n\n" + obs.hints
     user = [{"type": "text", "text": text}, _image_part(obs.screenshot_png)]
     return [{"role": "system", "content": DRAG_SYSTEM}, {"role": "user", "content": user}]
 

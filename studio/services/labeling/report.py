@@ -13,6 +13,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from studio.models.protocols import label_suffix, protocol_of
 from studio.models.report import DiagnosticRow
 from studio.services.core.stats import wilson
 from studio.services.core.untrusted_json import JsonInputError, read_json
@@ -54,16 +55,21 @@ def row_from_summary(data: dict[str, Any], folder: Path) -> DiagnosticRow:
     else:
         scores = {key: _num(data.get(key)) for key, _ in QA_COLUMNS}
     errors = data.get("errors")
+    protocol = protocol_of(data.get("protocol"))
     row = DiagnosticRow(
         kind=kind,
-        agent=str(data.get("agent") or "?"),
+        agent=str(data.get("agent") or "?") + label_suffix(protocol, kind),
         items=int(data.get("items") or 0),
         k=k,
         scores=scores,
         errors=len(errors) if isinstance(errors, list) else 0,
         started_at=str(data.get("started_at") or ""),
         folder=str(folder),
+        protocol=protocol.name if protocol else None,
+        protocol_settings=protocol.settings if protocol else {},
     )
+    if kind == "drag":  # spatial errors (px), as the paper's Table 2 reports them
+        row.errors_px = {e: _num(data.get(f"{e}_error_px")) for e in ("start", "end")}
     for key, n in _item_counts(data, row).items():
         value = scores.get(key)
         if value is not None and isinstance(n, int) and n > 0:

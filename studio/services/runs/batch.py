@@ -120,6 +120,7 @@ class BatchResult:
     mode: Mode
     outcomes: list[EpisodeOutcome] = field(default_factory=list)
     seconds: float = 0.0
+    run_meta: dict[str, Any] = field(default_factory=dict)  # into every run.json's meta
 
     @property
     def finished(self) -> list[EpisodeOutcome]:
@@ -286,6 +287,7 @@ async def run_batch(
     limits: Limits | None = None,
     prices: PriceTable | None = None,
     jobs: list[Job] | None = None,
+    run_meta: dict[str, Any] | None = None,
 ) -> BatchResult:
     """Run `epochs` episodes per task (less what `ledger` holds), `workers` at a time;
     `on_done(done, total, outcome)` reports each. `jobs`: the episodes `plan_jobs` already
@@ -294,14 +296,15 @@ async def run_batch(
     `clock_for(task)` picks the evaluation clock of each task (default: real time).
     `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere
     (`limits` and `prices` apply to episodes played through a manager; a runner is given
-    its own, as `distributed.cluster_episodes` is).
+    its own, as `distributed.cluster_episodes` is). `run_meta` (the run's protocol and
+    settings) goes into every episode's run.json `meta`.
     """
     if isinstance(manager, EpisodeRunner):
         runner: EpisodeRunner = manager
     else:
         runner = ManagerEpisodes(manager, limits, prices)
     run_dir.mkdir(parents=True, exist_ok=True)
-    batch = BatchResult(run_dir, agent_name, Mode(mode))
+    batch = BatchResult(run_dir, agent_name, Mode(mode), run_meta=dict(run_meta or {}))
     if jobs is None:
         jobs, _ = plan_jobs(tasks, run_dir, epochs, ledger)
     slots = asyncio.Semaphore(max(1, workers))
@@ -380,7 +383,7 @@ async def _episode(
     t0 = time.perf_counter()
     started = datetime.now(UTC)
     names = [batch.agent]
-    meta: dict[str, Any] = {"epoch": job.epoch, "seed_position": job.position}
+    meta: dict[str, Any] = {**batch.run_meta, "epoch": job.epoch, "seed_position": job.position}
     if attempt:
         meta["env_retries"] = attempt
     try:

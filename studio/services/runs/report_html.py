@@ -12,6 +12,7 @@ from html import escape
 from studio.models.report import ReportRow, RunReport
 from studio.services.core import paths
 from studio.services.labeling.report import diagnostics_html
+from studio.services.runs.protocol_report import protocols_html
 from studio.services.runs.reports import ci_text, duration, header_counts, interval_line, pct
 
 __all__ = [
@@ -33,6 +34,7 @@ def render_html(report: RunReport, title: str = "Scratch benchmark report") -> s
     meta = f"{runs} runs below {report.root}; generated {stamp}"
     body = "\n".join(_mode_section(report, mode) for mode in report.modes())
     body += "\n" + diagnostics_html(report.diagnostics)
+    body += protocols_html(report)
     apart = [(r, line) for r in report.rows for line in r.not_counted]
     if apart:  # the task's and environment's failures and unfinished episodes, named
         items = "".join(

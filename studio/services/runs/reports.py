@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from studio.models.agent import EpisodeStatus
 from studio.models.errors import StudioError
+from studio.models.protocols import label_suffix, protocol_of
 from studio.models.report import CATEGORIES, CellStats, ReportRow, RunEntry, RunReport, TaskStats
 from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
@@ -30,6 +31,12 @@ from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
 from studio.services.runs.failures import outcome_of
+from studio.services.runs.protocol_report import (
+    attach_field_figures,
+    diagnostic_notes,
+    protocol_lines,
+)
+from studio.services.runs.repair_measures import run_d_edit
 
 __all__ = [
     "UNSEALED_NOTE", "UNSEALED_SUFFIX", "build_report", "ci_text", "duration", "entry_from_run",
@@ -94,11 +101,13 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
     given = run.meta.get("usage")
     usage: dict[str, Any] = given if isinstance(given, dict) else {}
     cost = usage.get("cost")
+    category = task_category(run, cache if cache is not None else {})
+    protocol = protocol_of(run.meta.get("protocol"))
     return RunEntry(
-        agent=run.agent + (UNSEALED_SUFFIX if unsealed else ""),
+        agent=run.agent + label_suffix(protocol) + (UNSEALED_SUFFIX if unsealed else ""),
         mode=run.mode.value,
         task_id=run.task_id,
-        category=task_category(run, cache if cache is not None else {}),
+        category=category,
         success=bool(result and result.ok) and not failed,
         passed_tests=result.passed_tests if result else 0,
         total_tests=result.total_tests if result else 0,
@@ -113,6 +122,9 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         prompt_tokens=_int(usage.get("prompt_tokens")) or 0,
         completion_tokens=_int(usage.get("completion_tokens")) or 0,
         cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
+        d_edit=run_d_edit(run, folder) if category == "debug" else None,
+        protocol=protocol.name if protocol else None,
+        protocol_settings=protocol.settings if protocol else {},
     )
 
 
@@ -227,6 +239,7 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
     successes = sum(t.successes for t in tasks)
     counts = [(t.runs, t.successes) for t in tasks]
     costs = [r.cost for r in runs if r.cost is not None]
+    edits = [r.d_edit for r in runs if r.d_edit is not None]
     return CellStats(
         tasks=len(tasks),
         runs=episodes,
@@ -242,6 +255,8 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
         prompt_tokens=sum(r.prompt_tokens for r in runs),
         completion_tokens=sum(r.completion_tokens for r in runs),
         cost=sum(costs) if costs else None,
+        d_edit_mean=mean(edits) if edits else None,
+        d_edit_runs=len(edits),
     )
 
 
@@ -258,7 +273,9 @@ def report_for(root: Path) -> RunReport:
         detail = f" ({len(problems) + len(broken)} unreadable)" if problems or broken else ""
         raise StudioError(f"{root}: no finished runs (run.json files) below it{detail}")
     report = build_report(entries, root, problems + broken)
+    attach_field_figures(report, entries)
     report.diagnostics = diagnostics
+    report.protocol_notes += diagnostic_notes(diagnostics)
     return report
 
 
@@ -313,9 +330,16 @@ def format_table(report: RunReport) -> str:
         for row in report.rows_for(mode):
             lines.append(f"  {row.agent}: {interval_line(row.overall)}")
             lines.extend(f"    not counted: {line}" for line in row.not_counted)
+        lines.extend(
+            f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
+            f"{row.overall.d_edit_runs} debug episodes; 0 = exactly the minimal fix)"
+            for row in report.rows_for(mode)
+            if row.overall.d_edit_mean is not None
+        )
         lines.append("")
     if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
         lines.extend([UNSEALED_NOTE, ""])
+    lines.extend(protocol_lines(report))
     lines.extend(format_diagnostics(report.diagnostics))
     for problem in report.problems:
         lines.append(f"skipped: {problem}")

@@ -12,7 +12,7 @@ from studio.app.runs import action_point
 from studio.views.viewer.overlay import Mark
 from studio.views.viewer.steps import ViewerStep, hit_element
 
-_KINDS = {"drag_and_drop": "drag"}
+_KINDS = {"drag_and_drop": "drag", "stroke": "drag"}  # a stroke is drawn as its path
 
 
 def mark_for(step: ViewerStep) -> Mark:
@@ -30,9 +30,10 @@ def mark_for(step: ViewerStep) -> Mark:
         mark.text = f"type “{geo.text or ''}”"
     elif geo.kind in ("key", "hotkey"):
         mark.text = f"{geo.kind} " + "+".join(geo.keys)
-    elif geo.kind not in ("click", "double_click", "drag_and_drop"):
+    elif geo.kind not in ("click", "double_click", "drag_and_drop", "stroke"):
         mark.text = caption(geo.kind, args)
-    if geo.unresolved and len(mark.points) < (2 if geo.kind == "drag_and_drop" else 1):
+    needed = 2 if geo.kind in ("drag_and_drop", "stroke") else 1
+    if (geo.unresolved or geo.kind == "stroke") and len(mark.points) < needed:
         mark.text = f"{geo.kind}: {'; '.join(geo.unresolved)}"
         mark.kind = "caption"
     if mark.points and obs is not None:

@@ -12,7 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 
 CLICK = QColor(230, 40, 60)
 DRAG = QColor(255, 140, 0)
@@ -101,9 +110,12 @@ def _click(p: QPainter, mark: Mark) -> None:
 def _drag(p: QPainter, mark: Mark) -> None:
     if len(mark.points) < 2:
         return _caption_only(p, mark)
-    (x0, y0), (x1, y1) = mark.points[0], mark.points[1]
+    # a drag has two points; a stroke its whole path: the head points along the last segment
+    path_points = QPolygonF([QPointF(x, y) for x, y in mark.points])
+    (x0, y0), (x1, y1) = mark.points[0], mark.points[-1]
     start, end = QPointF(x0, y0), QPointF(x1, y1)
-    angle = math.atan2(y1 - y0, x1 - x0)
+    bx, by = mark.points[-2]
+    angle = math.atan2(y1 - by, x1 - bx)
     head = QPainterPath(end)
     for side in (-1, 1):
         head.lineTo(
@@ -116,7 +128,7 @@ def _drag(p: QPainter, mark: Mark) -> None:
     p.setBrush(Qt.BrushStyle.NoBrush)
 
     def path() -> None:
-        p.drawLine(start, end)
+        p.drawPolyline(path_points)
         p.drawPath(head)
         p.drawEllipse(start, 14, 14)  # press: hollow ring
 

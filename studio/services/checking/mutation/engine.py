@@ -28,6 +28,7 @@ from studio.services.checking.mutation.operators import (
     Site,
 )
 from studio.services.checking.mutation.patterns import SCRATCHEVAL_OPERATORS
+from studio.services.checking.mutation.patterns_events import EVENT_OPERATORS
 from studio.services.core.blocks import Project, find_target, script_top
 from studio.services.core.diff import changed_blocks_by_sprite
 from studio.services.core.sb3 import PROJECT_JSON, open_sb3, read_members
@@ -38,9 +39,11 @@ __all__ = [
 
 _ORDER = (
     "KRM", "MIR", "ROR", "BAW", "AOR", "RWT", "LOR", "RNM",
-    "NCM", "CNT", "VRM", "SWO", "RCV", "DCD", "SDM", "SBD",
+    "NCM", "CNT", "VRM", "SWO", "RCV", "DCD", "SDM", "SBD", "EHC",
 )  # fmt: skip
-_BY_NAME = {cls.name: cls() for cls in (*WHISKER_OPERATORS, *SCRATCHEVAL_OPERATORS)}
+_BY_NAME = {
+    cls.name: cls() for cls in (*WHISKER_OPERATORS, *SCRATCHEVAL_OPERATORS, *EVENT_OPERATORS)
+}
 OPERATORS: tuple[MutationOperator, ...] = tuple(_BY_NAME[name] for name in _ORDER)
 TIERS = (0, 1, 2)
 

@@ -73,7 +73,8 @@ class LlmSettings:
     temperature: float = 0.0
     max_tokens: int = 2048
     timeout_s: float = 180.0
-    history: int = 8  # past actions shown in each prompt
+    history: int = 8  # past actions shown in each prompt (the action memory, AM)
+    observations: int = 1  # observations shown in each prompt, the current one included (OM)
     images: bool = True  # send the screenshot in primitive mode
     retries: int = 2  # extra tries after a transient HTTP failure
 
@@ -124,6 +125,7 @@ class LlmAgent:
     name: str = ""
     usage: Usage = field(default_factory=Usage)
     _turns: list[_Turn] = field(default_factory=list)
+    _seen: list[Observation] = field(default_factory=list)  # earlier observations (OM > 1)
 
     def __post_init__(self) -> None:
         self.mode = Mode(self.mode)
@@ -161,22 +163,32 @@ class LlmAgent:
 
     # ---- prompt ------------------------------------------------------------------------
     def _user_content(self, obs: Observation) -> Any:
-        text = "\n\n".join(
-            [
-                f"Task:\n{self.instruction}",
-                f"Step {obs.step + 1}. " + self._history_text(),
-                "Current observation:\n" + observation_text(obs),
-                "What is your next action?",
-            ]
-        )
+        keep = max(self.settings.observations, 1) - 1  # earlier observations shown
+        earlier = self._seen[-keep:] if keep else []
+        self._seen = [*self._seen, obs][-keep:] if keep else []
+        parts = [f"Task:\n{self.instruction}", f"Step {obs.step + 1}. " + self._history_text()]
+        images: list[str] = []
+        for old in earlier:  # observation memory: the earlier observations, oldest first
+            parts.append(f"Observation before step {old.step + 1}:\n" + observation_text(old))
+            if old.screenshot_png_b64:
+                images.append(old.screenshot_png_b64)
+        parts += ["Current observation:\n" + observation_text(obs), "What is your next action?"]
+        text = "\n\n".join(parts)
         if self.mode is Mode.PRIMITIVE and self.settings.images and obs.screenshot_png_b64:
-            image = {"url": f"data:image/png;base64,{obs.screenshot_png_b64}"}
-            return [{"type": "text", "text": text}, {"type": "image_url", "image_url": image}]
+            images.append(obs.screenshot_png_b64)  # the current screenshot comes last
+            content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+            for b64 in images:
+                content.append(
+                    {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{b64}"}}
+                )
+            return content
         return text
 
     def _history_text(self) -> str:
         if not self._turns:
             return "No actions taken yet."
+        if self.settings.history <= 0:  # no action memory
+            return f"{len(self._turns)} actions taken so far."
         shown = self._turns[-self.settings.history :]
         first = len(self._turns) - len(shown) + 1
         lines = [f"Your last {len(shown)} actions (oldest first):"]
@@ -218,6 +230,8 @@ def observation_text(obs: Observation) -> str:
     """The observation as the model reads it (the screenshot goes as an image part)."""
     if obs.mode is Mode.COMPOSITE:
         return obs.text or "(empty observation)"
+    if not obs.elements and obs.text:  # no element list (screenshots only): the mode says so
+        return obs.text
     lines = []
     for e in obs.elements:
         cx, cy = round(e.x + e.w / 2), round(e.y + e.h / 2)

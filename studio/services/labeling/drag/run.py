@@ -163,6 +163,7 @@ class DragRun:
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     seconds: float = 0.0
     usage: dict[str, Any] | None = None
+    protocol: dict[str, Any] | None = None  # studio.models.protocols.ProtocolRecord
 
     @property
     def errors(self) -> list[dict[str, str]]:
@@ -196,6 +197,8 @@ class DragRun:
         out["errors"] = self.errors
         if self.usage is not None:
             out["usage"] = self.usage
+        if self.protocol is not None:
+            out["protocol"] = self.protocol
         return out
 
     def prediction_lines(self) -> list[dict[str, Any]]:
@@ -333,16 +336,18 @@ async def run_drag(
     windows: list[Any] | None = None,
     runner: ItemRunner | None = None,
     edition: Edition | None = None,
+    protocol: dict[str, Any] | None = None,
 ) -> DragRun:
     """Run `agent` on every item, `pages` items at a time (an editor window each); write the
     run folder; the run with its summary. `windows`: editor pages the caller opened
     (`page.open_window`), used instead of new ones and left open. `runner`: plays the items
     instead (all handed to it at once; it bounds how many run together). Each item plays on
-    `edition`, else on the edition its library records."""
+    `edition`, else on the edition its library records. `protocol` (the run's protocol
+    record) goes into summary.json."""
     if not 1 <= k <= K_MAX:
         raise ValueError(f"k must be 1 to {K_MAX}")
     (run_dir / SCREENS_DIR).mkdir(parents=True, exist_ok=True)
-    run = DragRun(run_dir, agent.name, k, items_dir)
+    run = DragRun(run_dir, agent.name, k, items_dir, protocol=protocol)
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(len(entries)):
         queue.put_nowait(i)

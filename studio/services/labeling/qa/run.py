@@ -89,6 +89,7 @@ class QaRun:
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     seconds: float = 0.0
     usage: dict[str, Any] | None = None
+    protocol: dict[str, Any] | None = None  # studio.models.protocols.ProtocolRecord
 
     def summary(self) -> dict[str, Any]:
         answers = {o.label: o.reply.answer for o in self.outcomes}
@@ -104,6 +105,8 @@ class QaRun:
         out["errors"] = [{"id": o.label, "error": o.error} for o in self.outcomes if o.crashed]
         if self.usage is not None:
             out["usage"] = self.usage
+        if self.protocol is not None:
+            out["protocol"] = self.protocol
         return out
 
     def write(self) -> None:
@@ -139,11 +142,13 @@ async def run_qa(
     run_dir: Path,
     workers: int = 1,
     on_done: Callable[[int, int, QaOutcome], None] | None = None,
+    protocol: dict[str, Any] | None = None,
 ) -> QaRun:
-    """Ask `agent` every item of the set, `workers` at a time; write the run folder."""
+    """Ask `agent` every item of the set, `workers` at a time; write the run folder (its
+    summary.json with `protocol`, the run's protocol record, when given)."""
     items = qa.items()
     run_dir.mkdir(parents=True, exist_ok=True)
-    run = QaRun(run_dir, agent.name, str(qa.root))
+    run = QaRun(run_dir, agent.name, str(qa.root), protocol=protocol)
     slots = asyncio.Semaphore(max(1, workers))
     done: list[QaOutcome] = []
     t0 = time.perf_counter()

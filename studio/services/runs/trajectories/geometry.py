@@ -24,9 +24,10 @@ class ActionGeometry:
     """The drawable part of an action.
 
     `kind` is the action's api. `points`: one point for click, double_click and scroll, start
-    and end for drag_and_drop (a point that could not be resolved is left out). `text` is the
-    typed text; `keys` the key or hotkey keys; `direction` and `amount` describe a scroll;
-    `element_index` (and `end_element_index` for a drag's end) the element the action named.
+    and end for drag_and_drop, the path of a stroke (a point that could not be resolved is
+    left out). `text` is the typed text; `keys` the key or hotkey keys; `direction` and
+    `amount` describe a scroll; `element_index` (and `end_element_index` for a drag's end) the
+    element the action named.
     """
 
     kind: str
@@ -59,6 +60,11 @@ def action_point(
         _add_point(geo, args, "end_x", "end_y", "end_index", elements, "end")
         geo.element_index = _int(args.get("start_index"))
         geo.end_element_index = _int(args.get("end_index"))
+    elif kind == "stroke":
+        points = args.get("points")
+        for point in points if isinstance(points, list) else []:
+            if isinstance(point, list | tuple) and len(point) == 2:
+                geo.points.append((float(point[0]), float(point[1])))
     elif kind == "scroll":
         _scroll(geo, args, elements)
     elif kind == "type":

@@ -24,6 +24,10 @@ def describe_action(action: dict[str, Any]) -> str:
         start = _where(args, "start_x", "start_y", "start_index")
         end = _where(args, "end_x", "end_y", "end_index")
         return f"drag {start} -> {end}"
+    if api == "stroke":
+        points = args.get("points") or []
+        ends = f" {_pair(points[0])} -> {_pair(points[-1])}" if points else ""
+        return f"stroke {len(points)} points{ends}"
     if api == "scroll":
         at = f" at {_where(args, 'x', 'y', 'index')}" if _has_point(args) else ""
         return f"scroll {args.get('direction', '?')} {args.get('amount', 3)}{at}"
@@ -166,3 +170,13 @@ def format_comparison(cmp: Comparison) -> str:
         for t in cmp.tests:
             lines.append(f"{t.name:<{width}}  {t.outcome_a or '-':<8}  {t.outcome_b or '-'}")
     return "\n".join(lines) + "\n"
+
+
+def _pair(point: object) -> str:
+    if isinstance(point, list | tuple) and len(point) == 2:
+        return (
+            f"({point[0]:g}, {point[1]:g})"
+            if all(isinstance(v, int | float) for v in point)
+            else str(point)
+        )
+    return "?"
