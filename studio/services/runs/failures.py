@@ -43,9 +43,11 @@ def outcome_of(result: EvalResult | None, failure: str | None, agent_ended: bool
     (a human who gave up)."""
     if failure in NOT_COUNTED:
         return failure
+    if failure == "agent":  # recorded as the agent's (a published runner's exception too)
+        return "finished"
     if result is not None:
         whose = verdict_failure(result)
         return whose if whose in NOT_COUNTED else "finished"
-    if failure == "agent" or agent_ended:
-        return "finished"  # the agent crashed or gave up: its own failure
+    if agent_ended:
+        return "finished"  # the agent gave up: its own failure
     return "unfinished"
