@@ -62,6 +62,7 @@ def client(loop_thread: LoopThread, browser_pool: Any) -> Iterator[Client]:
     from studio.services.api.server import ApiServer
     from studio.services.episodes.episode import EpisodeManager
 
+    before = os.environ.get("STUDIO_OCR")
     os.environ["STUDIO_OCR"] = "off"
     manager = EpisodeManager(browser_pool.server, pool=browser_pool, spare_pages=0)
     server = ApiServer(manager, TOKEN, library=paths.BUNDLED_TASKS)
@@ -69,6 +70,10 @@ def client(loop_thread: LoopThread, browser_pool: Any) -> Iterator[Client]:
     yield Client(server.url)
     loop_thread.run(server.close())
     loop_thread.run(manager.close())
+    if before is None:
+        os.environ.pop("STUDIO_OCR", None)
+    else:
+        os.environ["STUDIO_OCR"] = before
 
 
 def _point(rng: random.Random) -> tuple[float, float]:

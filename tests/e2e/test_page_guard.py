@@ -37,12 +37,17 @@ def manager(loop_thread: LoopThread, browser_pool: Any, tmp_path_factory: Any) -
 
     from studio.services.episodes.episode import EpisodeManager
 
+    before = os.environ.get("STUDIO_OCR")
     os.environ["STUDIO_OCR"] = "off"  # the element list is enough here
     out = tmp_path_factory.mktemp("runs")
     mgr = EpisodeManager(browser_pool.server, out_dir=out, pool=browser_pool, spare_pages=0)
     loop_thread.run(mgr.start())
     yield mgr
     loop_thread.run(mgr.close())
+    if before is None:
+        os.environ.pop("STUDIO_OCR", None)
+    else:
+        os.environ["STUDIO_OCR"] = before
 
 
 def _scroll_left(x: int, y: int) -> dict[str, Any]:
