@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from studio.services.runs.batch import run_batch, run_dir_name
     from studio.services.runs.bundle import write_bundle
     from studio.services.runs.campaign import Ledger, Manifest, plan_jobs
+    from studio.services.runs.preflight import record_problems, task_problems
     from studio.services.runs.report_html import render_html
     from studio.services.runs.reports import format_table, report_for
     from studio.services.runs.rescore import RESCORE_FILE, rescore
@@ -58,6 +59,7 @@ __getattr__ = lazy.exports(
         "open_archive": ("studio.services.runs.trajectories.archive", "open_archive"),
         "plan_jobs": ("studio.services.runs.campaign", "plan_jobs"),
         "read_manifest": ("studio.services.runs.trajectories.archive", "read_manifest"),
+        "record_problems": ("studio.services.runs.preflight", "record_problems"),
         "recorded_task_folder": (
             "studio.services.runs.trajectories.archive",
             "recorded_task_folder",
@@ -67,6 +69,7 @@ __getattr__ = lazy.exports(
         "rescore": ("studio.services.runs.rescore", "rescore"),
         "run_batch": ("studio.services.runs.batch", "run_batch"),
         "run_dir_name": ("studio.services.runs.batch", "run_dir_name"),
+        "task_problems": ("studio.services.runs.preflight", "task_problems"),
         "timeline_json": ("studio.services.runs.trajectories.text", "timeline_json"),
         "write_bundle": ("studio.services.runs.bundle", "write_bundle"),
     },
@@ -92,12 +95,14 @@ __all__ = [
     "open_archive",
     "plan_jobs",
     "read_manifest",
+    "record_problems",
     "recorded_task_folder",
     "render_html",
     "report_for",
     "rescore",
     "run_batch",
     "run_dir_name",
+    "task_problems",
     "timeline_json",
     "write_bundle",
 ]

@@ -22,6 +22,7 @@ from studio.app.editor import AgreementCache, default_workers, editions
 from studio.app.errors import TaskFileError
 from studio.app.library import load_task, scan_library
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
+from studio.cli.ranges import integer
 from studio.models.errors import StudioError
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
@@ -34,13 +35,20 @@ def register(sub: Any) -> None:
         "check", help="adversarial check: golden passes, initial and mutants fail, reruns agree"
     )
     ck.add_argument("paths", type=Path, nargs="+", help="task folders or libraries")
-    ck.add_argument("--mutants", type=int, default=10, help="mutants per task (0: none)")
-    ck.add_argument("--reruns", type=int, default=3, help="runs per project, each with a seed")
+    ck.add_argument(
+        "--mutants", type=integer(0), default=10, help="mutants per task, 0 or more (0: none)"
+    )
+    ck.add_argument(
+        "--reruns",
+        type=integer(1),
+        default=3,
+        help="runs per project (1 or more), each with a seed",
+    )
     ck.add_argument(
         "--workers",
-        type=int,
+        type=integer(1),
         default=None,
-        help="evaluations in parallel (default: the cores, or STUDIO_CORES, plus one)",
+        help="evaluations in parallel, 1 or more (default: the cores, or STUDIO_CORES, plus one)",
     )
     ck.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
     ck.add_argument("--realtime", action="store_true", help="force the real clock")

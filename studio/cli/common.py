@@ -130,6 +130,11 @@ class ProgressBar:
         mark = "ERR" if outcome.error else ("ok" if outcome.success else "fail")
         self.advance(done, outcome.label, mark, outcome.success)
 
+    def write(self, line: str) -> None:
+        """Print `line` on stdout now (flushed: a pipe sees it at once), above the bar."""
+        tqdm.write(line, file=sys.stdout)
+        sys.stdout.flush()
+
     def close(self) -> None:
         self._bar.close()
 

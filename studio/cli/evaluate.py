@@ -24,6 +24,7 @@ from studio.app.editor import (
 )
 from studio.app.library import load_task
 from studio.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from studio.cli.ranges import seconds
 from studio.models.evaluation import EvalResult
 
 
@@ -32,7 +33,9 @@ def register(sub: Any) -> None:
     ev = sub.add_parser("eval", help="run a task's evaluation script on a project")
     ev.add_argument("task_dir", type=Path)
     ev.add_argument("--project", type=Path, help=".sb3 to evaluate (default: the golden project)")
-    ev.add_argument("--timeout", type=float, help="time limit in seconds (default: the task's)")
+    ev.add_argument(
+        "--timeout", type=seconds(), help="time limit in seconds, above 0 (default: the task's)"
+    )
     ev.add_argument("--realtime", action="store_true", help="run on the real clock")
     ev.add_argument("--seed", type=int, default=0, help="seed of the page's randomness")
     ev.add_argument(
@@ -79,9 +82,10 @@ async def _eval(args: argparse.Namespace) -> int:
         data["sr"] = 1.0 if result.ok else 0.0
         data["psr"] = result.partial_success_rate
         data["timings"]["browser_start_s"] = round(result_browser_s, 3)
+        data["edition"] = edition.value
         print(json.dumps(data, indent=2))
     else:
-        _print_result(result, result_browser_s)
+        _print_result(result, result_browser_s, edition.value)
     if result.error is not None:
         return (
             EXIT_BAD_INPUT
@@ -91,8 +95,8 @@ async def _eval(args: argparse.Namespace) -> int:
     return EXIT_OK if result.success else EXIT_FAILED
 
 
-def _print_result(result: EvalResult, browser_s: float) -> None:
-    print(f"task {result.task_id}  project {result.project}")
+def _print_result(result: EvalResult, browser_s: float, edition: str) -> None:
+    print(f"task {result.task_id}  project {result.project}  edition {edition}")
     for d in result.details:
         mark = "PASS" if d.passed else ("TIME" if d.timeout else "FAIL")
         extra = f"  ({d.error})" if d.error and not d.passed else ""

@@ -5,9 +5,10 @@ folder; the task's own script only with --replace) and prints the tests in plain
 the mutants each kills, or with --json: tests, golden_passed, initial_failed, mutants_total,
 mutants_killed, survivors, killed_nothing, edition. The programs run on the editor edition
 the task's library records (`--edition` overrides), as `studio eval` does. Exit codes: 0 a
-script was written; 2 no script (a task that cannot be read, a golden that does not run, no
-observable difference, a program that reads the time of day, an edition that is not
-installed, ...) with one line on stderr that says why.
+script was written; 1 a script was written, but no test in it fails the initial program (an
+agent doing nothing would pass it: said plainly, first); 2 no script (a task that cannot be
+read, a golden that does not run, no observable difference, a program that reads the time of
+day, an edition that is not installed, ...) with one line on stderr that says why.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.app.editor import editions
-from studio.cli.common import EXIT_OK, ProgressBar
+from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
+from studio.cli.ranges import integer
 
 COMMAND = "propose"
 
@@ -32,9 +34,13 @@ def register(subparsers: Any) -> None:
     )
     pr.add_argument("task_dir", type=Path, metavar="TASK_DIR")
     pr.add_argument("--out", type=Path, help="where to write (default: evaluate.proposed.js)")
-    pr.add_argument("--mutants", type=int, default=10, help="mutants that choose the tests")
+    pr.add_argument(
+        "--mutants", type=integer(0), default=10, help="mutants that choose the tests (0 or more)"
+    )
     pr.add_argument("--seed", type=int, default=0, help="base seed (rerun i uses seed + i)")
-    pr.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
+    pr.add_argument(
+        "--workers", type=integer(1), default=2, help="evaluations in parallel (1 or more)"
+    )
     pr.add_argument("--json", action="store_true", help="print the outcome as JSON")
     editions.add_argument(pr)
     pr.add_argument(
@@ -91,20 +97,27 @@ async def _propose(args: argparse.Namespace) -> int:
     data = report.to_json()
     data["script"] = str(path)
     data["edition"] = edition.value
+    code = EXIT_OK if report.catches_initial else EXIT_FAILED  # a script doing nothing passes
     if args.json:
         print(json.dumps(data, indent=2))
-        return EXIT_OK
+        return code
+    if not report.catches_initial:
+        print(f"{report.task_id}: WEAK SCRIPT: {report.warnings[0]}")
     print(f"{report.task_id}: {len(report.kept)} tests kept of {len(report.candidates)} proposed")
     for p in report.kept:
         initial = ", fails the initial program" if p.fails_initial else ""
         print(f"  - {p.words}  (kills {len(p.kills)}{initial})")
     s = report.selection
-    print(f"mutants killed {s.mutants_killed}/{s.mutants_total}; golden passes on every rerun")
+    initial = "fails" if report.catches_initial else "PASSES (weak: see above)"
+    print(
+        f"mutants killed {s.mutants_killed}/{s.mutants_total}; golden passes on every rerun; "
+        f"the initial program {initial}"
+    )
     for m in s.survivors:
         print(f"  survivor: {m}")
     for words in s.killed_nothing:
         print(f"  killed no mutant: {words}")
-    for warning in report.warnings:
+    for warning in report.warnings[0 if report.catches_initial else 1 :]:
         print(f"  warning: {warning}")
     print(f"written to {path} in {report.seconds:.1f} s (on the {edition.value} editor edition)")
-    return EXIT_OK
+    return code

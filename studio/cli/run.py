@@ -190,8 +190,15 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
     from studio.app.runs import run_batch
 
     cache = AgreementCache()
-    with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:
-        async with _episodes(args, plan) as runner:
+    async with _episodes(args, plan) as runner:
+        problems = await _task_problems(plan, runner, sys.stderr if args.json else sys.stdout)
+        with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:
+
+            def on_done(done: int, total: int, outcome: Any) -> None:
+                progress.on_outcome(done, total, outcome)
+                if not args.json:  # each episode's line as it ends (a pipe, a Ctrl+C later)
+                    progress.write(outcome.line())
+
             batch = await run_batch(
                 runner,
                 plan.tasks,
@@ -200,7 +207,7 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
                 plan.run_dir,
                 args.workers,
                 plan.manifest.agent,
-                progress.on_outcome,
+                on_done,
                 clock_for=lambda task: clock_for(task, args.realtime, cache),
                 epochs=plan.manifest.epochs,
                 ledger=plan.ledger,
@@ -212,16 +219,18 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
             )
     run_dir = plan.run_dir
     if args.json:
-        print(json.dumps(batch.to_json(), indent=2))
+        summary = batch.to_json()
+        summary["task_problems"] = [{"task": p.task.task.id, "error": p.message} for p in problems]
+        print(json.dumps(summary, indent=2))
     else:
-        for outcome in batch.outcomes:
-            print(outcome.line())
-        n = len(batch.outcomes)
+        done = batch.finished
         print(
-            f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in batch.outcomes)}/{n})  "
-            f"PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
+            f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in done)}/{len(done)} finished "
+            f"episodes)  PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
             f"({batch.episodes_per_hour():.0f} episodes/hour)"
         )
+        if batch.task_failures:
+            print(f"not counted in SR: {batch.task_failures} episode(s) the task failed")
         spent = batch.spent()
         if spent["prompt_tokens"] or spent["completion_tokens"]:
             cost = "" if spent["cost"] is None else f", cost {spent['cost']:.4f}"
@@ -235,7 +244,32 @@ async def _play(args: argparse.Namespace, plan: _Plan) -> int:
                 "(played again by --resume)"
             )
         print(f"recorded in {run_dir}; `studio report {run_dir.parent}` shows the grid")
-    return EXIT_FAILED if batch.errors else EXIT_OK
+    return EXIT_FAILED if batch.errors or problems else EXIT_OK
+
+
+async def _task_problems(plan: _Plan, runner: Any, out: Any) -> list[Any]:
+    """Check the tasks before any agent plays (studio.services.runs.preflight): each broken
+    task is named (on `out`) as the task's problem, recorded, and taken out of the plan."""
+    from studio.app.runs import record_problems, task_problems
+
+    try:
+        context = runner.pool.context  # this process's browser, when the episodes play here
+    except Exception:
+        context = None  # elsewhere: a browser of its own parses the scripts
+    problems = await task_problems(plan.tasks, context)
+    if problems:
+        for problem in problems:
+            print(problem.line(), file=out)
+        broken = {p.task.task.id for p in problems}
+        record_problems(problems, plan.jobs, plan.manifest.mode, plan.manifest.agent)
+        plan.jobs = [job for job in plan.jobs if job.task.task.id not in broken]
+        print(
+            f"{len(broken)} task(s) not played (the task's problem, not the agent's): fix "
+            f"them, then `studio run --resume {plan.run_dir}` plays their episodes",
+            file=out,
+        )
+        out.flush()
+    return problems
 
 
 def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:

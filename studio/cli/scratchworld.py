@@ -111,7 +111,12 @@ def _show(args: argparse.Namespace, report: ImportReport | ExportReport) -> int:
 
 def _print(report: ImportReport | ExportReport) -> None:
     if isinstance(report, ImportReport):
-        print(f"imported {len(report.imported)} tasks from {report.root} into {report.dest}")
+        if not report.imported and report.skipped:  # the reason first, with what helps
+            exist = sum("--overwrite" in str(p) for p in report.skipped)
+            why = f" ({exist} already in {report.dest}: --overwrite replaces them)" if exist else ""
+            print(f"imported no task from {report.root}: {len(report.skipped)} skipped{why}")
+        else:
+            print(f"imported {len(report.imported)} tasks from {report.root} into {report.dest}")
         for task_id in report.imported:
             print(f"  {task_id}")
         if report.without_golden:

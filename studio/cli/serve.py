@@ -22,6 +22,7 @@ from typing import Any
 from studio.app.editor import Edition, editions
 from studio.app.files import paths
 from studio.cli.common import EXIT_OK
+from studio.cli.ranges import PORT, integer
 from studio.models.errors import StudioError
 
 DEFAULT_PORT = 8765
@@ -35,7 +36,7 @@ def register(subparsers: Any) -> None:
         description="Serve the agent API; every call needs 'Authorization: Bearer TOKEN'.",
     )
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (loopback)")
-    sv.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0: a free one)")
+    sv.add_argument("--port", type=PORT, default=DEFAULT_PORT, help="port, 0-65535 (0: a free one)")
     sv.add_argument(
         "--token",
         help="bearer token (visible to other local users in `ps`: prefer --token-file or "
@@ -47,7 +48,7 @@ def register(subparsers: Any) -> None:
     )
     sv.add_argument("--out", type=Path, default=Path("runs"), help="where episodes are recorded")
     sv.add_argument("--no-record", action="store_true", help="record no trajectories")
-    sv.add_argument("--steps", type=int, help="default step limit of an episode")
+    sv.add_argument("--steps", type=integer(1), help="default step limit of an episode (1 or more)")
     sv.add_argument(
         "--allow-remote", action="store_true", help="allow a host other machines can reach"
     )

@@ -35,7 +35,8 @@ class RunEntry(BaseModel):
     status: str = ""
     folder: str = ""
     error: str | None = None  # why the run has no verdict of its own
-    failure: str | None = None  # "environment" (browser, time-out, endpoint 5xx) or "agent"
+    failure: str | None = None  # whose failure: "agent", "task" or "environment"
+    outcome: str = "finished"  # counted in SR ("finished"), or "unfinished", "environment", "task"
     epoch: int | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -51,7 +52,8 @@ class CellStats(BaseModel):
     `episodes` (= runs) and `successes` count episodes; `sr_ci95` is the Wilson interval of
     successes / episodes, `psr_ci95` a t interval over the tasks' mean PSR (None for one task);
     `pass_at_k` and `pass_hat_k` are averaged over tasks for k up to the fewest episodes of a
-    task. `env_failures` counts episodes left without a verdict by the environment.
+    task. SR and PSR count only the episodes that judge the agent (`RunEntry.outcome`
+    "finished"); `env_failures`, `task_failures` and `unfinished` count the others, apart.
     """
 
     tasks: int = 0
@@ -65,6 +67,8 @@ class CellStats(BaseModel):
     pass_at_k: dict[int, float] = Field(default_factory=dict)
     pass_hat_k: dict[int, float] = Field(default_factory=dict)
     env_failures: int = 0
+    task_failures: int = 0
+    unfinished: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
@@ -96,6 +100,7 @@ class ReportRow(BaseModel):
     overall: CellStats
     mean_seconds: float | None = None  # mean time per task, from run.json timestamps
     tasks: list[TaskStats] = Field(default_factory=list)
+    not_counted: list[str] = Field(default_factory=list)  # episodes left out of SR, and why
     protocol: str | None = None  # the protocol of the row's runs (studio.models.protocols)
     protocol_settings: dict[str, Any] = Field(default_factory=dict)
     error_rates: dict[str, Any] = Field(default_factory=dict)  # runs.error_rates

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 DEFAULT_CHROMIUM_FLAGS = (
     "--no-sandbox --ignore-gpu-blocklist --disable-gpu-compositing "
     "--disable-background-networking --disable-component-update --disable-sync "
-    "--autoplay-policy=no-user-gesture-required"
+    "--autoplay-policy=no-user-gesture-required "
+    "--disable-features=OverscrollHistoryNavigation"  # a sideways wheel never goes "back"
 )
 # The editor logs Blockly deprecation warnings by the hundred; keep only its errors on stderr
 # (STUDIO_JS_LOG=1 shows everything).

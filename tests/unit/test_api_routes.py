@@ -304,3 +304,22 @@ def test_episode_that_cannot_start_is_422(client: Client, server: ApiServer) -> 
     manager.create = refuse  # type: ignore[method-assign,assignment]
     status, answer = client.call("POST", "/episodes", {"task": "cat_walks"})
     assert status == 422 and "cannot start an episode on cat_walks" in answer["error"]
+
+
+def test_a_lost_page_answers_503_naming_the_environment(client: Client, server: ApiServer) -> None:
+    from studio.services.runtime.page_guard import PageLost
+
+    episode = _start(client)
+    fake = server.app.manager.get(episode)
+
+    async def lost(*_: Any, **__: Any) -> Any:
+        raise PageLost("the editor page crashed")
+
+    fake.step = lost  # type: ignore[method-assign]
+    fake.observe = lost  # type: ignore[method-assign]
+    status, body = client.call("POST", f"/episodes/{episode}/actions", {"api": "done"})
+    assert status == 503
+    assert "environment failure, not the agent's: the editor page crashed" in body["error"]
+    status, body = client.call("GET", f"/episodes/{episode}/observation")
+    assert status == 503 and "crashed" in body["error"]
+    assert client.call("DELETE", f"/episodes/{episode}")[0] == 200

@@ -151,3 +151,28 @@ def test_status_of_an_unevaluated_run_is_an_error_outcome(tmp_path: Path) -> Non
     write_bundle(root, tmp_path / "site")
     (episode,) = read_data(tmp_path / "site")["episodes"]
     assert episode["outcome"] == "error" and episode["error"].startswith("not evaluated")
+
+
+def test_a_campaign_with_epochs_is_one_run_and_episodes_carry_their_epoch(tmp_path: Path) -> None:
+    """Two campaigns of 2 tasks x 2 epochs: two runs of 4 episodes each, so "two runs side by
+    side" pairs the same tasks; each episode row has its epoch."""
+    root = tmp_path / "runs"
+    steps = [step(1, "done")]
+    for campaign in ("oracle-composite-1", "random-composite-1"):
+        agent = campaign.split("-")[0]
+        for task in ("create_a", "debug_b"):
+            for epoch in (1, 2):
+                run = run_info(task, agent=agent, eval=result(task, {"t1": epoch == 1}),
+                               episode_id=f"{agent}-{task}-{epoch}")  # fmt: skip
+                run.meta["epoch"] = epoch
+                folder = root / campaign / task / f"epoch-{epoch}"
+                write_trajectory(folder, steps, {1: png(1)}, run)
+    summary = write_bundle(root, tmp_path / "site")
+    assert (summary.runs, summary.episodes) == (2, 8)
+    data = read_data(tmp_path / "site")
+    assert [(r["agent"], r["episodes"]) for r in data["runs"]] == [("oracle", 4), ("random", 4)]
+    assert sorted((e["task"], e["epoch"]) for e in data["episodes"] if e["run"] == 0) == [
+        ("create_a", 1), ("create_a", 2), ("debug_b", 1), ("debug_b", 2)
+    ]  # fmt: skip
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert "<th>Task</th><th>Epoch</th>" in page

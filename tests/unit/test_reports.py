@@ -91,7 +91,10 @@ def test_grid_maths(runs: Path) -> None:
     assert llm.overall.sr == pytest.approx(3 / 5)
     assert llm.overall.psr == pytest.approx((1 + 1 + 1 + 0 + 0.5) / 5)
     assert llm.mean_seconds == pytest.approx(30)
-    assert idle.overall.sr == 0.0 and idle.overall.psr == 0.0 and idle.overall.tasks == 2
+    # the episode without a verdict is not the agent's 0: counted apart, named
+    assert idle.overall.sr == 0.0 and idle.overall.psr == 0.0 and idle.overall.tasks == 1
+    assert idle.overall.unfinished == 1 and idle.overall.episodes == 1
+    assert idle.not_counted == ["create_b: unfinished: not evaluated (status done)"]
     assert human.overall.tasks == 1 and human.overall.runs == 2
     assert human.categories["compute"].sr == 0.5
     assert human.categories["compute"].psr == pytest.approx(0.75)
@@ -151,8 +154,10 @@ def test_text_table(runs: Path) -> None:
     llm = next(line for line in lines if line.startswith("llm"))
     assert llm.split() == ["llm", "100.00", "50.00", "0.00", "-", "60.00", "70.00", "30.0", "s"]
     idle = next(line for line in lines if line.startswith("idle"))
-    assert idle.split()[1:3] == ["0.00", "-"]  # 2 create tasks, as many as the column's
-    assert idle.count("0.00 (2)") == 2  # but only 2 of the 5 overall tasks
+    assert idle.split()[1:3] == ["0.00", "(1)"]  # 1 create task finished of the column's 2
+    assert idle.count("0.00 (1)") == 3  # and only 1 of the 5 overall tasks
+    assert "  idle: 1 episodes" in text and "not counted in SR: 1 unfinished" in text
+    assert "    not counted: create_b: unfinished: not evaluated (status done)" in lines
     assert "Primitive mode (success rate %)" in text
     human = next(line for line in lines if line.startswith("human"))
     assert human.split()[-2:] == ["3.3", "min"]

@@ -691,3 +691,22 @@ def test_regions_compare_names_an_item_without_stored_regions_before_opening_a_b
     assert code == 2
     err = capsys.readouterr().err
     assert "T1_003" in err and "needs stored regions" in err
+
+
+def test_qa_projects_go_out_and_come_back(lib: Path, tmp_path: Path) -> None:
+    """The project a QA screen was taken of (what `studio qa recapture` loads) is exported
+    beside the screens and imported back."""
+    from studio.services.labeling.published.qa import QA_PROJECTS
+    from studio.services.labeling.qa.screens import keep_project, project_path
+
+    qa = QaSet(lib / "diagnostics/qa")
+    shot = qa.load("vp_010").screenshot
+    keep_project(qa, shot, b"PK-the-project")
+    report = export_checkout(lib, tmp_path / "out")
+    assert report.ok, report.skipped
+    exported = tmp_path / "out" / QA_PROJECTS / project_path(qa, shot).name
+    assert exported.read_bytes() == b"PK-the-project"
+    back = import_checkout(tmp_path / "out", tmp_path / "back")
+    assert back.ok, back.skipped
+    again = QaSet(tmp_path / "back" / "diagnostics/qa")
+    assert project_path(again, shot).read_bytes() == b"PK-the-project"

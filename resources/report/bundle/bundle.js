@@ -238,7 +238,7 @@
       if (!matches(ep)) return;
       shown++;
       var tr = el("tr", { cls: "episode", "data-episode": ep.id, "data-outcome": ep.outcome },
-        el("td", {}, ep.task), el("td", {}, ep.category), el("td", {}, ep.agent), el("td", {}, ep.mode),
+        el("td", {}, ep.task), el("td", {}, ep.epoch ? String(ep.epoch) : "-"), el("td", {}, ep.category), el("td", {}, ep.agent), el("td", {}, ep.mode),
         el("td", {}, badge(ep.outcome)), el("td", {}, ep.total ? ep.passed + "/" + ep.total : "-"),
         el("td", {}, String(ep.steps.length)), el("td", {}, secs(ep.seconds)),
         el("td", {}, DATA.runs[ep.run] ? DATA.runs[ep.run].label : ""));
@@ -253,7 +253,7 @@
       next.remove(); tr.classList.remove("open"); return;
     }
     tr.classList.add("open");
-    var td = el("td", { cls: "detail", colspan: 9 }, episodeDetail(ep));
+    var td = el("td", { cls: "detail", colspan: 10 }, episodeDetail(ep));
     tr.parentNode.insertBefore(el("tr", { cls: "detail-row" }, td), tr.nextSibling);
   }
   function options(id, values) {

@@ -9,7 +9,9 @@ usable: 400 unreadable or empty body, 401 no or wrong token, 404 unknown route, 
 task, 405 wrong method, 409 the episode has ended, 413 body too large, 422 a well-formed
 request the episode cannot do (unknown field, unknown api, bad args, missing index, stale
 index, point outside the viewport), 429 `max_episodes` episodes are open (none is closed to
-make room). A 500 means a bug and is logged with its traceback.
+make room). An episode whose editor page was lost (it crashed or stopped answering: never the
+agent's doing) answers 503 with the reason, on that call and every later one but DELETE. A
+500 means a bug and is logged with its traceback.
 
 Tasks are resolved only in the library the server was started with (`TaskResolver`).
 """
@@ -42,6 +44,7 @@ from studio.services.exchange.scratchworld_api.routes import install_routes, is_
 from studio.services.exchange.scratchworld_api.sessions import SwSessions
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 from studio.services.runtime.http_timing import server_timing
+from studio.services.runtime.page_guard import PageLost
 
 __all__ = [
     "INTERNAL", "MAX_EPISODES", "MAX_STEP_LIMIT", "ApiApp", "EpisodeLike", "EpisodeManagerLike",
@@ -158,6 +161,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         (409, "The episode has ended or is closed"),
         (422, "A well-formed request that cannot be done; the message says what to fix"),
         (429, "As many episodes are open as the server keeps; delete one first"),
+        (503, "The episode's editor page was lost: an environment failure, not the agent's"),
     )
 }
 
@@ -265,7 +269,7 @@ class ApiApp:
                 self.observe,
                 200,
                 schemas.ObservationResponse,
-                (404, 409),
+                (404, 409, 503),
                 "What the agent sees now (primitive: 1280x720 PNG and elements; composite: text)",
             ),
             (
@@ -274,7 +278,7 @@ class ApiApp:
                 self.act,
                 200,
                 StepRecord,
-                (404, 409, 422),
+                (404, 409, 422, 503),
                 "Perform one action",
             ),
             (
@@ -283,7 +287,7 @@ class ApiApp:
                 self.evaluate,
                 200,
                 EvalResult,
-                (404, 409, 422),
+                (404, 409, 422, 503),
                 "Run the task's evaluation script on the current program",
             ),
         ]
@@ -360,6 +364,8 @@ class ApiApp:
                 observation = await episode.observe()
             except ActionError as exc:
                 raise _error(409, f"{exc}; start a new episode") from None
+            except PageLost as exc:
+                raise _lost(exc) from None
             work_s = time.perf_counter() - t0
         data = observation.model_dump(mode="json")
         data["status"] = _status(episode)
@@ -380,6 +386,8 @@ class ApiApp:
                 )
             except ActionError as exc:
                 raise _error(422, f"action refused: {exc}") from None
+            except PageLost as exc:
+                raise _lost(exc) from None
         return JSONResponse(record.model_dump(mode="json"))
 
     async def evaluate(
@@ -398,7 +406,16 @@ class ApiApp:
                 result = await episode.evaluate(clock=clock, seed=options.seed)
             except ActionError as exc:
                 raise _error(409, f"{exc}; start a new episode") from None
+            except PageLost as exc:
+                raise _lost(exc) from None
         return JSONResponse(result.model_dump(mode="json"))
+
+
+def _lost(exc: PageLost) -> HTTPException:
+    return _error(
+        503,
+        f"environment failure, not the agent's: {exc}; DELETE this episode and start a new one",
+    )
 
 
 def summary(episode: EpisodeLike) -> dict[str, Any]:

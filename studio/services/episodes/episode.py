@@ -11,6 +11,8 @@ and after) and returns the `StepRecord`. `done` and `failed` end the episode; re
 limit ends it with status `step_limit`. A bad action raises `ActionError`: it is recorded as a
 failed step (it counts towards the step limit, so an agent that keeps erring still stops) and
 the episode stays usable. An action after the end raises `ActionError` and is not recorded.
+Every page call has a deadline; a page lost all the same ends the episode as an environment
+failure (`PageLost`, `lost`, the program of the last observation kept: episodes.page_loss).
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RunInfo
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EditorPages, EnvError
+from studio.services.episodes.handlers import make_handler, observation_summary
 from studio.services.episodes.modes import ActionOutcome, ModeHandler
+from studio.services.episodes.page_loss import PageLost, bounded, close_page, lose
 from studio.services.episodes.recorder import TrajectoryRecorder, program_change
 from studio.services.episodes.seams import PageSource, StepGate, StepListener
 from studio.services.runtime import page_scripts
@@ -51,21 +55,6 @@ DEFAULT_STEP_LIMIT = 100
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def make_handler(mode: Mode, element_list: bool = True) -> ModeHandler:
-    """A fresh handler for `mode` (one per episode: handlers keep per-page state);
-    `element_list=False`: primitive mode without the element list (screenshots only)."""
-    if mode is Mode.COMPOSITE:
-        from studio.services.episodes.composite import CompositeMode
-
-        return CompositeMode()
-    try:
-        from studio.services.episodes.primitive import PrimitiveMode
-    except ImportError as exc:
-        raise EnvError(f"primitive mode is not available: {exc}") from None
-    handler: ModeHandler = PrimitiveMode(element_list=element_list)
-    return handler
 
 
 class Episode:
@@ -108,6 +97,9 @@ class Episode:
         self.result: EvalResult | None = None
         self._program: dict[str, Any] | None = None
         self._lock = asyncio.Lock()
+        self.lost: str | None = None  # why the page was lost (an environment failure)
+        self.kept_sb3: bytes | None = None  # the program at the last observation (recorded runs)
+        self.kept_step = 0
 
     @property
     def trajectory_dir(self) -> Path | None:
@@ -140,7 +132,16 @@ class Episode:
         self._check_open()
         async with self._lock:
             await self._focus()
-            obs = await self.handler.observe(self.page, self.step_count)
+            try:
+                obs = await bounded(
+                    self.page, "observe", self.handler.observe(self.page, self.step_count)
+                )
+                if self.recorder is not None:  # what the run keeps should the page be lost
+                    self.kept_sb3 = await bounded(self.page, "keep the program", self.export_sb3())
+                    self.kept_step = self.step_count
+            except PageLost as exc:
+                lose(self, str(exc))
+                raise
             self.last_observation = obs
             return obs
 
@@ -169,16 +170,21 @@ class Episode:
             at=_now(),
             action=raw if isinstance(raw, dict) else {"raw": raw},
             reasoning=reasoning,
-            observation_summary=_summary(self.last_observation),
+            observation_summary=observation_summary(self.last_observation),
             usage=usage,
         )
         png: bytes | None = None
         if self.recorder is not None:
-            png = await self._screenshot()
+            try:
+                png = await self._screenshot()
+            except PageLost as exc:
+                lose(self, str(exc))
+                raise
             record.screenshot = self.recorder.write_screenshot(index, png)
             if self.last_observation is not None:
                 self.recorder.write_observation(index, self.last_observation)
         error: ActionError | None = None
+        lost: PageLost | None = None
         try:
             parse = getattr(self.handler, "parse", None)  # a handler of both modes parses
             action = parse(raw) if parse is not None else parse_action(raw, self.mode)
@@ -188,7 +194,8 @@ class Episode:
                 self.status = EpisodeStatus.FAILED
             else:
                 before = await self._program_json()
-                outcome: ActionOutcome = await self.handler.execute(self.page, action)
+                work = self.handler.execute(self.page, action)
+                outcome: ActionOutcome = await bounded(self.page, f"{action.api} action", work)
                 record.target = outcome.target
                 self._program = await self._read_program()
                 record.change = program_change(before, self._program)
@@ -196,6 +203,8 @@ class Episode:
             error = exc
             record.ok, record.error = False, str(exc)
             self._program = None  # a refused action may still have moved something
+        except PageLost as exc:
+            lost, record.ok, record.error = exc, False, str(exc)
         self.step_count = index
         if self.running and self.step_count >= self.step_limit:
             self.status = EpisodeStatus.STEP_LIMIT
@@ -206,6 +215,9 @@ class Episode:
             self._update_run()
         for listener in list(self.listeners):
             listener(record, png, self.last_observation)
+        if lost is not None:
+            lose(self, str(lost))
+            raise lost
         if not self.running:
             await self._finish()
         if error is not None:
@@ -221,7 +233,7 @@ class Episode:
         self._check_open()
         async with self._lock:
             self._check_open()  # closed while waiting for the lock
-            sb3 = await self.export_sb3()
+            sb3 = await bounded(self.page, "export the program", self.export_sb3())
             if self.recorder is not None:
                 self.recorder.write_final(sb3=sb3)
             evaluator = Evaluator(self.manager.pool)
@@ -266,15 +278,14 @@ class Episode:
             if not self.owns_page:
                 self.manager.release_page(page)
                 return
-            with contextlib.suppress(Exception):
-                await page.close(run_before_unload=False)
+            await close_page(page)
 
     async def _finish(self) -> None:
         """Store the final program and screenshot beside the steps."""
-        if self.recorder is None or self.page is None:
-            return
+        if self.recorder is None or self.page is None or self.lost is not None:
+            return  # a lost page's final program is the one kept (page_loss.lose)
         with contextlib.suppress(Exception):
-            sb3 = await self.export_sb3()
+            sb3 = await bounded(self.page, "export the program", self.export_sb3())
             self.recorder.write_final(sb3=sb3, png=await self._screenshot())
         self._update_run()
 
@@ -288,6 +299,8 @@ class Episode:
             await self.manager.page_source.refresh(self.page)
 
     def _check_open(self) -> None:
+        if self.lost is not None:
+            raise PageLost(f"episode {self.id} lost its editor page: {self.lost}")
         if self.page is None:
             raise ActionError(f"episode {self.id} is closed")
 
@@ -300,7 +313,7 @@ class Episode:
         self.recorder.write_run()
 
     async def _screenshot(self) -> bytes:
-        png: bytes = await self.page.screenshot(type="png")
+        png: bytes = await bounded(self.page, "screenshot", self.page.screenshot(type="png"))
         return png
 
     async def _program_json(self) -> dict[str, Any] | None:
@@ -310,20 +323,13 @@ class Episode:
 
     async def _read_program(self) -> dict[str, Any] | None:
         try:
-            program: dict[str, Any] = await page_scripts.call(
-                self.page, page_scripts.EDITOR, "program"
-            )
+            read = page_scripts.call(self.page, page_scripts.EDITOR, "program")
+            program: dict[str, Any] = await bounded(self.page, "read the program", read)
             return program
+        except PageLost:
+            raise
         except Exception:
             return None
-
-
-def _summary(obs: Observation | None) -> str:
-    if obs is None:
-        return ""
-    if obs.mode is Mode.COMPOSITE:
-        return f"target {obs.editing_target}, {len(obs.blocks)} blocks, version {obs.version}"
-    return f"{len(obs.elements)} elements"
 
 
 class EpisodeManager:
@@ -444,7 +450,7 @@ class EpisodeManager:
         try:
             if load_initial:
                 await pages.load_task(page, task)
-            await handler.setup(page)
+            await bounded(page, "set up the mode", handler.setup(page))
         except BaseException:
             if owns_page:
                 with contextlib.suppress(Exception):
@@ -500,6 +506,6 @@ class EpisodeManager:
 
 
 __all__ = [
-    "DEFAULT_STEP_LIMIT", "ActionError", "EnvError", "Episode", "EpisodeManager", "PageSource",
-    "StepGate", "StepListener", "make_handler",
+    "DEFAULT_STEP_LIMIT", "ActionError", "EnvError", "Episode", "EpisodeManager", "PageLost",
+    "PageSource", "StepGate", "StepListener", "make_handler",
 ]  # fmt: skip

@@ -37,11 +37,17 @@ from studio.services.propose.selection import Selection, Verdicts, select, verdi
 from studio.services.runtime.evaluator import Evaluator
 
 __all__ = [
-    "DEFAULT_OUT", "ProgressFn", "ProposalReport", "ProposeOptions", "output_path", "propose",
-    "read_projects", "write_script",
+    "DEFAULT_OUT", "INITIAL_PASSES", "ProgressFn", "ProposalReport", "ProposeOptions",
+    "output_path", "propose", "read_projects", "write_script",
 ]  # fmt: skip
 
 DEFAULT_OUT = "evaluate.proposed.js"
+# Said first when no kept test fails the initial program (none of the usable ones did).
+INITIAL_PASSES = (
+    "no proposed test fails the initial program: the script passes the task's starting "
+    "project, so an agent that does nothing would score 100 %; add a test of what the task "
+    "asks to change before using it"
+)
 ProgressFn = Callable[[int, int, str], None]  # (done, total, what is running)
 
 
@@ -79,6 +85,11 @@ class ProposalReport:
     @property
     def kept(self) -> list[Proposal]:
         return self.selection.kept
+
+    @property
+    def catches_initial(self) -> bool:
+        """Does the script fail the initial program (so doing nothing does not pass it)?"""
+        return self.selection.initial_failed
 
     def section(self, proposals: list[Proposal] | None = None) -> str:
         chosen = self.kept if proposals is None else proposals
@@ -212,6 +223,8 @@ async def propose(
         )
     own_helpers = entry.task.evaluation.helper_library is not None
     warnings = _limit_warnings(entry, selection, scenarios)
+    if not selection.initial_failed:  # the cover keeps such a test whenever one is usable
+        warnings.insert(0, INITIAL_PASSES)
     if options.llm is not None:
         warnings += await _rename(options.llm, entry.task.instruction, selection)
     return ProposalReport(

@@ -13,7 +13,12 @@ apart from the agent's own failures ("agent").
 With `epochs` each task is played that many times (studio.services.runs.campaign says where and with
 which seed); with a campaign `ledger` the episodes it holds are skipped and each finished one
 is added to it, so a resumed campaign never plays a finished episode again. An episode left
-to an environment failure is not added: a resume plays it again.
+to an environment failure (or the task's) is not added: a resume plays it again.
+
+Every outcome says whose failure it is (`failure`): the agent's (its program failed, or it
+crashed), the task's (its script does not parse or gave no result: `TASK_KINDS`) or the
+environment's. SR and PSR count only the agent's own episodes (`finished`); the others are
+counted apart (`env_failures`, `task_failures`).
 """
 
 from __future__ import annotations
@@ -32,20 +37,27 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.models.agent import EpisodeStatus, Mode
 from studio.models.errors import StudioError
-from studio.models.evaluation import Clock, ErrorKind, EvalResult
+from studio.models.evaluation import Clock, EvalResult
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core import atomic
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.agents.base import Agent, run_episode
 from studio.services.episodes.limits import Limits, PriceTable
 from studio.services.runs.campaign import Job, Ledger, plan_jobs, result_line
+from studio.services.runs.failures import (
+    ENVIRONMENT_KINDS,
+    NOT_COUNTED,
+    TASK_KINDS,
+    verdict_failure,
+)
 
 if TYPE_CHECKING:
     from studio.services.episodes.episode import EpisodeManager
 
 __all__ = [
-    "ENVIRONMENT_KINDS", "AgentFactory", "BatchResult", "EnvironmentFailure", "EpisodeOutcome",
-    "EpisodeRunner", "ManagerEpisodes", "failure_kind", "run_batch", "run_dir_name",
+    "ENVIRONMENT_KINDS", "NOT_COUNTED", "TASK_KINDS", "AgentFactory", "BatchResult",
+    "EnvironmentFailure", "EpisodeOutcome", "EpisodeRunner", "ManagerEpisodes", "failure_kind",
+    "run_batch", "run_dir_name", "verdict_failure",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
@@ -63,7 +75,7 @@ class EpisodeOutcome:
     seconds: float
     error: str | None = None
     epoch: int = 1
-    failure: str | None = None  # "environment" | "agent" when the episode crashed
+    failure: str | None = None  # whose failure it is: "agent" | "task" | "environment"
     retries: int = 0  # environment failures retried before this outcome
 
     @property
@@ -73,6 +85,11 @@ class EpisodeOutcome:
     @property
     def success(self) -> bool:
         return self.result is not None and self.result.ok
+
+    @property
+    def counted(self) -> bool:
+        """Does the episode count in SR and PSR (the agent's own success or failure)?"""
+        return self.failure not in NOT_COUNTED
 
     @property
     def psr(self) -> float:
@@ -89,6 +106,8 @@ class EpisodeOutcome:
         verdict = "PASS " if self.success else "FAIL "
         tests = f"{self.result.passed_tests}/{self.result.total_tests} tests"
         extra = f" ({self.result.error.kind.value})" if self.result.error else ""
+        if self.failure == "task":
+            extra += ": the task's failure, not the agent's (not counted in SR)"
         return f"{verdict} {tid}: {tests}{extra} in {self.seconds:.1f} s"
 
 
@@ -104,12 +123,24 @@ class BatchResult:
     run_meta: dict[str, Any] = field(default_factory=dict)  # into every run.json's meta
 
     @property
+    def finished(self) -> list[EpisodeOutcome]:
+        """The episodes that count: the agent's own successes and failures (not those the
+        task or the environment caused)."""
+        return [o for o in self.outcomes if o.counted]
+
+    @property
     def sr(self) -> float:
-        return sum(o.success for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+        done = self.finished
+        return sum(o.success for o in done) / len(done) if done else 0.0
 
     @property
     def psr(self) -> float:
-        return sum(o.psr for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+        done = self.finished
+        return sum(o.psr for o in done) / len(done) if done else 0.0
+
+    @property
+    def task_failures(self) -> int:
+        return sum(o.failure == "task" for o in self.outcomes)
 
     @property
     def errors(self) -> int:
@@ -148,8 +179,10 @@ class BatchResult:
             "tasks": len(self.outcomes),
             "sr": self.sr,
             "psr": self.psr,
+            "finished": len(self.finished),
             "errors": self.errors,
             "env_failures": self.env_failures,
+            "task_failures": self.task_failures,
             "env_retries": self.env_retries,
             "usage": self.spent(),
             "seconds": round(self.seconds, 2),
@@ -281,7 +314,7 @@ async def run_batch(
         async with slots:
             clock = clock_for(job.task) if clock_for else Clock.REAL
             outcome = await _retried(runner, job, agent_for, batch, clock, retries)
-            if ledger is not None and outcome.failure != "environment":
+            if ledger is not None and outcome.counted:  # the others a resume plays again
                 run = _read_run(job.folder)
                 if run is not None:
                     ledger.add(result_line(run, job.task.task.id, job.epoch, job.folder))
@@ -296,10 +329,6 @@ async def run_batch(
     return batch
 
 
-# An evaluation that ended in one of these says nothing of the agent's program.
-ENVIRONMENT_KINDS = frozenset({ErrorKind.CRASH, ErrorKind.STALLED, ErrorKind.SETUP})
-
-
 class EnvironmentFailure(StudioError):
     """The episode played, but its evaluation failed for the environment's reasons."""
 
@@ -310,6 +339,7 @@ def failure_kind(exc: BaseException) -> str:
     from playwright.async_api import Error as PlaywrightError
 
     from studio.services.episodes.agents.llm import LlmUnavailable
+    from studio.services.runtime.page_guard import PageLost
 
     environment = (
         PlaywrightError,
@@ -317,6 +347,7 @@ def failure_kind(exc: BaseException) -> str:
         TimeoutError,
         ConnectionError,
         EnvironmentFailure,
+        PageLost,
     )
     return "environment" if isinstance(exc, environment) else "agent"
 
@@ -362,6 +393,9 @@ async def _episode(
         if result.error is not None and result.error.kind in ENVIRONMENT_KINDS:
             kind, message = result.error.kind.value, result.error.message
             raise EnvironmentFailure(f"the evaluation failed ({kind}): {message}")
+        failure = verdict_failure(result)
+        if failure is not None:
+            meta["failure"] = failure
         # the verdict is kept here too when the episode ran elsewhere (a server)
         _write_run(folder, task, batch.mode, agent_name, started, result=result, meta=meta)
     except asyncio.CancelledError:
@@ -380,9 +414,8 @@ async def _episode(
         return EpisodeOutcome(
             task, None, folder, seconds, error, job.epoch, meta["failure"], attempt
         )
-    return EpisodeOutcome(
-        task, result, folder, time.perf_counter() - t0, epoch=job.epoch, retries=attempt
-    )
+    seconds = time.perf_counter() - t0
+    return EpisodeOutcome(task, result, folder, seconds, None, job.epoch, failure, attempt)
 
 
 def _read_run(folder: Path) -> RunInfo | None:

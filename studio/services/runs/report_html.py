@@ -35,6 +35,12 @@ def render_html(report: RunReport, title: str = "Scratch benchmark report") -> s
     body = "\n".join(_mode_section(report, mode) for mode in report.modes())
     body += "\n" + diagnostics_html(report.diagnostics)
     body += protocols_html(report)
+    apart = [(r, line) for r in report.rows for line in r.not_counted]
+    if apart:  # the task's and environment's failures and unfinished episodes, named
+        items = "".join(
+            f"<li>{escape(r.agent)} ({r.mode}): {escape(line)}</li>" for r, line in apart
+        )
+        body += f'\n<h2>Not counted in SR</h2>\n<ul class="problems">{items}</ul>'
     if report.problems:
         items = "".join(f"<li>{escape(p)}</li>" for p in report.problems)
         body += f'\n<h2>Skipped files</h2>\n<ul class="problems">{items}</ul>'

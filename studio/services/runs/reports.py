@@ -30,6 +30,7 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
+from studio.services.runs.failures import outcome_of
 from studio.services.runs.protocol_report import (
     attach_field_figures,
     diagnostic_notes,
@@ -82,16 +83,18 @@ def gave_up(run: RunInfo) -> bool:
 
 
 def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = None) -> RunEntry:
-    """What the report needs of one run; a run without a verdict counts as failed, and so
-    does a human session given up (its PSR still says how far the program got)."""
+    """What the report needs of one run and whether SR counts it (`outcome`, studio.services.
+    runs.failures): a verdict, the agent's own crash and a human session given up count (a
+    given-up session as failed; its PSR still says how far the program got); the task's and
+    the environment's failures and episodes that never finished are counted apart."""
     result = run.eval
     failed = gave_up(run)
     seconds = None
     if run.ended_at is not None:
         seconds = max(0.0, (run.ended_at - run.started_at).total_seconds())
     error = None
-    if result is None:
-        error = f"not evaluated (status {run.status.value})"
+    if result is None:  # what went wrong, when the run says
+        error = _text(run.meta.get("error")) or f"not evaluated (status {run.status.value})"
     elif result.error is not None:
         error = f"{result.error.kind.value}: {result.error.message}"
     unsealed = bool(run.meta.get("unsealed"))
@@ -114,6 +117,7 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         folder=str(folder),
         error=error,
         failure=_text(run.meta.get("failure")),
+        outcome=outcome_of(result, _text(run.meta.get("failure")), failed),
         epoch=_int(run.meta.get("epoch")),
         prompt_tokens=_int(usage.get("prompt_tokens")) or 0,
         completion_tokens=_int(usage.get("completion_tokens")) or 0,
@@ -172,8 +176,13 @@ def build_report(
 def _row(agent: str, mode: str, runs: list[RunEntry], categories: list[str]) -> ReportRow:
     by_task: dict[str, list[RunEntry]] = defaultdict(list)
     for run in runs:
-        by_task[run.task_id].append(run)
+        if run.outcome == "finished":
+            by_task[run.task_id].append(run)
     tasks = [_task_stats(task_id, group) for task_id, group in sorted(by_task.items())]
+    for stats_ in tasks:
+        stats_.env_failures = sum(
+            r.task_id == stats_.task_id and r.outcome == "environment" for r in runs
+        )
     cells = {
         c: _cell([t for t in tasks if t.category == c], [r for r in runs if r.category == c])
         for c in categories
@@ -186,7 +195,18 @@ def _row(agent: str, mode: str, runs: list[RunEntry], categories: list[str]) -> 
         overall=_cell(tasks, runs),
         mean_seconds=mean(times) if times else None,
         tasks=tasks,
+        not_counted=[_apart_line(r) for r in runs if r.outcome != "finished"],
     )
+
+
+def _apart_line(run: RunEntry) -> str:
+    """'create_a (epoch 2): environment: the editor page crashed'."""
+    epoch = f" (epoch {run.epoch})" if run.epoch is not None and run.epoch > 1 else ""
+    why = {"unfinished": "unfinished", "environment": "environment failure"}.get(
+        run.outcome, "the task's failure"
+    )
+    detail = f": {run.error}" if run.error else ""
+    return f"{run.task_id}{epoch}: {why}{detail}"
 
 
 def _task_stats(task_id: str, runs: list[RunEntry]) -> TaskStats:
@@ -202,14 +222,19 @@ def _task_stats(task_id: str, runs: list[RunEntry]) -> TaskStats:
         successes=int(sum(wins)),
         sr_var=stats.sample_variance(wins),
         psr_var=stats.sample_variance([r.psr for r in runs]),
-        env_failures=sum(r.failure == "environment" for r in runs),
     )
 
 
 def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
-    """A cell over `tasks` (and the episodes `runs` of those tasks, for tokens and cost)."""
+    """A cell over `tasks` (and the episodes `runs` of those tasks, for tokens and cost, and
+    those left out of SR, counted apart)."""
+    apart = {
+        "env_failures": sum(r.outcome == "environment" for r in runs),
+        "task_failures": sum(r.outcome == "task" for r in runs),
+        "unfinished": sum(r.outcome == "unfinished" for r in runs),
+    }
     if not tasks:
-        return CellStats()
+        return CellStats(**apart)
     episodes = sum(t.runs for t in tasks)
     successes = sum(t.successes for t in tasks)
     counts = [(t.runs, t.successes) for t in tasks]
@@ -226,7 +251,7 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
         psr_ci95=stats.cluster_t_interval([t.psr for t in tasks]),
         pass_at_k=stats.mean_over_tasks(counts),
         pass_hat_k=stats.mean_over_tasks(counts, hat=True),
-        env_failures=sum(t.env_failures for t in tasks),
+        **apart,
         prompt_tokens=sum(r.prompt_tokens for r in runs),
         completion_tokens=sum(r.completion_tokens for r in runs),
         cost=sum(costs) if costs else None,
@@ -302,9 +327,9 @@ def format_table(report: RunReport) -> str:
             first = r[0].ljust(widths[0])
             rest = [cell.rjust(w) for cell, w in zip(r[1:], widths[1:], strict=True)]
             lines.append("  ".join([first, *rest]).rstrip())
-        lines.extend(
-            f"  {row.agent}: {interval_line(row.overall)}" for row in report.rows_for(mode)
-        )
+        for row in report.rows_for(mode):
+            lines.append(f"  {row.agent}: {interval_line(row.overall)}")
+            lines.extend(f"    not counted: {line}" for line in row.not_counted)
         lines.extend(
             f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
             f"{row.overall.d_edit_runs} debug episodes; 0 = exactly the minimal fix)"
@@ -336,8 +361,14 @@ def interval_line(cell: CellStats) -> str:
     if len(cell.pass_at_k) > 1:
         parts.append(" ".join(f"pass@{k} {pct(v)}" for k, v in cell.pass_at_k.items()))
         parts.append(" ".join(f"pass^{k} {pct(v)}" for k, v in cell.pass_hat_k.items()))
-    if cell.env_failures:
-        parts.append(f"{cell.env_failures} environment failures")
+    apart = [
+        (cell.env_failures, "environment failures"),
+        (cell.task_failures, "task failures"),
+        (cell.unfinished, "unfinished"),
+    ]
+    if any(n for n, _ in apart):
+        counted = ", ".join(f"{n} {what}" for n, what in apart if n)
+        parts.append(f"not counted in SR: {counted}")
     if cell.prompt_tokens or cell.completion_tokens:
         parts.append(f"tokens {cell.prompt_tokens} in / {cell.completion_tokens} out")
     if cell.cost is not None:

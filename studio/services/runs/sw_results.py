@@ -262,10 +262,15 @@ def _when(value: Any) -> datetime | None:
     return None
 
 
+def _raised(data: dict[str, Any]) -> bool:
+    """Is the result file a task runner's exception record (no evaluation, an error)?"""
+    return "error" in data and not isinstance(data.get("evaluation"), dict)
+
+
 def _evaluation(task_id: str, data: dict[str, Any], path: Path, problems: list[str]) -> EvalResult:
     project = str(data.get("output_file") or "")
     ev = data.get("evaluation")
-    if "error" in data and not isinstance(ev, dict):
+    if _raised(data):
         message = str(data.get("error") or "the task runner raised")
         error = EvalError(kind=ErrorKind.CRASH, message=f"task runner: {message}")
         return EvalResult(task_id=task_id, project=project, error=error)
@@ -336,5 +341,7 @@ def _run_info(
             "model": folder.model,
             "final_reason": interaction.get("final_reason"),
             "recording": _recording(data),
+            # the published tables count a task runner's exception as the task failed
+            **({"failure": "agent"} if _raised(data) else {}),
         },
     )

@@ -56,6 +56,7 @@ from urllib.parse import urlsplit
 from studio.services.core import atomic, paths
 from studio.services.runtime import editions, page_reuse, page_scripts
 from studio.services.runtime.editions import Edition
+from studio.services.runtime.page_guard import OVERSCROLL_FLAG
 from studio.services.runtime.pool_size import default_spares
 from studio.services.runtime.server import EditorServer
 
@@ -77,6 +78,7 @@ CHROMIUM_ARGS = [
     "--autoplay-policy=no-user-gesture-required",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    OVERSCROLL_FLAG,  # a sideways wheel never goes "back" (runtime.page_guard)
 ]
 EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
 PAGE_READY_TIMEOUT_S = 60.0

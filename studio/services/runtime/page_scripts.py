@@ -26,6 +26,8 @@ editor page or spells the call of one of its functions.
   `evaluate_handle`); `call_handle(handle, function, *args)` calls one of its functions.
 - `add_runner(page, url_of)` loads the evaluation runner (resources/js/eval-runner.js, served
   by the editor server at `url_of(path)`) in an editor page.
+- `replace_document(page, url)` loads `url` in place of the page's document (no history).
+- `syntax_error(page, source)` parses an evaluation script without running it (`SYNTAX_JS`).
 - `ping(page)` is the page's answer to a trivial script (1): whether it still runs scripts.
 - `runner(page, function, *args)` calls the evaluation runner of an evaluation page
   (`window.StudioEval`: resources/js/eval-runner.js, which resources/web/eval.html loads
@@ -62,12 +64,15 @@ from studio.services.runtime.page_lists import PAGE_LISTS
 __all__ = [
     "BRIDGE_JS", "CALL_JS", "COMPOSITE", "CONTAINMENT_JS", "DRAG", "EDITOR", "ELEMENTS",
     "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
-    "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "RUNNER_JS", "RUNNER_PATH",
-    "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS", "WAIT_BRIDGE_JS",
+    "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
+    "RUNNER_PATH",
+    "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS", "SYNTAX_JS",
+    "WAIT_BRIDGE_JS",
     "WAIT_JS", "PageScript", "ScriptPage", "add_runner", "bridge", "call", "call_handle", "contain",
     "contain_ahead", "handle", "in_order", "install", "own", "own_call", "own_now", "ping",
-    "qt_bridge_call", "qt_json", "run_evaluation", "runner", "source", "version", "wait",
-    "wait_bridge", "wait_runner",
+    "qt_bridge_call", "qt_json", "replace_document", "run_evaluation", "runner", "source",
+    "syntax_error", "version",
+    "wait", "wait_bridge", "wait_runner",
 ]  # fmt: skip
 
 # The page's side of this module (fakes of a page in tests answer them too).
@@ -103,6 +108,13 @@ WAIT_JS = f"""([name, version, fn, args]) => {{
 WAIT_BRIDGE_JS = "([fn, args]) => Boolean(window.studioBridge) && window.studioBridge[fn](...args)"
 HANDLE_CALL_JS = "(held, [fn, args]) => held[fn](...args)"
 PING_JS = "1"
+REPLACE_JS = "(url) => location.replace(url)"  # load a document in place of the current one
+# Parse (never run) an evaluation script as the runner wraps it (a CommonJS-style function
+# body: resources/js/eval-runner.js loadModule): null, or the SyntaxError's text.
+SYNTAX_JS = """(source) => {
+  try { new Function('module', 'exports', 'require', source); return null; }
+  catch (e) { return String(e && e.message || e); }
+}"""
 # The evaluation runner (resources/js/eval-runner.js, which an evaluation loads in its page
 # itself): the page function that runs a prepared evaluation on an editor page's own VM.
 RUN_ON_EDITOR_VM_JS = "(a) => window.StudioEval.runOn(window.vm, a)"
@@ -237,6 +249,19 @@ async def call_handle(held: Any, function: str, *args: Any) -> Any:
 async def add_runner(page: Any, url_of: Callable[[str], str]) -> None:
     """Load the evaluation runner in `page` (an editor page) from the editor server."""
     await page.add_script_tag(url=url_of(RUNNER_PATH))
+
+
+async def replace_document(page: ScriptPage, url: str) -> None:
+    """Load `url` in `page` in place of its current document (`REPLACE_JS`: no history entry
+    is left behind to go back to)."""
+    await page.evaluate(REPLACE_JS, url)
+
+
+async def syntax_error(page: ScriptPage, source: str) -> str | None:
+    """None when `source` parses as an evaluation script (`SYNTAX_JS`), else the parser's
+    message; nothing of it runs."""
+    found = await page.evaluate(SYNTAX_JS, source)
+    return str(found) if found is not None else None
 
 
 async def ping(page: ScriptPage) -> Any:

@@ -91,7 +91,7 @@ def test_a_retry_after_the_browser_died_plays_in_a_relaunched_browser(tmp_path: 
     )
     assert manager.relaunches == 1
     (outcome,) = batch.outcomes
-    assert outcome.failure is None and outcome.result is not None, outcome.error
+    assert outcome.failure == "agent" and outcome.result is not None, outcome.error
     assert (batch.env_retries, batch.env_failures) == (1, 0)
     run = json.loads((run_dir / "create_a" / RUN_FILE).read_text())
     assert run["eval"] is not None and run["meta"]["env_retries"] == 1

@@ -106,7 +106,7 @@ def test_epochs_play_each_task_k_times_with_fixed_seed_positions(
     assert runner.positions[("create_a", 1)] == 0 and runner.positions[("debug_b", 3)] == 5
     assert (run_dir / "debug_b" / "epoch-3" / RUN_FILE).is_file()
     run = json.loads((run_dir / "create_a" / "epoch-2" / RUN_FILE).read_text())
-    assert run["meta"] == {"epoch": 2, "seed_position": 2}
+    assert run["meta"] == {"epoch": 2, "seed_position": 2, "failure": "agent"}
     lines = (run_dir / campaign.RESULTS_FILE).read_text().splitlines()
     assert sorted((json.loads(x)["task"], json.loads(x)["epoch"]) for x in lines) == sorted(
         runner.plays
@@ -164,7 +164,7 @@ def test_environment_failures_are_retried_and_reported_apart(
     b = json.loads((run_dir / "debug_b" / RUN_FILE).read_text())
     assert b["meta"]["failure"] == "environment" and b["meta"]["env_retries"] == 2
     row = report_for(run_dir).rows[0]
-    assert row.overall.env_failures == 1 and row.overall.episodes == 2
+    assert row.overall.env_failures == 1 and row.overall.episodes == 1  # not counted in SR
     # not finished: a resume plays it again; an agent's failure is finished
     again = FakeRunner(lambda t, e: ValueError("the agent broke"))
     _run(again, tasks, run_dir)

@@ -75,3 +75,47 @@ def test_a_classic_library_is_watched_on_classic(
     assert main(["propose", str(folder)]) == 2
     assert main(["propose", str(folder), "--edition", "current"]) == 2
     assert seen == [Edition.CLASSIC, Edition.CURRENT]
+
+
+def test_a_script_the_initial_program_passes_is_said_plainly_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As for extend_frog_jump: every kept test also holds on the initial program."""
+    import contextlib
+
+    from studio.services.propose.model import Proposal
+    from studio.services.propose.pipeline import INITIAL_PASSES, ProposalReport
+    from studio.services.propose.selection import Selection
+
+    folder = make_task(tmp_path / "walk")
+    kept = Proposal(
+        id="p1", kind="end", scenario="flag", key="Cat.x", expected=50, words="the Cat x ends at 50"
+    )
+    kept.kills = ["m1"]
+    report = ProposalReport(
+        task_id="walk", category="extend", scenarios=[], candidates=[kept],
+        selection=Selection(kept=[kept], usable=1, mutants_total=2, mutants_killed=1,
+                            initial_failed=False),
+        golden_passed=True, script="// proposed\n", warnings=[INITIAL_PASSES],
+    )  # fmt: skip
+
+    async def fake_propose(*_: object, **__: object) -> ProposalReport:
+        return report
+
+    @contextlib.asynccontextmanager
+    async def no_browser(*_: object, **__: object):  # type: ignore[no-untyped-def]
+        yield None
+
+    monkeypatch.setattr("studio.app.propose.propose", fake_propose)
+    monkeypatch.setattr("studio.app.editor.BrowserPool", no_browser)
+    monkeypatch.setattr("studio.app.editor.Evaluator", lambda pool: None)
+    monkeypatch.setattr(editions, "require_installed", lambda *a: None)
+    assert main(["propose", str(folder)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"walk: WEAK SCRIPT: {INITIAL_PASSES}"
+    assert "an agent that does nothing would score 100 %" in out[0]
+    assert any(line.endswith("the initial program PASSES (weak: see above)") for line in out)
+    assert not any("golden passes on every rerun" in line and "PASSES" not in line for line in out)
+    assert main(["propose", str(folder), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["initial_failed"] is False and data["warnings"][0] == INITIAL_PASSES

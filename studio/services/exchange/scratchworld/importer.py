@@ -19,6 +19,7 @@ import shutil
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -50,6 +51,7 @@ from studio.services.exchange.scratchworld.record import (
     baseline_of,
 )
 from studio.services.exchange.scratchworld.reports import ImportReport, Problem
+from studio.services.exchange.scratchworld.studio_fields import task_fields
 from studio.services.exchange.scratchworld.tasklists import parse_task_list, resolve_entry
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
@@ -293,10 +295,15 @@ def _import_one(
         raise _Skip(Problem(item.path, f"{cut(repr(base.id), 80)} {problem}", "name"))
     final = dest / base.id
     if final.exists() and not overwrite:
-        raise _Skip(Problem(item.path, f"{final} already exists; not overwritten", "name"))
-    initial_name = _initial_name(base.initial_project, sources.projects)
-    golden_name = match_golden(base.id, sources.golden_names)
-    sources.used.update(n for n in (initial_name, base.script, golden_name) if n)
+        _note_used(base, sources)  # its files are this task's, not unused ones
+        raise _Skip(
+            Problem(
+                item.path,
+                f"{final} already exists; not overwritten (--overwrite replaces it)",
+                "name",
+            )
+        )
+    initial_name, golden_name = _note_used(base, sources)
     files = {
         initial_name: sources.project(initial_name, item.path, "initial_project"),
         base.script: sources.script(base.script, item.path),
@@ -341,7 +348,7 @@ def _task(
         task_lists=item.lists,
         task_list_shapes=item.shapes,
     )
-    data = {
+    data: dict[str, Any] = {
         "id": base.id,
         "category": base.category,
         "instruction": base.instruction,
@@ -358,6 +365,10 @@ def _task(
         },
         "metadata": {METADATA_KEY: record.model_dump(mode="json")},
     }
+    kept = task_fields(item.raw)  # what an export by the studio kept beside the published fields
+    if "metadata" in kept:
+        kept["metadata"] = {**kept["metadata"], METADATA_KEY: record.model_dump(mode="json")}
+    data.update(kept)
     try:
         return Task.model_validate(data)
     except ValidationError as exc:
@@ -387,6 +398,14 @@ def _write_folder(task: Task, files: dict[str, bytes], final: Path, dest: Path) 
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _note_used(base: Baseline, sources: _Sources) -> tuple[str, str | None]:
+    """The task's initial and golden project names, noted (with its script) as used."""
+    initial_name = _initial_name(base.initial_project, sources.projects)
+    golden_name = match_golden(base.id, sources.golden_names)
+    sources.used.update(n for n in (initial_name, base.script, golden_name) if n)
+    return initial_name, golden_name
 
 
 def _warn_unused(sources: _Sources, report: ImportReport) -> None:

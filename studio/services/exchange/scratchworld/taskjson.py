@@ -7,6 +7,7 @@ from typing import Any
 
 from studio.models.task import Category, Convention, Task
 from studio.services.exchange.scratchworld.record import Baseline, SwRecord
+from studio.services.exchange.scratchworld.studio_fields import STUDIO_KEY, studio_fields
 
 __all__ = ["task_json", "timeout_value"]
 
@@ -23,10 +24,24 @@ def task_json(
     """The task object export writes. `initial` and `script` are the file names export chose.
 
     For an imported task every field whose value did not change keeps its original value, place
-    and spelling (and unknown fields stay); changed fields take our value.
+    and spelling (and unknown fields stay); changed fields take our value. The studio's own
+    fields go under `studio_fields.STUDIO_KEY` when they are not the defaults.
     """
     if record is None or base is None:
-        return _new_task_json(task, initial, script)
+        out = _new_task_json(task, initial, script)
+    else:
+        out = _laid_over(task, record, base, initial, script)
+    kept = studio_fields(task)  # the studio's own fields, beside the published ones
+    if kept is not None:
+        out[STUDIO_KEY] = kept
+    else:
+        out.pop(STUDIO_KEY, None)
+    return out
+
+
+def _laid_over(
+    task: Task, record: SwRecord, base: Baseline, initial: str, script: str
+) -> dict[str, Any]:
     out = copy.deepcopy(record.original)
     ev = out["evaluation"]
 

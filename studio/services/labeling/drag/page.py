@@ -32,7 +32,7 @@ from typing import Any
 from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.services.labeling.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_STEPS
 from studio.services.labeling.drag.setup import published_setup, run_setup
-from studio.services.runtime import editions, page_scripts
+from studio.services.runtime import editions, page_guard, page_scripts
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
 from studio.services.runtime.server import EditorServer
@@ -90,9 +90,8 @@ def page_edition(page: Any) -> Edition:
 
 
 async def _open_editor(page: Any, server: EditorServer, edition: Edition) -> None:
-    await page.goto(
-        server.url(editions.info(edition).editor_page), wait_until="load", timeout=READY_TIMEOUT_MS
-    )
+    url = server.url(editions.info(edition).editor_page)
+    await page_guard.open_editor(page, url, timeout_ms=READY_TIMEOUT_MS)  # no page to go back to
     await page_scripts.wait_bridge(page, "isReady", timeout_ms=READY_TIMEOUT_MS)
     await page_scripts.install(page, COMPOSITE, DRAG)
 

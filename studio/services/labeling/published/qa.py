@@ -55,15 +55,19 @@ from studio.services.labeling.published.common import (
     who_of,
 )
 from studio.services.labeling.qa.item import ITEMS_DIR, QaSet, read_item
+from studio.services.labeling.qa.screens import keep_project, project_path
 
 __all__ = [
-    "QA_DIR", "QA_FIELDS", "QA_OPTIONAL", "QA_SHOTS", "QA_TASKS", "SCREEN", "export_qa",
-    "import_qa", "qa_file_name", "qa_item_of", "qa_record",
+    "QA_DIR", "QA_FIELDS", "QA_OPTIONAL", "QA_PROJECTS", "QA_SHOTS", "QA_TASKS", "SCREEN",
+    "export_qa", "import_qa", "qa_file_name", "qa_item_of", "qa_record",
 ]  # fmt: skip
 
 QA_DIR = Path("visual_perception_benchmark")
 QA_TASKS = QA_DIR / "tasks"
 QA_SHOTS = QA_DIR / "screenshots_final"
+# Not in the published layout: the project each screen was taken of, when the studio keeps it
+# (what `studio qa recapture` loads); exported and imported so a round trip keeps them.
+QA_PROJECTS = QA_DIR / "projects"
 SCREEN = (1280, 720)
 
 QA_FIELDS = ("task_id", "instruction", "screenshot", "task_type", "tag", "ground_truth")
@@ -147,6 +151,7 @@ def import_qa(root: Path, dest: Path, report: Report, *, overwrite: bool = False
             if item.screenshot not in written:
                 _check_screen(png, shots / item.screenshot, report)
             _save_qa(qa, item, png, written, overwrite, path)
+            _import_project(root, qa, item.screenshot)
             seen[item.task_id] = path
         except BadRecord as bad:
             report.skipped.append(bad.problem)
@@ -155,6 +160,13 @@ def import_qa(root: Path, dest: Path, report: Report, *, overwrite: bool = False
     for png_path in sorted(shots.glob("*.png")) if shots.is_dir() else []:
         if png_path.name not in used:
             report.warnings.append(f"{png_path}: used by no question; not imported")
+
+
+def _import_project(root: Path, qa: QaSet, screenshot: str) -> None:
+    """The project of the screen, when the checkout carries one (an export of the studio's)."""
+    source = root / QA_PROJECTS / project_path(qa, screenshot).name
+    if source.is_file() and contained(source, root):
+        keep_project(qa, screenshot, source.read_bytes())
 
 
 def _natural(path: Path) -> tuple[int, int | str, str]:
@@ -215,6 +227,9 @@ def export_qa(src: Path, out: Output, report: Report) -> None:
             (QA_TASKS / name).as_posix(): qa_record(item),
             (QA_SHOTS / item.screenshot).as_posix(): shot.read_bytes(),
         }
+        project = project_path(qa, item.screenshot)
+        if project.is_file() and contained(project, src):  # what `qa recapture` loads
+            files[(QA_PROJECTS / project.name).as_posix()] = project.read_bytes()
         clash = out.clash(files)
         if clash is not None:
             msg = f"{who}: {clash} is already written with other content"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -31,8 +32,17 @@ from studio.services.core import paths
 from studio.services.runs.bundle.episodes import episode_data
 
 __all__ = [
-    "DATA_FILE", "FORMAT", "GLOBAL", "STATIC_DIR", "STATIC_FILES", "VERSION", "BundleSummary",
-    "collect_entries", "run_folder", "write_bundle",
+    "DATA_FILE",
+    "EPOCH_FOLDER",
+    "FORMAT",
+    "GLOBAL",
+    "STATIC_DIR",
+    "STATIC_FILES",
+    "VERSION",
+    "BundleSummary",
+    "collect_entries",
+    "run_folder",
+    "write_bundle",
 ]  # fmt: skip
 
 FORMAT = "scratch-bench-bundle"
@@ -59,11 +69,18 @@ class BundleSummary:
         return self.out / "index.html"
 
 
+EPOCH_FOLDER = re.compile(r"epoch-\d+")
+
+
 def run_folder(entry: RunEntry) -> Path:
-    """The run an episode belongs to: a task runner's result folder, else its parent folder."""
+    """The run an episode belongs to: a campaign's folder for an episode of an epoch (one run
+    with epochs, so two campaigns compare task by task), a task runner's result folder, else
+    its parent folder."""
     from studio.services.runs.sw_results import classify
 
     folder = Path(entry.folder)
+    if EPOCH_FOLDER.fullmatch(folder.name):  # <run>/<task>/epoch-<e>: a campaign with epochs
+        return folder.parent.parent
     outer = classify(folder.parent.parent)
     return outer.path if outer is not None and outer.kind == "task" else folder.parent
 

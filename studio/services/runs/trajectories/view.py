@@ -117,6 +117,13 @@ def load_view(folder: Path) -> TrajectoryView:
             return view
         if sw_view.is_sw_drag_run(folder):  # a ScratchWorld drag runner's run folder
             return sw_view.load_sw_drag_view(folder)
+        epochs = sorted(p.name for p in folder.glob("epoch-*") if (p / RUN_FILE).is_file())
+        if epochs:  # a task of a campaign with epochs: one trajectory per epoch
+            shown = ", ".join(epochs[:4]) + (" ..." if len(epochs) > 4 else "")
+            raise StudioError(
+                f"{folder}: holds one trajectory per epoch ({shown}); show one of them, e.g. "
+                f"{folder / epochs[0]}"
+            )
         raise StudioError(f"{folder}: is not a trajectory folder (no {RUN_FILE}, no {STEPS_FILE})")
     problems: list[str] = []
     run = _read_run(folder, problems)
