@@ -43,7 +43,8 @@ def register(subparsers: Any) -> None:
         "--compare",
         nargs=2,
         metavar=("A", "B"),
-        help="compare two agents (AGENT or AGENT/MODE) task by task: per category and overall, "
+        help="compare two agents (AGENT or AGENT/MODE) or two run folders (a campaign's, with "
+        "its epochs) task by task: per category and overall, "
         "the discordant counts and the exact McNemar p-value",
     )
     rp.set_defaults(handler=show_report)

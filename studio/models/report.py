@@ -14,7 +14,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 __all__ = [
-    "CATEGORIES", "CellStats", "DiagnosticRow", "ReportRow", "RunEntry", "RunReport", "TaskStats",
+    "CATEGORIES", "CellStats", "DiagnosticRow", "EpisodeFigure", "EpochFigure", "ReportRow",
+    "RunEntry", "RunReport", "TaskStats",
 ]  # fmt: skip
 
 CATEGORIES = ("create", "debug", "extend", "compute")
@@ -76,6 +77,24 @@ class CellStats(BaseModel):
     d_edit_runs: int = 0
 
 
+class EpisodeFigure(BaseModel):
+    """One counted episode of a task: its epoch (None outside a campaign) and its figures."""
+
+    epoch: int | None = None
+    success: bool = False
+    psr: float = 0.0
+    seconds: float | None = None
+
+
+class EpochFigure(BaseModel):
+    """SR and PSR of one epoch of a campaign: over the tasks with a counted episode in it."""
+
+    epoch: int
+    tasks: int
+    sr: float
+    psr: float
+
+
 class TaskStats(BaseModel):
     """One task of one agent and mode: its runs averaged."""
 
@@ -89,6 +108,7 @@ class TaskStats(BaseModel):
     sr_var: float | None = None  # sample variance of the episodes' success (0/1); None below 2
     psr_var: float | None = None
     env_failures: int = 0
+    episodes: list[EpisodeFigure] = Field(default_factory=list)  # in epoch order
 
 
 class ReportRow(BaseModel):
@@ -101,6 +121,7 @@ class ReportRow(BaseModel):
     mean_seconds: float | None = None  # mean time per task, from run.json timestamps
     tasks: list[TaskStats] = Field(default_factory=list)
     not_counted: list[str] = Field(default_factory=list)  # episodes left out of SR, and why
+    epochs: list[EpochFigure] = Field(default_factory=list)  # per epoch (campaigns with epochs)
     protocol: str | None = None  # the protocol of the row's runs (studio.models.protocols)
     protocol_settings: dict[str, Any] = Field(default_factory=dict)
     error_rates: dict[str, Any] = Field(default_factory=dict)  # runs.error_rates

@@ -180,3 +180,45 @@ def test_json_round_trip(runs: Path) -> None:
     assert {"agent", "mode", "categories", "overall", "mean_seconds", "tasks"} <= set(
         data["rows"][0]
     )
+
+
+def _campaign(root: Path, name: str, wins: dict[tuple[str, int], bool]) -> None:
+    """A campaign with epochs as studio.services.runs.campaign records it (<task>/epoch-<e>)."""
+    for (task, epoch), ok in wins.items():
+        folder = root / name / task / f"epoch-{epoch}"
+        folder.mkdir(parents=True)
+        result = EvalResult(task_id=task, project="final.sb3", success=ok, passed_tests=int(ok),
+                            total_tests=1, partial_success_rate=float(ok))  # fmt: skip
+        run = RunInfo(episode_id=f"{name}-{task}-{epoch}", task_id=task, mode=Mode.COMPOSITE,
+                      agent="oracle", started_at=T0, ended_at=T0 + timedelta(seconds=5),
+                      status=EpisodeStatus.DONE, eval=result, meta={"epoch": epoch})  # fmt: skip
+        (folder / RUN_FILE).write_text(run.model_dump_json(), encoding="utf-8")
+
+
+def test_epochs_in_text_json_html_and_two_campaigns_compared(tmp_path: Path) -> None:
+    """Two campaigns of one agent, 2 tasks x 2 epochs: the row splits SR by epoch, each task
+    lists its episodes in epoch order, the HTML has an Epochs column, and the campaigns (same
+    agent, so one row) compare task by task when named by their folders."""
+    from studio.services.runs.compare import compare_rows
+
+    _campaign(tmp_path, "first", {("create_a", 1): True, ("create_a", 2): False,
+                                  ("debug_b", 1): True, ("debug_b", 2): True})  # fmt: skip
+    _campaign(tmp_path, "second", {("create_a", 1): False, ("create_a", 2): False,
+                                   ("debug_b", 1): True, ("debug_b", 2): True})  # fmt: skip
+    report = report_for(tmp_path / "first")
+    (row,) = report.rows
+    assert [(f.epoch, f.tasks, f.sr) for f in row.epochs] == [(1, 2, 1.0), (2, 2, 0.5)]
+    create = next(t for t in row.tasks if t.task_id == "create_a")
+    assert [(e.epoch, e.success) for e in create.episodes] == [(1, True), (2, False)]
+    assert "oracle: by epoch: 1 SR 100.00 PSR 100.00 (2 tasks); 2 SR 50.00" in format_table(report)
+    assert json.loads(report.model_dump_json())["rows"][0]["epochs"][1]["sr"] == 0.5
+    page = render_html(report)
+    assert "<th>Epochs</th>" in page and "e1 pass 100.00 · e2 fail 0.00" in page
+    both = report_for(tmp_path)
+    assert len(both.rows) == 1  # one agent: only the folders tell the campaigns apart
+    cells = {c.category: c for c in compare_rows(both, "first", "second").cells}
+    assert (cells["overall"].tasks, cells["overall"].a_only, cells["overall"].both) == (2, 1, 1)
+    with pytest.raises(StudioError, match="several agents or modes"):
+        write_run(tmp_path / "mixed", "random", "composite", "create_a", 1, 1)
+        write_run(tmp_path / "mixed", "human", "composite", "create_a", 1, 1)
+        compare_rows(report_for(tmp_path), "mixed", "first")

@@ -12,6 +12,7 @@ from html import escape
 from studio.models.report import ReportRow, RunReport
 from studio.services.core import paths
 from studio.services.labeling.report import diagnostics_html
+from studio.services.runs.epochs import epoch_line, epochs_cell
 from studio.services.runs.protocol_report import protocols_html
 from studio.services.runs.reports import ci_text, duration, header_counts, interval_line, pct
 
@@ -205,15 +206,19 @@ def _task_details(rows: list[ReportRow]) -> str:
         lines = "".join(
             f"<tr><td>{escape(t.task_id)}</td><td>{escape(t.category)}</td><td>{t.runs}</td>"
             f"<td>{pct(t.sr)}</td><td>{_var(t.sr_var)}</td><td>{pct(t.psr)}</td>"
-            f"<td>{_var(t.psr_var)}</td><td>{escape(duration(t.mean_seconds))}</td></tr>"
+            f"<td>{_var(t.psr_var)}</td><td>{escape(duration(t.mean_seconds))}</td>"
+            f"<td>{escape(epochs_cell(t))}</td></tr>"
             for t in row.tasks
         )
+        by_epoch = epoch_line(row)
+        epochs = f'<p class="epochs">{escape(by_epoch)}</p>' if by_epoch else ""
         parts.append(
             f"<details><summary>{escape(row.agent)}: {len(row.tasks)} tasks; "
             f"{escape(interval_line(row.overall))}</summary><table>"
             "<thead><tr><th>Task</th><th>Category</th><th>Runs</th><th>SR</th><th>SR var</th>"
             "<th>PSR</th><th>PSR var</th>"
-            f"<th>Time</th></tr></thead><tbody>{lines}</tbody></table></details>"
+            f"<th>Time</th><th>Epochs</th></tr></thead><tbody>{lines}</tbody></table>"
+            f"{epochs}</details>"
         )
     return "\n".join(parts)
 

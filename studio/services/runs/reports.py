@@ -30,6 +30,7 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
+from studio.services.runs.epochs import episode_figures, epoch_figures, epoch_line
 from studio.services.runs.failures import outcome_of
 from studio.services.runs.protocol_report import (
     attach_field_figures,
@@ -196,6 +197,7 @@ def _row(agent: str, mode: str, runs: list[RunEntry], categories: list[str]) -> 
         mean_seconds=mean(times) if times else None,
         tasks=tasks,
         not_counted=[_apart_line(r) for r in runs if r.outcome != "finished"],
+        epochs=epoch_figures(tasks),
     )
 
 
@@ -222,6 +224,7 @@ def _task_stats(task_id: str, runs: list[RunEntry]) -> TaskStats:
         successes=int(sum(wins)),
         sr_var=stats.sample_variance(wins),
         psr_var=stats.sample_variance([r.psr for r in runs]),
+        episodes=episode_figures(runs),
     )
 
 
@@ -329,6 +332,8 @@ def format_table(report: RunReport) -> str:
             lines.append("  ".join([first, *rest]).rstrip())
         for row in report.rows_for(mode):
             lines.append(f"  {row.agent}: {interval_line(row.overall)}")
+            if by_epoch := epoch_line(row):
+                lines.append(f"  {by_epoch}")
             lines.extend(f"    not counted: {line}" for line in row.not_counted)
         lines.extend(
             f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
