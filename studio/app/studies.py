@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         format_results,
         results_html,
         study_results,
+        study_tables,
     )
     from studio.services.studies.server import StudyServer
 
@@ -44,6 +45,7 @@ __getattr__ = lazy.exports(
         "find_studies": ("studio.services.studies.results", "find_studies"),
         "results_html": ("studio.services.studies.results", "results_html"),
         "study_results": ("studio.services.studies.results", "study_results"),
+        "study_tables": ("studio.services.studies.results", "study_tables"),
         "StudyServer": ("studio.services.studies.server", "StudyServer"),
     },
 )
@@ -51,5 +53,5 @@ __getattr__ = lazy.exports(
 __all__ = [
     "Board", "Cell", "StudyPlan", "StudyServer", "export_study", "find_studies", "format_board",
     "format_results", "load_study", "new_study", "public_view", "read_board", "results_html",
-    "save_study", "study_results",
+    "save_study", "study_results", "study_tables",
 ]  # fmt: skip

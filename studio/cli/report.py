@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import EXIT_OK
+
+if TYPE_CHECKING:
+    from studio.models.study_report import StudyTables
 
 
 def register(subparsers: Any) -> None:
@@ -65,12 +68,13 @@ def show_report(args: argparse.Namespace) -> int:
             sys.stdout.write(format_paired(paired))
         return EXIT_OK
     studies = _study_tables(args.runs_dir)
+    report.studies = [tables for _, _, tables in studies]  # in --json and the bundle's data
     if args.html:
         from studio.app.files import atomic
 
         page = render_html(report)
         if studies:
-            extra = "".join(html for _, html in studies)
+            extra = "".join(html for _, html, _ in studies)
             page = (
                 page.replace("</body>", extra + "</body>", 1) if "</body>" in page else page + extra
             )
@@ -84,7 +88,7 @@ def show_report(args: argparse.Namespace) -> int:
         print(report.model_dump_json(indent=2))
     else:
         sys.stdout.write(format_table(report))
-        for text, _ in studies:
+        for text, _, _ in studies:
             sys.stdout.write("\n" + text)
         if args.html:
             print(f"HTML report written to {args.html}")
@@ -96,8 +100,9 @@ def show_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _study_tables(runs_dir: Path) -> list[tuple[str, str]]:
-    """(text, HTML) of each human baseline study found at or below RUNS_DIR (studio study)."""
+def _study_tables(runs_dir: Path) -> list[tuple[str, str, StudyTables]]:
+    """(text, HTML, data) of each human baseline study found at or below RUNS_DIR (studio
+    study); the data is the study's StudyTables."""
     from studio.app.studies import (
         find_studies,
         format_results,
@@ -105,11 +110,14 @@ def _study_tables(runs_dir: Path) -> list[tuple[str, str]]:
         read_board,
         results_html,
         study_results,
+        study_tables,
     )
 
     tables = []
     for folder in find_studies(runs_dir):
         plan = load_study(folder)
         results = study_results(plan, read_board(folder, plan))
-        tables.append((format_results(results), results_html(results)))
+        tables.append(
+            (format_results(results), results_html(results), study_tables(results, folder))
+        )
     return tables

@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from studio.models.study_report import StudyTables
+
 __all__ = [
     "CATEGORIES", "CellStats", "DiagnosticRow", "EpisodeFigure", "EpochFigure", "ReportRow",
     "RunEntry", "RunReport", "TaskStats",
@@ -161,6 +163,7 @@ class RunReport(BaseModel):
     problems: list[str] = Field(default_factory=list)  # run.json files skipped, and why
     diagnostics: list[DiagnosticRow] = Field(default_factory=list)  # drag and QA runs
     protocol_notes: list[str] = Field(default_factory=list)  # which protocol each label means
+    studies: list[StudyTables] = Field(default_factory=list)  # human study tables
 
     def modes(self) -> list[str]:
         """Modes present, composite first as in the published tables."""

@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
         )
         self.labeling: LabelingWindow | None = None
         self.commands.labeling.triggered.connect(lambda: self.open_labeling())
-        self.commands.study_board.triggered.connect(lambda: study_board.open_board(self))
+        self.commands.study_board.triggered.connect(lambda: study_board.dock_board(self))
         self.library_ops.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.authoring.task_saved.connect(self._on_task_saved)

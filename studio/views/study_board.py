@@ -1,7 +1,7 @@
 """The live board of a human baseline study: participants x their queues, with state.
 
-`StudyBoard(folder)` shows the study in `folder` (`studio study board STUDY`, or the
-window's Run ▸ Study board…, `open_board`): one row per
+`StudyBoard(folder)` shows the study in `folder` (`studio study board STUDY`, a window of its
+own, or the window's Run ▸ Study board…, a dock of the main window, `dock_board`): one row per
 participant (their pseudonymous code), one column per position of the queue, each cell the
 task and its state (waiting, in progress with the time so far, finished with the verdict,
 gave up or the time limit, interrupted), coloured by state, and the totals below. It reads
@@ -19,9 +19,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
+    QDockWidget,
     QFileDialog,
     QHeaderView,
     QLabel,
+    QMainWindow,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -127,19 +129,43 @@ def open_in_viewer(folder: str) -> None:
     subprocess.Popen([sys.executable, "-m", "studio", "view", folder])
 
 
-def open_board(parent: QWidget, folder: Path | None = None) -> StudyBoard | None:
-    """The window's *Study board…* (Run menu): ask for the study folder, then its board in a
-    window of its own (owned by `parent`, closed with it)."""
+def dock_board(window: QMainWindow, folder: Path | None = None) -> QDockWidget | None:
+    """The window's *Study board…* (Run menu): ask for the study folder, then its board as a
+    dock of the main window, below the editor. The dock can be moved, tabbed with another,
+    floated out as a window of its own, or closed; the board reads the runs only while it is
+    shown. Asking again for a study already docked shows that dock rather than a second."""
     if folder is None:
-        chosen = QFileDialog.getExistingDirectory(parent, "Open a study folder (holds study.json)")
+        chosen = QFileDialog.getExistingDirectory(window, "Open a study folder (holds study.json)")
         if not chosen:
             return None
         folder = Path(chosen)
-    board = StudyBoard(folder, parent)
-    board.setWindowFlag(Qt.WindowType.Window)
-    board.resize(1100, 120 + 46 * max(1, board.table.rowCount()))
-    board.show()
-    return board
+    name = f"study-board:{Path(folder).resolve()}"
+    for dock in window.findChildren(QDockWidget):
+        if dock.objectName() == name:
+            dock.show()
+            dock.raise_()
+            return dock
+    dock = QDockWidget(f"Study {Path(folder).name}", window)
+    dock.setObjectName(name)
+    board = StudyBoard(folder, dock)
+    dock.setWidget(board)
+    dock.visibilityChanged.connect(lambda shown: _follow(board, shown))
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    rows = max(1, board.table.rowCount())
+    window.resizeDocks([dock], [min(420, 130 + 46 * rows)], Qt.Orientation.Vertical)
+    dock.show()
+    dock.raise_()
+    return dock
+
+
+def _follow(board: StudyBoard, shown: bool) -> None:
+    """Read the runs while the board is on screen; a hidden dock (closed or behind a tab)
+    reads nothing until shown again."""
+    if shown:
+        board.refresh()
+        board.timer.start()
+    else:
+        board.timer.stop()
 
 
 def show_board(folder: Path) -> int:

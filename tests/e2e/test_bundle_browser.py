@@ -74,3 +74,50 @@ def test_the_bundle_opens_from_disk_and_shows_the_runs(
     assert seen["natural"] == 1280 and seen["kind"] == "drag" and seen["arrow"] == 1
     assert seen["passed"] == "3 of 6 episodes"
     assert seen["pong"] == 2 and seen["pair"] == 2
+
+
+def test_the_bundle_draws_a_studys_human_tables(
+    tmp_path: Path, loop_thread: LoopThread, browser_pool: Any
+) -> None:
+    """report.studies (as `studio report --bundle` writes it for a study) drawn as three
+    tables with the intervals; a name is set as text, never parsed as HTML."""
+    summary = write_bundle(FIXTURE, tmp_path / "site")
+    data_js = summary.out / "data.js"
+    prefix, text = data_js.read_text(encoding="utf-8").split(" = ", 1)
+    data = json.loads(text.rstrip().rstrip(";"))
+    line = {"ended": 2, "solved": 1, "sr": 0.5, "sr_ci95": [0.1, 0.9], "psr": 0.75,
+            "psr_ci95": None, "mean_seconds": 42.0, "mean_actions": 7.5}  # fmt: skip
+    data["report"]["studies"] = [{
+        "study": "pilot", "folder": "/x/pilot",
+        "categories": [{"name": "create", **line}],
+        "participants": [{"name": "<b>P-01</b>", **line}, {"name": "P-02", "ended": 0}],
+        "tasks": [{"name": "create_cat_walk", **line}],
+    }]  # fmt: skip
+    data_js.write_text(f"{prefix} = {json.dumps(data)};\n", encoding="utf-8")
+
+    async def look() -> dict[str, Any]:
+        page = await browser_pool.context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            await page.goto(summary.index.as_uri())
+            await page.wait_for_selector("body[data-ready='1']")
+            people = page.locator("#studies table[data-table='participants'] tbody tr")
+            return {
+                "heading": await page.text_content("#studies h2"),
+                "tables": await page.locator("#studies table.study").count(),
+                "first": await people.first.locator("td").all_text_contents(),
+                "second": await people.nth(1).locator("td").all_text_contents(),
+                "bold": await page.locator("#studies b").count(),
+                "errors": errors,
+            }
+        finally:
+            await page.close()
+
+    seen = loop_thread.run(look())
+    assert seen["errors"] == [] and seen["heading"] == "Human baseline study pilot"
+    assert seen["tables"] == 3 and seen["bold"] == 0
+    name, ended, sr, psr, secs, actions = seen["first"]
+    assert (name, ended, psr, secs, actions) == ("<b>P-01</b>", "2", "75.00", "42.0 s", "7.5")
+    assert sr.startswith("50.00") and "[10.00, 90.00]" in sr
+    assert seen["second"] == ["P-02", "0", "-", "-", "-", "-"]

@@ -1,7 +1,7 @@
 /* The bundle page: reads window.STUDIO_BUNDLE (data.js) and draws the report's tables (with
-   95% intervals when the rows carry them), the episodes with filters, each episode's step film
-   strip with the action drawn over its screenshot (SVG, as the run viewer draws it), and two
-   runs side by side. Plain script, no network: everything comes from files beside the page.
+   95% intervals when the rows carry them), a human baseline study's tables (report.studies),
+   the episodes with filters, each episode's step film strip with the action drawn over its
+   screenshot (SVG, as the run viewer draws it), and two runs side by side. Plain script, no network: everything comes from files beside the page.
    Text from the data is always set as text, never parsed as HTML. */
 (function () {
   "use strict";
@@ -117,6 +117,27 @@
       });
       box.appendChild(el("h2", {}, titles[kind]));
       box.appendChild(el("table", {}, el("thead", {}, head), body));
+    });
+  }
+
+  /* ---- a human baseline study's tables (report.studies, studio study) ---- */
+  function drawStudies() {
+    var box = document.getElementById("studies");
+    (DATA.report.studies || []).forEach(function (study) {
+      box.appendChild(el("h2", {}, "Human baseline study " + study.study));
+      [["categories", "Per category (human)"], ["participants", "Per participant"],
+       ["tasks", "Per task (SR = share of participants who solved it)"]].forEach(function (t) {
+        var head = el("tr", {});
+        ["", "Ended", "SR %", "PSR %", "Time/task", "Actions/task"].forEach(function (h) { head.appendChild(el("th", {}, h)); });
+        var body = el("tbody");
+        (study[t[0]] || []).forEach(function (f) {
+          var acts = typeof f.mean_actions === "number" ? f.mean_actions.toFixed(1) : "-";
+          body.appendChild(el("tr", {}, el("td", {}, f.name), el("td", {}, String(f.ended)),
+            cell(f, "sr"), cell(f, "psr"), el("td", {}, secs(f.mean_seconds)), el("td", {}, acts)));
+        });
+        box.appendChild(el("h3", {}, t[1]));
+        box.appendChild(el("table", { cls: "study", "data-table": t[0] }, el("thead", {}, head), body));
+      });
     });
   }
 
@@ -342,6 +363,7 @@
       " run(s) below " + DATA.root + "; generated " + DATA.generated;
     drawTables();
     drawDiagnostics();
+    drawStudies();
     wireFilters();
     drawEpisodes();
     wireCompare();

@@ -12,10 +12,11 @@ cells count (waiting, in-progress and still-evaluating ones are left out).
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from statistics import mean
 
+from studio.models.study_report import StudyTables
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core import stats
 from studio.services.studies.board import Board, Cell
@@ -23,6 +24,7 @@ from studio.services.studies.plan import STUDY_FILE, StudyPlan
 
 __all__ = [
     "Figures", "StudyResults", "find_studies", "format_results", "results_html", "study_results",
+    "study_tables",
 ]  # fmt: skip
 
 
@@ -161,3 +163,8 @@ def find_studies(root: Path) -> list[Path]:
         if (candidate / STUDY_FILE).is_file():
             return [candidate]
     return sorted(p.parent for p in root.rglob(STUDY_FILE))
+
+
+def study_tables(results: StudyResults, folder: Path | str = "") -> StudyTables:
+    """The three tables as data: what `studio report --json` and the bundle carry."""
+    return StudyTables.model_validate({**asdict(results), "folder": str(folder)})

@@ -48,15 +48,32 @@ def test_the_board_shows_each_cell_and_opens_its_run(qtbot: Any, tmp_path: Path)
     assert len(seen) == 1 and seen[0].endswith(f"01-{first.queue[0]}")
 
 
-def test_the_window_opens_a_board_of_its_own(qtbot: Any, tmp_path: Path) -> None:
-    from PySide6.QtWidgets import QWidget
+def test_the_window_docks_the_board_and_reads_only_while_it_is_shown(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
-    from studio.views.study_board import open_board
+    from studio.views.study_board import StudyBoard, dock_board
 
     folder = tmp_path / "study"
     new_study(paths.BUNDLED_TASKS, folder, 3, per=1, seed=2, task_ids=["create_cat_walk"])
-    parent = QWidget()
-    qtbot.addWidget(parent)
-    board = open_board(parent, folder)
-    assert board is not None and board.isWindow() and board.parent() is parent
+    window = QMainWindow()
+    window.setCentralWidget(QWidget())
+    qtbot.addWidget(window)
+    window.show()
+    dock = dock_board(window, folder)
+    assert dock is not None and not dock.isFloating() and dock.parent() is window
+    assert window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+    board = dock.widget()
+    assert isinstance(board, StudyBoard) and not board.isWindow()
     assert board.table.rowCount() == 3 and "3 waiting" in board.totals.text()
+    qtbot.waitUntil(board.isVisible)
+    assert board.timer.isActive()
+    dock.close()  # closed: hidden, and no more reading of the runs
+    qtbot.waitUntil(lambda: not board.timer.isActive())
+    again = dock_board(window, folder)  # the same study: the same dock, shown again
+    assert again is dock and len(window.findChildren(QDockWidget)) == 1
+    qtbot.waitUntil(board.timer.isActive)
+    dock.setFloating(True)  # a window of its own when wanted
+    assert dock.isWindow()
