@@ -61,6 +61,8 @@ async def bench_task(evaluator: Evaluator, source: Path, args: argparse.Namespac
     return {
         "id": entry.task.id,
         "valid": bool(check.golden_passed) and (not debug or bool(check.initial_failed)),
+        "initial_failed": bool(check.initial_failed),
+        "verdict": check.verdict.value,  # what `studio check` says of the proposed script
         "tests": len(report.kept),
         "killed": sum(m.status == "killed" for m in seen),
         "ran": len(seen),
@@ -121,7 +123,9 @@ async def main() -> None:
             print(
                 f"{row['id']:<32} {'valid' if row['valid'] else 'INVALID':<8} "
                 f"{row['tests']:>2} tests  killed {row['killed']}/{row['ran']} "
-                f"({_rate(row['killed'], row['ran']):.0%}{held})  {row['seconds']:.0f} s"
+                f"({_rate(row['killed'], row['ran']):.0%}{held})  {row['seconds']:.0f} s  "
+                f"check: {row['verdict']}"
+                + ("" if row["initial_failed"] else ", the initial program passes")
                 + (f"  {'; '.join(row['errors'])}" if row["errors"] else ""),
                 flush=True,
             )
@@ -137,6 +141,8 @@ async def main() -> None:
     print(
         f"{len(good)}/{len(rows)} tasks valid with >= {GOAL:.0%} of mutants killed{held_note}; "
         f"{sum(r['valid'] for r in scripts)}/{len(rows)} valid; "
+        f"{sum(r['verdict'] == 'valid' for r in scripts)}/{len(rows)} valid by `studio check`, "
+        f"{sum(r['initial_failed'] for r in scripts)}/{len(rows)} failed by the initial program; "
         f"mean {mean_s:.0f} s per proposal (max {max_s:.0f} s)"
     )
     shutil.rmtree(scratch, ignore_errors=True)
