@@ -12,6 +12,7 @@ import pytest
 
 from studio.models.mutation import Mutant
 from studio.services.checking.mutation import generate_mutants, mutant_sb3, operator_catalog
+from studio.services.checking.mutation.engine import get_operator
 from studio.services.core.blocks import find_target, subtree
 from studio.services.core.sb3 import read_project_json
 from tests.helpers.project_checks import assert_valid_project, project_sb3, rich_project
@@ -117,12 +118,17 @@ def test_the_project_stays_out_of_dumps() -> None:
     assert Mutant.model_validate(dumped).id == mutant.id
 
 
-def test_operator_catalog_lists_all_seventeen() -> None:
+def test_operator_catalog_lists_the_checks_sixteen() -> None:
     names = [info.name for info in operator_catalog()]
     whisker = ["KRM", "SBD", "SDM", "AOR", "LOR", "ROR", "NCM", "VRM"]
-    scratcheval = ["MIR", "BAW", "RWT", "RNM", "SWO", "CNT", "RCV", "DCD", "EHC"]
+    scratcheval = ["MIR", "BAW", "RWT", "RNM", "SWO", "CNT", "RCV", "DCD"]
     assert sorted(names) == sorted(whisker + scratcheval)
     assert all(info.doc for info in operator_catalog())
+
+
+def test_the_forge_only_operator_is_known_by_name_but_not_in_the_checks_rotation() -> None:
+    assert get_operator("EHC").name == "EHC"
+    assert all(m.operator != "EHC" for m in generate_mutants(rich_project(), None, 200, seed=0))
 
 
 def test_mutant_sb3_replaces_project_json_and_keeps_assets() -> None:

@@ -37,9 +37,12 @@ __all__ = [
     "OPERATORS", "TIERS", "generate_mutants", "get_operator", "mutant_sb3", "operator_catalog",
 ]  # fmt: skip
 
+# The check's rotation. EHC (a duplicated event script) is known by name but kept out of it:
+# a second copy of an idempotent set-up script is often harmless, so in the rotation it made
+# sound bundled scripts read as weak; the forge asks for it by name, its tests then judge it.
 _ORDER = (
     "KRM", "MIR", "ROR", "BAW", "AOR", "RWT", "LOR", "RNM",
-    "NCM", "CNT", "VRM", "SWO", "RCV", "DCD", "SDM", "SBD", "EHC",
+    "NCM", "CNT", "VRM", "SWO", "RCV", "DCD", "SDM", "SBD",
 )  # fmt: skip
 _BY_NAME = {
     cls.name: cls() for cls in (*WHISKER_OPERATORS, *SCRATCHEVAL_OPERATORS, *EVENT_OPERATORS)
