@@ -24,6 +24,7 @@ DOCUMENT = "<!doctype html><title>{name}</title><a id=go href='elsewhere.html'>g
 
 @pytest.fixture
 def page(qtbot: Any, qapp: Any) -> Any:
+    import shiboken6
     from PySide6.QtWebEngineCore import QWebEngineProfile
 
     from studio.views.editor_page import EditorPage
@@ -31,7 +32,7 @@ def page(qtbot: Any, qapp: Any) -> Any:
     profile = QWebEngineProfile()  # off the record: no cache of the session's
     page = EditorPage(profile)
     yield page
-    page.deleteLater()
+    shiboken6.delete(page)  # now, before its profile (Qt warns of a profile released first)
     profile.deleteLater()
 
 
