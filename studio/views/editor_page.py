@@ -4,6 +4,11 @@
 runJavaScript cannot wait for them, so each call carries an id and the page settles it through
 a QWebChannel object ("studioHost"). On the Python side a call is an asyncio future. The text
 of every script run here comes from `runtime.page_scripts` (the JS from resources/js).
+
+No action leaves the editor's document (issue 44): once a document has loaded, every
+navigation of the page's main frame that the studio did not ask for itself (a link, a form, a
+script assigning `location`, `history.back()`, a reload) is refused before it happens, the way
+`runtime.page_guard` refuses it on the headless pages.
 """
 
 from __future__ import annotations
@@ -11,17 +16,24 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QFile, QIODevice, QObject, Signal, Slot
+from PySide6.QtCore import QFile, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
-from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, QWebEngineScript
+from PySide6.QtWebEngineCore import (
+    QWebEngineLoadingInfo,
+    QWebEnginePage,
+    QWebEngineProfile,
+    QWebEngineScript,
+)
 
 from studio.app.editor import page_scripts
 from studio.models.errors import StudioError
 
 CHANNEL_SCRIPT = ":/qtwebchannel/qwebchannel.js"
+log = logging.getLogger(__name__)
 
 
 class EditorError(StudioError):
@@ -45,7 +57,21 @@ class EditorPage(QWebEnginePage):
     of a Python override drops a reference to `True`, and the editor logs many warnings, so
     the interpreter aborts at exit ("bool_dealloc"). Page errors are kept by the page itself
     (`studioBridge.status().errors`).
+
+    Navigation: the studio's own loads (`load`, `setHtml`, the view's equivalents: Qt calls
+    them "typed") are always let through, and so is whatever happens while a document loads
+    (its redirects); once a document has loaded, any other main-frame navigation is refused
+    and `navigation_refused` says where it wanted to go. Sub-frames are left alone. Qt still
+    reports a refused navigation as a load that started and stopped (`loadStarted`,
+    `loadFinished(False)`); `document_started` and `document_finished` are the loads less
+    those, which is what the view listens to (a refusal is not an editor that failed to load).
+    Not refused: a navigation to `about:blank` (`location.href = 'about:blank'`), which
+    QtWebEngine 6.12 commits without asking `acceptNavigationRequest` at all.
     """
+
+    navigation_refused = Signal(str)  # the URL a refused main-frame navigation asked for
+    document_started = Signal()  # a load began that was not refused
+    document_finished = Signal(bool)  # ... and ended (True: the document loaded)
 
     def __init__(self, profile: QWebEngineProfile, parent: QObject | None = None) -> None:
         super().__init__(profile, parent)
@@ -57,7 +83,9 @@ class EditorPage(QWebEnginePage):
         self.scripts().insert(_channel_script())
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
-        self.loadStarted.connect(self._on_load_started)
+        self._settled = False  # a document has loaded: other navigations are refused
+        self._refused: set[str] = set()  # URLs refused whose pseudo-load has not ended yet
+        self.loadingChanged.connect(self._on_loading_changed)
         self.renderProcessTerminated.connect(self._on_render_process_terminated)
         # Asked before the page's own file picker (the editor's File ▸ Load from your
         # computer) opens: a reason to refuse it (a human session), or None.
@@ -72,6 +100,23 @@ class EditorPage(QWebEnginePage):
         if self.file_gate is not None and self.file_gate():
             return []  # as if the picker were cancelled
         return list(super().chooseFiles(mode, oldFiles, acceptedMimeTypes))
+
+    def acceptNavigationRequest(
+        self, url: QUrl | str, type: QWebEnginePage.NavigationType, isMainFrame: bool
+    ) -> bool:
+        if not isMainFrame:
+            return True
+        target = url.toString() if isinstance(url, QUrl) else str(url)
+        if type == QWebEnginePage.NavigationType.NavigationTypeTyped:
+            self._settled = False  # the studio's own load: it may redirect until it has loaded
+            self._refused.discard(target)
+            return True
+        if not self._settled:
+            return True
+        self._refused.add(target)
+        log.info("refused a navigation of the editor page to %s", target[:200])
+        self.navigation_refused.emit(target)
+        return False
 
     def call(self, method: str, *args: Any) -> asyncio.Future[Any]:
         """Run `studioBridge[method](...args)` in the page; the future gets its result."""
@@ -143,8 +188,21 @@ class EditorPage(QWebEnginePage):
         else:
             future.set_exception(EditorError(str(value)))
 
-    def _on_load_started(self) -> None:
-        self.fail_pending("the editor page was reloaded")
+    def _on_loading_changed(self, info: QWebEngineLoadingInfo) -> None:
+        url, status = info.url().toString(), info.status()
+        started = status == QWebEngineLoadingInfo.LoadStatus.LoadStartedStatus
+        if url in self._refused:  # the refused navigation's pseudo-load: the document stays
+            if not started:
+                self._refused.discard(url)
+            return
+        if started:
+            self.fail_pending("the editor page was reloaded")
+            self.document_started.emit()
+        else:
+            self._settled = True  # also after a failed load: only the studio loads another
+            self.document_finished.emit(
+                status == QWebEngineLoadingInfo.LoadStatus.LoadSucceededStatus
+            )
 
     def _on_render_process_terminated(self, status: Any, exit_code: int) -> None:
         self.fail_pending(f"the editor's browser process ended (exit code {exit_code})")

@@ -111,7 +111,7 @@ class EditorView(QWidget):
         self.load_gate: Callable[[str], str | None] | None = None
         self.page.file_gate = lambda: self._gate("a file from the editor's File menu")
         self.page.loadProgress.connect(self._on_load_progress)
-        self.page.loadFinished.connect(self._on_load_finished)
+        self.page.document_finished.connect(self._on_load_finished)  # not a refused navigation
         self.page.renderProcessTerminated.connect(self._on_render_process_terminated)
 
     def hold_size(self, hold: bool) -> None:

@@ -89,6 +89,15 @@ def test_the_page_and_only_its_scripts_and_the_bundle_are_served(
         assert client.get(base + refused).status_code == 404, refused
 
 
+def test_the_page_has_no_overscroll(site: tuple[Client, StudyPlan, Path]) -> None:
+    """A sideways scroll where the participant's page does not scroll must not go "back"
+    (issue 44): the page's own html/body rule turns overscroll off."""
+    client, plan, _ = site
+    page = client.get(f"/p/{plan.participants[0].token}/").text
+    rule = page[page.index("html, body {") :]
+    assert "overscroll-behavior: none;" in rule[: rule.index("}")]
+
+
 def test_calls_need_the_claiming_tab_and_bodies_have_a_cap(
     site: tuple[Client, StudyPlan, Path],
 ) -> None:
