@@ -140,6 +140,7 @@
 
   async function beginTask(task) {
     ending = false;
+    giveUpArmed = 0; // a Give up pressed in the task before does not count as the first press here
     $('where').textContent = task.practice ? 'Practice' : `Task ${task.number} of ${state.total}`;
     $('instruction').textContent = task.instruction;
     clockBase = task.elapsed_s;

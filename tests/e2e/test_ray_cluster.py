@@ -24,6 +24,7 @@ from studio.cli import main
 from studio.cli.check import report_json
 from studio.models.agent import Mode
 from studio.models.evaluation import Clock
+from studio.models.protocols import resolve_protocol
 from studio.services.checking.checker import CheckOptions, check_tasks
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.distributed.cluster import RayCluster
@@ -181,7 +182,10 @@ def test_a_drag_run_on_the_cluster_writes_what_a_local_run_writes(
     entries = scan_items(items)
     oracle = OracleDragAgent({e.item.id: e.item for e in entries})
     pool = browser_pool
-    local = loop_thread.run(run_drag(pool.context, pool.server, entries, oracle, tmp_path / "l"))
+    protocol = resolve_protocol(None, "drag").model_dump()  # what `drag run` records by default
+    local = loop_thread.run(
+        run_drag(pool.context, pool.server, entries, oracle, tmp_path / "l", protocol=protocol)
+    )
     args = ["drag", "run", str(items), "--agent", "oracle", "--out", str(tmp_path / "ray")]
     code = main([*args, "--json", "--ray", cluster.address])
     out = json.loads(capsys.readouterr().out)

@@ -86,6 +86,9 @@ async def _finish(page: Any, outcome: str) -> None:
         await page.locator("#finish").click()
     else:
         await page.locator("#giveup").click()
+        # one press only arms it, also right after a Give up in the task before
+        armed = await page.locator("#message").text_content()
+        assert "again" in (armed or ""), f"a single press of Give up did not just arm it: {armed!r}"
         await page.locator("#giveup").click()
     await page.wait_for_function("window.studioTaskShown === false", timeout=120_000)
 

@@ -62,7 +62,8 @@ def _check_event(i: int, event: Any, now: float) -> dict[str, Any]:
                 raise Crafted(f"{where}: field '{key}': not a coordinate")
             clean[key] = number
         elif key == "button":
-            if isinstance(value, bool) or value not in (0, 1, 2, 3, 4):
+            # -1: no button changed, what every pointermove of a drag carries (DOM spec)
+            if isinstance(value, bool) or value not in (-1, 0, 1, 2, 3, 4):
                 raise Crafted(f"{where}: field 'button': not a mouse button")
             clean[key] = value
         elif key == "key":

@@ -239,3 +239,20 @@ def test_a_verdict_left_pending_by_a_stopped_server_is_computed_at_the_next_star
     cell = read_board(folder, plan).rows[plan.participants[0].code][0]
     expected = "passed" if task_id == "create_cat_walk" else "failed"
     assert (cell.state, cell.verdict) == ("finished", expected)
+
+
+def test_a_drag_s_moves_carry_no_button_change_and_are_taken() -> None:
+    """A pointermove during a drag carries button -1 (the DOM's "no button changed"); the
+    page's own recorder sends it so, and the batch must be taken, while 7 is no button."""
+    from studio.services.studies.events import Crafted, check_batch
+
+    now = 1_000_000.0
+    drag = [
+        {"type": "down", "t": now, "x": 10.0, "y": 20.0, "button": 0},
+        {"type": "move", "t": now + 40, "x": 30.0, "y": 20.0, "button": -1},
+        {"type": "up", "t": now + 80, "x": 50.0, "y": 20.0, "button": 0},
+    ]
+    taken = check_batch({"now": now + 100, "events": drag}, server_now_ms=now + 100)
+    assert [e["button"] for e in taken] == [0, -1, 0]
+    with pytest.raises(Crafted, match="not a mouse button"):
+        check_batch({"now": now, "events": [{**drag[0], "button": 7}]}, server_now_ms=now)
