@@ -11,7 +11,7 @@ import pytest
 
 from studio.models.task import Category
 from studio.services.core.store import load_task
-from studio.views.library_controller import LibraryController, NewTaskRequest
+from studio.views.library.controller import LibraryController, NewTaskRequest
 from tests.helpers.sample_task import EVALUATE_JS, write_sample_task
 
 pytestmark = [pytest.mark.gui]
@@ -215,7 +215,7 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     recovery.lock_path.write_text("999999")  # as if its process had died
     assert recovery.crashed_session() is True
 
-    from studio.views.main_window import MainWindow
+    from studio.views.window.main_window import MainWindow
 
     offers: list[str] = []
 
@@ -239,7 +239,7 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     second.authoring.ask_unsaved = discard
 
     # F1 lists every shortcut, the authoring ones included
-    from studio.views.shortcuts_dialog import ShortcutsDialog
+    from studio.views.window.shortcuts_dialog import ShortcutsDialog
 
     window.commands.shortcuts.trigger()
     dialog = window.findChild(ShortcutsDialog)

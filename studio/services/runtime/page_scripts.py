@@ -37,14 +37,14 @@ editor page or spells the call of one of its functions.
 - `contain_ahead(page)` makes resources/js/page-containment.js run before any script of every
   document and frame the page loads from now on; `contain(page)` runs it in the page as it is.
 
-The studio's window (Qt's `QWebEnginePage.runJavaScript`, studio/views/editor_page.py) takes
+The studio's window (Qt's `QWebEnginePage.runJavaScript`, studio/views/editor/page.py) takes
 the text of an expression instead: `qt_bridge_call(call_id, function, args)` hands a call to
 the bridge, which settles it through the window's channel; `own_call(global, function,
 *args)` is a synchronous call of a function of the page's own scripts (`OWN`), and
 `qt_json(expression)` wraps such an expression so that its value comes back as JSON text.
 
 A page is anything with Playwright's `evaluate(expression, arg)` (`ScriptPage`): a Playwright
-page of the headless browser, or the window's own editor page (`studio.views.live_page`).
+page of the headless browser, or the window's own editor page (`studio.views.live.page`).
 Page errors are the page object's own (Playwright's `Error`).
 """
 

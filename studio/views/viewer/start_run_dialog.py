@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.models.agent import Mode
-from studio.views.settings import open_settings
+from studio.views.widgets.settings import open_settings
 
 SEEDED_AGENTS = frozenset({"random"})
 AGENT_CHOICES = (

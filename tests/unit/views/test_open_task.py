@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core.store import TaskFolder
-from studio.views.authoring import AuthoringController
+from studio.views.authoring.controller import AuthoringController
 from tests.helpers.fake_editor import FakeEditor
 from tests.helpers.tasks import copy_bundled as _copy
 
@@ -58,10 +58,10 @@ def test_the_panels_follow_the_open_task(
     authoring: AuthoringController, tmp_path: Path, qtbot: Any
 ) -> None:
     from studio.models.check import TaskCheck, Verdict
-    from studio.views.checks_panel import ChecksPanel
-    from studio.views.diff_view import DiffView
-    from studio.views.quality_controller import QualityController
-    from studio.views.review_panel import ReviewPanel
+    from studio.views.authoring.diff_view import DiffView
+    from studio.views.checks.panel import ChecksPanel
+    from studio.views.checks.quality_controller import QualityController
+    from studio.views.checks.review_panel import ReviewPanel
 
     first = _copy("create_cat_walk", tmp_path)
     second = _copy("debug_score_reset", tmp_path)

@@ -19,11 +19,11 @@ from studio.services.propose.pipeline import ProposalReport
 from studio.services.propose.proposals import propose_tests
 from studio.services.propose.scenarios import Scenario
 from studio.services.propose.selection import select
-from studio.views import propose_controller
-from studio.views.propose_controller import ProposeController
-from studio.views.propose_dialog import ProposeDialog
-from studio.views.script_editor import ScriptEditor
-from studio.views.trace_chart import TraceChart
+from studio.views.authoring import propose_controller
+from studio.views.authoring.propose_controller import ProposeController
+from studio.views.authoring.propose_dialog import ProposeDialog
+from studio.views.authoring.script_editor import ScriptEditor
+from studio.views.authoring.trace_chart import TraceChart
 
 FLAG = Scenario("flag", "after the green flag", [{"at": 0, "do": "flag", "arg": ""}], 2000)
 AUTHOR = """const EU = EvaluationUtils;

@@ -11,8 +11,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from studio.services.core.store import load_task
-from studio.views.authoring import AuthoringController
-from studio.views.script_editor import ScriptEditor
+from studio.views.authoring.controller import AuthoringController
+from studio.views.authoring.script_editor import ScriptEditor
 from tests.helpers.tasks import copy_bundled
 
 

@@ -10,8 +10,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from studio.services.core.store import load_task
-from studio.views import task_memory
-from studio.views.actions import StudioActions
+from studio.views.authoring import task_memory
+from studio.views.shell.actions import StudioActions
 from tests.helpers.sample_task import write_sample_task
 
 
