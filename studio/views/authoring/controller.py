@@ -1,8 +1,10 @@
 """Authoring one task: its projects as documents in the editor, its form, its script.
 
-The controller keeps a `TaskSession` (Qt-free) for the open task. The editor shows one of the
-task's two projects; switching reads the shown one back from the editor first, so nothing typed
-or dragged there is lost. Save writes everything atomically; unsaved work also goes to the
+The controller keeps the open task's state in `current`, a Qt-free `OpenTask`
+(studio.app.open_task: its `TaskSession`, the dirty flags, read-only): this controller is its
+only writer, the other panels read it. The editor shows one of the task's two projects;
+switching reads the shown one back from the editor first, so nothing typed or dragged there is
+lost. Save writes everything atomically; unsaved work also goes to the
 recovery folder every few seconds, and a session that ended without closing properly offers it
 back on the next start. The script is saved only by Save: an evaluation (F5, Ctrl+Enter) runs
 the text the script editor holds without writing it, so the unsaved mark stays; Revert puts
@@ -30,8 +32,8 @@ from studio.app.library import (
     apply_metadata,
     load_task,
     read_project_json,
-    review,
 )
+from studio.app.open_task import OpenTask
 from studio.models.errors import StudioError
 from studio.models.task import Task
 from studio.views.authoring import recovery_work
@@ -71,9 +73,8 @@ class AuthoringController(QObject):
         super().__init__(parent)
         self.window = parent
         self.editor, self.bar, self.form, self.script = editor, bar, form, script
-        self.session: TaskSession | None = None
+        self.current = OpenTask(script.text, lambda: form.modified)
         self.recovery = recovery or RecoveryStore(paths.data_dir() / "recovery")
-        self._editor_dirty = False
         self._busy = asyncio.Lock()
         self.ask_unsaved: Callable[[str], Awaitable[Answer]] = self._ask_unsaved
         bar.document_requested.connect(lambda n: self._spawn(self.switch_document(n)))
@@ -93,41 +94,12 @@ class AuthoringController(QObject):
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self.spawn(coro)
 
-    # -- state -------------------------------------------------------------------------------
-
-    @property
-    def entry(self) -> TaskFolder | None:
-        return self.session.entry if self.session else None
-
-    @property
-    def read_only(self) -> bool:
-        return self.session is not None and review.is_read_only(self.session.task)
-
-    def dirty(self) -> dict[str, bool]:
-        """Which parts hold unsaved work: initial, golden, script, form."""
-        if self.session is None:
-            return {}
-        out = {n: d.dirty for n, d in self.session.docs.items()}
-        active = self.session.active  # '' while switching or showing a mutant
-        if active:
-            out[active] = out[active] or self._editor_dirty
-        out["script"] = self.script.text() != self.session.script_saved
-        out["form"] = self.form.modified
-        return out
-
-    def has_unsaved(self) -> bool:
-        return any(self.dirty().values())
-
-    def editor_dirty(self) -> bool:
-        """The shown project changed in the editor since it was loaded or saved."""
-        return self._editor_dirty
-
     def close_task(self) -> None:
         """Forget the open task (after it was renamed or deleted); the editor keeps showing it."""
-        if self.session is not None:
-            self.recovery.discard(self.session.entry.task.id)
-        self.session = None
-        self._editor_dirty = False
+        if self.current.session is not None:
+            self.recovery.discard(self.current.session.entry.task.id)
+        self.current.session = None
+        self.current.editor_dirty = False
         self._poll.stop()
         self._autosave.stop()
         self._show_no_task()
@@ -141,24 +113,24 @@ class AuthoringController(QObject):
         """The window is closing with nothing left unsaved (or the user discarded it)."""
         self._poll.stop()
         self._autosave.stop()
-        if not self.has_unsaved():
+        if not self.current.has_unsaved():
             self.recovery.mark_clean_exit()
 
     def refresh_bar(self) -> None:
-        if self.session is None:
+        if self.current.session is None:
             return
-        entry = self.session.entry
-        marks = self.dirty()
-        state = self.session.task.review.state.value.replace("_", " ")
+        entry = self.current.session.entry
+        marks = self.current.dirty()
+        state = self.current.session.task.review.state.value.replace("_", " ")
         unsaved = " •" if marks.get("script") or marks.get("form") else ""
         title = f"{entry.task.id} ({state}){unsaved}"
-        self.bar.show_state(title, self.session.active, marks, self.read_only)
+        self.bar.show_state(title, self.current.session.active, marks, self.current.read_only)
 
     # -- opening -------------------------------------------------------------------------------
 
     async def open_task(self, entry: TaskFolder, document: str = "initial") -> bool:
         """Make `entry` the task being authored and show one of its projects."""
-        if self.session is not None and self.session.entry.folder == entry.folder:
+        if self.current.holds(entry):
             return await self.switch_document(document)
         if not await self.confirm_discard(f"open {entry.task.id}"):
             return False
@@ -167,11 +139,11 @@ class AuthoringController(QObject):
         except OSError as exc:
             self.message.emit(f"{entry.folder}: cannot be read ({exc})")
             return False
-        previous, self.session = self.session, session
+        previous, self.current.session = self.current.session, session
         session.active = ""  # nothing shown yet
         if not await self.switch_document(document):
             # The editor kept what it showed: so do the bar, the panels and Save.
-            self.session = previous
+            self.current.session = previous
             if previous is None:
                 self._show_no_task()
             self.refresh_bar()
@@ -188,13 +160,13 @@ class AuthoringController(QObject):
 
     async def switch_document(self, name: str) -> bool:
         """Show document `name`; the one shown now is read back into the session first."""
-        session = self.session
+        session = self.current.session
         if session is None:
             return False
         doc = session.docs[name]
         await self._poll_editor()  # an edit made since the last poll must not be lost
         async with self._busy:
-            if session.active and session.active != name and self._editor_dirty:
+            if session.active and session.active != name and self.current.editor_dirty:
                 session.stash(session.active, await self.editor.export_project())
             content = doc.content()
             if content is None:
@@ -211,7 +183,7 @@ class AuthoringController(QObject):
                 self.refresh_bar()
                 return False  # the editor says which file and why, and keeps its project
             session.active = name
-            self._editor_dirty = False
+            self.current.editor_dirty = False
         self.refresh_bar()
         return True
 
@@ -219,16 +191,16 @@ class AuthoringController(QObject):
 
     async def save(self) -> TaskFolder | None:
         """Write the task: the shown project, any unsaved other project, script and form."""
-        session = self.session
+        session = self.current.session
         if session is None:
             return None
-        if self.read_only:
+        if self.current.read_only:
             self.message.emit(f"{session.entry.task.id} is approved: reopen it to change it")
             return None
         await self._poll_editor()  # an edit made since the last poll is saved too
         async with self._busy:
             live = {}
-            if session.active and self._editor_dirty:
+            if session.active and self.current.editor_dirty:
                 live[session.active] = await self.editor.export_project()
             task = self.form.apply_to(session.task)
             for name, data in live.items():
@@ -248,17 +220,10 @@ class AuthoringController(QObject):
         self.task_saved.emit(entry)
         return entry
 
-    def script_for(self, entry: TaskFolder) -> str | None:
-        """The script editor's text when `entry` is the open task (saved or not: an evaluation
-        runs what the author sees without writing it), else None (the task's file)."""
-        if self.session is None or self.session.entry.folder != entry.folder:
-            return None
-        return self.script.text()
-
     async def revert(self) -> None:
         """Put back the script and the shown project as they are on disk (the script's
         revert is one edit of its own: Ctrl+Z in the script takes it back)."""
-        session = self.session
+        session = self.current.session
         if session is None:
             return
         reverted = []
@@ -269,7 +234,7 @@ class AuthoringController(QObject):
         if session.active:
             name = session.active
             session.revert(name)
-            self._editor_dirty = False
+            self.current.editor_dirty = False
             session.active = ""
             await self.switch_document(name)
             reverted.append(f"the {name} project")
@@ -279,7 +244,7 @@ class AuthoringController(QObject):
 
     async def copy_document(self, source: str, target: str) -> None:
         """Make `target` a copy of `source` (as shown in the editor if it is shown) and show it."""
-        session = self.session
+        session = self.current.session
         if session is None:
             return
         data = None
@@ -292,13 +257,13 @@ class AuthoringController(QObject):
             return
         if session.active == target:
             session.active = ""
-            self._editor_dirty = False
+            self.current.editor_dirty = False
         await self.switch_document(target)
         self.message.emit(f"The {target} project is now a copy of the {source} one (unsaved)")
 
     async def update_task(self, change: Callable[[Task], Task]) -> TaskFolder | None:
         """Change the saved task.json alone (review steps, equivalent mutants)."""
-        session = self.session
+        session = self.current.session
         if session is None:
             return None
         try:
@@ -314,10 +279,10 @@ class AuthoringController(QObject):
 
     async def show_foreign(self, data: bytes, name: str) -> bool:
         """Show a project that is not one of the task's documents (e.g. a mutant)."""
-        session = self.session
+        session = self.current.session
         await self._poll_editor()
         async with self._busy:
-            if session is not None and session.active and self._editor_dirty:
+            if session is not None and session.active and self.current.editor_dirty:
                 session.stash(session.active, await self.editor.export_project())
             try:
                 await self.editor.load_project(data, name, Path(name).stem)
@@ -325,43 +290,50 @@ class AuthoringController(QObject):
                 return False
             if session is not None:
                 session.active = ""
-            self._editor_dirty = False
+            self.current.editor_dirty = False
         self.refresh_bar()
         self.message.emit(f"The editor shows {name}; it is not saved into the task")
         return True
 
+    async def stash_shown(self) -> None:
+        """Read the project the editor shows back into the open task's session when it changed
+        there (the session's documents then hold every unsaved edit; nothing is written)."""
+        session = self.current.session
+        if session is not None and self.current.editor_dirty and session.active:
+            session.stash(session.active, await self.editor.export_project())
+
     async def lend_editor(self, what: str) -> None:
         """The editor is about to show something else (a live run): keep unsaved work."""
-        session = self.session
+        session = self.current.session
         await self._poll_editor()
         async with self._busy:
-            if session is not None and session.active and self._editor_dirty:
+            if session is not None and session.active and self.current.editor_dirty:
                 session.stash(session.active, await self.editor.export_project())
             if session is not None:
                 session.active = ""
-            self._editor_dirty = False
+            self.current.editor_dirty = False
         self.refresh_bar()
         self.message.emit(f"The editor shows {what}; the task's documents are kept as they were")
 
     def replace_entry(self, entry: TaskFolder) -> None:
         """The task changed on disk through another path (e.g. marked equivalent)."""
-        if self.session is not None and self.session.entry.folder == entry.folder:
-            self.session.entry = entry
+        if self.current.session is not None and self.current.holds(entry):
+            self.current.session.entry = entry
             self.refresh_bar()
 
     # -- unsaved work ----------------------------------------------------------------------------
 
     async def confirm_discard(self, what: str) -> bool:
         """Ask before unsaved work would be dropped: save it, discard it or stay."""
-        if self.session is None or not await self.has_unsaved_now():
+        if self.current.session is None or not await self.has_unsaved_now():
             return True
-        task_id = self.session.entry.task.id
+        task_id = self.current.session.entry.task.id
         answer = await self.ask_unsaved(f"{task_id} has unsaved changes. Save before you {what}?")
         if answer == "cancel":
             return False
         if answer == "save":
             return await self.save() is not None
-        self.recovery.discard(self.session.entry.task.id)
+        self.recovery.discard(self.current.session.entry.task.id)
         return True
 
     async def restore_drafts(self, entry: TaskFolder) -> int:
@@ -370,7 +342,7 @@ class AuthoringController(QObject):
 
     async def has_unsaved_now(self) -> bool:
         await self._poll_editor()
-        return self.has_unsaved()
+        return self.current.has_unsaved()
 
     async def _ask_unsaved(self, text: str) -> Answer:
         b = QMessageBox.StandardButton
@@ -381,30 +353,30 @@ class AuthoringController(QObject):
 
     async def autosave(self) -> int:
         """Copy unsaved work to the recovery folder; returns the number of parts written."""
-        if self.session is None or not await self.has_unsaved_now():
+        if self.current.session is None or not await self.has_unsaved_now():
             return 0
         return await recovery_work.autosave(self)
 
     async def _poll_editor(self) -> None:
-        if self.session is None or not self.session.active or not self.editor.is_ready:
+        if not self.current.shown or not self.editor.is_ready:
             return
         try:
             dirty = bool(await self.editor.bridge_now("isDirty"))
         except EditorError:
             return
-        if dirty != self._editor_dirty:
-            self._editor_dirty = dirty
+        if dirty != self.current.editor_dirty:
+            self.current.editor_dirty = dirty
             self.refresh_bar()
 
     async def _mark_editor_clean(self) -> None:
-        self._editor_dirty = False
+        self.current.editor_dirty = False
         try:
             await self.editor.bridge_now("markClean")
         except EditorError as exc:
             log.warning("could not mark the editor clean: %s", exc)
 
     def _apply_read_only(self) -> None:
-        read_only = self.read_only
+        read_only = self.current.read_only
         self.form.set_read_only(read_only)
         self.script.set_read_only(read_only)
         if read_only:

@@ -40,6 +40,7 @@ class ProposeController(QObject):
         super().__init__(parent)
         self.window = parent
         self.authoring, self.script = authoring, script
+        self.current = authoring.current  # the open task (read, never written, here)
         self._evaluator, self.spawn = evaluator, spawn
         self.options = ProposeOptions()
         self.dialog: ProposeDialog | None = None
@@ -50,7 +51,7 @@ class ProposeController(QObject):
     def start(self) -> None:
         if self._running is not None and not self._running.done():
             return
-        if self.authoring.entry is None:
+        if self.current.entry is None:
             self.message.emit("Open a task to propose tests for it.")
             return
         self.dialog = ProposeDialog(self.window)
@@ -66,11 +67,11 @@ class ProposeController(QObject):
     async def run(self) -> ProposalReport | None:
         dialog = self.dialog
         assert dialog is not None
-        unsaved = self.authoring.has_unsaved() and not self.authoring.read_only
+        unsaved = self.current.has_unsaved() and not self.current.read_only
         if unsaved and await self.authoring.save() is None:
             dialog.show_error("the task could not be saved")
             return None
-        entry = self.authoring.entry
+        entry = self.current.entry
         assert entry is not None
         try:
             evaluator = await self._evaluator()

@@ -15,7 +15,8 @@ from typing import Protocol
 
 from PySide6.QtCore import SignalInstance
 
-from studio.app.library import RecoveryStore, TaskFolder, TaskSession
+from studio.app.library import RecoveryStore, TaskFolder
+from studio.app.open_task import OpenTask
 from studio.models.task import Task
 from studio.views.authoring.script_editor import ScriptEditor
 from studio.views.authoring.task_form import TaskForm
@@ -30,15 +31,13 @@ class Authoring(Protocol):
     """What recovery needs of the authoring controller: the open task and its parts."""
 
     recovery: RecoveryStore
-    session: TaskSession | None
+    current: OpenTask
     editor: EditorView
     form: TaskForm
     script: ScriptEditor
 
     @property
     def message(self) -> SignalInstance: ...
-
-    def editor_dirty(self) -> bool: ...
 
     def refresh_bar(self) -> None: ...
 
@@ -77,7 +76,7 @@ async def restore_drafts(ctrl: Authoring, entry: TaskFolder) -> int:
     drafts = {d.kind: d for d in ctrl.recovery.drafts() if d.task_id == entry.task.id}
     if not drafts or not await ctrl.open_task(entry):
         return 0
-    session = ctrl.session
+    session = ctrl.current.session
     assert session is not None
     restored = 0
     for name in ("initial", "golden"):
@@ -110,11 +109,11 @@ async def restore_drafts(ctrl: Authoring, entry: TaskFolder) -> int:
 async def autosave(ctrl: Authoring) -> int:
     """Write the open task's unsaved parts to the recovery folder; the number written."""
 
-    session = ctrl.session
+    session = ctrl.current.session
     assert session is not None
     tid = session.entry.task.id
     parts: dict[str, bytes] = {}
-    if ctrl.editor_dirty() and session.active:
+    if ctrl.current.editor_dirty and session.active:
         try:
             parts[f"{session.active}.sb3"] = await ctrl.editor.export_project()
         except EditorError as exc:

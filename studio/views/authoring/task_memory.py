@@ -12,6 +12,7 @@ from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QAction
 
 from studio.app.library import TaskFolder
+from studio.app.open_task import OpenTask
 from studio.views.widgets.settings import open_settings
 
 
@@ -27,7 +28,7 @@ class _Authoring(Protocol):
     task_closed: SignalInstance
 
     @property
-    def entry(self) -> TaskFolder | None: ...
+    def current(self) -> OpenTask: ...
 
 
 def follow(
@@ -37,7 +38,7 @@ def follow(
     opened (as one of the `library()` shown then, when given) for the next start."""
 
     def update() -> None:
-        has_task = authoring.entry is not None
+        has_task = authoring.current.entry is not None
         for action in (commands.save, commands.revert, commands.check, commands.submit):
             action.setEnabled(has_task)
 

@@ -75,6 +75,7 @@ class QualityController(QObject):
         super().__init__(parent)
         self.spawn = spawn
         self.authoring = authoring
+        self.current = authoring.current  # the open task (read, never written, here)
         self.checks, self.review_panel, self.diff = checks, review_panel, diff
         self._evaluator = evaluator
         self.options = CheckOptions()
@@ -118,7 +119,7 @@ class QualityController(QObject):
         self.spawn(self.lint())
 
     async def lint(self) -> list[Finding]:
-        entry = self.authoring.entry
+        entry = self.current.entry
         if entry is None:
             return []
         record = await asyncio.to_thread(load_check, entry)
@@ -139,13 +140,13 @@ class QualityController(QObject):
 
     async def run_check(self) -> TaskCheck | None:
         """Save the task, check it, record the verdict; None if there is no task or it stopped."""
-        if self.authoring.entry is None:
+        if self.current.entry is None:
             self.message.emit("Open a task to check it.")
             return None
-        unsaved = self.authoring.has_unsaved() and not self.authoring.read_only
+        unsaved = self.current.has_unsaved() and not self.current.read_only
         if unsaved and await self.authoring.save() is None:
             return None
-        entry = self.authoring.entry
+        entry = self.current.entry
         assert entry is not None
         started = await asyncio.to_thread(fingerprint, entry.folder)  # what this check judges
         checker = TaskChecker(await self._evaluator(), self.options, AgreementCache())
@@ -168,7 +169,7 @@ class QualityController(QObject):
         await asyncio.to_thread(save_check, entry, check, when, started)
         if self.on_check_recorded is not None:
             self.on_check_recorded(entry, check, when)
-        open_now = self.authoring.entry
+        open_now = self.current.entry
         if open_now is None or open_now.folder != entry.folder:
             self.message.emit(f"{entry.task.id}: {check.verdict.value} (recorded in the library)")
             return  # another task was opened meanwhile: its panels stay its own
@@ -179,13 +180,13 @@ class QualityController(QObject):
         self.check_finished.emit(check)
 
     def _mutant(self, mutant_id: str) -> bytes:
-        entry = self.authoring.entry
+        entry = self.current.entry
         assert entry is not None
         return build_mutant(entry, self.options.mutants, self.options.seed, mutant_id)
 
     async def show_mutant(self, mutant_id: str) -> None:
         """Golden vs the mutant, in the diff view."""
-        entry = self.authoring.entry
+        entry = self.current.entry
         if entry is None or entry.golden_path is None:
             return
         try:
@@ -220,13 +221,11 @@ class QualityController(QObject):
 
     async def show_session_diff(self) -> None:
         """Initial vs golden as the open task holds them now (unsaved edits included)."""
-        authoring = self.authoring
-        session = authoring.session
+        session = self.current.session
         if session is None:
             self.diff.show_error("Open a task to compare its projects.")
             return
-        if authoring.editor_dirty() and session.active:
-            session.stash(session.active, await authoring.editor.export_project())
+        await self.authoring.stash_shown()
         initial, golden = (session.docs[n].content() for n in ("initial", "golden"))
         if initial is None or golden is None:
             self.diff.show_error("The task has no golden project yet.")
@@ -241,7 +240,7 @@ class QualityController(QObject):
 
     def show_script_error(self, result: EvalResult) -> None:
         """Mark the script line an evaluation error points at (or clear the mark)."""
-        error, entry = result.error, self.authoring.entry
+        error, entry = result.error, self.current.entry
         script = entry.script_path.name if entry else ""
         if error is not None and error.line and (not error.file or error.file.endswith(script)):
             self.authoring.script.set_error(error.line, error.message)

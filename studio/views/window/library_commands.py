@@ -39,6 +39,7 @@ class LibraryWiring:
     ) -> None:
         self.shell, self.panel, self.ops = shell, panel, ops
         self.authoring, self.details, self._load_library = authoring, details, load_library
+        self.current = authoring.current  # the open task (read, never written, here)
         c, spawn = shell.commands, shell.spawn
         c.new_task.triggered.connect(lambda: spawn(ops.new_task()))
         c.open_task_folder.triggered.connect(lambda: spawn(ops.open_folder()))
@@ -61,7 +62,7 @@ class LibraryWiring:
 
     def _follow_open_task(self) -> None:
         for action in self.shell.commands.authoring_actions:
-            action.setEnabled(self.authoring.entry is not None)
+            action.setEnabled(self.current.entry is not None)
 
     def _on_open_failed(self, failed: TaskFolder, still_open: TaskFolder | None) -> None:
         if still_open is not None:
@@ -71,8 +72,7 @@ class LibraryWiring:
         self.shell.status(f"{failed.task.id} could not be opened{kept}", 15000)
 
     def _is_open(self, entry: TaskFolder) -> bool:
-        current = self.authoring.entry
-        return current is not None and current.folder == entry.folder
+        return self.current.holds(entry)
 
     def _with_selected(self, work: Callable[[TaskFolder], Coroutine[Any, Any, Any]]) -> None:
         entry = self.panel.current_entry()

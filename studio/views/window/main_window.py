@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.authoring = AuthoringController(self, self.editor, self.bar, self.form, self.script)
         self.authoring.spawn = self.background.spawn
+        self.current = self.authoring.current  # the open task, as the panels read it
         self.library_ops = LibraryController(self, lambda: self.library_root)
         self.quality = QualityController(
             self,
@@ -299,7 +300,7 @@ class MainWindow(QMainWindow):
 
     async def evaluate_editor_project(self) -> EvalResult | None:
         """Run the open task's script as the script editor holds it on the editor's project."""
-        entry = self.authoring.entry or self._entry
+        entry = self.current.entry or self._entry
         if entry is None:
             self.results.show_error("Select a task in the library to evaluate against.")
             return None
@@ -333,7 +334,7 @@ class MainWindow(QMainWindow):
             evaluator = await self.browser.ready_evaluator()
             # Accelerated unless the task asks for real time or was seen to disagree with it.
             clock = clock_for(entry, realtime=False, cache=AgreementCache())
-            script = self.authoring.script_for(entry)
+            script = self.current.script_for(entry)
             return await evaluator.evaluate(
                 entry, data, project_name=project_name, clock=clock, script=script
             )
@@ -355,7 +356,7 @@ class MainWindow(QMainWindow):
     async def _make_way(self, what: str) -> bool:
         if not await self.authoring.confirm_discard(what):
             return False
-        if self.authoring.entry is not None:
+        if self.current.entry is not None:
             self.authoring.close_task()
         await self.runs.live.forget_browser()
         return True
@@ -476,7 +477,7 @@ class MainWindow(QMainWindow):
         return self.labeling
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self._close_confirmed and self.authoring.has_unsaved():
+        if not self._close_confirmed and self.current.has_unsaved():
             event.ignore()  # ask first (without a nested event loop), then close again
             self.background.spawn(self._confirm_close())
             return

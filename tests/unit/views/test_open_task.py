@@ -32,7 +32,7 @@ def test_a_failed_open_leaves_the_previous_task_fully_open(
     shown = editor.project
 
     assert not asyncio.run(authoring.open_task(broken))
-    assert authoring.entry is not None and authoring.entry.folder == good.folder
+    assert authoring.current.entry is not None and authoring.current.entry.folder == good.folder
     assert authoring.bar.title.text().startswith("create_cat_walk")  # the header follows
     assert editor.project == shown and "initial.sb3" in editor.banner.text()
     assert [(f.task.id, k.task.id) for f, k in failures] == [("debug_score_reset", good.task.id)]
@@ -49,7 +49,7 @@ def test_a_failed_open_with_no_task_open_leaves_nothing_open(
 ) -> None:
     broken = _corrupt(_copy("debug_score_reset", tmp_path))
     assert not asyncio.run(authoring.open_task(broken))
-    assert authoring.entry is None and asyncio.run(authoring.save()) is None
+    assert authoring.current.entry is None and asyncio.run(authoring.save()) is None
     assert authoring.bar.title.text() == "No task open"
     assert not authoring.bar.save.isEnabled()
 

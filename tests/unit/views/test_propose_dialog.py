@@ -54,12 +54,16 @@ def _report() -> ProposalReport:
     return ProposalReport("walk", "create", [FLAG], candidates, selection, True, script)
 
 
-class _Authoring:
+class _Current:
     entry = object()
     read_only = False
 
     def has_unsaved(self) -> bool:
         return False
+
+
+class _Authoring:
+    current = _Current()
 
 
 @pytest.fixture
