@@ -1,1 +1,1 @@
-"""The labeling window of the two diagnostic benchmarks: drag items and perception QA."""
+"""The diagnostics window: the two diagnostic item sets, drag items and perception QA."""
