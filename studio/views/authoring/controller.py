@@ -220,6 +220,14 @@ class AuthoringController(QObject):
         self.task_saved.emit(entry)
         return entry
 
+    def mark_script_error(self, line: int | None, message: str = "") -> None:
+        """Mark the script line an evaluation error points at and show `message`; with no
+        `line` and no `message`, clear the mark."""
+        if line is None and not message:
+            self.script.clear_error()
+        else:
+            self.script.set_error(line, message)
+
     async def revert(self) -> None:
         """Put back the script and the shown project as they are on disk (the script's
         revert is one edit of its own: Ctrl+Z in the script takes it back)."""

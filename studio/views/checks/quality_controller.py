@@ -243,9 +243,9 @@ class QualityController(QObject):
         error, entry = result.error, self.current.entry
         script = entry.script_path.name if entry else ""
         if error is not None and error.line and (not error.file or error.file.endswith(script)):
-            self.authoring.script.set_error(error.line, error.message)
+            self.authoring.mark_script_error(error.line, error.message)
         else:
-            self.authoring.script.clear_error()
+            self.authoring.mark_script_error(None)
 
     # -- review --------------------------------------------------------------------------------
 

@@ -82,3 +82,38 @@ def test_the_panels_follow_the_open_task(
     assert asyncio.run(authoring.open_task(second))
     assert quality.check is None and checks.check is None  # not the first task's check
     assert diff.comparison is None  # nor its mutant
+
+
+def test_an_evaluation_error_marks_the_open_task_script_line(
+    authoring: AuthoringController, tmp_path: Path
+) -> None:
+    from studio.models.evaluation import EvalError, EvalResult
+    from studio.views.authoring.diff_view import DiffView
+    from studio.views.checks.panel import ChecksPanel
+    from studio.views.checks.quality_controller import QualityController
+    from studio.views.checks.review_panel import ReviewPanel
+
+    entry = _copy("create_cat_walk", tmp_path)
+    parent = authoring.window
+
+    async def no_evaluator() -> Any:
+        raise AssertionError("nothing is evaluated here")
+
+    quality = QualityController(
+        parent,
+        authoring,
+        ChecksPanel(parent),
+        ReviewPanel(parent),
+        DiffView(parent),
+        no_evaluator,
+        lambda c: c.close(),
+    )
+    assert asyncio.run(authoring.open_task(entry))
+    script = authoring.script
+    error = EvalError(kind="script", message="boom", file=str(entry.script_path), line=3)
+    quality.show_script_error(EvalResult(task_id=entry.task.id, project="x", error=error))
+    assert script.edit.error_line == 3 and script.error_message == "line 3: boom"
+    # an error in another file than the task's script clears the mark
+    other = EvalError(kind="script", message="elsewhere", file="helper.js", line=5)
+    quality.show_script_error(EvalResult(task_id=entry.task.id, project="x", error=other))
+    assert script.edit.error_line is None and script.error_message == ""
