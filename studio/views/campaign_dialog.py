@@ -88,6 +88,8 @@ class CampaignDialog(QDialog):
             item.setData(Qt.ItemDataRole.UserRole, str(task.folder))
             on = selected is None or task.task.id == selected
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+            if selected is not None and on:
+                self.tasks.setCurrentItem(item)  # scrolled into view
         self.agent = QComboBox(self)
         self.agent.addItems(list(EPISODE_AGENTS))
         self.agent.setCurrentText("idle")
@@ -95,6 +97,7 @@ class CampaignDialog(QDialog):
         self.actions_file.setPlaceholderText("scripted agent: a JSON list of actions, or a folder")
         self.mode = QComboBox(self)
         self.mode.addItems([m.value for m in Mode])
+        self.mode.setCurrentText(Mode.COMPOSITE.value)  # `studio run`'s default
         self.epochs = _spin(self, 1, 1000, 1)
         self.steps = _spin(self, 0, 100_000, 0)
         self.steps.setSpecialValueText("the protocol's")
@@ -108,8 +111,15 @@ class CampaignDialog(QDialog):
         where = QHBoxLayout()
         where.addWidget(self.out, 1)
         where.addWidget(browse)
+        picks = QHBoxLayout()
+        for text, state in (("All", Qt.CheckState.Checked), ("None", Qt.CheckState.Unchecked)):
+            button = QPushButton(text, self)
+            button.clicked.connect(lambda _=False, s=state: self._check_all(s))
+            picks.addWidget(button)
+        picks.addStretch(1)
         form = QFormLayout()
         form.addRow("Tasks", self.tasks)
+        form.addRow("", picks)
         form.addRow("Agent", self.agent)
         form.addRow("Actions", self.actions_file)
         form.addRow("Mode", self.mode)
@@ -247,6 +257,10 @@ class CampaignDialog(QDialog):
         chosen = QFileDialog.getExistingDirectory(self, "Output folder", self.out.text())
         if chosen:
             self.out.setText(chosen)
+
+    def _check_all(self, state: Qt.CheckState) -> None:
+        for i in range(self.tasks.count()):
+            self.tasks.item(i).setCheckState(state)
 
     def _follow_agent(self, name: str) -> None:
         self.actions_file.setEnabled(name == "scripted")
