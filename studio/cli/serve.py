@@ -127,7 +127,8 @@ async def _serve(args: argparse.Namespace) -> int:
             f"token: {served.token}  (send 'Authorization: Bearer <token>'; "
             "set STUDIO_TOKEN to fix it)"
         )
-    print(f"tasks: ids or task folders in {served.library}; editor edition {served.edition.value}")
+    edition = served.edition.value if served.edition else "?"
+    print(f"tasks: ids or task folders in {served.library}; editor edition {edition}")
     if served.checkout is not None:
         print(
             f"ScratchWorld routes: {served.sessions_url} (no token), projects of "

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from studio.app.serving.options import CLI_FLAGS, ServeOptions, check_options, serve_edition
 from studio.models.errors import StudioError
+from studio.services.api.app import EpisodeManagerLike
 from studio.services.api.server import ApiServer, resolve_token
 from studio.services.core import paths
 from studio.services.episodes.episode import DEFAULT_STEP_LIMIT
@@ -50,16 +51,20 @@ class Serving:
     the ScratchWorld routes."""
 
     server: ApiServer
-    manager: EpisodeManager
+    manager: EpisodeManagerLike
     token: str
     generated: bool
     library: Path
-    edition: Edition
     options: ServeOptions
     checkout: SwCheckout | None = None
     sessions: SwSessions | None = None
-    owns_manager: bool = True
+    owned: EpisodeManager | None = None  # the manager made here (closed with the server)
     closed: bool = False
+
+    @property
+    def edition(self) -> Edition | None:
+        """The editor edition of the manager made here; None when the caller's serves."""
+        return self.owned.edition if self.owned is not None else None
 
     @property
     def url(self) -> str:
@@ -79,8 +84,8 @@ class Serving:
             await self.server.close()
             if self.sessions is not None:
                 await self.sessions.close_all()
-            if self.owns_manager:
-                await self.manager.close()
+            if self.owned is not None:
+                await self.owned.close()
         finally:
             if self.checkout is not None:
                 self.checkout.close()
@@ -88,19 +93,21 @@ class Serving:
 
 async def start_serving(
     options: ServeOptions,
-    manager: EpisodeManager | None = None,
+    manager: EpisodeManagerLike | None = None,
     names: Mapping[str, str] = CLI_FLAGS,
 ) -> Serving:
     """Check `options`, assemble and start the API (see the module doc)."""
     check_options(options, names)
     token, generated = resolve_token(options.token, options.token_file)
     library = Path(options.library) if options.library else paths.BUNDLED_TASKS
-    owns = manager is None
+    owned = None
     if manager is None:
         edition = serve_edition(options.edition, options.scratchworld, library)
         editions.require_installed(edition, "The served set")
         limit = options.steps or DEFAULT_STEP_LIMIT
-        manager = EpisodeManager(out_dir=options.record_to, edition=edition, step_limit=limit)
+        manager = owned = EpisodeManager(
+            out_dir=options.record_to, edition=edition, step_limit=limit
+        )
     checkout = SwCheckout(options.scratchworld, library=library) if options.scratchworld else None
     serving: Serving | None = None
     try:
@@ -124,11 +131,10 @@ async def start_serving(
             max_episodes=options.max_episodes,
         )
         serving = Serving(
-            server, manager, token, generated, library, manager.edition, options,
-            checkout, sessions, owns,
-        )  # fmt: skip
-        if owns:
-            await manager.start()  # the browser, before the first request needs it
+            server, manager, token, generated, library, options, checkout, sessions, owned
+        )
+        if owned is not None:
+            await owned.start()  # the browser, before the first request needs it
         try:
             await server.start()
         except OSError as exc:
