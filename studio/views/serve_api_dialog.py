@@ -50,7 +50,7 @@ class ServeApiDialog(QDialog):
         note = QLabel(
             "The published ScratchWorld server's session API, for its clients and drag "
             "runner: projects and task scripts of a ScratchWorld checkout, served without a "
-            "token on loopback only.",
+            "token on loopback only. Its sessions play in this editor, one at a time.",
             self,
         )
         note.setWordWrap(True)

@@ -27,7 +27,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from studio.models.errors import StudioError
+from studio.services.api.app import MAX_EPISODES
 from studio.services.api.server import check_host, is_loopback
+from studio.services.exchange.scratchworld_api.sessions import MAX_SESSIONS
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 
@@ -78,8 +80,8 @@ class ServeOptions:
     allow_remote: bool = False
     scratchworld: Path | None = None
     allow_custom_js: float | None = None
-    max_sessions: int = 100
-    max_episodes: int = 16
+    max_sessions: int = MAX_SESSIONS
+    max_episodes: int = MAX_EPISODES
     edition: str | None = None
 
 
