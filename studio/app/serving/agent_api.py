@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.app.serving.options import CLI_FLAGS, ServeOptions, check_options, serve_edition
@@ -59,7 +59,7 @@ class Serving:
     checkout: SwCheckout | None = None
     sessions: SwSessions | None = None
     owned: EpisodeManager | None = None  # the manager made here (closed with the server)
-    closed: bool = False
+    closed: bool = field(default=False, init=False)
 
     @property
     def edition(self) -> Edition | None:
