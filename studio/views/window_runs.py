@@ -39,6 +39,7 @@ from studio.views.pane_memory import (
     PaneMemory,
     StaleRunGuard,
 )
+from studio.views.serve_api_dialog import ServeApiDialog
 from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
@@ -175,15 +176,32 @@ class RunWiring:
                 self.opened = await asyncio.to_thread(open_run, folder)
         return result
 
-    async def serve_api(self) -> tuple[str, str]:
-        url, token = await self.live.serve_api(self.shell.library.root())
+    async def serve_api(self) -> tuple[str, str] | None:
+        """Serve the agent API here, the ScratchWorld routes too when the dialog says so
+        (studio.views.serve_api_dialog); served already: show its address again."""
+        if self.live.api is None:
+            dialog = ServeApiDialog(self.shell.parent)
+            if await finished(dialog) != QDialog.DialogCode.Accepted:
+                return None
+            try:
+                await self.live.serve_api(
+                    self.shell.library.root(), scratchworld=dialog.scratchworld()
+                )
+            except StudioError as exc:
+                QMessageBox.warning(self.shell.parent, "The agent API was not served", str(exc))
+                return None
+        served = self.live.api
+        assert served is not None
+        url, token = served.url, served.token
+        routes = served.sessions_url
+        sw = f"\n\nScratchWorld routes (no token): {routes}" if routes else ""
         QMessageBox.information(
             self.shell.parent,
             "Agent API served in this window",
             f"External agents can now start episodes that play in this editor:\n\n"
             f"URL: {url}\nToken: {token}\n\n"
             f'curl -H "Authorization: Bearer {token}" -d \'{{"task": "TASK_ID"}}\' '
-            f"{url}/episodes\n\nOne episode at a time; the Run tab shows it step by step.",
+            f"{url}/episodes\n\nOne episode at a time; the Run tab shows it step by step.{sw}",
         )
         return url, token
 
