@@ -70,16 +70,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BRIDGE_JS", "CALL_JS", "COMPOSITE", "CONTAINMENT_JS", "DRAG", "EDITOR", "ELEMENTS",
-    "ExpressionPage", "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
+    "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
     "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
-    "RUNNER_PATH",
-    "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS", "SYNTAX_JS",
-    "WAIT_BRIDGE_JS",
-    "WAIT_JS", "PageScript", "add_runner", "bridge", "call", "call_handle", "contain",
-    "contain_ahead", "handle", "in_order", "install", "own", "own_call", "own_now", "ping",
-    "qt_bridge_call", "qt_json", "replace_document", "run_evaluation", "runner", "source",
-    "syntax_error", "version",
-    "wait", "wait_bridge", "wait_runner",
+    "RUNNER_PATH", "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS",
+    "SYNTAX_JS", "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "PageScript", "add_runner",
+    "bridge", "call", "call_handle", "contain", "contain_ahead", "handle", "in_order", "install",
+    "own", "own_call", "own_now", "ping", "qt_bridge_call", "qt_json", "replace_document",
+    "run_evaluation", "runner", "source", "syntax_error", "version", "wait", "wait_bridge",
+    "wait_runner",
 ]  # fmt: skip
 
 # The page's side of this module (fakes of a page in tests answer them too).
@@ -228,7 +226,9 @@ async def bridge(page: ScriptPage, function: str, *args: Any) -> Any:
     return await page.evaluate(BRIDGE_JS, [function, list(args)])
 
 
-async def wait(page: EditorPage, script: PageScript, function: str, *args: Any, timeout_ms: float) -> Any:
+async def wait(
+    page: EditorPage, script: PageScript, function: str, *args: Any, timeout_ms: float
+) -> Any:
     """Install `script`, then wait until `window[script.name][function](...args)` is true
     (Playwright's `TimeoutError` after `timeout_ms`); its value."""
     await install(page, script)
