@@ -36,6 +36,7 @@ from studio.services.episodes.catalog import check_opcode
 from studio.services.episodes.composite_view import render_observation
 from studio.services.episodes.modes import ActionOutcome
 from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = ["INDEX_FIELDS", "STALE", "CompositeMode", "IndexMap"]
 
@@ -87,10 +88,10 @@ class CompositeMode:
         self.indexes = IndexMap()
         self.last_snapshot: dict[str, Any] = {}  # the page's snapshot behind the last observation
 
-    async def setup(self, page: Any) -> None:
+    async def setup(self, page: EditorPage) -> None:
         await page_scripts.install(page, page_scripts.COMPOSITE)
 
-    async def observe(self, page: Any, step: int) -> Observation:
+    async def observe(self, page: EditorPage, step: int) -> Observation:
         snapshot = await page_scripts.call(page, page_scripts.COMPOSITE, "snapshot")
         text, blocks = render_observation(snapshot)
         self.last_snapshot = snapshot
@@ -121,7 +122,7 @@ class CompositeMode:
             label = self.indexes.label(int(getattr(action.args, fields[0])))
         return request, label
 
-    async def execute(self, page: Any, action: Any) -> ActionOutcome:
+    async def execute(self, page: EditorPage, action: Any) -> ActionOutcome:
         try:
             request, label = self.request(action)
         except ActionError:

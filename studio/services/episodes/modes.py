@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from studio.models.agent import Mode, Observation
+from studio.services.runtime.page_seam import EditorPage, Viewport
 
 __all__ = ["VIEWPORT", "ActionOutcome", "ModeHandler"]
 
-VIEWPORT = {"width": 1280, "height": 720}
+VIEWPORT: Viewport = {"width": 1280, "height": 720}
 
 
 @dataclass
@@ -33,11 +34,11 @@ class ModeHandler(Protocol):
 
     mode: Mode
 
-    async def setup(self, page: Any) -> None:
+    async def setup(self, page: EditorPage) -> None:
         """Called once after the initial project is loaded and the editor is ready."""
 
-    async def observe(self, page: Any, step: int) -> Observation:
+    async def observe(self, page: EditorPage, step: int) -> Observation:
         """The observation an agent gets before step `step`."""
 
-    async def execute(self, page: Any, action: Any) -> ActionOutcome:
+    async def execute(self, page: EditorPage, action: Any) -> ActionOutcome:
         """Perform one validated action (not done/failed); raise ActionError when impossible."""

@@ -43,6 +43,7 @@ from studio.services.episodes.modes import VIEWPORT, ActionOutcome
 from studio.services.episodes.ocr import CachedOcr, OcrBackend, OcrBox, make_backend
 from studio.services.episodes.ocr.fuse import MIN_SCORE, covering_rects, fuse
 from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = [
     "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "NO_ELEMENT_LIST",
@@ -174,7 +175,7 @@ class PrimitiveMode:
         self.last_timings: dict[str, float] = {}
 
     # ---- page helpers -----------------------------------------------------------------------
-    async def _js(self, page: Any, name: str, *args: Any) -> Any:
+    async def _js(self, page: EditorPage, name: str, *args: Any) -> Any:
         return await page_scripts.call(page, page_scripts.ELEMENTS, name, *args)
 
     def _ocr_engine(self) -> CachedOcr:
@@ -183,12 +184,12 @@ class PrimitiveMode:
         return self._ocr
 
     @staticmethod
-    def _viewport(page: Any) -> tuple[int, int]:
+    def _viewport(page: EditorPage) -> tuple[int, int]:
         size = getattr(page, "viewport_size", None) or VIEWPORT
         return int(size["width"]), int(size["height"])
 
     # ---- ModeHandler ------------------------------------------------------------------------
-    async def setup(self, page: Any) -> None:
+    async def setup(self, page: EditorPage) -> None:
         """Inject the element collector and load the OCR models before the first step."""
         await page_scripts.install(page, page_scripts.ELEMENTS)
         if self.ocr:
@@ -196,7 +197,7 @@ class PrimitiveMode:
             if warm_up is not None:
                 await warm_up()
 
-    async def observe(self, page: Any, step: int) -> Observation:
+    async def observe(self, page: EditorPage, step: int) -> Observation:
         t0 = time.perf_counter()
         await self._js(page, "settle", OBSERVE_SETTLE_MS, 2)
         t1 = time.perf_counter()
@@ -225,7 +226,7 @@ class PrimitiveMode:
             text=None if self.element_list else NO_ELEMENT_LIST,
         )
 
-    async def execute(self, page: Any, action: Any) -> ActionOutcome:
+    async def execute(self, page: EditorPage, action: Any) -> ActionOutcome:
         handler = getattr(self, "_do_" + str(action.api), None)
         if handler is None:
             return ActionOutcome()  # done / failed: the episode handles them
@@ -235,7 +236,7 @@ class PrimitiveMode:
 
     # ---- actions ----------------------------------------------------------------------------
     def _point(
-        self, page: Any, x: float | None, y: float | None, index: int | None, what: str
+        self, page: EditorPage, x: float | None, y: float | None, index: int | None, what: str
     ) -> tuple[float, float]:
         if index is not None and not self.element_list:
             raise ActionError(
@@ -249,19 +250,19 @@ class PrimitiveMode:
         check_point(x, y, *self._viewport(page), what=what)
         return float(x), float(y)
 
-    async def _do_click(self, page: Any, args: ClickArgs) -> ActionOutcome:
+    async def _do_click(self, page: EditorPage, args: ClickArgs) -> ActionOutcome:
         x, y = self._point(page, args.x, args.y, args.index, "click point")
         target = await self._js(page, "describeAt", x, y)
         await page.mouse.click(x, y, button=args.button)
         return ActionOutcome(target, {"x": x, "y": y, "button": args.button})
 
-    async def _do_double_click(self, page: Any, args: PointArgs) -> ActionOutcome:
+    async def _do_double_click(self, page: EditorPage, args: PointArgs) -> ActionOutcome:
         x, y = self._point(page, args.x, args.y, args.index, "double-click point")
         target = await self._js(page, "describeAt", x, y)
         await page.mouse.dblclick(x, y)
         return ActionOutcome(target, {"x": x, "y": y})
 
-    async def _do_drag_and_drop(self, page: Any, args: DragArgs) -> ActionOutcome:
+    async def _do_drag_and_drop(self, page: EditorPage, args: DragArgs) -> ActionOutcome:
         sx, sy = self._point(page, args.start_x, args.start_y, args.start_index, "drag start")
         ex, ey = self._point(page, args.end_x, args.end_y, args.end_index, "drag end")
         target, end_target = await self._js(page, "describePoints", [[sx, sy], [ex, ey]], True)
@@ -282,7 +283,7 @@ class PrimitiveMode:
         detail = {"start": [sx, sy], "end": [ex, ey], "steps": steps, "end_target": end_target}
         return ActionOutcome(target, detail)
 
-    async def _do_stroke(self, page: Any, args: StrokeArgs) -> ActionOutcome:
+    async def _do_stroke(self, page: EditorPage, args: StrokeArgs) -> ActionOutcome:
         """Press at the first point, move through the others in order, release at the last;
         every point must lie on the screen (checked before anything is pressed)."""
         width, height = self._viewport(page)
@@ -302,7 +303,7 @@ class PrimitiveMode:
             await page.mouse.up()
         return ActionOutcome(target, {"points": [list(p) for p in points]})
 
-    async def _do_scroll(self, page: Any, args: ScrollArgs) -> ActionOutcome:
+    async def _do_scroll(self, page: EditorPage, args: ScrollArgs) -> ActionOutcome:
         if args.index is None and args.x is None:
             x, y = await self._canvas_centre(page)
         else:
@@ -315,7 +316,7 @@ class PrimitiveMode:
         await page.mouse.wheel(dx, dy)
         return ActionOutcome(target, {"x": x, "y": y, "dx": dx, "dy": dy})
 
-    async def _canvas_centre(self, page: Any) -> tuple[float, float]:
+    async def _canvas_centre(self, page: EditorPage) -> tuple[float, float]:
         for el in self.elements:
             if el.type == "canvas":
                 return el.x + el.w / 2, el.y + el.h / 2
@@ -325,12 +326,12 @@ class PrimitiveMode:
         width, height = self._viewport(page)
         return width / 2, height / 2
 
-    async def _do_type(self, page: Any, args: TypeArgs) -> ActionOutcome:
+    async def _do_type(self, page: EditorPage, args: TypeArgs) -> ActionOutcome:
         target = await self._js(page, "describeFocus")
         await page.keyboard.type(args.text)
         return ActionOutcome(target, {"text": args.text})
 
-    async def _do_key(self, page: Any, args: KeyArgs) -> ActionOutcome:
+    async def _do_key(self, page: EditorPage, args: KeyArgs) -> ActionOutcome:
         key = normalize_key(args.key)
         target = await self._js(page, "describeFocus")
         try:
@@ -339,7 +340,7 @@ class PrimitiveMode:
             raise ActionError(f"key {args.key!r} is not a key name ({_first_line(exc)})") from None
         return ActionOutcome(target, {"key": key})
 
-    async def _do_hotkey(self, page: Any, args: HotkeyArgs) -> ActionOutcome:
+    async def _do_hotkey(self, page: EditorPage, args: HotkeyArgs) -> ActionOutcome:
         keys = [normalize_key(k) for k in args.keys]
         target = await self._js(page, "describeFocus")
         pressed: list[str] = []
