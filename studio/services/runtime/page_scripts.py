@@ -58,7 +58,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.models.errors import StudioError
 from studio.services.core import paths
@@ -73,11 +73,11 @@ __all__ = [
     "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
     "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
     "RUNNER_PATH", "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS",
-    "SYNTAX_JS", "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "PageScript", "add_runner",
-    "bridge", "call", "call_handle", "contain", "contain_ahead", "handle", "in_order", "install",
-    "own", "own_call", "own_now", "ping", "qt_bridge_call", "qt_json", "replace_document",
-    "run_evaluation", "runner", "source", "syntax_error", "version", "wait", "wait_bridge",
-    "wait_runner",
+    "SYNTAX_JS", "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "HandlePage", "PageScript",
+    "add_runner", "bridge", "call", "call_handle", "contain", "contain_ahead", "handle",
+    "in_order", "install", "own", "own_call", "own_now", "ping", "qt_bridge_call", "qt_json",
+    "replace_document", "run_evaluation", "runner", "source", "syntax_error", "version", "wait",
+    "wait_bridge", "wait_runner",
 ]  # fmt: skip
 
 # The page's side of this module (fakes of a page in tests answer them too).
@@ -142,6 +142,14 @@ class ExpressionPage(Protocol):
     QWebEnginePage, studio/views/editor_page.py; a Playwright page too)."""
 
     def evaluate(self, expression: str) -> Awaitable[Any]: ...
+
+
+@runtime_checkable
+class HandlePage(ScriptPage, Protocol):
+    """A page that keeps a value in the page for later calls (Playwright's `evaluate_handle`;
+    the window's editor page has none: `isinstance(page, HandlePage)` tells)."""
+
+    async def evaluate_handle(self, expression: str, arg: Any = ...) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -243,7 +251,7 @@ async def wait_bridge(page: EditorPage, function: str, *args: Any, timeout_ms: f
     )
 
 
-async def handle(page: Page, script: PageScript, function: str, *args: Any) -> Any:
+async def handle(page: HandlePage, script: PageScript, function: str, *args: Any) -> Any:
     """`window[script.name][function](...args)` kept in the page: a Playwright `JSHandle`."""
     await install(page, script)
     return await page.evaluate_handle(CALL_JS, [script.name, version(script), function, list(args)])
