@@ -38,7 +38,12 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EnvError
 from studio.services.episodes.handlers import make_handler, observation_summary
-from studio.services.episodes.modes import ActionOutcome, ModeHandler
+from studio.services.episodes.modes import (
+    ActionOutcome,
+    ModeHandler,
+    ParsesActions,
+    ReadsProgram,
+)
 from studio.services.episodes.page_loss import PageLost, bounded, close_page, lose
 from studio.services.episodes.recorder import TrajectoryRecorder, program_change
 from studio.services.episodes.seams import PageSource, StepGate, StepListener
@@ -184,8 +189,10 @@ class Episode:
         error: ActionError | None = None
         lost: PageLost | None = None
         try:
-            parse = getattr(self.handler, "parse", None)  # a handler of both modes parses
-            action = parse(raw) if parse is not None else parse_action(raw, self.mode)
+            if isinstance(self.handler, ParsesActions):  # a handler of both modes parses
+                action = self.handler.parse(raw)
+            else:
+                action = parse_action(raw, self.mode)
             if action.api == "done":
                 self.status = EpisodeStatus.DONE
             elif action.api == "failed":
@@ -258,10 +265,8 @@ class Episode:
     async def export_sb3(self) -> bytes:
         """The current program as .sb3 bytes (vm.saveProjectSb3); read by the handler's own
         reader when it has one (a sealed ScratchWorld session's, captured before agent code)."""
-        reader = getattr(self.handler, "read_sb3", None)
-        if reader is not None:
-            data: bytes = await reader(self._page())
-            return data
+        if isinstance(self.handler, ReadsProgram):
+            return await self.handler.read_sb3(self._page())
         b64 = await page_scripts.bridge(self._page(), "saveProjectBase64")
         return base64.b64decode(b64)
 

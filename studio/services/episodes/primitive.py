@@ -12,6 +12,8 @@ Actions are real Playwright mouse and keyboard input, nothing semantic: an index
 the centre of the element in the last observation, exactly as an agent clicking there would. A
 `stroke` presses at its first point, moves through the others and releases at the last.
 Every outcome names the element under the press point (`"blocks: motion_movesteps"`).
+`execute` dispatches through `PRIMITIVE_ACTIONS` (episodes.action_table): one typed handler
+per kind of `PRIMITIVE_APIS`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from studio.models.agent import (
+    PRIMITIVE_APIS,
     ActionError,
     ClickArgs,
     DragArgs,
@@ -39,6 +42,7 @@ from studio.models.agent import (
     StrokeArgs,
     TypeArgs,
 )
+from studio.services.episodes.action_table import ENDS_EPISODE, ActionTable, handles
 from studio.services.episodes.modes import VIEWPORT, ActionOutcome
 from studio.services.episodes.ocr import CachedOcr, OcrBackend, OcrBox, make_backend
 from studio.services.episodes.ocr.fuse import MIN_SCORE, covering_rects, fuse
@@ -47,8 +51,8 @@ from studio.services.runtime.page_seam import EditorPage
 
 __all__ = [
     "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "NO_ELEMENT_LIST",
-    "OBSERVE_SETTLE_MS", "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point", "element_centre",
-    "normalize_key", "ocr_enabled_by_default",
+    "OBSERVE_SETTLE_MS", "PRIMITIVE_ACTIONS", "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point",
+    "element_centre", "normalize_key", "ocr_enabled_by_default",
 ]  # fmt: skip
 
 MIN_DRAG_STEPS = 10
@@ -227,10 +231,11 @@ class PrimitiveMode:
         )
 
     async def execute(self, page: EditorPage, action: Any) -> ActionOutcome:
-        handler = getattr(self, "_do_" + str(action.api), None)
-        if handler is None:
-            return ActionOutcome()  # done / failed: the episode handles them
-        outcome: ActionOutcome = await handler(page, action.args)
+        """Perform `action` through `PRIMITIVE_ACTIONS`, then let the editor settle; done and
+        failed do nothing on the page (the episode ends itself)."""
+        if PRIMITIVE_ACTIONS.ends(action.api):
+            return ActionOutcome()
+        outcome = await PRIMITIVE_ACTIONS.perform(self, page, action.api, action.args)
         await self._js(page, "settle", ACTION_SETTLE_MS, 2)
         return outcome
 
@@ -357,6 +362,24 @@ class PrimitiveMode:
             for key in reversed(pressed):
                 await page.keyboard.up(key)
         return ActionOutcome(target, {"keys": keys})
+
+
+# Each primitive action kind of the models (`PRIMITIVE_APIS`) and what performs it.
+PRIMITIVE_ACTIONS: ActionTable[PrimitiveMode] = ActionTable(
+    {
+        "click": handles(ClickArgs, PrimitiveMode._do_click),
+        "double_click": handles(PointArgs, PrimitiveMode._do_double_click),
+        "drag_and_drop": handles(DragArgs, PrimitiveMode._do_drag_and_drop),
+        "stroke": handles(StrokeArgs, PrimitiveMode._do_stroke),
+        "scroll": handles(ScrollArgs, PrimitiveMode._do_scroll),
+        "type": handles(TypeArgs, PrimitiveMode._do_type),
+        "key": handles(KeyArgs, PrimitiveMode._do_key),
+        "hotkey": handles(HotkeyArgs, PrimitiveMode._do_hotkey),
+        "done": ENDS_EPISODE,
+        "failed": ENDS_EPISODE,
+    }
+)
+PRIMITIVE_ACTIONS.check(PRIMITIVE_APIS, "primitive")
 
 
 def _first_line(exc: BaseException) -> str:
