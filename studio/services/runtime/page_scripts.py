@@ -74,10 +74,10 @@ __all__ = [
     "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
     "RUNNER_PATH", "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS",
     "SYNTAX_JS", "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "HandlePage", "PageScript",
-    "add_runner", "bridge", "call", "call_handle", "contain", "contain_ahead", "handle",
-    "in_order", "install", "own", "own_call", "own_now", "ping", "qt_bridge_call", "qt_json",
-    "replace_document", "run_evaluation", "runner", "source", "syntax_error", "version", "wait",
-    "wait_bridge", "wait_runner",
+    "QtScriptPage", "add_runner", "bridge", "call", "call_handle", "contain", "contain_ahead",
+    "handle", "in_order", "install", "own", "own_call", "own_now", "ping", "qt_bridge_call",
+    "qt_json", "replace_document", "run_evaluation", "runner", "source", "syntax_error", "version",
+    "wait", "wait_bridge", "wait_runner",
 ]  # fmt: skip
 
 # The page's side of this module (fakes of a page in tests answer them too).
@@ -142,6 +142,12 @@ class ExpressionPage(Protocol):
     QWebEnginePage, studio/views/editor_page.py; a Playwright page too)."""
 
     def evaluate(self, expression: str) -> Awaitable[Any]: ...
+
+
+class QtScriptPage(Protocol):
+    """A Qt web page (`QWebEnginePage`): `runJavaScript(source)` runs it, not waiting."""
+
+    def runJavaScript(self, scriptSource: str, /) -> None: ...
 
 
 @runtime_checkable
@@ -311,7 +317,7 @@ async def own(page: ExpressionPage, name: str, function: str, *args: Any) -> Any
     return await page.evaluate(own_call(name, function, *args))
 
 
-def own_now(qt_page: Any, name: str, function: str, *args: Any) -> None:
+def own_now(qt_page: QtScriptPage, name: str, function: str, *args: Any) -> None:
     """Send `own_call(name, function, *args)` to a Qt page (`runJavaScript`), not waiting."""
     qt_page.runJavaScript(own_call(name, function, *args))
 
