@@ -189,7 +189,7 @@ class PrimitiveMode:
 
     @staticmethod
     def _viewport(page: EditorPage) -> tuple[int, int]:
-        size = getattr(page, "viewport_size", None) or VIEWPORT
+        size = page.viewport_size or VIEWPORT
         return int(size["width"]), int(size["height"])
 
     # ---- ModeHandler ------------------------------------------------------------------------
