@@ -221,7 +221,7 @@ class SessionHandler:
 
     @staticmethod
     def _point(page: EditorPage, x: int, y: int, what: str) -> tuple[int, int]:
-        size = getattr(page, "viewport_size", None) or VIEWPORT
+        size = page.viewport_size or VIEWPORT
         try:
             check_point(x, y, int(size["width"]), int(size["height"]), what)
         except ActionError as exc:
