@@ -15,34 +15,22 @@ from studio.app import lazy
 if TYPE_CHECKING:
     from studio.services.exchange.published_protocol import PublishedProtocol
     from studio.services.exchange.scratchworld import ExportReport, ImportReport
-    from studio.services.exchange.scratchworld_api.checkout import SwCheckout
-    from studio.services.exchange.scratchworld_api.seal import CUSTOM_JS_TIMEOUT_S
-    from studio.services.exchange.scratchworld_api.sessions import SwSessions
     from studio.services.runs.inspect_log import export_inspect
 
 __getattr__ = lazy.exports(
     __name__,
     {
-        "CUSTOM_JS_TIMEOUT_S": (
-            "studio.services.exchange.scratchworld_api.seal",
-            "CUSTOM_JS_TIMEOUT_S",
-        ),
         "ExportReport": ("studio.services.exchange.scratchworld", "ExportReport"),
         "ImportReport": ("studio.services.exchange.scratchworld", "ImportReport"),
         "PublishedProtocol": ("studio.services.exchange.published_protocol", "PublishedProtocol"),
-        "SwCheckout": ("studio.services.exchange.scratchworld_api.checkout", "SwCheckout"),
-        "SwSessions": ("studio.services.exchange.scratchworld_api.sessions", "SwSessions"),
         "export_inspect": ("studio.services.runs.inspect_log", "export_inspect"),
     },
 )
 
 __all__ = [
-    "CUSTOM_JS_TIMEOUT_S",
     "ExportReport",
     "ImportReport",
     "PublishedProtocol",
-    "SwCheckout",
-    "SwSessions",
     "export_inspect",
 ]
 # --- end of re-exports ---
