@@ -24,6 +24,8 @@ from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.services.labeling.drag.page import Verdict
 from studio.services.labeling.drag.review import approve, record_label
 from studio.services.labeling.drag.scoring import Attempt, score_attempt
+from studio.services.runtime import page_scripts
+from studio.services.runtime.page_scripts import DRAG
 from tests.helpers.script_page import ScriptHost
 
 BOX = {"x": 400.0, "y": 300.0, "w": 120.0, "h": 40.0}
@@ -66,6 +68,12 @@ class _TrialPage:
         self.page = _Page()
         self.spec = spec
 
+    async def ask(self, function: str, *args: Any) -> Any:
+        return await page_scripts.call(self.page, DRAG, function, *args)
+
+    async def screenshot(self) -> bytes:
+        return await self.page.screenshot()
+
     async def at_baseline(self) -> None:
         return None
 
@@ -95,6 +103,9 @@ class FakeTrialPages:
 
     async def __aexit__(self, *exc: object) -> None:
         return None
+
+    def lead(self) -> _TrialPage:
+        return self.pages[0]
 
     async def at_baseline(self) -> None:
         return None
