@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from studio.app.regions import apply_result, keep_as_label
 from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig
 from studio.services.labeling.drag import regions
 from studio.services.labeling.drag.agreement import region_agreement
@@ -172,11 +173,11 @@ def test_without_a_grab_point_the_chosen_one_is_stored_with_the_regions_and_labe
     result = _compute(entry, monkeypatch)
     grab = result.drag_start_point
     assert _inside_box(grab) and grab == (410.0, 315.0)  # the verified seed nearest (412, 314)
-    regions.apply_result(entry, result, 5, 1)
+    apply_result(entry, result, 5, 1)
     cfg = entry.item.evaluation_config
     assert cfg.drag_start_point == [410.0, 315.0]
     assert {tuple(p) for p in cfg.feasible_points} == set(result.end_points)
-    regions.keep_as_label(entry, result)
+    keep_as_label(entry, result)
     assert entry.item.labels[-1].drag_start_point == [410.0, 315.0]
     # scoring measures an end point against that grab point: held 30 px further right, the
     # block lands 30 px further right

@@ -54,12 +54,6 @@ from studio.services.labeling.drag.grid import (
 from studio.services.labeling.drag.grid import snap as snap_to
 from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.services.labeling.drag.page import Job, TrialPages
-from studio.services.labeling.drag.region_results import (
-    COMPUTED_LABEL,
-    apply_result,
-    compare_with_stored,
-    keep_as_label,
-)
 from studio.services.labeling.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.labeling.drag.setup import SETUP_KEYS
 from studio.services.runtime import page_scripts
@@ -68,10 +62,10 @@ from studio.services.runtime.page_scripts import COMPOSITE, DRAG
 from studio.services.runtime.server import EditorServer
 
 __all__ = [
-    "COMPUTED_LABEL", "DEFAULT_PAGES", "MARGIN_STEPS", "SEED_DX", "SEED_DY", "START_STEPS",
+    "DEFAULT_PAGES", "MARGIN_STEPS", "SEED_DX", "SEED_DY", "START_STEPS",
     "TRIAL_CODE", "TRIAL_SCRIPTS", "Grab", "PartialState", "Progress", "RegionComputer",
-    "RegionInterrupted", "RegionResult", "apply_result", "choose_destination",
-    "compare_with_stored", "item_grab", "item_key", "keep_as_label", "owner_matches",
+    "RegionInterrupted", "RegionResult", "choose_destination",
+    "item_grab", "item_key", "owner_matches",
     "predict_end",
     "predict_start", "seed_order", "simulate_drop", "start_steps", "start_window", "verify_points",
 ]  # fmt: skip
