@@ -1,0 +1,45 @@
+"""The studio's extension points, by name: where a new agent, episode mode, benchmark format
+or report metric goes, and what the front ends list their choices from.
+
+Each registry (`studio.services.core.registry.Registry`) names its entries with a one-line
+help, most by deferred import ("package.module:attribute"), so importing this module loads
+none of them: `studio run --help` lists the agents without importing the browser.
+
+- `EPISODE_AGENTS`: agents that play episodes; a maker (EpisodeAgentRequest) -> a factory
+  (task, position) -> agent. Registered in `app/agents.py`, makers in `app/agent_makers.py`.
+- `ITEM_AGENTS`: agents that answer drag and QA items; a maker (ItemAgentRequest) -> agent.
+  Registered in `app/agents.py`.
+- `MODES`: episode modes (their names are `studio.models.agent.Mode` values); a maker
+  (HandlerOptions) -> ModeHandler. Registered in `services/episodes/mode_registry.py`.
+
+`REGISTRIES` lists them all; `unresolved()` imports every deferred entry and returns the
+problems (an entry whose module moved or whose attribute is gone), for the test that keeps
+the registries true.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studio.app.agents import EPISODE_AGENTS, ITEM_AGENTS, window_agents
+from studio.services.core.registry import Registry, RegistryError
+from studio.services.episodes.mode_registry import MODES
+
+__all__ = [
+    "EPISODE_AGENTS", "ITEM_AGENTS", "MODES", "REGISTRIES", "unresolved", "window_agents",
+]  # fmt: skip
+
+REGISTRIES: tuple[Registry[Any], ...] = (EPISODE_AGENTS, ITEM_AGENTS, MODES)
+
+
+def unresolved() -> list[str]:
+    """Import every deferred entry of every registry; one line per entry that fails (its
+    registry's kind, its name, its target and why), empty when all resolve."""
+    problems = []
+    for registry in REGISTRIES:
+        for entry in registry.entries():
+            try:
+                registry.get(entry.name)
+            except RegistryError as exc:
+                problems.append(str(exc))
+    return problems
