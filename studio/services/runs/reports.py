@@ -264,11 +264,12 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
 
 
 def report_for(root: Path) -> RunReport:
-    """Read the runs below `root` (tasks, and diagnostics runs, and the published ScratchWorld
-    runners' result folders) and build their report; StudioError when there are none."""
+    """Read the runs below `root` (tasks, and diagnostics runs, and the result folders of
+    every format in `result_readers.RESULT_READERS`: the published ScratchWorld runners') and
+    build their report; StudioError when there are none."""
     entries, problems = load_runs(root)
     diagnostics, broken = load_diagnostics(root)
-    field = _field_results(root)  # ScratchWorld runners' result folders, read as they are
+    field = _field_results(root)  # other formats' result folders (ScratchWorld's), as they are
     entries += field.entries
     diagnostics += field.diagnostics
     broken += field.problems
@@ -283,9 +284,9 @@ def report_for(root: Path) -> RunReport:
 
 
 def _field_results(root: Path) -> Any:
-    from studio.services.runs.sw_results import load_field_results
+    from studio.services.runs.result_readers import read_all
 
-    return load_field_results(root)
+    return read_all(root)
 
 
 # ---- text --------------------------------------------------------------------------------
