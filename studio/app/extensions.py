@@ -1,5 +1,7 @@
 """The studio's extension points, by name: where a new agent, episode mode, benchmark format
-or report metric goes, and what the front ends list their choices from.
+or report metric goes, and what the front ends list their choices from (`studio run --agent`
+and `--mode`, `drag run`/`qa run --agent`, `studio import`/`export FORMAT`, `studio report
+--help`, the window's Start agent run dialog).
 
 Each registry (`studio.services.core.registry.Registry`) names its entries with a one-line
 help, most by deferred import ("package.module:attribute"), so importing this module loads
@@ -11,6 +13,13 @@ none of them: `studio run --help` lists the agents without importing the browser
   Registered in `app/agents.py`.
 - `MODES`: episode modes (their names are `studio.models.agent.Mode` values); a maker
   (HandlerOptions) -> ModeHandler. Registered in `services/episodes/mode_registry.py`.
+- `IMPORT_FORMATS`, `EXPORT_FORMATS`: benchmark formats a library is imported from or exported
+  to; the format's function (plain ones: (src, dest, *, overwrite) -> report). Registered in
+  `app/formats.py`.
+- `RESULT_READERS`: per format, the reader of its runners' result folders for `studio report`
+  (root) -> entries, diagnostics, problems. Registered in `services/runs/result_readers.py`.
+- `METRICS`: the report's lines under each table, (report, mode) -> lines. Registered in
+  `services/runs/report_metrics.py`, the studio's own in `services/runs/metric_lines.py`.
 
 `REGISTRIES` lists them all; `unresolved()` imports every deferred entry and returns the
 problems (an entry whose module moved or whose attribute is gone), for the test that keeps
@@ -22,14 +31,20 @@ from __future__ import annotations
 from typing import Any
 
 from studio.app.agents import EPISODE_AGENTS, ITEM_AGENTS, window_agents
+from studio.app.formats import EXPORT_FORMATS, IMPORT_FORMATS
 from studio.services.core.registry import Registry, RegistryError
 from studio.services.episodes.mode_registry import MODES
+from studio.services.runs.report_metrics import METRICS
+from studio.services.runs.result_readers import RESULT_READERS
 
 __all__ = [
-    "EPISODE_AGENTS", "ITEM_AGENTS", "MODES", "REGISTRIES", "unresolved", "window_agents",
+    "EPISODE_AGENTS", "EXPORT_FORMATS", "IMPORT_FORMATS", "ITEM_AGENTS", "METRICS", "MODES",
+    "REGISTRIES", "RESULT_READERS", "unresolved", "window_agents",
 ]  # fmt: skip
 
-REGISTRIES: tuple[Registry[Any], ...] = (EPISODE_AGENTS, ITEM_AGENTS, MODES)
+REGISTRIES: tuple[Registry[Any], ...] = (
+    EPISODE_AGENTS, ITEM_AGENTS, MODES, IMPORT_FORMATS, EXPORT_FORMATS, RESULT_READERS, METRICS,
+)  # fmt: skip
 
 
 def unresolved() -> list[str]:

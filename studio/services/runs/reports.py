@@ -30,7 +30,7 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
-from studio.services.runs.epochs import episode_figures, epoch_figures, epoch_line
+from studio.services.runs.epochs import episode_figures, epoch_figures
 from studio.services.runs.failures import outcome_of
 from studio.services.runs.protocol_report import (
     attach_field_figures,
@@ -38,6 +38,7 @@ from studio.services.runs.protocol_report import (
     protocol_lines,
 )
 from studio.services.runs.repair_measures import run_d_edit
+from studio.services.runs.report_metrics import METRICS
 
 __all__ = [
     "UNSEALED_NOTE", "UNSEALED_SUFFIX", "build_report", "ci_text", "duration", "entry_from_run",
@@ -331,17 +332,8 @@ def format_table(report: RunReport) -> str:
             first = r[0].ljust(widths[0])
             rest = [cell.rjust(w) for cell, w in zip(r[1:], widths[1:], strict=True)]
             lines.append("  ".join([first, *rest]).rstrip())
-        for row in report.rows_for(mode):
-            lines.append(f"  {row.agent}: {interval_line(row.overall)}")
-            if by_epoch := epoch_line(row):
-                lines.append(f"  {by_epoch}")
-            lines.extend(f"    not counted: {line}" for line in row.not_counted)
-        lines.extend(
-            f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
-            f"{row.overall.d_edit_runs} debug episodes; 0 = exactly the minimal fix)"
-            for row in report.rows_for(mode)
-            if row.overall.d_edit_mean is not None
-        )
+        for name in METRICS:  # the lines under the table (report_metrics)
+            lines.extend(METRICS.get(name)(report, mode))
         lines.append("")
     if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
         lines.extend([UNSEALED_NOTE, ""])
