@@ -16,6 +16,8 @@ none of them: `studio run --help` lists the agents without importing the browser
 - `IMPORT_FORMATS`, `EXPORT_FORMATS`: benchmark formats a library is imported from or exported
   to; the format's function (plain ones: (src, dest, *, overwrite) -> report). Registered in
   `app/formats.py`.
+- `ITEM_SET_IMPORTS`, `ITEM_SET_EXPORTS`: per format, its drag and QA item sets alone, read or
+  written (plain functions). Registered in `app/formats.py`.
 - `RESULT_READERS`: per format, the reader of its runners' result folders for `studio report`
   (root) -> entries, diagnostics, problems. Registered in `services/runs/result_readers.py`.
 - `METRICS`: the report's lines under each table, (report, mode) -> lines. Registered in
@@ -31,19 +33,21 @@ from __future__ import annotations
 from typing import Any
 
 from studio.app.agents import EPISODE_AGENTS, ITEM_AGENTS, window_agents
-from studio.app.formats import EXPORT_FORMATS, IMPORT_FORMATS
+from studio.app.formats import EXPORT_FORMATS, IMPORT_FORMATS, ITEM_SET_EXPORTS, ITEM_SET_IMPORTS
 from studio.services.core.registry import Registry, RegistryError
 from studio.services.episodes.mode_registry import MODES
 from studio.services.runs.report_metrics import METRICS
 from studio.services.runs.result_readers import RESULT_READERS
 
 __all__ = [
-    "EPISODE_AGENTS", "EXPORT_FORMATS", "IMPORT_FORMATS", "ITEM_AGENTS", "METRICS", "MODES",
-    "REGISTRIES", "RESULT_READERS", "unresolved", "window_agents",
+    "EPISODE_AGENTS", "EXPORT_FORMATS", "IMPORT_FORMATS", "ITEM_AGENTS", "ITEM_SET_EXPORTS",
+    "ITEM_SET_IMPORTS", "METRICS", "MODES", "REGISTRIES", "RESULT_READERS", "unresolved",
+    "window_agents",
 ]  # fmt: skip
 
 REGISTRIES: tuple[Registry[Any], ...] = (
-    EPISODE_AGENTS, ITEM_AGENTS, MODES, IMPORT_FORMATS, EXPORT_FORMATS, RESULT_READERS, METRICS,
+    EPISODE_AGENTS, ITEM_AGENTS, MODES, IMPORT_FORMATS, EXPORT_FORMATS, ITEM_SET_IMPORTS,
+    ITEM_SET_EXPORTS, RESULT_READERS, METRICS,
 )  # fmt: skip
 
 

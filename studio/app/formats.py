@@ -5,6 +5,9 @@ the one way to import or export a set in a format.
   (tasks, and the drag and QA items it holds).
 - `EXPORT_FORMATS`: per format, the function that writes a library (or recorded runs) out in
   that format.
+- `ITEM_SET_IMPORTS`, `ITEM_SET_EXPORTS`: per format, the functions that read or write its
+  drag and QA item sets alone (`studio diagnostics import|export --format`), all plain:
+  `(src, dest, *, overwrite=False)` -> a report; `import_items` / `export_items` run them.
 
 Each entry is a deferred import ("package.module:attribute") with a one-line help, the help
 the command line shows for the format. A format whose function is *plain* (trait `plain`)
@@ -29,7 +32,10 @@ from typing import Any, Protocol
 from studio.models.errors import StudioError
 from studio.services.core.registry import Registry
 
-__all__ = ["EXPORT_FORMATS", "IMPORT_FORMATS", "PLAIN", "SetReport", "export_set", "import_set"]
+__all__ = [
+    "EXPORT_FORMATS", "IMPORT_FORMATS", "ITEM_SET_EXPORTS", "ITEM_SET_IMPORTS", "PLAIN",
+    "SetReport", "export_items", "export_set", "import_items", "import_set",
+]  # fmt: skip
 
 PLAIN = "plain"
 
@@ -81,6 +87,22 @@ EXPORT_FORMATS.add(
 )
 
 
+ITEM_SET_IMPORTS: Registry[Callable[..., Any]] = Registry("item set format")
+ITEM_SET_IMPORTS.add(
+    "scratchworld",
+    "studio.services.labeling.published.sets:import_diagnostics",
+    "the single-step drag and perception QA items of a ScratchWorld checkout",
+    traits=[PLAIN],
+)
+ITEM_SET_EXPORTS: Registry[Callable[..., Any]] = Registry("item set format")
+ITEM_SET_EXPORTS.add(
+    "scratchworld",
+    "studio.services.labeling.published.sets:export_diagnostics_only",
+    "drag and QA items in the ScratchWorld published layout",
+    traits=[PLAIN],
+)
+
+
 def import_set(
     format: str, src: Path | str, dest: Path | str, *, overwrite: bool = False, **options: Any
 ) -> SetReport:
@@ -99,6 +121,22 @@ def export_set(
     plain."""
     exporter = _plain(EXPORT_FORMATS, format)
     return exporter(Path(src), Path(dest), overwrite=overwrite, **options)
+
+
+def import_items(
+    format: str, src: Path | str, dest: Path | str, *, overwrite: bool = False
+) -> SetReport:
+    """Import the drag and QA item sets of `src` (format `format`) into the library `dest`;
+    its report. StudioError for an unknown format (naming the choices) or a set without items."""
+    return _plain(ITEM_SET_IMPORTS, format)(Path(src), Path(dest), overwrite=overwrite)
+
+
+def export_items(
+    format: str, src: Path | str, dest: Path | str, *, overwrite: bool = False
+) -> SetReport:
+    """Export the drag and QA items of `src` (a library or its item folder) to `dest` in
+    format `format`; its report."""
+    return _plain(ITEM_SET_EXPORTS, format)(Path(src), Path(dest), overwrite=overwrite)
 
 
 def _plain(registry: Registry[Callable[..., Any]], format: str) -> Callable[..., SetReport]:

@@ -18,6 +18,8 @@ from studio.app.extensions import (
     EXPORT_FORMATS,
     IMPORT_FORMATS,
     ITEM_AGENTS,
+    ITEM_SET_EXPORTS,
+    ITEM_SET_IMPORTS,
     METRICS,
     MODES,
     REGISTRIES,
@@ -57,6 +59,8 @@ def test_the_command_line_lists_what_the_registries_hold() -> None:
     assert _choices(_sub(parser, "run"), "--mode") is MODES
     assert _choices(_sub(parser, "drag", "run"), "--agent") is ITEM_AGENTS
     assert _choices(_sub(parser, "qa", "run"), "--agent") is ITEM_AGENTS
+    assert _choices(_sub(parser, "diagnostics", "import"), "--format") is ITEM_SET_IMPORTS
+    assert _choices(_sub(parser, "diagnostics", "export"), "--format") is ITEM_SET_EXPORTS
     for verb, registry in (("import", IMPORT_FORMATS), ("export", EXPORT_FORMATS)):
         actions = _sub(parser, verb)._actions
         (formats,) = [a for a in actions if isinstance(a, argparse._SubParsersAction)]
