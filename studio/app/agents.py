@@ -1,11 +1,12 @@
 """Making agents: the one place that turns an agent's name into an agent, through the agent
 registries.
 
-- `EPISODE_AGENTS`: the agents that play episodes, by name ("oracle", "random", "idle",
+- `EPISODE_AGENTS`: the agents that play episodes, by name ("oracle", "idle", "random",
   "scripted", "llm"), each a maker (`studio.app.agent_makers`, imported when that agent is
   made) taking an `EpisodeAgentRequest`. A new agent is a maker and one `add` line here (or
   `@EPISODE_AGENTS.register(NAME, help)` on the maker). Traits: `seeded` (uses the seed),
-  `needs-file` (needs a file given: the scripted one), `needs-endpoint` (the LLM one).
+  `needs-file` (needs a file given: the scripted one), `needs-endpoint` (the LLM one),
+  `baseline` (played by `studio run --baselines`: idle, then random).
 - `ITEM_AGENTS`: the agents that answer labeling items ("oracle", "random", "scripted",
   "llm"), makers taking an `ItemAgentRequest`.
 - `episode_agents(name, mode, seed, actions, settings)`: a factory (task, position) -> a fresh
@@ -82,10 +83,13 @@ _MAKERS = "studio.app.agent_makers"
 
 EPISODE_AGENTS: Registry[EpisodeAgentMaker] = Registry("agent")
 EPISODE_AGENTS.add("oracle", f"{_MAKERS}:oracle", "rebuilds the golden program (upper bound)")
+EPISODE_AGENTS.add("idle", f"{_MAKERS}:idle", "says done at once", traits=["baseline"])
 EPISODE_AGENTS.add(
-    "random", f"{_MAKERS}:random", "random valid actions (a floor)", traits=["seeded"]
+    "random",
+    f"{_MAKERS}:random",
+    "random valid actions (a floor)",
+    traits=["seeded", "baseline"],
 )
-EPISODE_AGENTS.add("idle", f"{_MAKERS}:idle", "says done at once")
 EPISODE_AGENTS.add(
     "scripted",
     f"{_MAKERS}:scripted",

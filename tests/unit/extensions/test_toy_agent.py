@@ -108,5 +108,5 @@ def test_the_toy_plays_an_episode_on_the_path_of_studio_run(toy: None, tmp_path:
 def test_without_registration_the_toy_is_refused_with_the_choices() -> None:
     from studio.models.errors import StudioError
 
-    with pytest.raises(StudioError, match=r"unknown agent 'toy' \(one of oracle, random, idle"):
+    with pytest.raises(StudioError, match=r"unknown agent 'toy' \(one of oracle, idle, random"):
         episode_agents("toy", Mode.COMPOSITE)
