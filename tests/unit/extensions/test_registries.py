@@ -96,3 +96,13 @@ def test_helping_a_command_imports_none_of_the_entries(argv: list[str]) -> None:
 def test_result_readers_and_metrics_are_read_in_registration_order() -> None:
     assert RESULT_READERS.names()[0] == "scratchworld"
     assert METRICS.names() == ("intervals", "d_edit")  # the order of the lines under a table
+
+
+def test_an_episode_gets_its_mode_handler_through_the_registry() -> None:
+    from studio.services.episodes.handlers import make_handler
+
+    for mode in Mode:
+        handler = make_handler(mode, element_list=False)
+        assert handler.mode is mode
+    assert make_handler(Mode.PRIMITIVE, element_list=False).element_list is False  # type: ignore[attr-defined]
+    assert make_handler(Mode.PRIMITIVE).element_list is True  # type: ignore[attr-defined]
