@@ -1,17 +1,20 @@
 """A toy agent added the way a new agent is: a maker registered by decorator in its own module,
-touching nothing else. It is then a choice of `studio run --agent` (help included), made by
-`episode_agents` as every agent is, and plays an episode through `run_batch`, the path of
-`studio run`'s episodes (here on the fake episode manager); its row is in the report."""
+touching nothing else. It is then a choice of `studio run --agent` (help included) and of the
+window, and plays a campaign through the campaign use case (`studio.app.campaigns`, the path of
+`studio run` and the window's Run campaign; here on the fake episode manager, the real browser
+in tests/e2e/test_toy_agent_run.py); its row is in the report."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import studio.app.campaigns.play as play
 from studio.app.agents import (
     EPISODE_AGENTS,
     AgentFactory,
@@ -19,9 +22,10 @@ from studio.app.agents import (
     episode_agents,
     window_agents,
 )
-from studio.app.runs import report_for, run_batch, run_dir_name
+from studio.app.campaigns import CampaignRequest, open_campaign, plan_episodes, play_campaign
+from studio.app.runs import report_for
 from studio.models.agent import Mode, Observation
-from studio.services.core.store import TaskFolder, load_task
+from studio.services.core.store import TaskFolder
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.tasks import make_task
 
@@ -82,25 +86,38 @@ def test_the_toy_is_a_choice_of_studio_run(toy: None, capsys: pytest.CaptureFixt
     assert "toy" in window_agents()  # needs nothing given: the window offers it too
 
 
-def test_the_toy_plays_an_episode_on_the_path_of_studio_run(toy: None, tmp_path: Path) -> None:
-    tasks: list[TaskFolder] = [load_task(make_task(tmp_path / "lib" / "a", task_id="create_a"))]
-    agent_for = episode_agents("toy", Mode.COMPOSITE, seed=2)
-    run_dir = tmp_path / "runs" / run_dir_name("toy", Mode.COMPOSITE)
+@pytest.fixture
+def fake_home(monkeypatch: pytest.MonkeyPatch) -> FakeEpisodeManager:
+    """The campaign's episodes play on the fake episode manager (no browser)."""
+    manager = FakeEpisodeManager()
 
-    async def play() -> Any:
-        manager = FakeEpisodeManager()
+    @contextlib.asynccontextmanager
+    async def home(*_: Any) -> AsyncIterator[FakeEpisodeManager]:
         try:
-            return await run_batch(
-                manager, tasks, agent_for, Mode.COMPOSITE, run_dir, agent_name="toy"
-            )
+            yield manager
         finally:
             await manager.close()
 
-    batch = asyncio.run(play())
-    (outcome,) = batch.outcomes
+    async def no_problems(*_: Any) -> list[Any]:
+        return []
+
+    monkeypatch.setattr(play, "episode_home", home)
+    monkeypatch.setattr(play, "check_tasks", no_problems)
+    return manager
+
+
+def test_the_toy_plays_a_campaign_on_the_path_of_studio_run(
+    toy: None, fake_home: FakeEpisodeManager, tmp_path: Path
+) -> None:
+    make_task(tmp_path / "lib" / "a", task_id="create_a")
+    request = CampaignRequest(tasks=[tmp_path / "lib"], agent="toy", seed=2, out=tmp_path / "runs")
+    warnings: list[str] = []
+    planned = plan_episodes(open_campaign(request, warnings.append), request, warnings.append)
+    result = asyncio.run(play_campaign(planned, request))
+    (outcome,) = result.batch.outcomes
     assert outcome.success and outcome.error is None
     assert MADE[-1].seen == [0, 1, 2, 3]  # flag block, move block twice (seed 2), done
-    assert (run_dir / "create_a" / "run.json").is_file()
+    assert result.run_dir.name.startswith("toy-composite-")
     (row,) = report_for(tmp_path / "runs").rows
     assert (row.agent, row.mode, row.overall.sr) == ("toy", "composite", 1.0)
 
