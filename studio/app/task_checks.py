@@ -6,12 +6,7 @@ verdict, the figures and a fingerprint of the files judged, services.authoring.c
 and the library's verdict column, read by `library_verdicts`, shows the last check whichever
 front end ran it.
 
-The clock policy is chosen once, by `clock_policy`: a task evaluates on the virtual clock
-unless the user forces real time, the task asks for it, or a comparison of both clocks
-(cached per task content in the user's cache) found that they disagree; `compare_clocks` asks
-for that comparison where none is cached. The command line passes its `--realtime` and
-`--compare-clocks` flags; the window passes none. The same policy gives the clock of a single
-evaluation (`ClockPolicy.clock_for`) and the options of a check (`ClockPolicy.options`).
+The clock of every evaluation follows one policy, `studio.app.clocks.clock_policy`.
 
 Recording rules: the fingerprint is taken when the check starts, so files edited while it ran
 leave the record stale; the record's time is `now()` in UTC when the check ended; a task folder
@@ -28,9 +23,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from studio.app.clocks import ClockPolicy
 from studio.models.check import CheckReport, TaskCheck
 from studio.models.errors import StudioError
-from studio.models.evaluation import Clock
 from studio.services.authoring.check_record import (
     RECORD_FILE,
     CheckRecord,
@@ -41,13 +36,11 @@ from studio.services.authoring.check_record import (
 from studio.services.checking.checker import CheckOptions, TaskChecker, check_tasks
 from studio.services.core.errors import TaskFileError
 from studio.services.core.store import TaskFolder, scan_library
-from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 from studio.services.runtime.evaluator import Evaluates
 
 __all__ = [
-    "RECORD_FILE", "CheckRecordError", "CheckedTasks", "ClockPolicy", "RecordedCheck",
-    "TasksToCheck",
-    "check_and_record", "check_task_and_record", "clock_policy", "gather_tasks",
+    "RECORD_FILE", "CheckRecordError", "CheckedTasks", "RecordedCheck", "TasksToCheck",
+    "check_and_record", "check_task_and_record", "gather_tasks",
     "library_verdicts", "record_check", "utc_now",
 ]  # fmt: skip
 
@@ -59,40 +52,6 @@ def utc_now() -> datetime:
 
 class CheckRecordError(StudioError):
     """The record of a check could not be written beside its task."""
-
-
-@dataclass(frozen=True)
-class ClockPolicy:
-    """Which clock the evaluations of a check (or a single evaluation) run on."""
-
-    realtime: bool = False  # every evaluation in real time
-    compare_clocks: bool = False  # run both clocks once where no comparison is cached
-    agreement: AgreementCache | None = None  # known comparisons, keyed by task content
-
-    def clock_for(self, entry: TaskFolder) -> Clock:
-        """The clock of one evaluation of `entry` (no comparison is run for it)."""
-        return clock_for(entry, self.realtime, self.agreement)
-
-    def options(
-        self, mutants: int = 10, reruns: int = 3, workers: int = 2, seed: int = 0
-    ) -> CheckOptions:
-        """A check's options under this policy (mutants 0 or more, reruns and workers 1 or more)."""
-        return CheckOptions(
-            mutants=max(0, mutants),
-            reruns=max(1, reruns),
-            workers=max(1, workers),
-            seed=seed,
-            realtime=self.realtime,
-            compare_clocks=self.compare_clocks,
-        )
-
-
-def clock_policy(
-    realtime: bool = False, compare_clocks: bool = False, agreement: AgreementCache | None = None
-) -> ClockPolicy:
-    """The clock policy of a check or an evaluation; `agreement` defaults to the user's cache
-    of clock comparisons (one file in the studio's cache folder)."""
-    return ClockPolicy(realtime, compare_clocks, agreement or AgreementCache())
 
 
 @dataclass(frozen=True)

@@ -118,7 +118,8 @@ def check(args: argparse.Namespace) -> int:
 
 async def _check(args: argparse.Namespace) -> int:
     from studio.app import runners
-    from studio.app.task_checks import check_and_record, clock_policy, gather_tasks
+    from studio.app.clocks import clock_policy
+    from studio.app.task_checks import check_and_record, gather_tasks
 
     tasks = gather_tasks(list(args.paths))
     policy = clock_policy(args.realtime, args.compare_clocks)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QWidget
 
 from studio.app import equivalence
 from studio.app.checks import build_mutant, judge
+from studio.app.clocks import clock_policy
 from studio.app.editor import Evaluator
 from studio.app.errors import ProjectFileError
 from studio.app.library import (
@@ -34,7 +35,6 @@ from studio.app.library import (
 from studio.app.task_checks import (
     RecordedCheck,
     check_task_and_record,
-    clock_policy,
     record_check,
 )
 from studio.models.check import TaskCheck

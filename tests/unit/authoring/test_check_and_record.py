@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from studio.app.clocks import clock_policy
 from studio.app.task_checks import (
     RECORD_FILE,
     CheckRecordError,
     check_and_record,
     check_task_and_record,
-    clock_policy,
     gather_tasks,
     library_verdicts,
     record_check,
@@ -183,3 +183,27 @@ def test_gather_tasks_names_paths_without_tasks(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(StudioError, match="no task folders"):
         gather_tasks([tmp_path / "empty"])
+
+
+def test_one_evaluation_falls_back_to_real_time_with_the_unsaved_script(tmp_path: Path) -> None:
+    """`studio eval` and the window's Evaluate: a virtual run whose script used what the
+    virtual clock cannot serve runs again in real time, with the script text given."""
+    entry = load_task(make_task(tmp_path / "t", task_id="t"))
+    runs: list[tuple[Clock, str | None]] = []
+
+    class Hazardous:
+        async def evaluate(  # type: ignore[no-untyped-def]
+            self, entry, project=None, project_name=None, timeout_s=None, clock=Clock.REAL,
+            seed=0, script=None,
+        ) -> EvalResult:  # fmt: skip
+            runs.append((clock, script))
+            found = EvalResult(task_id="t", project="p", success=True, clock=clock)
+            found.clock_hazards = ["a Worker"] if clock is Clock.VIRTUAL else []
+            return found
+
+    cache = AgreementCache(tmp_path / "agree.json")
+    policy = clock_policy(agreement=cache)
+    result = asyncio.run(policy.evaluate(Hazardous(), entry, b"sb3", script="// unsaved"))  # type: ignore[arg-type]
+    assert runs == [(Clock.VIRTUAL, "// unsaved"), (Clock.REAL, "// unsaved")]
+    assert result.clock is Clock.REAL and "a Worker" in result.clock_note
+    assert policy.clock_for(entry) is Clock.REAL  # remembered for the next evaluation
