@@ -12,8 +12,8 @@ editor page while every click, drag, scroll and key is recorded in the agent act
 3. Each task, in order: the lent page loads the task exactly as an agent's episode starts
    (initial project, known layout, 1280x720 screen); a recorder (services.episodes.human) writes
    the protocol card into the task's folder and starts the clock; the front end shows the task
-   (`show_task`) and the time spent, the limit and the actions so far (`show_time`, whenever
-   the whole seconds shown change).
+   (`show_task`) and the time spent, the limit and the actions so far (`show_time`, at the
+   start and whenever the whole seconds or the actions change).
 4. The participant's input is polled until they press Finish (`end(DONE)`), Give up
    (`end(FAILED)`) or the card's time limit passes: that ends the task as FAILED and writes
    `stopped_by: "time limit"` into run.json's meta.
@@ -234,6 +234,7 @@ class HumanSession:
         """Poll the participant's input until Finish, Give up or the time limit."""
         ending = self._ending = asyncio.get_running_loop().create_future()
         started, self._shown = self.clock(), None
+        self._show_time(0, limit_s, len(driver.steps))
         while not ending.done():
             await self.pages.refresh(driver.page)  # the screen size, if a resize reset it
             await driver.poll()

@@ -198,7 +198,6 @@ class HumanSessionController(QObject):
         self.bar.text.setText(
             f"<b>Task {number} of {total}</b> ({entry.task.id}) — {entry.task.instruction}"
         )
-        self.show_time(0, None, 0)
         self.bar.show()
 
     def show_time(self, spent_s: int, limit_s: int | None, actions: int) -> None:

@@ -243,7 +243,7 @@ def test_the_time_limit_ends_the_task_as_failed(tmp_path: Path, tasks: list[Task
     run = _run(folder / tasks[0].task.id)
     assert run["status"] == "failed" and run["meta"]["stopped_by"] == "time limit"
     assert drivers[0].polls == 3  # 25, 50, then 75 s >= 60 s
-    assert port.times == [(25, 60, 1), (50, 60, 1), (75, 60, 1)]
+    assert port.times == [(0, 60, 0), (25, 60, 1), (50, 60, 1), (75, 60, 1)]
     assert [gave_up for _r, gave_up in port.results] == [True]
 
 
