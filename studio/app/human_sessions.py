@@ -37,7 +37,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from studio.models.agent import EpisodeStatus, StepRecord
 from studio.models.evaluation import EvalResult
@@ -48,6 +48,7 @@ from studio.services.episodes.human.live import Evaluate, HumanSessionDriver
 from studio.services.episodes.human.protocol import ProtocolCard
 from studio.services.episodes.human.session import HumanSessionRecorder
 from studio.services.runtime.evaluator import Evaluates
+from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
 
 __all__ = [
@@ -57,7 +58,7 @@ __all__ = [
 
 POLL_S = 0.1  # how often the participant's input is drained
 
-LoadTask = Callable[[Any, TaskFolder], Awaitable[None]]
+LoadTask = Callable[[EditorPage, TaskFolder], Awaitable[None]]
 
 
 def sessions_dir() -> Path:
@@ -114,17 +115,17 @@ class EditorLender(Protocol):
     @property
     def busy(self) -> bool: ...
 
-    async def acquire(self, lend: bool = True) -> tuple[Any, bool]: ...
+    async def acquire(self, lend: bool = True) -> tuple[EditorPage, bool]: ...
 
-    async def refresh(self, page: Any) -> None: ...
+    async def refresh(self, page: EditorPage) -> None: ...
 
-    def release(self, page: Any) -> None: ...
+    def release(self, page: EditorPage) -> None: ...
 
 
 class SessionDriver(Protocol):
     """Captures and records one participant on one task (services.episodes.human.live)."""
 
-    page: Any
+    page: EditorPage
     recorder: HumanSessionRecorder
     steps: list[StepRecord]
 
@@ -135,13 +136,13 @@ class SessionDriver(Protocol):
     async def finish(self, status: EpisodeStatus, evaluate: Evaluate) -> EvalResult | None: ...
 
 
-DriverFactory = Callable[[Any, HumanSessionRecorder], SessionDriver]
+DriverFactory = Callable[[EditorPage, HumanSessionRecorder], SessionDriver]
 
 
 def editor_loader(server: EditorServer) -> LoadTask:
     """Load a task into a lent page as an agent's episode starts (initial project, layout)."""
 
-    async def load(page: Any, entry: TaskFolder) -> None:
+    async def load(page: EditorPage, entry: TaskFolder) -> None:
         await EditorPages(server, None, 0).load_task(page, entry)
 
     return load
