@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from studio.app.agents import episode_agents
 from studio.app.episodes import VIEWPORT, Agent, agents
+from studio.app.human_sessions import sessions_dir
 from studio.app.library import TaskFolder, load_task
 from studio.app.runs import TERMINAL_APIS, compare, export_archive, recorded_task_folder
 from studio.models.agent import Mode
@@ -32,7 +33,7 @@ from studio.views.live.controller import LiveController, runs_dir
 from studio.views.live.height import LiveHeight
 from studio.views.live.serve_api_dialog import ServeApiDialog
 from studio.views.live.width import LiveWidth
-from studio.views.sessions.human_session import HumanSessionController, sessions_dir
+from studio.views.sessions.human_session import HumanSessionController
 from studio.views.sessions.mode import SessionMode
 from studio.views.shell.studio_shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
