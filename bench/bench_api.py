@@ -36,8 +36,9 @@ sys.path.insert(0, str(ROOT))
 
 from studio.services.api.server import ApiServer  # noqa: E402
 from studio.services.episodes.episode import EpisodeManager  # noqa: E402
-from studio.services.exchange.scratchworld_api.checkout import SwCheckout  # noqa: E402
-from studio.services.exchange.scratchworld_api.sessions import SwSessions  # noqa: E402
+from studio.services.formats.scratchworld.server.checkout import SwCheckout  # noqa: E402
+from studio.services.formats.scratchworld.server.routes import SwRoutes  # noqa: E402
+from studio.services.formats.scratchworld.server.sessions import SwSessions  # noqa: E402
 
 TOKEN = "bench"
 CHECKOUT = ROOT / "tests" / "fixtures" / "scratchworld_diag"
@@ -256,7 +257,7 @@ def main() -> None:
     manager = EpisodeManager(eval_spares=1)
     checkout = SwCheckout(CHECKOUT)
     sessions = SwSessions(manager, checkout)
-    server = ApiServer(manager, TOKEN, port=0, library=args.tasks, scratchworld=sessions)
+    server = ApiServer(manager, TOKEN, port=0, library=args.tasks, open_routes=SwRoutes(sessions))
     t0 = time.perf_counter()
     loop.run(manager.start())
     loop.run(server.start())

@@ -13,26 +13,34 @@ from studio.app import lazy
 
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
-    from studio.services.exchange.published_protocol import PublishedProtocol
-    from studio.services.exchange.scratchworld import ExportReport, ImportReport
-    from studio.services.exchange.scratchworld_api.checkout import SwCheckout
-    from studio.services.exchange.scratchworld_api.seal import CUSTOM_JS_TIMEOUT_S
-    from studio.services.exchange.scratchworld_api.sessions import SwSessions
+    from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
+    from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
+    from studio.services.formats.scratchworld.server.checkout import SwCheckout
+    from studio.services.formats.scratchworld.server.routes import SwRoutes
+    from studio.services.formats.scratchworld.server.seal import CUSTOM_JS_TIMEOUT_S
+    from studio.services.formats.scratchworld.server.sessions import SwSessions
+    from studio.services.formats.scratchworld.tasks import ExportReport, ImportReport
     from studio.services.runs.inspect_log import export_inspect
 
 __getattr__ = lazy.exports(
     __name__,
     {
         "CUSTOM_JS_TIMEOUT_S": (
-            "studio.services.exchange.scratchworld_api.seal",
+            "studio.services.formats.scratchworld.server.seal",
             "CUSTOM_JS_TIMEOUT_S",
         ),
-        "ExportReport": ("studio.services.exchange.scratchworld", "ExportReport"),
-        "ImportReport": ("studio.services.exchange.scratchworld", "ImportReport"),
-        "PublishedProtocol": ("studio.services.exchange.published_protocol", "PublishedProtocol"),
-        "SwCheckout": ("studio.services.exchange.scratchworld_api.checkout", "SwCheckout"),
-        "SwSessions": ("studio.services.exchange.scratchworld_api.sessions", "SwSessions"),
+        "ExportReport": ("studio.services.formats.scratchworld.tasks", "ExportReport"),
+        "ImportReport": ("studio.services.formats.scratchworld.tasks", "ImportReport"),
+        "PublishedProtocol": (
+            "studio.services.formats.scratchworld.published_protocol",
+            "PublishedProtocol",
+        ),
+        "SwCheckout": ("studio.services.formats.scratchworld.server.checkout", "SwCheckout"),
+        "SwRoutes": ("studio.services.formats.scratchworld.server.routes", "SwRoutes"),
+        "SwSessions": ("studio.services.formats.scratchworld.server.sessions", "SwSessions"),
+        "export_checkout": ("studio.services.formats.scratchworld.checkout", "export_checkout"),
         "export_inspect": ("studio.services.runs.inspect_log", "export_inspect"),
+        "import_checkout": ("studio.services.formats.scratchworld.checkout", "import_checkout"),
     },
 )
 
@@ -42,7 +50,10 @@ __all__ = [
     "ImportReport",
     "PublishedProtocol",
     "SwCheckout",
+    "SwRoutes",
     "SwSessions",
+    "export_checkout",
     "export_inspect",
+    "import_checkout",
 ]
 # --- end of re-exports ---

@@ -13,9 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.app.checkout import export_checkout, import_checkout
 from studio.app.errors import cut
-from studio.app.exchange import ExportReport, ImportReport
+from studio.app.exchange import ExportReport, ImportReport, export_checkout, import_checkout
 from studio.cli import blocktext, inspect_log, submission
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError

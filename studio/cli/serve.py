@@ -110,7 +110,7 @@ async def _serve(args: argparse.Namespace) -> int:
     editions.require_installed(edition, "The served set")
     limit = {"step_limit": args.steps} if args.steps else {}
     manager = EpisodeManager(out_dir=out, edition=edition, **limit)
-    checkout, sessions = _scratchworld(args, manager, library, out)
+    checkout, routes = _scratchworld(args, manager, library, out)
     try:
         server = ApiServer(
             manager,
@@ -118,7 +118,7 @@ async def _serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             library=library,
-            scratchworld=sessions,
+            open_routes=routes,
             max_episodes=args.max_episodes,
         )
     except StudioError:
@@ -153,8 +153,8 @@ async def _serve(args: argparse.Namespace) -> int:
         await stop.wait()
     finally:
         await server.close()
-        if sessions is not None:
-            await sessions.close_all()
+        if routes is not None:
+            await routes.sessions.close_all()
         await manager.close()
         if checkout is not None:
             checkout.close()
@@ -175,11 +175,11 @@ def serve_edition(explicit: str | None, scratchworld: Path | None, library: Path
 def _scratchworld(
     args: argparse.Namespace, manager: Any, library: Path, out: Path | None
 ) -> tuple[Any, Any]:
-    """The checkout and the session keeper of `--scratchworld ROOT` (None, None without)."""
+    """The checkout and the session routes of `--scratchworld ROOT` (None, None without)."""
     if args.scratchworld is None:
         return None, None
     from studio.app.api import is_loopback
-    from studio.app.exchange import CUSTOM_JS_TIMEOUT_S, SwCheckout, SwSessions
+    from studio.app.exchange import CUSTOM_JS_TIMEOUT_S, SwCheckout, SwRoutes, SwSessions
 
     if not is_loopback(args.host):
         raise StudioError(
@@ -194,7 +194,7 @@ def _scratchworld(
         allow_custom_js=args.allow_custom_js is not None,
         custom_js_timeout_s=args.allow_custom_js or CUSTOM_JS_TIMEOUT_S,
     )
-    return checkout, sessions
+    return checkout, SwRoutes(sessions)
 
 
 def _stamp() -> str:

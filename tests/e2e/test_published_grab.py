@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from studio.app.checkout import import_checkout
+from studio.services.formats.scratchworld.checkout import import_checkout
 from studio.services.labeling.drag.item import DragItemError, load_item
 from studio.services.labeling.drag.regions import RegionComputer, compare_with_stored
 from studio.services.runtime.editions import Edition

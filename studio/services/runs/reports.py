@@ -32,6 +32,7 @@ from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
 from studio.services.runs.epochs import episode_figures, epoch_figures, epoch_line
 from studio.services.runs.failures import outcome_of
+from studio.services.runs.field_readers import FieldRead, field_readers
 from studio.services.runs.protocol_report import (
     attach_field_figures,
     diagnostic_notes,
@@ -268,10 +269,10 @@ def report_for(root: Path) -> RunReport:
     runners' result folders) and build their report; StudioError when there are none."""
     entries, problems = load_runs(root)
     diagnostics, broken = load_diagnostics(root)
-    field = _field_results(root)  # ScratchWorld runners' result folders, read as they are
-    entries += field.entries
-    diagnostics += field.diagnostics
-    broken += field.problems
+    for field in _field_results(root):  # ScratchWorld runners' result folders, read as they are
+        entries += field.entries
+        diagnostics += field.diagnostics
+        broken += field.problems
     if not entries and not diagnostics:
         detail = f" ({len(problems) + len(broken)} unreadable)" if problems or broken else ""
         raise StudioError(f"{root}: no finished runs (run.json files) below it{detail}")
@@ -282,10 +283,10 @@ def report_for(root: Path) -> RunReport:
     return report
 
 
-def _field_results(root: Path) -> Any:
-    from studio.services.runs.sw_results import load_field_results
-
-    return load_field_results(root)
+def _field_results(root: Path) -> list[FieldRead]:
+    """What the benchmark runners' result folders below `root` hold, one per reader
+    (ScratchWorld's task, drag and perception runners: `field_readers`)."""
+    return [reader.read(root) for reader in field_readers()]
 
 
 # ---- text --------------------------------------------------------------------------------
