@@ -9,7 +9,7 @@ is proposed from the programs' behaviour as `studio propose` does. The row itsel
 task.json (`metadata.nl2scratch`) so that `studio export nl2scratch` writes it back unchanged.
 
 A row is not made into a task, and is listed with its line and the reason, when it is not a
-usable row (see exchange.nl2scratch.rows), its program has lines that cannot be placed, it
+usable row (see nl2scratch.rows), its program has lines that cannot be placed, it
 has no hat (it would never run), it is nothing but hats, or nothing its behaviour does can be
 observed (the proposer finds no test). A task folder appears only once it is complete.
 """
