@@ -34,11 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.services.api.server import ApiServer  # noqa: E402
-from studio.services.episodes.episode import EpisodeManager  # noqa: E402
-from studio.services.formats.scratchworld.server.checkout import SwCheckout  # noqa: E402
-from studio.services.formats.scratchworld.server.routes import SwRoutes  # noqa: E402
-from studio.services.formats.scratchworld.server.sessions import SwSessions  # noqa: E402
+from studio.app.episodes import EpisodeManager  # noqa: E402
+from studio.app.serving.agent_api import start_serving  # noqa: E402
+from studio.app.serving.options import ServeOptions  # noqa: E402
 
 TOKEN = "bench"
 CHECKOUT = ROOT / "tests" / "fixtures" / "scratchworld_diag"
@@ -255,25 +253,22 @@ def main() -> None:
     tasks = sorted(p.parent.name for p in args.tasks.rglob("task.json"))
     loop = Loop()
     manager = EpisodeManager(eval_spares=1)
-    checkout = SwCheckout(CHECKOUT)
-    sessions = SwSessions(manager, checkout)
-    server = ApiServer(manager, TOKEN, port=0, library=args.tasks, open_routes=SwRoutes(sessions))
+    options = ServeOptions(token=TOKEN, library=args.tasks, scratchworld=CHECKOUT)
     t0 = time.perf_counter()
     loop.run(manager.start())
-    loop.run(server.start())
-    print(f"browser and server up in {time.perf_counter() - t0:.1f} s on {server.url}")
+    served = loop.run(start_serving(options, manager))  # as `studio serve --scratchworld`
+    port = served.server.port
+    print(f"browser and server up in {time.perf_counter() - t0:.1f} s on {served.url}")
     try:
-        overhead(loop, manager, server.port, args.calls)
-        sw_overhead(server.port, args.calls)
+        overhead(loop, manager, port, args.calls)
+        sw_overhead(port, args.calls)
         if args.concurrent:
-            concurrent(server.port, tasks, args.concurrent, args.rounds)
+            concurrent(port, tasks, args.concurrent, args.rounds)
         if not args.skip_episodes:
-            episodes_per_hour(server.port, tasks, args.workers)
+            episodes_per_hour(port, tasks, args.workers)
     finally:
-        loop.run(server.close())
-        loop.run(sessions.close_all())
+        loop.run(served.close())
         loop.run(manager.close())
-        checkout.close()
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ have a half-written folder (the run was killed in them), which the resume emptie
 
 Figures, in one run:
 - planning: reading the manifest, loading the tasks, reading the ledger and planning the jobs
-  (`campaign_for`, `Ledger`, `plan_jobs`, the functions `studio run --resume` calls), in this
-  process on a copy of the campaign;
+  (studio.app.campaigns' `open_campaign` and `plan_episodes`, what `studio run --resume`
+  calls), in this process on a copy of the campaign;
 - from starting `studio run --resume DIR` (a new process, the idle agent): when it printed its
   plan; when the first of the 10 remaining episodes had its editor page ready with the task
   loaded (its run.json appears); and when it started playing: its first action was sent to the
@@ -144,17 +144,12 @@ def tear(left: list[Path]) -> None:
 
 def plan_seconds(run_dir: Path) -> tuple[float, int, int]:
     """Time of what `studio run --resume` does before it plays: (seconds, finished, left)."""
-    from studio.cli.campaign import campaign_for
-    from studio.cli.run import collect_tasks
+    from studio.app.campaigns import CampaignRequest, open_campaign, plan_episodes
 
-    args = argparse.Namespace(
-        resume=run_dir, tasks=[], agent=None, mode=None, epochs=None, seed=None, steps=None,
-        realtime=None, retries=None, actions=None, max_seconds=None, max_tokens=None,
-        max_cost=None, prices=None, workers=1,
-    )  # fmt: skip
     t0 = time.perf_counter()
-    tasks, _, manifest = campaign_for(args, collect_tasks)
-    jobs, finished = campaign.plan_jobs(tasks, run_dir, manifest.epochs, campaign.Ledger(run_dir))
+    request = CampaignRequest(resume=run_dir)
+    planned = plan_episodes(open_campaign(request, print), request, print)
+    finished, jobs = planned.finished, planned.jobs
     return time.perf_counter() - t0, finished, len(jobs)
 
 

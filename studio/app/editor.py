@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     )
     from studio.services.runtime.editions import Edition
     from studio.services.runtime.evaluator import Evaluator
+    from studio.services.runtime.page_seam import ClipRect, EditorPage, Viewport
     from studio.services.runtime.pool_size import default_workers
     from studio.services.runtime.server import EditorServer
 
@@ -30,9 +31,12 @@ __getattr__ = lazy.exports(
     {
         "AgreementCache": ("studio.services.runtime.clock_agreement", "AgreementCache"),
         "BrowserPool": ("studio.services.runtime.browser", "BrowserPool"),
+        "ClipRect": ("studio.services.runtime.page_seam", "ClipRect"),
         "Edition": ("studio.services.runtime.editions", "Edition"),
+        "EditorPage": ("studio.services.runtime.page_seam", "EditorPage"),
         "EditorServer": ("studio.services.runtime.server", "EditorServer"),
         "Evaluator": ("studio.services.runtime.evaluator", "Evaluator"),
+        "Viewport": ("studio.services.runtime.page_seam", "Viewport"),
         "clock_for": ("studio.services.runtime.clock_agreement", "clock_for"),
         "default_spares": ("studio.services.runtime.browser", "default_spares"),
         "default_workers": ("studio.services.runtime.pool_size", "default_workers"),
@@ -48,9 +52,12 @@ __getattr__ = lazy.exports(
 __all__ = [
     "AgreementCache",
     "BrowserPool",
+    "ClipRect",
     "Edition",
+    "EditorPage",
     "EditorServer",
     "Evaluator",
+    "Viewport",
     "clock_for",
     "default_spares",
     "default_workers",

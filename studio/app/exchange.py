@@ -15,29 +15,18 @@ from studio.app import lazy
 if TYPE_CHECKING:
     from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
     from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
-    from studio.services.formats.scratchworld.server.checkout import SwCheckout
-    from studio.services.formats.scratchworld.server.routes import SwRoutes
-    from studio.services.formats.scratchworld.server.seal import CUSTOM_JS_TIMEOUT_S
-    from studio.services.formats.scratchworld.server.sessions import SwSessions
     from studio.services.formats.scratchworld.tasks import ExportReport, ImportReport
     from studio.services.runs.inspect_log import export_inspect
 
 __getattr__ = lazy.exports(
     __name__,
     {
-        "CUSTOM_JS_TIMEOUT_S": (
-            "studio.services.formats.scratchworld.server.seal",
-            "CUSTOM_JS_TIMEOUT_S",
-        ),
         "ExportReport": ("studio.services.formats.scratchworld.tasks", "ExportReport"),
         "ImportReport": ("studio.services.formats.scratchworld.tasks", "ImportReport"),
         "PublishedProtocol": (
             "studio.services.formats.scratchworld.published_protocol",
             "PublishedProtocol",
         ),
-        "SwCheckout": ("studio.services.formats.scratchworld.server.checkout", "SwCheckout"),
-        "SwRoutes": ("studio.services.formats.scratchworld.server.routes", "SwRoutes"),
-        "SwSessions": ("studio.services.formats.scratchworld.server.sessions", "SwSessions"),
         "export_checkout": ("studio.services.formats.scratchworld.checkout", "export_checkout"),
         "export_inspect": ("studio.services.runs.inspect_log", "export_inspect"),
         "import_checkout": ("studio.services.formats.scratchworld.checkout", "import_checkout"),
@@ -45,13 +34,9 @@ __getattr__ = lazy.exports(
 )
 
 __all__ = [
-    "CUSTOM_JS_TIMEOUT_S",
     "ExportReport",
     "ImportReport",
     "PublishedProtocol",
-    "SwCheckout",
-    "SwRoutes",
-    "SwSessions",
     "export_checkout",
     "export_inspect",
     "import_checkout",

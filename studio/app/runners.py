@@ -44,9 +44,11 @@ def episode_runner(
     limits: Any = None,
     prices: Any = None,
     element_list: bool = True,
+    pool: Any = None,
 ) -> Any:
     """The episodes' home (an async context manager), as the module docstring says.
-    `element_list=False` (primitive mode screenshots only) plays in this process's browser."""
+    `element_list=False` (primitive mode screenshots only) plays in this process's browser;
+    `pool`, a started BrowserPool (the window's), is where they play here (shared, not closed)."""
     if not element_list and (ray or api):
         raise StudioError(
             "--no-element-list plays in this process's browser only: leave out --ray and --api"
@@ -69,9 +71,10 @@ def episode_runner(
         return RemoteEpisodeManager(api, found, step_limit=steps)
     from studio.services.episodes.episode import EpisodeManager
 
+    shared: dict[str, Any] = {"pool": pool, "server": pool.server} if pool is not None else {}
     if steps:
-        return EpisodeManager(eval_spares=1, step_limit=steps, element_list=element_list)
-    return EpisodeManager(eval_spares=1, element_list=element_list)
+        return EpisodeManager(eval_spares=1, step_limit=steps, element_list=element_list, **shared)
+    return EpisodeManager(eval_spares=1, element_list=element_list, **shared)
 
 
 class ItemPlace(NamedTuple):

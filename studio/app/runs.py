@@ -1,5 +1,5 @@
-"""Runs and what is made of them: batches and campaigns, reports (text, JSON, HTML),
-static bundles, re-scoring, and recorded trajectories (view, compare, archive).
+"""Runs and what is made of them: reports (text, JSON, HTML), static bundles, re-scoring,
+and recorded trajectories (view, compare, archive). Campaigns are studio.app.campaigns.
 
 What the window and the command line use of the services, in one place; each
 service module is imported when a name of it is first used (`studio.app.lazy`).
@@ -13,11 +13,7 @@ from studio.app import lazy
 
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
-    from studio.services.runs import campaign
-    from studio.services.runs.batch import run_batch, run_dir_name
     from studio.services.runs.bundle import write_bundle
-    from studio.services.runs.campaign import Ledger, Manifest, plan_jobs
-    from studio.services.runs.preflight import record_problems, task_problems
     from studio.services.runs.report_html import render_html
     from studio.services.runs.reports import format_table, report_for
     from studio.services.runs.rescore import RESCORE_FILE, rescore
@@ -41,14 +37,11 @@ __getattr__ = lazy.exports(
     __name__,
     {
         "Comparison": ("studio.services.runs.trajectories.compare", "Comparison"),
-        "Ledger": ("studio.services.runs.campaign", "Ledger"),
-        "Manifest": ("studio.services.runs.campaign", "Manifest"),
         "RESCORE_FILE": ("studio.services.runs.rescore", "RESCORE_FILE"),
         "RunRow": ("studio.services.runs.trajectories.catalog", "RunRow"),
         "TERMINAL_APIS": ("studio.services.runs.trajectories.view", "TERMINAL_APIS"),
         "TrajectoryView": ("studio.services.runs.trajectories.view", "TrajectoryView"),
         "action_point": ("studio.services.runs.trajectories.geometry", "action_point"),
-        "campaign": ("studio.services.runs", "campaign"),
         "compare": ("studio.services.runs.trajectories.compare", "compare"),
         "export_archive": ("studio.services.runs.trajectories.export", "export_archive"),
         "format_comparison": ("studio.services.runs.trajectories.text", "format_comparison"),
@@ -57,9 +50,7 @@ __getattr__ = lazy.exports(
         "list_runs": ("studio.services.runs.trajectories.catalog", "list_runs"),
         "load_view": ("studio.services.runs.trajectories.view", "load_view"),
         "open_archive": ("studio.services.runs.trajectories.archive", "open_archive"),
-        "plan_jobs": ("studio.services.runs.campaign", "plan_jobs"),
         "read_manifest": ("studio.services.runs.trajectories.archive", "read_manifest"),
-        "record_problems": ("studio.services.runs.preflight", "record_problems"),
         "recorded_task_folder": (
             "studio.services.runs.trajectories.archive",
             "recorded_task_folder",
@@ -67,9 +58,6 @@ __getattr__ = lazy.exports(
         "render_html": ("studio.services.runs.report_html", "render_html"),
         "report_for": ("studio.services.runs.reports", "report_for"),
         "rescore": ("studio.services.runs.rescore", "rescore"),
-        "run_batch": ("studio.services.runs.batch", "run_batch"),
-        "run_dir_name": ("studio.services.runs.batch", "run_dir_name"),
-        "task_problems": ("studio.services.runs.preflight", "task_problems"),
         "timeline_json": ("studio.services.runs.trajectories.text", "timeline_json"),
         "write_bundle": ("studio.services.runs.bundle", "write_bundle"),
     },
@@ -79,12 +67,9 @@ __all__ = [
     "RESCORE_FILE",
     "TERMINAL_APIS",
     "Comparison",
-    "Ledger",
-    "Manifest",
     "RunRow",
     "TrajectoryView",
     "action_point",
-    "campaign",
     "compare",
     "export_archive",
     "format_comparison",
@@ -93,16 +78,11 @@ __all__ = [
     "list_runs",
     "load_view",
     "open_archive",
-    "plan_jobs",
     "read_manifest",
-    "record_problems",
     "recorded_task_folder",
     "render_html",
     "report_for",
     "rescore",
-    "run_batch",
-    "run_dir_name",
-    "task_problems",
     "timeline_json",
     "write_bundle",
 ]

@@ -1,4 +1,5 @@
-"""Human baseline studies: plan, serve, board, results and export (studio.services.studies).
+"""Human baseline studies: plan, board, results and export (studio.services.studies;
+serving a study: studio.app.serving.study).
 
 What the window and the command line use of the study services, imported on first use.
 """
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
         study_results,
         study_tables,
     )
-    from studio.services.studies.server import StudyServer
 
 __getattr__ = lazy.exports(
     __name__,
@@ -46,12 +46,11 @@ __getattr__ = lazy.exports(
         "results_html": ("studio.services.studies.results", "results_html"),
         "study_results": ("studio.services.studies.results", "study_results"),
         "study_tables": ("studio.services.studies.results", "study_tables"),
-        "StudyServer": ("studio.services.studies.server", "StudyServer"),
     },
 )
 
 __all__ = [
-    "Board", "Cell", "StudyPlan", "StudyServer", "export_study", "find_studies", "format_board",
+    "Board", "Cell", "StudyPlan", "export_study", "find_studies", "format_board",
     "format_results", "load_study", "new_study", "public_view", "read_board", "results_html",
     "save_study", "study_results", "study_tables",
 ]  # fmt: skip

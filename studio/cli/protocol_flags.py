@@ -1,11 +1,13 @@
 """`--protocol NAME` and the protocol's settings on `studio run`, `drag run` and `qa run`.
 
 The protocols and their settings are `studio.models.protocols`' (`studio` by default,
-`scratchworld` for the published runners'). Each command's handler calls `resolve_*` once its
-flags are parsed: the protocol fills in the settings the flags left out, refuses a flag that
-would break it (a fixed setting given another value, a setting the mode does not have), and
-the record (`args.protocol_record`) is what the run writes down: the campaign's manifest and
-every episode's run.json (`meta.protocol`), a drag or QA run's summary.json.
+`scratchworld` for the published runners'). A campaign's protocol is resolved by
+studio.app.campaigns (protocol.py) from the flags; the drag and QA handlers call
+`resolve_item_protocol` once their flags are parsed: the protocol fills in the settings the
+flags left out, refuses a flag that would break it (a fixed setting given another value, a
+setting the mode does not have), and the record (`args.protocol_record`) is what the run
+writes down: the campaign's manifest and every episode's run.json (`meta.protocol`), a drag
+or QA run's summary.json.
 """
 
 from __future__ import annotations
@@ -13,10 +15,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from studio.models.errors import StudioError
 from studio.models.protocols import PROTOCOLS, ProtocolRecord, resolve_protocol
 
-__all__ = ["add_protocol_flags", "resolve_item_protocol", "resolve_run_protocol", "resume_protocol"]
+__all__ = ["add_protocol_flags", "resolve_item_protocol"]
 
 
 def add_protocol_flags(parser: argparse.ArgumentParser, command: str) -> None:
@@ -74,69 +75,6 @@ def add_protocol_flags(parser: argparse.ArgumentParser, command: str) -> None:
             help="add hints on where to press and release to the prompt (ScratchWorld's "
             "Knowledge setting; llm agent only)",
         )
-
-
-def resolve_run_protocol(args: argparse.Namespace) -> ProtocolRecord:
-    """The protocol record of a new `studio run` campaign; args.steps and args.element_list
-    then hold the protocol's values."""
-    record = resolve_protocol(args.protocol, "run", _given(args), mode=args.mode, agent=args.agent)
-    if record.settings.get("element_list") is False and (args.ray or args.api):
-        raise StudioError(
-            "--no-element-list plays in this process's browser only: leave out --ray and --api"
-        )
-    _apply(args, record)
-    return record
-
-
-def resume_protocol(args: argparse.Namespace, settings: dict[str, Any]) -> ProtocolRecord:
-    """The protocol record a resumed campaign's manifest holds (a campaign from before
-    protocols were recorded: the studio's, with its step limit); a --protocol or setting flag
-    given on the resume must agree with it."""
-    raw = settings.get("protocol")
-    if isinstance(raw, dict):
-        record = ProtocolRecord.model_validate(raw)
-    else:
-        record = resolve_protocol(None, "run", {"steps": settings.get("steps")}, mode=args.mode)
-    if args.protocol is not None and args.protocol != record.name:
-        raise StudioError(
-            f"--protocol {args.protocol}: the campaign in {args.resume} runs under protocol "
-            f"{record.name}"
-        )
-    defaults = resolve_protocol(record.name, "run", mode=args.mode, agent=args.agent).settings
-    for key, value in _given(args).items():
-        kept = record.settings.get(key, defaults.get(key))
-        if key != "steps" and value is not None and value != kept:
-            flag = key.replace("_", "-")
-            raise StudioError(
-                f"--{flag} {value}: the campaign in {args.resume} was started with {kept}"
-            )
-    _apply(args, record)
-    return record
-
-
-def _given(args: argparse.Namespace) -> dict[str, Any]:
-    """The run settings given as flags (None: not given)."""
-    for flag, value, least in (
-        ("--action-memory", getattr(args, "action_memory", None), 0),
-        ("--observation-memory", getattr(args, "observation_memory", None), 1),
-    ):
-        if value is not None and value < least:
-            raise StudioError(f"{flag} must be at least {least}")
-    return {
-        "steps": args.steps,
-        "element_list": getattr(args, "element_list", None),
-        "planner": getattr(args, "planner", None),
-        "action_memory": getattr(args, "action_memory", None),
-        "observation_memory": getattr(args, "observation_memory", None),
-    }
-
-
-def _apply(args: argparse.Namespace, record: ProtocolRecord) -> None:
-    args.protocol = record.name
-    args.protocol_record = record
-    if "steps" in record.settings:
-        args.steps = record.settings["steps"]
-    args.element_list = record.settings.get("element_list", True)
 
 
 def resolve_item_protocol(args: argparse.Namespace, command: str) -> ProtocolRecord:

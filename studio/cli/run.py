@@ -1,8 +1,9 @@
 """`studio run`: play a campaign (new, or --resume RUN_DIR) and print its summary.
 
-The campaign's manifest, limits and resume are studio.cli.campaign's; the episodes are played
-by `batch.run_batch` in this process's browser, through a server (`--api URL`) or on a Ray
-cluster (`--ray ADDRESS`). Limits (steps, wall
+The flags become a request of studio.app.campaigns (studio.cli.campaign), which opens the
+campaign (manifest, limits, resume) and plays its episodes in this process's browser, through
+a server (`--api URL`) or on a Ray cluster (`--ray ADDRESS`); this module prints what its
+progress events tell (a tqdm bar, each episode's line) and the summary. Limits (steps, wall
 time, tokens, cost) and the price table apply wherever the episodes play.
 
 Start (bench/bench_resume.py measures it): the campaign is read and planned first, so bad
@@ -23,13 +24,10 @@ import argparse
 import asyncio
 import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.app.agents import EPISODE_AGENTS, episode_agents
-from studio.app.errors import TaskFileError
-from studio.app.library import TaskFolder, scan_library
+from studio.app.agents import EPISODE_AGENTS
 from studio.cli.baselines import add_baselines_flag, baseline_args
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
 from studio.cli.protocol_flags import add_protocol_flags
@@ -130,178 +128,95 @@ def run(args: argparse.Namespace) -> int:
         )
 
 
-@dataclass
-class _Plan:
-    """What `studio run` plays: the campaign read and checked, then the episodes left
-    (`jobs`, campaign.Job) planned from its ledger."""
-
-    tasks: list[TaskFolder]
-    run_dir: Path
-    manifest: Any  # campaign.Manifest
-    limits: Any
-    prices: Any
-    agent_for: Any
-    ledger: Any = None  # campaign.Ledger
-    jobs: list[Any] = field(default_factory=list)
-
-
 async def run_campaign(args: argparse.Namespace) -> int:
-    """Play the campaign `args` give: read and plan it (bad input fails here, before any
-    browser starts; a resume with nothing left plays nothing), then play what is left."""
-    plan = _read_campaign(args)
-    if not _plan_episodes(args, plan):
-        return EXIT_OK
-    return await _play(args, plan)
+    """Play the campaign `args` give (studio.app.campaigns): open and plan it (bad input fails
+    here, before any browser starts; a resume with nothing left plays nothing), then play what
+    is left, printing each episode's line as it ends and a bar drawn from the progress events."""
+    from studio.app.campaigns import plan_episodes, play_campaign
+    from studio.cli.campaign import campaign_for, request_for, warn
 
-
-def _read_campaign(args: argparse.Namespace) -> _Plan:
-    """Read (or write) the manifest; the limits, prices and agent (args then hold the
-    campaign's settings)."""
-    from studio.cli.campaign import campaign_for, limits_for
-
-    tasks, run_dir, manifest = campaign_for(args, collect_tasks)
-    args.campaign_dir = run_dir  # named if the run is stopped
-    limits, prices = limits_for(args)
-    agent_for = episode_agents(
-        manifest.agent, manifest.mode, args.seed, args.actions, args.protocol_record.settings
-    )
-    return _Plan(tasks, run_dir, manifest, limits, prices, agent_for)
-
-
-def _plan_episodes(args: argparse.Namespace, plan: _Plan) -> bool:
-    """Read the ledger and plan the episodes left; False when a resume finds none."""
-    from studio.app.runs import Ledger, plan_jobs
-
-    plan.ledger = Ledger(plan.run_dir)
-    for warning in plan.ledger.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    plan.jobs, finished = plan_jobs(plan.tasks, plan.run_dir, plan.manifest.epochs, plan.ledger)
+    opened = plan_episodes(campaign_for(args), request_for(args), warn)
     if args.resume:
-        print(f"resuming {plan.run_dir}: {finished} episode(s) finished, {len(plan.jobs)} to play")
-        if not plan.jobs:
-            print(f"nothing left to play; `studio report {plan.run_dir}` shows the campaign")
+        print(
+            f"resuming {opened.run_dir}: {opened.finished} episode(s) finished, "
+            f"{len(opened.jobs)} to play"
+        )
+        if not opened.jobs:
+            print(f"nothing left to play; `studio report {opened.run_dir}` shows the campaign")
     sys.stdout.flush()
-    return bool(plan.jobs)
-
-
-async def _play(args: argparse.Namespace, plan: _Plan) -> int:
-    """Play the planned episodes where `_episodes` says."""
-    from studio.app.editor import AgreementCache, clock_for
-    from studio.app.runs import run_batch
-
-    cache = AgreementCache()
-    async with _episodes(args, plan) as runner:
-        problems = await _task_problems(plan, runner, sys.stderr if args.json else sys.stdout)
-        with ProgressBar(len(plan.jobs), "episode", rate="SR") as progress:
-
-            def on_done(done: int, total: int, outcome: Any) -> None:
-                progress.on_outcome(done, total, outcome)
-                if not args.json:  # each episode's line as it ends (a pipe, a Ctrl+C later)
-                    progress.write(outcome.line())
-
-            batch = await run_batch(
-                runner,
-                plan.tasks,
-                plan.agent_for,
-                plan.manifest.mode,
-                plan.run_dir,
-                args.workers,
-                plan.manifest.agent,
-                on_done,
-                clock_for=lambda task: clock_for(task, args.realtime, cache),
-                epochs=plan.manifest.epochs,
-                ledger=plan.ledger,
-                jobs=plan.jobs,
-                retries=args.retries,
-                limits=plan.limits,
-                prices=plan.prices,
-                run_meta={"protocol": args.protocol_record.model_dump()},
-            )
-    run_dir = plan.run_dir
-    if args.json:
-        summary = batch.to_json()
-        summary["task_problems"] = [{"task": p.task.task.id, "error": p.message} for p in problems]
-        print(json.dumps(summary, indent=2))
-    else:
-        done = batch.finished
-        print(
-            f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in done)}/{len(done)} finished "
-            f"episodes)  PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
-            f"({batch.episodes_per_hour():.0f} episodes/hour)"
-        )
-        if batch.task_failures:
-            print(f"not counted in SR: {batch.task_failures} episode(s) the task failed")
-        spent = batch.spent()
-        if spent["prompt_tokens"] or spent["completion_tokens"]:
-            cost = "" if spent["cost"] is None else f", cost {spent['cost']:.4f}"
-            print(
-                f"tokens: {spent['prompt_tokens']} prompt, {spent['completion_tokens']} "
-                f"completion{cost}"
-            )
-        if batch.env_failures or batch.env_retries:
-            print(
-                f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "
-                "(played again by --resume)"
-            )
-        print(f"recorded in {run_dir}; `studio report {run_dir.parent}` shows the grid")
-    return EXIT_FAILED if batch.errors or problems else EXIT_OK
-
-
-async def _task_problems(plan: _Plan, runner: Any, out: Any) -> list[Any]:
-    """Check the tasks before any agent plays (studio.services.runs.preflight): each broken
-    task is named (on `out`) as the task's problem, recorded, and taken out of the plan."""
-    from studio.app.runs import record_problems, task_problems
-
+    if not opened.jobs:
+        return EXIT_OK
+    printer = _Printer(args.json)
     try:
-        context = runner.pool.context  # this process's browser, when the episodes play here
-    except Exception:
-        context = None  # elsewhere: a browser of its own parses the scripts
-    problems = await task_problems(plan.tasks, context)
-    if problems:
-        for problem in problems:
-            print(problem.line(), file=out)
-        broken = {p.task.task.id for p in problems}
-        record_problems(problems, plan.jobs, plan.manifest.mode, plan.manifest.agent)
-        plan.jobs = [job for job in plan.jobs if job.task.task.id not in broken]
-        print(
-            f"{len(broken)} task(s) not played (the task's problem, not the agent's): fix "
-            f"them, then `studio run --resume {plan.run_dir}` plays their episodes",
-            file=out,
-        )
-        out.flush()
-    return problems
+        result = await play_campaign(opened, request_for(args), printer.on_event)
+    finally:
+        printer.close()
+    _summary(args.json, result)
+    return EXIT_FAILED if result.batch.errors or result.problems else EXIT_OK
 
 
-def _episodes(args: argparse.Namespace, plan: _Plan) -> Any:
-    """Where episodes play: this process's own browser, a server given by --api, or with
-    --ray a cluster's workers (within the plan's limits and prices)."""
-    from studio.app.runners import episode_runner
+class _Printer:
+    """The progress events on the terminal: the tasks refused (on stdout, on stderr with
+    --json), a bar of the episodes (tqdm, on a terminal) and each episode's line as it ends."""
 
-    return episode_runner(
-        api=args.api,
-        token=args.token,
-        token_file=args.token_file,
-        ray=args.ray,
-        workers=args.workers,
-        steps=args.steps,
-        limits=plan.limits,
-        prices=plan.prices,
-        element_list=args.element_list,
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.bar: ProgressBar | None = None
+
+    def on_event(self, event: Any) -> None:
+        from studio.app.campaigns import CampaignStarted, EpisodeDone, TasksRefused
+
+        if isinstance(event, TasksRefused):
+            out = sys.stderr if self.as_json else sys.stdout
+            for problem in event.problems:
+                print(problem.line(), file=out)
+            broken = {p.task.task.id for p in event.problems}
+            print(
+                f"{len(broken)} task(s) not played (the task's problem, not the agent's): fix "
+                f"them, then `studio run --resume {event.run_dir}` plays their episodes",
+                file=out,
+            )
+            out.flush()
+        elif isinstance(event, CampaignStarted):
+            self.bar = ProgressBar(event.total, "episode", rate="SR")
+        elif isinstance(event, EpisodeDone) and self.bar is not None:
+            self.bar.on_outcome(event.done, event.total, event.outcome)
+            if not self.as_json:  # each episode's line as it ends (a pipe, a Ctrl+C later)
+                self.bar.write(event.outcome.line())
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _summary(as_json: bool, result: Any) -> None:
+    """The campaign's summary: JSON, or SR, PSR, speed, tokens and failures in lines."""
+    batch, run_dir = result.batch, result.run_dir
+    if as_json:
+        summary = batch.to_json()
+        summary["task_problems"] = [
+            {"task": p.task.task.id, "error": p.message} for p in result.problems
+        ]
+        print(json.dumps(summary, indent=2))
+        return
+    done = batch.finished
+    print(
+        f"SR {100 * batch.sr:.2f}% ({sum(o.success for o in done)}/{len(done)} finished "
+        f"episodes)  PSR {100 * batch.psr:.2f}%  in {batch.seconds:.1f} s "
+        f"({batch.episodes_per_hour():.0f} episodes/hour)"
     )
-
-
-def collect_tasks(roots: list[Path]) -> list[TaskFolder]:
-    """The tasks below `roots` (each id once, the first found); skipped folders are named on
-    stderr; none at all is a TaskFileError."""
-    tasks: list[TaskFolder] = []
-    for root in roots:
-        scan = scan_library(root)
-        for err in scan.errors:
-            print(f"skipped: {err}", file=sys.stderr)
-        tasks.extend(scan.tasks)
-    if not tasks:
-        raise TaskFileError(roots[0], "holds no task folder (with task.json)")
-    unique: dict[str, TaskFolder] = {}
-    for task in tasks:
-        unique.setdefault(task.task.id, task)
-    return list(unique.values())
+    if batch.task_failures:
+        print(f"not counted in SR: {batch.task_failures} episode(s) the task failed")
+    spent = batch.spent()
+    if spent["prompt_tokens"] or spent["completion_tokens"]:
+        cost = "" if spent["cost"] is None else f", cost {spent['cost']:.4f}"
+        print(
+            f"tokens: {spent['prompt_tokens']} prompt, {spent['completion_tokens']} "
+            f"completion{cost}"
+        )
+    if batch.env_failures or batch.env_retries:
+        print(
+            f"environment failures: {batch.env_retries} retried, {batch.env_failures} left "
+            "(played again by --resume)"
+        )
+    print(f"recorded in {run_dir}; `studio report {run_dir.parent}` shows the grid")

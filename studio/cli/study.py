@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -149,23 +147,15 @@ def study_serve(args: argparse.Namespace) -> int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
-    from studio.app.studies import StudyServer
+    from studio.app.serving.study import start_study
+    from studio.app.serving.until_stopped import serve_until_stopped
 
-    server = StudyServer(args.study, host=args.host, port=args.port)
-    await server.start()
+    server = await start_study(args.study, host=args.host, port=args.port)
     print(f"serving study {server.plan.name} on {server.base_url}; one link per participant:")
     for code, link in server.links().items():
         print(f"  {code}  {link}")
     sys.stdout.flush()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        await server.close()
+    await serve_until_stopped(server.close)
     print("stopped")
     return EXIT_OK
 

@@ -94,6 +94,11 @@ class StudioActions:
             "Run a built-in agent on the selected task, live in the editor",
             pix.SP_MediaSeekForward,
         )
+        self.run_campaign = make(
+            "Run &campaign…",
+            [],
+            "Run an agent on many tasks of the library, each episode recorded (resumable)",
+        )
         self.pause_run = make("&Pause / resume", ["F8"], "Pause before the next action, or go on")
         self.step_run = make("S&tep one action", ["F10"], "Let exactly one action through")
         self.stop_run = make("St&op run", ["Shift+F8"], "Stop the live episode")
@@ -130,6 +135,7 @@ class StudioActions:
             self.pause_run,
             self.step_run,
             self.stop_run,
+            self.run_campaign,
             self.serve_api,
             self.open_trajectory,
             self.compare_runs,
@@ -171,7 +177,7 @@ class StudioActions:
         task_menu.addAction(self.reload_editor)
         run_menu = menu.addMenu("&Run")
         for i, action in enumerate(self.run_actions):
-            if i in (4, 5, 9):
+            if i in (4, 5, 6, 10):
                 run_menu.addSeparator()
             run_menu.addAction(action)
         menu.addMenu("La&beling").addAction(self.labeling)

@@ -36,7 +36,7 @@ from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.steps import ViewerStep, flag_live
 
 if TYPE_CHECKING:
-    from studio.app.api import ApiServer
+    from studio.app.serving.agent_api import Serving
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +73,7 @@ class LiveController(QObject):
         self._manager: EpisodeManager | None = None
         self.episode: Episode | None = None
         self.controls: RunControls | None = None
-        self.api: ApiServer | None = None
-        self.api_token = ""
+        self.api: Serving | None = None
         self._pending_title = ""
         self.last_folder: Path | None = None  # trajectory of the last episode shown
         self._builtin: set[str] = set()  # episodes run by our own loop (not over the API)
@@ -121,17 +120,23 @@ class LiveController(QObject):
         return result
 
     # ---- external agents through the HTTP API ------------------------------------------------
-    async def serve_api(self, library: Path, token: str | None = None) -> tuple[str, str]:
-        """Serve the agent API from this window; episodes it starts play in the editor."""
-        from studio.app.api import ApiServer, resolve_token
+    async def serve_api(
+        self, library: Path, token: str | None = None, scratchworld: Path | None = None
+    ) -> tuple[str, str]:
+        """Serve the agent API from this window (and with `scratchworld`, a checkout folder,
+        the ScratchWorld routes too: studio.app.serving, the checks and assembly `studio
+        serve` uses); episodes and sessions it starts play in the editor. Served already:
+        the running server's URL and token."""
+        from studio.app.serving.agent_api import start_serving
+        from studio.app.serving.options import WINDOW_SETTINGS, ServeOptions
 
         if self.api is None:
             manager = await self.manager()
-            self.api_token, _new = resolve_token(token)
-            server = ApiServer(manager, self.api_token, library=library)
-            await server.start()
-            self.api = server
-        return self.api.url, self.api_token
+            options = ServeOptions(
+                token=token, library=library, record_to=runs_dir(), scratchworld=scratchworld
+            )
+            self.api = await start_serving(options, manager, WINDOW_SETTINGS)
+        return self.api.url, self.api.token
 
     async def forget_browser(self) -> None:
         """The window's evaluation browser is being replaced (the library's editor edition

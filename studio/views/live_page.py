@@ -68,6 +68,7 @@ from studio.views.live_keys import (
 )
 
 if TYPE_CHECKING:
+    from studio.app.editor import ClipRect, Viewport
     from studio.views.editor_view import EditorView
 
 SCREEN_TIMEOUT_S = 10.0  # for the page to take the size it is shown at
@@ -254,11 +255,11 @@ class QtKeyboard:
 class QtEditorPage:
     """The window's editor page with the Playwright page API that episodes use."""
 
-    def __init__(self, editor: EditorView, size: dict[str, int] = VIEWPORT) -> None:
+    def __init__(self, editor: EditorView, size: Viewport = VIEWPORT) -> None:
         self.editor = editor
         self.mouse = QtMouse(self)
         self.keyboard = QtKeyboard(self)
-        self._size = {"width": int(size["width"]), "height": int(size["height"])}
+        self._size: Viewport = {"width": int(size["width"]), "height": int(size["height"])}
 
     # ---- what the page shows ----------------------------------------------------------------
     @property
@@ -266,10 +267,10 @@ class QtEditorPage:
         return str(self.editor.page.url().toString())
 
     @property
-    def viewport_size(self) -> dict[str, int]:
-        return dict(self._size)
+    def viewport_size(self) -> Viewport:
+        return {"width": self._size["width"], "height": self._size["height"]}
 
-    async def set_viewport_size(self, viewport_size: dict[str, int]) -> None:
+    async def set_viewport_size(self, viewport_size: Viewport) -> None:
         self._size = {"width": int(viewport_size["width"]), "height": int(viewport_size["height"])}
         await self.ensure_screen()
 
@@ -374,7 +375,7 @@ class QtEditorPage:
         self,
         type: str = "png",  # Playwright's name
         full_page: bool = False,
-        clip: dict[str, float] | None = None,
+        clip: ClipRect | None = None,
         quality: int | None = None,
         path: str | Path | None = None,
         **_: Any,

@@ -27,6 +27,7 @@ from studio.app.runs import TERMINAL_APIS, compare, export_archive, recorded_tas
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
+from studio.views.campaign_dialog import CampaignDialog
 from studio.views.dialogs import finished
 from studio.views.human_session import HumanSessionController, sessions_dir
 from studio.views.live_controller import LiveController, runs_dir
@@ -38,6 +39,7 @@ from studio.views.pane_memory import (
     PaneMemory,
     StaleRunGuard,
 )
+from studio.views.serve_api_dialog import ServeApiDialog
 from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell
 from studio.views.viewer.compare_dialog import CompareDialog
@@ -75,6 +77,7 @@ class RunWiring:
         )
         c, spawn = shell.commands, shell.spawn
         c.start_run.triggered.connect(lambda: spawn(self.ask_and_run()))
+        c.run_campaign.triggered.connect(lambda: spawn(self.campaign()))
         c.pause_run.triggered.connect(self.panel.toggle_pause)
         c.step_run.triggered.connect(self.panel.step)
         c.stop_run.triggered.connect(self.panel.stop)
@@ -173,15 +176,32 @@ class RunWiring:
                 self.opened = await asyncio.to_thread(open_run, folder)
         return result
 
-    async def serve_api(self) -> tuple[str, str]:
-        url, token = await self.live.serve_api(self.shell.library.root())
+    async def serve_api(self) -> tuple[str, str] | None:
+        """Serve the agent API here, the ScratchWorld routes too when the dialog says so
+        (studio.views.serve_api_dialog); served already: show its address again."""
+        if self.live.api is None:
+            dialog = ServeApiDialog(self.shell.parent)
+            if await finished(dialog) != QDialog.DialogCode.Accepted:
+                return None
+            try:
+                await self.live.serve_api(
+                    self.shell.library.root(), scratchworld=dialog.scratchworld()
+                )
+            except StudioError as exc:
+                QMessageBox.warning(self.shell.parent, "The agent API was not served", str(exc))
+                return None
+        served = self.live.api
+        assert served is not None
+        url, token = served.url, served.token
+        routes = served.sessions_url
+        sw = f"\n\nScratchWorld routes (no token): {routes}" if routes else ""
         QMessageBox.information(
             self.shell.parent,
             "Agent API served in this window",
             f"External agents can now start episodes that play in this editor:\n\n"
             f"URL: {url}\nToken: {token}\n\n"
             f'curl -H "Authorization: Bearer {token}" -d \'{{"task": "TASK_ID"}}\' '
-            f"{url}/episodes\n\nOne episode at a time; the Run tab shows it step by step.",
+            f"{url}/episodes\n\nOne episode at a time; the Run tab shows it step by step.{sw}",
         )
         return url, token
 
@@ -193,13 +213,31 @@ class RunWiring:
         self.panes.save()
         await self.live.close()
 
+    async def campaign(self) -> CampaignDialog:
+        """Run ▸ Run campaign…: the dialog over the library's tasks (the selected one
+        checked); its runs are picked from the campaign's folder and shown in the Run tab."""
+        scan = await self.shell.library.scan()
+        current = self.shell.library.selected()
+        dialog = CampaignDialog(
+            scan.tasks if scan is not None else [],
+            current.task.id if current is not None else None,
+            runs_dir(),
+            self.shell.pool,
+            self.shell.parent,
+            self.shell.spawn,
+        )
+        dialog.open_runs.connect(lambda folder: self.shell.spawn(self.pick_and_open(folder)))
+        dialog.show()
+        return dialog
+
     # ---- recorded runs -------------------------------------------------------------------------
     def _ask_open(self) -> None:
         self.shell.spawn(self.pick_and_open())
 
-    async def pick_and_open(self) -> OpenedRun | None:
-        """Pick a recorded run from the list of runs (or browse), then show it."""
-        dialog = RunListDialog(runs_dir(), 1, self.shell.parent)
+    async def pick_and_open(self, root: Path | None = None) -> OpenedRun | None:
+        """Pick a recorded run from the list of runs (those under `root`, by default every
+        run the studio recorded; or browse), then show it."""
+        dialog = RunListDialog(root or runs_dir(), 1, self.shell.parent)
         if await finished(dialog) != QDialog.DialogCode.Accepted or not dialog.chosen:
             return None
         return await self.open(dialog.chosen[0])

@@ -194,6 +194,85 @@ def test_an_external_agent_drives_the_window_editor_over_the_api(
         assert exc.status == 404
 
 
+def test_the_window_serves_the_scratchworld_routes_when_asked(
+    qtbot: Any,
+    tmp_path: Path,
+    boot_window: Callable[..., Any],
+    run_async: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Run ▸ Serve agent API here… with "Also serve the ScratchWorld routes" and a checkout:
+    the window's server answers them without a token, and a session opened there plays in
+    this editor (the Run tab shows it) until its client closes it."""
+    import httpx
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from studio.views import window_runs
+    from studio.views.serve_api_dialog import ServeApiDialog
+    from tests.helpers.scratchworld_fixture import build_set
+
+    root = build_set(tmp_path / "sw").root
+    shown: list[str] = []
+
+    class Box:  # the modal message boxes, recorded instead of shown
+        @staticmethod
+        def information(_parent: Any, _title: str, text: str) -> None:
+            shown.append(text)
+
+        warning = information
+
+    monkeypatch.setattr(window_runs, "QMessageBox", Box)
+    window = boot_window(paths.BUNDLED_TASKS)
+    run_async(window.wait_library())
+    live, panel = window.runs.live, window.run_panel
+
+    def serve_from(folder: Path) -> Any:
+        """Run ▸ Serve agent API here…, the routes on, from `folder`."""
+        serving = asyncio.ensure_future(window.runs.serve_api())
+        qtbot.waitUntil(lambda: window.findChild(ServeApiDialog) is not None, timeout=WAIT_MS)
+        dialog = window.findChild(ServeApiDialog)
+        serve = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        dialog.routes.setChecked(True)
+        dialog.root.setText("")
+        assert dialog.root.isEnabled() and not serve.isEnabled()  # on, but no checkout yet
+        dialog.root.setText(str(folder))
+        assert serve.isEnabled()
+        serve.click()
+        result = run_async(serving)
+        qtbot.waitUntil(lambda: window.findChild(ServeApiDialog) is None, timeout=WAIT_MS)
+        return result
+
+    # the served API's own checks: a folder that is no checkout is named, nothing is served
+    assert serve_from(tmp_path) is None and live.api is None
+    assert f"is {tmp_path} a ScratchWorld checkout?" in shown[-1]
+    url, token = serve_from(root)
+    assert live.api is not None and live.api.sessions_url == f"{url}/sessions"
+    assert f"ScratchWorld routes (no token): {url}/sessions" in shown[-1]
+
+    async def session_calls() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+            seen: dict[str, Any] = {"listing": (await client.get("/sessions")).json()}
+            seen["episodes"] = (await client.get("/episodes")).status_code  # the API's token
+            auth = {"Authorization": f"Bearer {token}"}
+            seen["with_token"] = (await client.get("/episodes", headers=auth)).status_code
+            created = await client.post("/sessions")
+            seen["created"] = created.status_code
+            sid = created.json()["session_id"]
+            seen["busy"] = live.busy and live.episode is not None
+            shot = (await client.get(f"/sessions/{sid}/screenshot")).json()
+            seen["png"] = shot["screenshot"][:8]
+            seen["closed"] = (await client.delete(f"/sessions/{sid}")).json()["status"]
+            return seen
+
+    seen = run_async(session_calls())
+    assert seen["listing"] == {"sessions": [], "count": 0}
+    assert seen["episodes"] == 401 and seen["with_token"] == 200
+    assert seen["created"] == 200 and seen["busy"]  # the session took this window's editor
+    assert seen["png"] == "iVBORw0K" and seen["closed"] == "closed"  # a PNG of the page
+    qtbot.waitUntil(lambda: not live.busy, timeout=WAIT_MS)
+    assert "scratchworld (over the API)" in panel.title.text()
+
+
 # ---- the page live runs get -------------------------------------------------------------------
 MOVE_FILTER = (
     "() => Object.values(vm.editingTarget.blocks._blocks)"

@@ -58,7 +58,7 @@ def test_studio_run_reports_broken_tasks_as_task_problems_and_exits_1(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import studio.cli.run as run_cli
+    import studio.app.campaigns.play as play
 
     root = _library(tmp_path / "lib")
     shutil.rmtree(root / "create_cat_walk")  # only broken tasks: no agent plays at all
@@ -75,7 +75,7 @@ def test_studio_run_reports_broken_tasks_as_task_problems_and_exits_1(
     async def episodes(*_: Any) -> AsyncIterator[Home]:
         yield Home()
 
-    monkeypatch.setattr(run_cli, "_episodes", episodes)
+    monkeypatch.setattr(play, "episode_home", episodes)
     args = build_parser().parse_args(
         ["run", str(root), "--agent", "oracle", "--epochs", "2", "--out", str(tmp_path / "runs")]
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.cli import serve
+from studio.app.serving.options import serve_edition
 from studio.models.errors import StudioError
 from studio.services.core import paths
 from studio.services.formats.scratchworld.tasks import export_scratchworld, import_scratchworld
@@ -132,10 +132,10 @@ def test_which_edition_a_command_runs_on(tmp_path: Path) -> None:
     assert editions.choose(None, [current]) is Edition.CURRENT
     with pytest.raises(StudioError, match="record different editor editions"):
         editions.choose(None, [classic, current])
-    assert serve.serve_edition(None, tmp_path / "root", current) is Edition.CLASSIC
-    assert serve.serve_edition("current", tmp_path / "root", current) is Edition.CURRENT
-    assert serve.serve_edition(None, None, classic) is Edition.CLASSIC
-    assert serve.serve_edition(None, None, current) is Edition.CURRENT
+    assert serve_edition(None, tmp_path / "root", current) is Edition.CLASSIC
+    assert serve_edition("current", tmp_path / "root", current) is Edition.CURRENT
+    assert serve_edition(None, None, classic) is Edition.CLASSIC
+    assert serve_edition(None, None, current) is Edition.CURRENT
 
 
 def test_a_set_on_a_missing_edition_says_so_before_any_browser_opens(

@@ -167,6 +167,7 @@ def test_studio_run_prints_each_episode_s_line_as_it_ends(
 ) -> None:
     import contextlib
 
+    import studio.app.campaigns.play as play
     import studio.cli.run as run_cli
     from studio.cli import build_parser
 
@@ -186,8 +187,8 @@ def test_studio_run_prints_each_episode_s_line_as_it_ends(
     async def no_problems(*_: Any) -> list[Any]:
         return []
 
-    monkeypatch.setattr(run_cli, "_episodes", episodes)
-    monkeypatch.setattr(run_cli, "_task_problems", no_problems)
+    monkeypatch.setattr(play, "episode_home", episodes)
+    monkeypatch.setattr(play, "check_tasks", no_problems)
     args = build_parser().parse_args(
         ["run", str(tmp_path / "lib"), "--agent", "idle", "--out", str(tmp_path / "runs")]
     )

@@ -14,7 +14,6 @@ import pytest
 from studio import cli
 from studio.app.agents import episode_agents
 from studio.cli.campaign import campaign_for
-from studio.cli.run import collect_tasks
 from studio.models.agent import Mode, Observation
 from studio.models.errors import StudioError
 from studio.models.protocols import ProtocolError, protocol_label, resolve_protocol
@@ -107,7 +106,8 @@ def test_runs_record_the_planner_and_refuse_it_where_there_is_none(tmp_path: Pat
     a = make_task(tmp_path / "lib" / "a", task_id="create_a")
     new = _args(str(a), "--agent", "llm", "--planner", "global", "--action-memory", "5",
                 "--out", str(tmp_path / "runs"))  # fmt: skip
-    _, run_dir, manifest = campaign_for(new, collect_tasks)
+    opened = campaign_for(new)
+    run_dir, manifest = opened.run_dir, opened.manifest
     settings = manifest.settings["protocol"]["settings"]
     assert (settings["planner"], settings["action_memory"], settings["observation_memory"]) == (
         "global",
@@ -116,12 +116,12 @@ def test_runs_record_the_planner_and_refuse_it_where_there_is_none(tmp_path: Pat
     )
     assert protocol_label(new.protocol_record) == "action memory 5, global planner"
     with pytest.raises(StudioError, match=r"--planner online: the campaign in .* with global"):
-        campaign_for(_args("--resume", str(run_dir), "--planner", "online"), collect_tasks)
+        campaign_for(_args("--resume", str(run_dir), "--planner", "online"))
     with pytest.raises(ProtocolError, match="--planner: the oracle agent has no planner"):
         resolve_protocol(None, "run", {"planner": "global"}, mode="composite", agent="oracle")
     with pytest.raises(StudioError, match="--observation-memory must be at least 1"):
         campaign_for(_args(str(a), "--agent", "llm", "--observation-memory", "0",
-                           "--out", str(tmp_path / "r2")), collect_tasks)  # fmt: skip
+                           "--out", str(tmp_path / "r2")))  # fmt: skip
     oracle = resolve_protocol(None, "run", {}, mode="composite", agent="oracle")
     assert "planner" not in oracle.settings
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +31,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from studio.models.agent import ActionError, EpisodeStatus, Mode, StepRecord
@@ -47,7 +49,7 @@ from studio.services.runtime.page_guard import PageLost
 
 __all__ = [
     "INTERNAL", "MAX_EPISODES", "MAX_STEP_LIMIT", "ApiApp", "EpisodeLike", "EpisodeManagerLike",
-    "TaskResolver", "summary",
+    "Route", "TaskResolver", "summary",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
@@ -165,6 +167,20 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+@dataclass(frozen=True)
+class Route:
+    """One route of the API: `handler` answers `method` `path` with `status` and a body of
+    `model`; `codes` are the error statuses it documents (`_ERRORS`)."""
+
+    path: str
+    method: str
+    handler: Callable[..., Awaitable[JSONResponse]]
+    status: int
+    model: type[BaseModel]
+    codes: tuple[int, ...]
+    summary: str
+
+
 class ApiApp:
     """The API's routes over an episode manager; `asgi` is what the HTTP server runs."""
 
@@ -212,23 +228,22 @@ class ApiApp:
         bearer = HTTPBearer(auto_error=False)  # the Guard checks it; this documents it
         api.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
         api.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
-        episode_routes = self._episode_routes()
-        for path, method, handler, status, model, codes, summary in episode_routes:
+        for route in self._episode_routes():
             api.add_api_route(
-                path,
-                handler,
-                methods=[method],
-                status_code=status,
-                response_model=model,
-                responses={c: _ERRORS[c] for c in codes},
-                summary=summary,
+                route.path,
+                route.handler,
+                methods=[route.method],
+                status_code=route.status,
+                response_model=route.model,
+                responses={c: _ERRORS[c] for c in route.codes},
+                summary=route.summary,
                 dependencies=[Depends(bearer)],
             )
         return api
 
-    def _episode_routes(self) -> list[tuple[str, str, Any, int, Any, tuple[int, ...], str]]:
+    def _episode_routes(self) -> list[Route]:
         return [
-            (
+            Route(
                 "/episodes",
                 "GET",
                 self.list_episodes,
@@ -237,7 +252,7 @@ class ApiApp:
                 (),
                 "List the episodes",
             ),
-            (
+            Route(
                 "/episodes",
                 "POST",
                 self.create,
@@ -246,7 +261,7 @@ class ApiApp:
                 (404, 422, 429),
                 "Start an episode on a task",
             ),
-            (
+            Route(
                 "/episodes/{episode_id}",
                 "GET",
                 self.summary,
@@ -255,7 +270,7 @@ class ApiApp:
                 (404,),
                 "One episode's summary",
             ),
-            (
+            Route(
                 "/episodes/{episode_id}",
                 "DELETE",
                 self.delete,
@@ -264,7 +279,7 @@ class ApiApp:
                 (404,),
                 "Close the episode and forget it",
             ),
-            (
+            Route(
                 "/episodes/{episode_id}/observation",
                 "GET",
                 self.observe,
@@ -273,7 +288,7 @@ class ApiApp:
                 (404, 409, 503),
                 "What the agent sees now (primitive: 1280x720 PNG and elements; composite: text)",
             ),
-            (
+            Route(
                 "/episodes/{episode_id}/actions",
                 "POST",
                 self.act,
@@ -282,7 +297,7 @@ class ApiApp:
                 (404, 409, 422, 503),
                 "Perform one action",
             ),
-            (
+            Route(
                 "/episodes/{episode_id}/evaluate",
                 "POST",
                 self.evaluate,

@@ -1,33 +1,28 @@
 """The agent HTTP API: episodes of benchmark tasks driven over JSON, Qt-free, on asyncio.
 
 `ApiServer` serves the routes (`app.ApiApp`, a FastAPI application behind `guard.Guard`) with
-uvicorn on the current event loop, so the CLI runs it with `asyncio.run` and the GUI on its
-qasync loop. The listening socket is bound here (port 0 picks a free one), uvicorn installs
-no signal handlers and configures no logging: the studio owns both. Its HTTP/1.1 protocol is
-`heads.HeadDeadlineProtocol`: a request head must arrive within `head_timeout_s`, and a
-connection that sends half a head and stalls is closed.
+uvicorn on the current event loop (`listener.Listener`: the socket bound there, port 0 picks a
+free one, head deadlines, no signal handlers, no logging set up), so the CLI runs it with
+`asyncio.run` and the GUI on its qasync loop. Kept-alive connections idle for IDLE_TIMEOUT_S
+are closed; at close, requests still running get SHUTDOWN_GRACE_S to finish.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import ipaddress
 import os
 import secrets
 import socket
 from pathlib import Path
 
-import uvicorn
-
 from studio.models.errors import StudioError
 from studio.services.api.app import MAX_EPISODES, ApiApp, EpisodeManagerLike
-from studio.services.api.heads import HEAD_TIMEOUT_S, protocol_with_deadline
+from studio.services.api.heads import HEAD_TIMEOUT_S
+from studio.services.api.listener import BACKLOG, Listener
 from studio.services.api.open_routes import OpenRoutes
 
 IDLE_TIMEOUT_S = 120  # a kept-alive connection with no request is closed after this
 SHUTDOWN_GRACE_S = 3  # requests still running at close get this long to finish
-BACKLOG = 512
 
 __all__ = [
     "BACKLOG", "IDLE_TIMEOUT_S", "SHUTDOWN_GRACE_S", "ApiApp", "ApiServer", "check_host",
@@ -123,71 +118,34 @@ class ApiServer:
             open_routes=open_routes,
             max_episodes=max_episodes,
         )
-        self.head_timeout_s = head_timeout_s
+        self.listener = Listener(
+            self.app.asgi,
+            host,
+            port,
+            head_timeout_s=head_timeout_s,
+            keep_alive_s=IDLE_TIMEOUT_S,
+            grace_s=SHUTDOWN_GRACE_S,
+            backlog=BACKLOG,
+        )
         self.host = host
-        self.port = port
-        self._server: uvicorn.Server | None = None
-        self._socket: socket.socket | None = None
-        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def port(self) -> int:
+        """The port asked for; once started, the one bound."""
+        return self.listener.port
 
     @property
     def url(self) -> str:
-        shown = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{shown}:{self.port}"
+        return self.listener.url
 
     async def start(self) -> None:
         """Bind and start answering (OSError when the address is taken or not ours)."""
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        # proto named: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
-        # without it every response waits ~40 ms for the client's delayed ACK
-        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.port))
-            sock.listen(BACKLOG)
-            sock.setblocking(False)
-        except OSError:
-            sock.close()
-            raise
-        config = uvicorn.Config(
-            self.app.asgi,
-            http=protocol_with_deadline(self.head_timeout_s),
-            ws="none",
-            lifespan="off",
-            interface="asgi3",
-            log_config=None,
-            access_log=False,
-            proxy_headers=False,
-            server_header=False,
-            timeout_keep_alive=IDLE_TIMEOUT_S,
-            timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
-            backlog=BACKLOG,
-        )
-        config.load()
-        server = uvicorn.Server(config)
-        server.lifespan = config.lifespan_class(config)
-        await server.startup(sockets=[sock])
-        self._server, self._socket = server, sock
-        self.port = sock.getsockname()[1]
-        self._task = asyncio.ensure_future(self._run(server, sock))
-
-    @staticmethod
-    async def _run(server: uvicorn.Server, sock: socket.socket) -> None:
-        await server.main_loop()
-        await server.shutdown(sockets=[sock])
+        await self.listener.start()
 
     async def close(self) -> None:
-        if self._server is None or self._task is None:
-            return
-        self._server.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        if self._socket is not None:
-            self._socket.close()
-        self._server = self._task = self._socket = None
+        await self.listener.close()
 
     async def serve_forever(self) -> None:
-        if self._task is None:
+        if not self.listener.running:
             await self.start()
-        assert self._task is not None
-        await asyncio.shield(self._task)
+        await self.listener.wait()

@@ -25,19 +25,44 @@ Semantics (what the APIs do, beyond FORMATS.md section 4):
   the number slot of "move (10) steps"; a menu input (e.g. TO of motion_goto) takes one of
   the choices shown. Numbers are checked; a dropdown accepts a choice's value or its label.
   A broadcast menu accepts a new message name (the message is created).
+
+`execute` dispatches through `COMPOSITE_ACTIONS` (episodes.action_table), one entry per kind
+of `COMPOSITE_APIS`: every edit is composite.js's `run` on the page (`CompositeMode.edit`),
+and the entry says what the outcome names (the indexed block, the new block's opcode, the
+selected target, the new variable or list).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from studio.models.agent import ActionError, Mode, Observation
+from studio.models.agent import (
+    COMPOSITE_APIS,
+    ActionError,
+    AddBlock,
+    AddList,
+    AddVariable,
+    ConnectBlocks,
+    DeleteBlock,
+    DetachBlocks,
+    Mode,
+    Observation,
+    SelectSprite,
+    SelectStage,
+    SetBlockField,
+)
+from studio.services.episodes.action_table import ENDS_EPISODE, ActionTable, handles
 from studio.services.episodes.catalog import check_opcode
 from studio.services.episodes.composite_view import render_observation
 from studio.services.episodes.modes import ActionOutcome
 from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 
-__all__ = ["INDEX_FIELDS", "STALE", "CompositeMode", "IndexMap"]
+__all__ = [
+    "COMPOSITE_ACTIONS", "INDEX_FIELDS", "STALE", "CompositeEdit", "CompositeMode", "IndexMap",
+    "Naming",
+]  # fmt: skip
 
 STALE = "the program changed since your last observation; observe again"
 INDEX_FIELDS = {
@@ -87,10 +112,10 @@ class CompositeMode:
         self.indexes = IndexMap()
         self.last_snapshot: dict[str, Any] = {}  # the page's snapshot behind the last observation
 
-    async def setup(self, page: Any) -> None:
+    async def setup(self, page: EditorPage) -> None:
         await page_scripts.install(page, page_scripts.COMPOSITE)
 
-    async def observe(self, page: Any, step: int) -> Observation:
+    async def observe(self, page: EditorPage, step: int) -> Observation:
         snapshot = await page_scripts.call(page, page_scripts.COMPOSITE, "snapshot")
         text, blocks = render_observation(snapshot)
         self.last_snapshot = snapshot
@@ -121,7 +146,14 @@ class CompositeMode:
             label = self.indexes.label(int(getattr(action.args, fields[0])))
         return request, label
 
-    async def execute(self, page: Any, action: Any) -> ActionOutcome:
+    async def execute(self, page: EditorPage, action: Any) -> ActionOutcome:
+        """Perform a validated composite action through `COMPOSITE_ACTIONS`."""
+        return await COMPOSITE_ACTIONS.perform(self, page, action.api, action)
+
+    async def edit(self, page: EditorPage, action: CompositeEdit, name: Naming) -> ActionOutcome:
+        """Send `action` to the page's composite.js (`run`); the outcome's target is what
+        `name` makes of the request's arguments, the page's detail and the indexed block's
+        label, followed by the id of the block the page acted on."""
         try:
             request, label = self.request(action)
         except ActionError:
@@ -134,12 +166,69 @@ class CompositeMode:
         if not reply.get("ok"):
             raise ActionError(f"{action.api}: {reply.get('error') or 'refused'}")
         detail = dict(reply.get("detail") or {})
-        if action.api == "add_block":
-            label = f"new {request['args']['blockType']}"
-        elif action.api in ("select_sprite", "select_stage"):
-            label = str(detail.get("target"))
-        elif action.api in ("add_variable", "add_list"):
-            label = str(request["args"]["name"])
+        label = name(request["args"], detail, label)
         if "blockId" in detail and label:
             label = f"{label} ({detail['blockId']})"
         return ActionOutcome(target=label, detail=detail)
+
+
+# What an edit's outcome names: (request args, the page's detail, the indexed block's label).
+Naming = Callable[[dict[str, Any], dict[str, Any], str | None], str | None]
+CompositeEdit = (
+    SelectSprite
+    | SelectStage
+    | AddVariable
+    | AddList
+    | AddBlock
+    | ConnectBlocks
+    | DetachBlocks
+    | SetBlockField
+    | DeleteBlock
+)
+
+
+def _edit(
+    name: Naming,
+) -> Callable[[CompositeMode, EditorPage, CompositeEdit], Awaitable[ActionOutcome]]:
+    """The table's handler of an edit whose outcome `name` names."""
+
+    async def run(mode: CompositeMode, page: EditorPage, action: CompositeEdit) -> ActionOutcome:
+        return await mode.edit(page, action, name)
+
+    return run
+
+
+def _indexed(args: dict[str, Any], detail: dict[str, Any], label: str | None) -> str | None:
+    return label  # the block the action's index named ("#2 motion_movesteps")
+
+
+def _new_block(args: dict[str, Any], detail: dict[str, Any], label: str | None) -> str | None:
+    return f"new {args['blockType']}"
+
+
+def _target(args: dict[str, Any], detail: dict[str, Any], label: str | None) -> str | None:
+    return str(detail.get("target"))
+
+
+def _data_name(args: dict[str, Any], detail: dict[str, Any], label: str | None) -> str | None:
+    return str(args["name"])
+
+
+# Each composite action kind of the models (`COMPOSITE_APIS`) and what performs it: every edit
+# is composite.js's `run` on the page, named as its kind says.
+COMPOSITE_ACTIONS: ActionTable[CompositeMode] = ActionTable(
+    {
+        "select_sprite": handles(SelectSprite, _edit(_target)),
+        "select_stage": handles(SelectStage, _edit(_target)),
+        "add_variable": handles(AddVariable, _edit(_data_name)),
+        "add_list": handles(AddList, _edit(_data_name)),
+        "add_block": handles(AddBlock, _edit(_new_block)),
+        "connect_blocks": handles(ConnectBlocks, _edit(_indexed)),
+        "detach_blocks": handles(DetachBlocks, _edit(_indexed)),
+        "set_block_field": handles(SetBlockField, _edit(_indexed)),
+        "delete_block": handles(DeleteBlock, _edit(_indexed)),
+        "done": ENDS_EPISODE,
+        "failed": ENDS_EPISODE,
+    }
+)
+COMPOSITE_ACTIONS.check(COMPOSITE_APIS, "composite")

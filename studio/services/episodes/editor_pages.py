@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.models.errors import StudioError
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.modes import VIEWPORT
 from studio.services.runtime import editions, page_guard, page_scripts
 from studio.services.runtime.editions import Edition
+from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = [
     "EDITOR_PAGE", "LOADS_AT_ONCE", "OPEN_LIMIT_S", "READY_TIMEOUT_MS", "EditorPages", "EnvError",
@@ -54,7 +58,7 @@ class EditorPages:
         self.edition = edition
         self.context = context
         self.spares = max(0, spares)
-        self._warm: list[asyncio.Task[Any]] = []
+        self._warm: list[asyncio.Task[Page]] = []
         self._loading = asyncio.Semaphore(LOADS_AT_ONCE)
         self._closed = False
 
@@ -66,7 +70,7 @@ class EditorPages:
         while len(self._warm) < self.spares:
             self._warm.append(asyncio.ensure_future(self._open()))
 
-    async def acquire(self) -> Any:
+    async def acquire(self) -> Page:
         """A ready editor page with the built-in default project (the caller loads a task).
 
         The spares taken are not replaced here: the caller calls `top_up` once the page is
@@ -79,9 +83,9 @@ class EditorPages:
                 continue  # a spare that failed to load: try another
         return await self._open()
 
-    async def _open(self) -> Any:
+    async def _open(self) -> Page:
         async with self._loading:  # the ready limit counts from the page's turn
-            page = await asyncio.wait_for(self.context.new_page(), OPEN_LIMIT_S)
+            page: Page = await asyncio.wait_for(self.context.new_page(), OPEN_LIMIT_S)
             try:  # every step under one deadline: a browser that stops answering fails the page
                 await asyncio.wait_for(self._load(page), OPEN_LIMIT_S)
             except BaseException:
@@ -90,7 +94,7 @@ class EditorPages:
                 raise
         return page
 
-    async def _load(self, page: Any) -> None:
+    async def _load(self, page: Page) -> None:
         await page.set_viewport_size(VIEWPORT)
         url = self.server.url(editions.info(self.edition).editor_page)
         await page_guard.open_editor(page, url, timeout_ms=READY_TIMEOUT_MS)
@@ -98,7 +102,7 @@ class EditorPages:
         await page_scripts.install(page, page_scripts.COMPOSITE)
         await page_guard.guard(page)  # no action takes the page away from now on
 
-    async def load_task(self, page: Any, task: TaskFolder) -> None:
+    async def load_task(self, page: EditorPage, task: TaskFolder) -> None:
         """Load the task's initial project and put the editor in its known layout."""
         with contextlib.suppress(Exception):
             await page.bring_to_front()  # Blockly events reach the VM late in a back tab

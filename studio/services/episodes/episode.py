@@ -38,12 +38,18 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EnvError
 from studio.services.episodes.handlers import make_handler, observation_summary
-from studio.services.episodes.modes import ActionOutcome, ModeHandler
+from studio.services.episodes.modes import (
+    ActionOutcome,
+    ModeHandler,
+    ParsesActions,
+    ReadsProgram,
+)
 from studio.services.episodes.page_loss import PageLost, bounded, close_page, lose
 from studio.services.episodes.recorder import TrajectoryRecorder, program_change
 from studio.services.episodes.seams import PageSource, StepGate, StepListener
 from studio.services.runtime import page_scripts
 from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.page_seam import EditorPage
 
 if TYPE_CHECKING:
     from studio.services.episodes.manager import EpisodeManager
@@ -69,7 +75,7 @@ class Episode:
         manager: EpisodeManager,
         task: TaskFolder,
         mode: Mode,
-        page: Any,
+        page: EditorPage,
         handler: ModeHandler,
         step_limit: int,
         recorder: TrajectoryRecorder | None,
@@ -84,7 +90,7 @@ class Episode:
         self.manager = manager
         self.task = task
         self.mode = mode
-        self.page = page
+        self.page: EditorPage | None = page
         self.handler = handler
         self.step_limit = step_limit
         self.recorder = recorder
@@ -130,12 +136,11 @@ class Episode:
         self._check_open()
         async with self._lock:
             await self._focus()
+            page = self._page()
             try:
-                obs = await bounded(
-                    self.page, "observe", self.handler.observe(self.page, self.step_count)
-                )
+                obs = await bounded(page, "observe", self.handler.observe(page, self.step_count))
                 if self.recorder is not None:  # what the run keeps should the page be lost
-                    self.kept_sb3 = await bounded(self.page, "keep the program", self.export_sb3())
+                    self.kept_sb3 = await bounded(page, "keep the program", self.export_sb3())
                     self.kept_step = self.step_count
             except PageLost as exc:
                 lose(self, str(exc))
@@ -184,16 +189,19 @@ class Episode:
         error: ActionError | None = None
         lost: PageLost | None = None
         try:
-            parse = getattr(self.handler, "parse", None)  # a handler of both modes parses
-            action = parse(raw) if parse is not None else parse_action(raw, self.mode)
+            if isinstance(self.handler, ParsesActions):  # a handler of both modes parses
+                action = self.handler.parse(raw)
+            else:
+                action = parse_action(raw, self.mode)
             if action.api == "done":
                 self.status = EpisodeStatus.DONE
             elif action.api == "failed":
                 self.status = EpisodeStatus.FAILED
             else:
                 before = await self._program_json()
-                work = self.handler.execute(self.page, action)
-                outcome: ActionOutcome = await bounded(self.page, f"{action.api} action", work)
+                page = self._page()
+                work = self.handler.execute(page, action)
+                outcome: ActionOutcome = await bounded(page, f"{action.api} action", work)
                 record.target = outcome.target
                 self._program = await self._read_program()
                 record.change = program_change(before, self._program)
@@ -231,7 +239,7 @@ class Episode:
         self._check_open()
         async with self._lock:
             self._check_open()  # closed while waiting for the lock
-            sb3 = await bounded(self.page, "export the program", self.export_sb3())
+            sb3 = await bounded(self._page(), "export the program", self.export_sb3())
             if self.recorder is not None:
                 self.recorder.write_final(sb3=sb3)
             evaluator = Evaluator(self.manager.pool)
@@ -257,11 +265,9 @@ class Episode:
     async def export_sb3(self) -> bytes:
         """The current program as .sb3 bytes (vm.saveProjectSb3); read by the handler's own
         reader when it has one (a sealed ScratchWorld session's, captured before agent code)."""
-        reader = getattr(self.handler, "read_sb3", None)
-        if reader is not None:
-            data: bytes = await reader(self.page)
-            return data
-        b64 = await page_scripts.bridge(self.page, "saveProjectBase64")
+        if isinstance(self.handler, ReadsProgram):
+            return await self.handler.read_sb3(self._page())
+        b64 = await page_scripts.bridge(self._page(), "saveProjectBase64")
         return base64.b64decode(b64)
 
     async def close(self) -> None:
@@ -283,7 +289,7 @@ class Episode:
         if self.recorder is None or self.page is None or self.lost is not None:
             return  # a lost page's final program is the one kept (page_loss.lose)
         with contextlib.suppress(Exception):
-            sb3 = await bounded(self.page, "export the program", self.export_sb3())
+            sb3 = await bounded(self._page(), "export the program", self.export_sb3())
             self.recorder.write_final(sb3=sb3, png=await self._screenshot())
         self._update_run()
 
@@ -292,9 +298,15 @@ class Episode:
         """Make the page the browser's front tab: Blockly fires its change events (which the
         VM listens to) from an animation frame, and a tab behind another gets those late."""
         with contextlib.suppress(Exception):
-            await self.page.bring_to_front()
+            await self._page().bring_to_front()
         if not self.owns_page and self.manager.page_source is not None:
-            await self.manager.page_source.refresh(self.page)
+            await self.manager.page_source.refresh(self._page())
+
+    def _page(self) -> EditorPage:
+        """The episode's page; ActionError once the episode is closed."""
+        if self.page is None:
+            raise ActionError(f"episode {self.id} is closed")
+        return self.page
 
     def _check_open(self) -> None:
         if self.lost is not None:
@@ -311,7 +323,8 @@ class Episode:
         self.recorder.write_run()
 
     async def _screenshot(self) -> bytes:
-        png: bytes = await bounded(self.page, "screenshot", self.page.screenshot(type="png"))
+        page = self._page()
+        png: bytes = await bounded(page, "screenshot", page.screenshot(type="png"))
         return png
 
     async def _program_json(self) -> dict[str, Any] | None:
@@ -321,8 +334,8 @@ class Episode:
 
     async def _read_program(self) -> dict[str, Any] | None:
         try:
-            read = page_scripts.call(self.page, page_scripts.EDITOR, "program")
-            program: dict[str, Any] = await bounded(self.page, "read the program", read)
+            read = page_scripts.call(self._page(), page_scripts.EDITOR, "program")
+            program: dict[str, Any] = await bounded(self._page(), "read the program", read)
             return program
         except PageLost:
             raise

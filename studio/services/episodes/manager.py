@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from studio.models.agent import Mode
 from studio.models.trajectory import RunInfo
@@ -29,6 +28,7 @@ from studio.services.episodes.recorder import TrajectoryRecorder
 from studio.services.episodes.seams import PageSource
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.editions import Edition
+from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
 
 __all__ = ["EpisodeManager"]
@@ -189,7 +189,7 @@ class EpisodeManager:
             hook(episode)
         return episode
 
-    def release_page(self, page: Any) -> None:
+    def release_page(self, page: EditorPage) -> None:
         """An episode on a page it did not own has ended: hand the page back to its source."""
         if self.page_source is not None:
             self.page_source.release(page)

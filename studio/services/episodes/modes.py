@@ -11,13 +11,14 @@ the viewport): the episode reports it as a 4xx and stays usable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from studio.models.agent import Mode, Observation
+from studio.services.runtime.page_seam import EditorPage, Viewport
 
-__all__ = ["VIEWPORT", "ActionOutcome", "ModeHandler"]
+__all__ = ["VIEWPORT", "ActionOutcome", "ModeHandler", "ParsesActions", "ReadsProgram"]
 
-VIEWPORT = {"width": 1280, "height": 720}
+VIEWPORT: Viewport = {"width": 1280, "height": 720}
 
 
 @dataclass
@@ -33,11 +34,31 @@ class ModeHandler(Protocol):
 
     mode: Mode
 
-    async def setup(self, page: Any) -> None:
+    async def setup(self, page: EditorPage) -> None:
         """Called once after the initial project is loaded and the editor is ready."""
 
-    async def observe(self, page: Any, step: int) -> Observation:
+    async def observe(self, page: EditorPage, step: int) -> Observation:
         """The observation an agent gets before step `step`."""
 
-    async def execute(self, page: Any, action: Any) -> ActionOutcome:
+    async def execute(self, page: EditorPage, action: Any) -> ActionOutcome:
         """Perform one validated action (not done/failed); raise ActionError when impossible."""
+
+
+@runtime_checkable
+class ParsesActions(Protocol):
+    """A mode handler that validates raw actions itself (a ScratchWorld session, whose calls
+    are both modes' and its own); the episode uses `parse_action` for any other."""
+
+    def parse(self, raw: dict[str, Any]) -> Any:
+        """The validated action (with `api` and `args`); ActionError when it is not valid."""
+        ...
+
+
+@runtime_checkable
+class ReadsProgram(Protocol):
+    """A mode handler that reads the program itself (a sealed ScratchWorld session's reader,
+    captured before any agent code ran); the episode asks the editor's bridge otherwise."""
+
+    async def read_sb3(self, page: EditorPage) -> bytes:
+        """The program shown in `page` as .sb3 bytes."""
+        ...

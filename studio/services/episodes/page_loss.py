@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from studio.models.agent import EpisodeStatus
 from studio.services.runtime import page_guard
 from studio.services.runtime.page_guard import PageLost
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = [
     "CLOSE_LIMIT_S", "LOSS_SIGNS", "PAGE_LIMIT_S", "PageLost", "bounded", "check", "close_page",
@@ -44,7 +45,9 @@ LOSS_SIGNS = (
 )
 
 
-async def bounded(page: Any, what: str, work: Awaitable[T], limit: float = PAGE_LIMIT_S) -> T:
+async def bounded(
+    page: EditorPage, what: str, work: Awaitable[T], limit: float = PAGE_LIMIT_S
+) -> T:
     """`await work` within `limit` seconds; PageLost when it did not answer in time or failed
     on a page that is lost."""
     check(page, what)
@@ -67,14 +70,14 @@ async def bounded(page: Any, what: str, work: Awaitable[T], limit: float = PAGE_
         raise PageLost(f"{_why(page)} ({what})") from None
 
 
-def check(page: Any, what: str) -> None:
+def check(page: EditorPage, what: str) -> None:
     """PageLost when `page` no longer shows its editor."""
     why = page_guard.lost(page)
     if why is not None:
         raise PageLost(f"{why} (before {what})")
 
 
-async def close_page(page: Any) -> None:
+async def close_page(page: EditorPage) -> None:
     """Close `page` without its unload handlers, giving up after CLOSE_LIMIT_S."""
     with contextlib.suppress(Exception):
         await asyncio.wait_for(page.close(run_before_unload=False), CLOSE_LIMIT_S)
@@ -100,11 +103,11 @@ def lose(episode: Any, why: str) -> None:
     recorder.write_run()
 
 
-def _why(page: Any) -> str:
+def _why(page: EditorPage) -> str:
     return page_guard.lost(page) or "the editor page was lost"
 
 
-def _closed(page: Any) -> bool:
+def _closed(page: EditorPage) -> bool:
     with contextlib.suppress(Exception):
         return bool(page.is_closed())
     return False

@@ -12,6 +12,8 @@ Actions are real Playwright mouse and keyboard input, nothing semantic: an index
 the centre of the element in the last observation, exactly as an agent clicking there would. A
 `stroke` presses at its first point, moves through the others and releases at the last.
 Every outcome names the element under the press point (`"blocks: motion_movesteps"`).
+`execute` dispatches through `PRIMITIVE_ACTIONS` (episodes.action_table): one typed handler
+per kind of `PRIMITIVE_APIS`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from studio.models.agent import (
+    PRIMITIVE_APIS,
     ActionError,
     ClickArgs,
     DragArgs,
@@ -39,15 +42,17 @@ from studio.models.agent import (
     StrokeArgs,
     TypeArgs,
 )
+from studio.services.episodes.action_table import ENDS_EPISODE, ActionTable, handles
 from studio.services.episodes.modes import VIEWPORT, ActionOutcome
 from studio.services.episodes.ocr import CachedOcr, OcrBackend, OcrBox, make_backend
 from studio.services.episodes.ocr.fuse import MIN_SCORE, covering_rects, fuse
 from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = [
     "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "NO_ELEMENT_LIST",
-    "OBSERVE_SETTLE_MS", "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point", "element_centre",
-    "normalize_key", "ocr_enabled_by_default",
+    "OBSERVE_SETTLE_MS", "PRIMITIVE_ACTIONS", "WHEEL_PX_PER_UNIT", "PrimitiveMode", "check_point",
+    "element_centre", "normalize_key", "ocr_enabled_by_default",
 ]  # fmt: skip
 
 MIN_DRAG_STEPS = 10
@@ -174,7 +179,7 @@ class PrimitiveMode:
         self.last_timings: dict[str, float] = {}
 
     # ---- page helpers -----------------------------------------------------------------------
-    async def _js(self, page: Any, name: str, *args: Any) -> Any:
+    async def _js(self, page: EditorPage, name: str, *args: Any) -> Any:
         return await page_scripts.call(page, page_scripts.ELEMENTS, name, *args)
 
     def _ocr_engine(self) -> CachedOcr:
@@ -183,12 +188,12 @@ class PrimitiveMode:
         return self._ocr
 
     @staticmethod
-    def _viewport(page: Any) -> tuple[int, int]:
-        size = getattr(page, "viewport_size", None) or VIEWPORT
+    def _viewport(page: EditorPage) -> tuple[int, int]:
+        size = page.viewport_size or VIEWPORT
         return int(size["width"]), int(size["height"])
 
     # ---- ModeHandler ------------------------------------------------------------------------
-    async def setup(self, page: Any) -> None:
+    async def setup(self, page: EditorPage) -> None:
         """Inject the element collector and load the OCR models before the first step."""
         await page_scripts.install(page, page_scripts.ELEMENTS)
         if self.ocr:
@@ -196,7 +201,7 @@ class PrimitiveMode:
             if warm_up is not None:
                 await warm_up()
 
-    async def observe(self, page: Any, step: int) -> Observation:
+    async def observe(self, page: EditorPage, step: int) -> Observation:
         t0 = time.perf_counter()
         await self._js(page, "settle", OBSERVE_SETTLE_MS, 2)
         t1 = time.perf_counter()
@@ -225,17 +230,18 @@ class PrimitiveMode:
             text=None if self.element_list else NO_ELEMENT_LIST,
         )
 
-    async def execute(self, page: Any, action: Any) -> ActionOutcome:
-        handler = getattr(self, "_do_" + str(action.api), None)
-        if handler is None:
-            return ActionOutcome()  # done / failed: the episode handles them
-        outcome: ActionOutcome = await handler(page, action.args)
+    async def execute(self, page: EditorPage, action: Any) -> ActionOutcome:
+        """Perform `action` through `PRIMITIVE_ACTIONS`, then let the editor settle; done and
+        failed do nothing on the page (the episode ends itself)."""
+        if PRIMITIVE_ACTIONS.ends(action.api):
+            return ActionOutcome()
+        outcome = await PRIMITIVE_ACTIONS.perform(self, page, action.api, action.args)
         await self._js(page, "settle", ACTION_SETTLE_MS, 2)
         return outcome
 
     # ---- actions ----------------------------------------------------------------------------
     def _point(
-        self, page: Any, x: float | None, y: float | None, index: int | None, what: str
+        self, page: EditorPage, x: float | None, y: float | None, index: int | None, what: str
     ) -> tuple[float, float]:
         if index is not None and not self.element_list:
             raise ActionError(
@@ -249,19 +255,19 @@ class PrimitiveMode:
         check_point(x, y, *self._viewport(page), what=what)
         return float(x), float(y)
 
-    async def _do_click(self, page: Any, args: ClickArgs) -> ActionOutcome:
+    async def _do_click(self, page: EditorPage, args: ClickArgs) -> ActionOutcome:
         x, y = self._point(page, args.x, args.y, args.index, "click point")
         target = await self._js(page, "describeAt", x, y)
         await page.mouse.click(x, y, button=args.button)
         return ActionOutcome(target, {"x": x, "y": y, "button": args.button})
 
-    async def _do_double_click(self, page: Any, args: PointArgs) -> ActionOutcome:
+    async def _do_double_click(self, page: EditorPage, args: PointArgs) -> ActionOutcome:
         x, y = self._point(page, args.x, args.y, args.index, "double-click point")
         target = await self._js(page, "describeAt", x, y)
         await page.mouse.dblclick(x, y)
         return ActionOutcome(target, {"x": x, "y": y})
 
-    async def _do_drag_and_drop(self, page: Any, args: DragArgs) -> ActionOutcome:
+    async def _do_drag_and_drop(self, page: EditorPage, args: DragArgs) -> ActionOutcome:
         sx, sy = self._point(page, args.start_x, args.start_y, args.start_index, "drag start")
         ex, ey = self._point(page, args.end_x, args.end_y, args.end_index, "drag end")
         target, end_target = await self._js(page, "describePoints", [[sx, sy], [ex, ey]], True)
@@ -282,7 +288,7 @@ class PrimitiveMode:
         detail = {"start": [sx, sy], "end": [ex, ey], "steps": steps, "end_target": end_target}
         return ActionOutcome(target, detail)
 
-    async def _do_stroke(self, page: Any, args: StrokeArgs) -> ActionOutcome:
+    async def _do_stroke(self, page: EditorPage, args: StrokeArgs) -> ActionOutcome:
         """Press at the first point, move through the others in order, release at the last;
         every point must lie on the screen (checked before anything is pressed)."""
         width, height = self._viewport(page)
@@ -302,7 +308,7 @@ class PrimitiveMode:
             await page.mouse.up()
         return ActionOutcome(target, {"points": [list(p) for p in points]})
 
-    async def _do_scroll(self, page: Any, args: ScrollArgs) -> ActionOutcome:
+    async def _do_scroll(self, page: EditorPage, args: ScrollArgs) -> ActionOutcome:
         if args.index is None and args.x is None:
             x, y = await self._canvas_centre(page)
         else:
@@ -315,7 +321,7 @@ class PrimitiveMode:
         await page.mouse.wheel(dx, dy)
         return ActionOutcome(target, {"x": x, "y": y, "dx": dx, "dy": dy})
 
-    async def _canvas_centre(self, page: Any) -> tuple[float, float]:
+    async def _canvas_centre(self, page: EditorPage) -> tuple[float, float]:
         for el in self.elements:
             if el.type == "canvas":
                 return el.x + el.w / 2, el.y + el.h / 2
@@ -325,12 +331,12 @@ class PrimitiveMode:
         width, height = self._viewport(page)
         return width / 2, height / 2
 
-    async def _do_type(self, page: Any, args: TypeArgs) -> ActionOutcome:
+    async def _do_type(self, page: EditorPage, args: TypeArgs) -> ActionOutcome:
         target = await self._js(page, "describeFocus")
         await page.keyboard.type(args.text)
         return ActionOutcome(target, {"text": args.text})
 
-    async def _do_key(self, page: Any, args: KeyArgs) -> ActionOutcome:
+    async def _do_key(self, page: EditorPage, args: KeyArgs) -> ActionOutcome:
         key = normalize_key(args.key)
         target = await self._js(page, "describeFocus")
         try:
@@ -339,7 +345,7 @@ class PrimitiveMode:
             raise ActionError(f"key {args.key!r} is not a key name ({_first_line(exc)})") from None
         return ActionOutcome(target, {"key": key})
 
-    async def _do_hotkey(self, page: Any, args: HotkeyArgs) -> ActionOutcome:
+    async def _do_hotkey(self, page: EditorPage, args: HotkeyArgs) -> ActionOutcome:
         keys = [normalize_key(k) for k in args.keys]
         target = await self._js(page, "describeFocus")
         pressed: list[str] = []
@@ -356,6 +362,24 @@ class PrimitiveMode:
             for key in reversed(pressed):
                 await page.keyboard.up(key)
         return ActionOutcome(target, {"keys": keys})
+
+
+# Each primitive action kind of the models (`PRIMITIVE_APIS`) and what performs it.
+PRIMITIVE_ACTIONS: ActionTable[PrimitiveMode] = ActionTable(
+    {
+        "click": handles(ClickArgs, PrimitiveMode._do_click),
+        "double_click": handles(PointArgs, PrimitiveMode._do_double_click),
+        "drag_and_drop": handles(DragArgs, PrimitiveMode._do_drag_and_drop),
+        "stroke": handles(StrokeArgs, PrimitiveMode._do_stroke),
+        "scroll": handles(ScrollArgs, PrimitiveMode._do_scroll),
+        "type": handles(TypeArgs, PrimitiveMode._do_type),
+        "key": handles(KeyArgs, PrimitiveMode._do_key),
+        "hotkey": handles(HotkeyArgs, PrimitiveMode._do_hotkey),
+        "done": ENDS_EPISODE,
+        "failed": ENDS_EPISODE,
+    }
+)
+PRIMITIVE_ACTIONS.check(PRIMITIVE_APIS, "primitive")
 
 
 def _first_line(exc: BaseException) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from studio.models.agent import Observation, StepRecord
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = ["PageSource", "StepGate", "StepListener"]
 
@@ -22,15 +23,15 @@ StepListener = Callable[[StepRecord, bytes | None, Observation | None], None]
 class PageSource(Protocol):
     """Where an episode's page comes from (fresh headless pages, or the studio's own editor)."""
 
-    async def acquire(self) -> tuple[Any, bool]:
+    async def acquire(self) -> tuple[EditorPage, bool]:
         """A ready editor page and whether the episode owns it (closes it at the end)."""
         ...
 
-    def release(self, page: Any) -> None:
+    def release(self, page: EditorPage) -> None:
         """The episode on `page` has ended (called for pages the episode does not own)."""
         ...
 
-    async def refresh(self, page: Any) -> None:
+    async def refresh(self, page: EditorPage) -> None:
         """Before each observation and action: put the page back in the episode's state
         (e.g. its screen size, which a resized window may have reset)."""
         ...

@@ -288,6 +288,7 @@ async def run_batch(
     prices: PriceTable | None = None,
     jobs: list[Job] | None = None,
     run_meta: dict[str, Any] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> BatchResult:
     """Run `epochs` episodes per task (less what `ledger` holds), `workers` at a time;
     `on_done(done, total, outcome)` reports each. `jobs`: the episodes `plan_jobs` already
@@ -297,7 +298,9 @@ async def run_batch(
     `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere
     (`limits` and `prices` apply to episodes played through a manager; a runner is given
     its own, as `distributed.cluster_episodes` is). `run_meta` (the run's protocol and
-    settings) goes into every episode's run.json `meta`.
+    settings) goes into every episode's run.json `meta`. Once `should_stop()` is true no
+    further episode starts (those under way finish): the outcomes are those played, and the
+    others, never begun, are left to a resume.
     """
     if isinstance(manager, EpisodeRunner):
         runner: EpisodeRunner = manager
@@ -310,8 +313,10 @@ async def run_batch(
     slots = asyncio.Semaphore(max(1, workers))
     t0 = time.perf_counter()
 
-    async def one(job: Job) -> EpisodeOutcome:
+    async def one(job: Job) -> EpisodeOutcome | None:
         async with slots:
+            if should_stop is not None and should_stop():
+                return None  # not begun: no folder, no result
             clock = clock_for(job.task) if clock_for else Clock.REAL
             outcome = await _retried(runner, job, agent_for, batch, clock, retries)
             if ledger is not None and outcome.counted:  # the others a resume plays again
@@ -324,7 +329,7 @@ async def run_batch(
         return outcome
 
     ordered = await asyncio.gather(*(one(job) for job in jobs))
-    batch.outcomes = list(ordered)
+    batch.outcomes = [outcome for outcome in ordered if outcome is not None]
     batch.seconds = time.perf_counter() - t0
     return batch
 

@@ -50,7 +50,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from studio.services.core import atomic, paths
@@ -59,6 +59,9 @@ from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_guard import OVERSCROLL_FLAG
 from studio.services.runtime.pool_size import default_spares
 from studio.services.runtime.server import EditorServer
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = [
     "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "EVAL_PAGE", "MAX_USES",
@@ -92,7 +95,7 @@ MAX_USES = 100  # evaluations one page serves before it is closed (bounds what l
 class ReadyPage:
     """A loaded evaluation page, how long it took to get ready, and its slot."""
 
-    page: Any  # playwright.async_api.Page
+    page: Page
     ready_s: float
     slot: int = 0
     uses: int = 0  # evaluations the page served before this one
@@ -296,7 +299,7 @@ class BrowserPool:
             raise
         return ReadyPage(page, time.perf_counter() - t0, slot)
 
-    async def _load(self, page: Any, origin: str) -> None:
+    async def _load(self, page: Page, origin: str) -> None:
         cdp = await self.context.new_cdp_session(page)
         await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         await page_scripts.contain_ahead(page)
@@ -309,7 +312,7 @@ class BrowserPool:
             self._cdp[page] = cdp
             self._baseline[page] = await page_reuse.listeners(cdp)
 
-    async def _adopt_popup(self, page: Any) -> None:
+    async def _adopt_popup(self, page: Page) -> None:
         """Remember a popup of an evaluation page, so that it is closed with its opener."""
         with contextlib.suppress(Exception):
             opener = await page.opener()
@@ -318,7 +321,7 @@ class BrowserPool:
             if opener is not None:
                 self._popups.setdefault(opener, []).append(page)
 
-    async def contain_loaded(self, page: Any) -> None:
+    async def contain_loaded(self, page: Page) -> None:
         """Contain a page that is already loaded (an editor page about to run an evaluation
         script, as the published protocol does): WebRTC removed from its document and from every
         frame made later, and its requests held to its own origin from now on."""
@@ -327,7 +330,7 @@ class BrowserPool:
         await page_scripts.contain(page)
         await self._contain(page, f"{url.scheme}://{url.netloc}")
 
-    async def _contain(self, page: Any, origin: str) -> None:
+    async def _contain(self, page: Page, origin: str) -> None:
         """From now on the page's requests reach its own origin only, and it loads no document:
         a navigation (or a frame) fails at the request, and the page is marked broken."""
 
@@ -345,11 +348,11 @@ class BrowserPool:
 
         await page.route("**/*", guard)
 
-    def broken(self, page: Any) -> str | None:
+    def broken(self, page: Page) -> str | None:
         """Why a script broke `page` (it navigated, reached out, crashed), or None."""
         return self._broken.get(page)
 
-    def mark_broken(self, page: Any, why: str) -> None:
+    def mark_broken(self, page: Page, why: str) -> None:
         """Remember that `page` must not be used again (it is closed at `discard`)."""
         self._broken.setdefault(page, why)
 
@@ -395,7 +398,7 @@ class BrowserPool:
             return ready
         return await self._open_eval_page()
 
-    async def release(self, page: Any, reusable: bool = True) -> bool:
+    async def release(self, page: Page, reusable: bool = True) -> bool:
         """Give back a page an evaluation used: kept warm for the next evaluation when it is
         proved clean (see the module docstring), else closed. True when it is kept."""
         ready = self._in_use.pop(page, None)
@@ -413,7 +416,7 @@ class BrowserPool:
         self._returned.set()
         return True
 
-    def _unclean(self, page: Any, ready: ReadyPage | None, reusable: bool) -> str | None:
+    def _unclean(self, page: Page, ready: ReadyPage | None, reusable: bool) -> str | None:
         if not self.reuse:
             return "pages are not reused"
         if ready is None or page not in self._baseline:
@@ -428,12 +431,12 @@ class BrowserPool:
             return f"the page served {MAX_USES} evaluations"
         return None
 
-    async def _check(self, page: Any) -> str:
+    async def _check(self, page: Page) -> str:
         """'' when the page is clean; else the first reasons it is not."""
         origin = self.slot_origin(self._slot_of[page])
         return await page_reuse.check(page, self._cdp[page], self._baseline[page], origin)
 
-    async def discard(self, page: Any) -> None:
+    async def discard(self, page: Page) -> None:
         """Close a used page and the popups it opened; a hung page is closed without running
         unload handlers. Its slot is free again once the page is gone; a page that does not
         close in CLOSE_LIMIT_S takes its slot (origin and storage) with it, and a new slot
@@ -488,7 +491,7 @@ def _close_network_preferences(profile: Path) -> None:
     atomic.write_json(path, prefs)
 
 
-def _is_closed(page: Any) -> bool:
+def _is_closed(page: Page) -> bool:
     with contextlib.suppress(Exception):
         return bool(page.is_closed())
     return False

@@ -23,7 +23,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from studio.models.errors import StudioError
 from studio.models.evaluation import (
@@ -51,6 +51,9 @@ from studio.services.runtime.eval_console import (  # noqa: F401  (names tests a
     clean_console_text,
     cut,
 )
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = [
     "ACQUIRE_LIMIT_S", "BREAKING", "FAST_FORWARD", "GRACE_S", "KEEPS", "LOAD_LIMIT_S",
@@ -223,7 +226,7 @@ BREAKING = {ErrorKind.CRASH, ErrorKind.STALLED, ErrorKind.TIMEOUT, ErrorKind.SCR
 KEEPS = {ErrorKind.SCRIPT, ErrorKind.SYNTAX, ErrorKind.RESULT, ErrorKind.PROJECT}
 
 
-async def watched(page: Any, call: str, prepared: Prepared) -> None:
+async def watched(page: Page, call: str, prepared: Prepared) -> None:
     """`run_in_page` under a watchdog: whatever the page or the driver stop answering, the run
     ends within the load limit, the script's limit, its grace and WATCHDOG_SLACK_S, with the
     error kind `stalled`."""
@@ -239,7 +242,7 @@ async def watched(page: Any, call: str, prepared: Prepared) -> None:
         )
 
 
-async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
+async def run_in_page(page: Page, call: str, prepared: Prepared) -> None:
     """Run the page function `call` (a page_scripts constant: `RUN_JS`, `RUN_ON_EDITOR_VM_JS`)
     with the prepared arguments; fill the result in.
 
@@ -260,7 +263,7 @@ async def run_in_page(page: Any, call: str, prepared: Prepared) -> None:
             return
         console.add(msg.type, msg.text)
 
-    def on_crash(_page: Any) -> None:
+    def on_crash(_page: Page) -> None:
         if not crashed.done():
             crashed.set_result(True)
 

@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import contextlib
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.models.errors import StudioError
 from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = ["OVERSCROLL_FLAG", "PageLost", "guard", "lost", "mark_lost", "open_editor", "refused"]
 
@@ -39,14 +43,14 @@ class PageLost(StudioError):
     stopped answering. The message says which and when; it is never the agent's fault."""
 
 
-async def open_editor(page: Any, url: str, timeout_ms: float) -> None:
+async def open_editor(page: Page, url: str, timeout_ms: float) -> None:
     """Load `url` in the fresh `page` in place of its blank document (no history before it)
     and wait for its `load` event (Playwright's TimeoutError after `timeout_ms`)."""
     await page_scripts.replace_document(page, url)
     await page.wait_for_url(url, wait_until="load", timeout=timeout_ms)
 
 
-async def guard(page: Any) -> None:
+async def guard(page: Page) -> None:
     """From now on refuse every navigation of `page`'s main frame, and note (for `lost`) a
     crash, a close or a main-frame navigation that happened all the same."""
     home = page.url
@@ -73,13 +77,13 @@ async def guard(page: Any) -> None:
     await page.route("**/*", refuse)
 
 
-def mark_lost(page: Any, why: str) -> None:
+def mark_lost(page: EditorPage, why: str) -> None:
     """Remember that `page` no longer shows its editor (the first reason is kept)."""
     with contextlib.suppress(TypeError):
         _lost.setdefault(page, why)
 
 
-def lost(page: Any) -> str | None:
+def lost(page: EditorPage) -> str | None:
     """Why `page` no longer shows its editor, or None while it does."""
     try:
         return _lost.get(page)
@@ -87,7 +91,7 @@ def lost(page: Any) -> str | None:
         return None
 
 
-def refused(page: Any) -> list[str]:
+def refused(page: EditorPage) -> list[str]:
     """The URLs of the main-frame navigations `guard` refused on `page`, oldest first."""
     try:
         return list(_refused.get(page, []))

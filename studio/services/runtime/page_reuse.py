@@ -12,14 +12,17 @@ caches), as before a fresh page loads. studio.services.runtime.browser decides f
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.services.runtime import page_scripts
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = ["check", "listeners"]
 
 
-async def check(page: Any, cdp: Any, baseline: list[tuple[Any, ...]], origin: str) -> str:
+async def check(page: Page, cdp: Any, baseline: list[tuple[Any, ...]], origin: str) -> str:
     """'' when the page is clean (its storage then wiped); else the first reason it is not."""
     found = await page_scripts.runner(page, "check")
     if not isinstance(found, str) or found:

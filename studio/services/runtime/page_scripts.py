@@ -43,8 +43,11 @@ the bridge, which settles it through the window's channel; `own_call(global, fun
 *args)` is a synchronous call of a function of the page's own scripts (`OWN`), and
 `qt_json(expression)` wraps such an expression so that its value comes back as JSON text.
 
-A page is anything with Playwright's `evaluate(expression, arg)` (`ScriptPage`): a Playwright
-page of the headless browser, or the window's own editor page (`studio.views.live_page`).
+A page is anything with Playwright's `evaluate(expression, arg)` (`runtime.page_seam.ScriptPage`):
+a Playwright page of the headless browser, or the window's own editor page
+(`studio.views.live_page`); the waits need an `EditorPage` (`wait_for_function`), and `handle`,
+`add_runner`, `wait_runner` and `contain_ahead` a Playwright `Page` (the window's page has no
+handles, script tags or init scripts).
 Page errors are the page object's own (Playwright's `Error`).
 """
 
@@ -52,26 +55,28 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from studio.models.errors import StudioError
 from studio.services.core import paths
 from studio.services.runtime.page_lists import PAGE_LISTS
+from studio.services.runtime.page_seam import EditorPage, ScriptPage
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = [
     "BRIDGE_JS", "CALL_JS", "COMPOSITE", "CONTAINMENT_JS", "DRAG", "EDITOR", "ELEMENTS",
     "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
     "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
-    "RUNNER_PATH",
-    "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS", "SYNTAX_JS",
-    "WAIT_BRIDGE_JS",
-    "WAIT_JS", "PageScript", "ScriptPage", "add_runner", "bridge", "call", "call_handle", "contain",
-    "contain_ahead", "handle", "in_order", "install", "own", "own_call", "own_now", "ping",
-    "qt_bridge_call", "qt_json", "replace_document", "run_evaluation", "runner", "source",
-    "syntax_error", "version",
+    "RUNNER_PATH", "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS",
+    "SYNTAX_JS", "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "HandlePage", "PageScript",
+    "QtScriptPage", "add_runner", "bridge", "call", "call_handle", "contain", "contain_ahead",
+    "handle", "in_order", "install", "own", "own_call", "own_now", "ping", "qt_bridge_call",
+    "qt_json", "replace_document", "run_evaluation", "runner", "source", "syntax_error", "version",
     "wait", "wait_bridge", "wait_runner",
 ]  # fmt: skip
 
@@ -132,10 +137,25 @@ QT_JSON_JS = (
 )
 
 
-class ScriptPage(Protocol):
-    """What a page must offer: Playwright's `evaluate` (a function source called with `arg`)."""
+class ExpressionPage(Protocol):
+    """A page whose `evaluate(expression)` awaits an expression's value (the window's
+    QWebEnginePage, studio/views/editor_page.py; a Playwright page too)."""
 
-    async def evaluate(self, expression: str, arg: Any = ...) -> Any: ...
+    def evaluate(self, expression: str) -> Awaitable[Any]: ...
+
+
+class QtScriptPage(Protocol):
+    """A Qt web page (`QWebEnginePage`): `runJavaScript(source)` runs it, not waiting."""
+
+    def runJavaScript(self, scriptSource: str, /) -> None: ...
+
+
+@runtime_checkable
+class HandlePage(ScriptPage, Protocol):
+    """A page that keeps a value in the page for later calls (Playwright's `evaluate_handle`;
+    the window's editor page has none: `isinstance(page, HandlePage)` tells)."""
+
+    async def evaluate_handle(self, expression: str, arg: Any = ...) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -220,7 +240,9 @@ async def bridge(page: ScriptPage, function: str, *args: Any) -> Any:
     return await page.evaluate(BRIDGE_JS, [function, list(args)])
 
 
-async def wait(page: Any, script: PageScript, function: str, *args: Any, timeout_ms: float) -> Any:
+async def wait(
+    page: EditorPage, script: PageScript, function: str, *args: Any, timeout_ms: float
+) -> Any:
     """Install `script`, then wait until `window[script.name][function](...args)` is true
     (Playwright's `TimeoutError` after `timeout_ms`); its value."""
     await install(page, script)
@@ -228,14 +250,14 @@ async def wait(page: Any, script: PageScript, function: str, *args: Any, timeout
     return await page.wait_for_function(WAIT_JS, arg=request, timeout=timeout_ms)
 
 
-async def wait_bridge(page: Any, function: str, *args: Any, timeout_ms: float) -> Any:
+async def wait_bridge(page: EditorPage, function: str, *args: Any, timeout_ms: float) -> Any:
     """Wait until `window.studioBridge[function](...args)` is true (the page's own bridge)."""
     return await page.wait_for_function(
         WAIT_BRIDGE_JS, arg=[function, list(args)], timeout=timeout_ms
     )
 
 
-async def handle(page: Any, script: PageScript, function: str, *args: Any) -> Any:
+async def handle(page: HandlePage, script: PageScript, function: str, *args: Any) -> Any:
     """`window[script.name][function](...args)` kept in the page: a Playwright `JSHandle`."""
     await install(page, script)
     return await page.evaluate_handle(CALL_JS, [script.name, version(script), function, list(args)])
@@ -246,7 +268,7 @@ async def call_handle(held: Any, function: str, *args: Any) -> Any:
     return await held.evaluate(HANDLE_CALL_JS, [function, list(args)])
 
 
-async def add_runner(page: Any, url_of: Callable[[str], str]) -> None:
+async def add_runner(page: Page, url_of: Callable[[str], str]) -> None:
     """Load the evaluation runner in `page` (an editor page) from the editor server."""
     await page.add_script_tag(url=url_of(RUNNER_PATH))
 
@@ -289,13 +311,13 @@ def qt_json(expression: str) -> str:
     return QT_JSON_JS % expression
 
 
-async def own(page: Any, name: str, function: str, *args: Any) -> Any:
+async def own(page: ExpressionPage, name: str, function: str, *args: Any) -> Any:
     """Run `own_call(name, function, *args)` on a page with an awaitable `evaluate` (the
     window's editor page) and return its value."""
     return await page.evaluate(own_call(name, function, *args))
 
 
-def own_now(qt_page: Any, name: str, function: str, *args: Any) -> None:
+def own_now(qt_page: QtScriptPage, name: str, function: str, *args: Any) -> None:
     """Send `own_call(name, function, *args)` to a Qt page (`runJavaScript`), not waiting."""
     qt_page.runJavaScript(own_call(name, function, *args))
 
@@ -313,7 +335,7 @@ async def runner(page: ScriptPage, function: str, *args: Any) -> Any:
     return await page.evaluate(RUNNER_JS, [function, list(args)])
 
 
-async def wait_runner(page: Any, timeout_ms: float) -> Any:
+async def wait_runner(page: Page, timeout_ms: float) -> Any:
     """Wait until the evaluation page's runner is ready (`StudioEval.ready`)."""
     return await page.wait_for_function(RUNNER_READY_JS, timeout=timeout_ms)
 
@@ -328,7 +350,7 @@ def _containment_source() -> str:
         ) from None
 
 
-async def contain_ahead(page: Any) -> None:
+async def contain_ahead(page: Page) -> None:
     """page-containment.js before any script of every document and frame `page` loads."""
     await page.add_init_script(script=_containment_source())
 

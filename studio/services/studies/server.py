@@ -6,7 +6,7 @@ interrupted), opens a browser pool of the library's edition for the final evalua
 task's script runs in the studio's evaluator: a throwaway or proved-clean page with the
 script's time limit, on the clock the task's evaluations use: virtual unless the task asks
 for real time or its script needs it) and serves `web.StudyWeb` with uvicorn on the current
-event loop.
+event loop (studio.services.api.listener, as the agent API).
 Verdicts a stopped server left pending are computed at the start; `close` waits for the
 ones being computed. A `pool` given (a running BrowserPool) is used and left open.
 `links()` gives each participant's link. The host is loopback unless another one is given;
@@ -15,16 +15,12 @@ each link carries the participant's own secret token either way.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import socket
 from pathlib import Path
 
-import uvicorn
-
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
-from studio.services.api.heads import HEAD_TIMEOUT_S, protocol_with_deadline
+from studio.services.api.listener import Listener, url_of
 from studio.services.core.store import TaskFolder, scan_library
 from studio.services.runtime import editions
 from studio.services.runtime.browser import BrowserPool
@@ -34,7 +30,9 @@ from studio.services.studies.desk import LEASE_S, ParticipantDesk
 from studio.services.studies.plan import StudyPlan, load_study
 from studio.services.studies.web import StudyWeb
 
-__all__ = ["StudyServer", "load_tasks"]
+__all__ = ["STUDY_BACKLOG", "StudyServer", "load_tasks"]
+
+STUDY_BACKLOG = 128
 
 
 def load_tasks(plan: StudyPlan) -> dict[str, TaskFolder]:
@@ -64,26 +62,29 @@ class StudyServer:
         self.edition = editions.Edition.parse(self.plan.edition, "study.json edition")
         editions.require_installed(self.edition, f"study {self.plan.name}")
         self.tasks = load_tasks(self.plan)
-        self.host, self.port = host, port
+        self.host = host
         self.desks = {
             p.token: ParticipantDesk(self.study, self.plan, p, self.tasks, self._evaluate, lease_s)
             for p in self.plan.participants
         }
         self.web = StudyWeb(self.study, self.desks, self.edition)
+        # kept-alive connections idle 5 s are closed; at close, uploads are let finish
+        self.listener = Listener(self.web.app, host, port, backlog=STUDY_BACKLOG)
         self._own_pool = pool is None
         self._pool: BrowserPool | None = pool
         self._evaluator: Evaluator | None = None
-        self._server: uvicorn.Server | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._socket: socket.socket | None = None
+
+    @property
+    def port(self) -> int:
+        """The port asked for; once started, the one bound."""
+        return self.listener.port
 
     @property
     def base_url(self) -> str:
         """The address participants use: the host asked for, or this machine's name when the
         server listens on every address (0.0.0.0, ::)."""
         host = socket.gethostname() if self.host in ("0.0.0.0", "::", "") else self.host
-        shown = f"[{host}]" if ":" in host else host
-        return f"http://{shown}:{self.port}"
+        return url_of(host, self.port)
 
     def links(self) -> dict[str, str]:
         """Each participant's link, by code."""
@@ -101,48 +102,19 @@ class StudyServer:
         self._evaluator = Evaluator(self._pool)
         for desk in self.desks.values():
             desk.judge_pending()
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.port))
-            sock.listen(128)
-            sock.setblocking(False)
+            await self.listener.start()
         except OSError as exc:
-            sock.close()
             await self.close()
             raise StudioError(f"cannot listen on {self.host}:{self.port} ({exc})") from None
-        config = uvicorn.Config(
-            self.web.app, http=protocol_with_deadline(HEAD_TIMEOUT_S), ws="none",
-            lifespan="off", log_config=None, access_log=False, server_header=False,
-        )  # fmt: skip
-        config.load()
-        server = uvicorn.Server(config)
-        server.lifespan = config.lifespan_class(config)
-        await server.startup(sockets=[sock])
-        self._server, self._socket = server, sock
-        self.port = sock.getsockname()[1]
-        self._task = asyncio.ensure_future(self._run(server, sock))
-
-    @staticmethod
-    async def _run(server: uvicorn.Server, sock: socket.socket) -> None:
-        await server.main_loop()
-        await server.shutdown(sockets=[sock])
 
     async def serve_forever(self) -> None:
-        if self._task is None:
+        if not self.listener.running:
             await self.start()
-        assert self._task is not None
-        await asyncio.shield(self._task)
+        await self.listener.wait()
 
     async def close(self) -> None:
-        if self._server is not None and self._task is not None:
-            self._server.should_exit = True
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        if self._socket is not None:
-            self._socket.close()
-        self._server = self._task = self._socket = None
+        await self.listener.close()
         for desk in self.desks.values():  # the verdicts being computed are written first
             await desk.settle()
         if self._pool is not None and self._own_pool:

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QSizePolicy, QWidget
 
+from studio.app.editor import EditorPage
 from studio.views.labeling.context import LabelingContext
 from studio.views.labeling.region_canvas import RegionCanvas, Tool
 
@@ -114,10 +115,10 @@ class ClickSession:
             self.canvas.set_tool(Tool.NONE)
             self.bar.hide()
 
-    async def pick(self, page: Any) -> None:
+    async def pick(self, page: EditorPage) -> None:
         """Ask for the clicks and fill the bar's choices."""
         raise NotImplementedError
 
-    async def create(self, page: Any) -> Any:
+    async def create(self, page: EditorPage) -> Any:
         """Store the item; None (and a word in the bar) when it cannot be made as chosen."""
         raise NotImplementedError

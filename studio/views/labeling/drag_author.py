@@ -18,7 +18,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
-from studio.app.editor import page_scripts
+from studio.app.editor import EditorPage, page_scripts
 from studio.app.labeling import DragItemError, ItemFolder, Pick, author_item, pick_at, save_authored
 from studio.models.drag_item import ConnectionType
 from studio.views.labeling.click_session import ClickSession, SessionBar
@@ -117,7 +117,7 @@ class DragAuthoring(ClickSession):
         super().__init__(context, canvas, bar, root)
         self.target = self.ref = Pick("none")
 
-    async def pick(self, page: Any) -> None:
+    async def pick(self, page: EditorPage) -> None:
         self.target = await self._pick(page, "Click the block to drag (code area or palette)")
         while self.target.kind == "none":
             self.target = await self._pick(page, "That is no block. Click the block to drag")
@@ -128,7 +128,7 @@ class DragAuthoring(ClickSession):
         self._mark(self.ref, REFERENCE_COLOUR, "reference")
         await self._offer_choices(page, self.target, self.ref)
 
-    async def _pick(self, page: Any, prompt: str) -> Pick:
+    async def _pick(self, page: EditorPage, prompt: str) -> Pick:
         x, y = await self.click(prompt)
         return await pick_at(page, x, y)
 
@@ -138,7 +138,7 @@ class DragAuthoring(ClickSession):
         self.canvas.marks.append((QPointF(x, y), colour, f"{label}: {pick.opcode}"))
         self.canvas.update()
 
-    async def _offer_choices(self, page: Any, target: Pick, ref: Pick) -> None:
+    async def _offer_choices(self, page: EditorPage, target: Pick, ref: Pick) -> None:
         inputs = await page_scripts.call(page, page_scripts.EDITOR, "valueInputs", ref.block_id)
         self.bar.input_name.clear()
         self.bar.input_name.addItems([str(n) for n in inputs])
@@ -154,7 +154,7 @@ class DragAuthoring(ClickSession):
             f"Drag <b>{target.opcode}</b> to <b>{opcode}</b>: choose the connection"
         )
 
-    async def create(self, page: Any) -> ItemFolder | None:
+    async def create(self, page: EditorPage) -> ItemFolder | None:
         target, ref = self.target, self.ref
         kind, input_name, item_id = self.bar.chosen()
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", item_id or ""):

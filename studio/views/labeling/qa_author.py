@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from studio.app.editor import page_scripts
+from studio.app.editor import EditorPage, page_scripts
 from studio.app.labeling import Pick, QaSet, capture, make_item, pick_at
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType, Subject
@@ -130,14 +129,14 @@ class QaAuthoring(ClickSession):
         bar.field.currentIndexChanged.connect(lambda _i: self._suggest())
         bar.question.textEdited.connect(lambda _t: setattr(self, "_edited", True))
 
-    async def pick(self, page: Any) -> None:
+    async def pick(self, page: EditorPage) -> None:
         self._edited = False
         pick = await self._pick_block(page, "Click the block the question is about")
         while pick.kind == "none":
             pick = await self._pick_block(page, "That is no block. Click a block")
         await self._offer_choices(page, pick)
 
-    async def _pick_block(self, page: Any, prompt: str) -> Pick:
+    async def _pick_block(self, page: EditorPage, prompt: str) -> Pick:
         x, y = await self.click(prompt)
         pick = await pick_at(page, x, y)
         if pick.kind != "none":
@@ -145,7 +144,7 @@ class QaAuthoring(ClickSession):
             self.canvas.update()
         return pick
 
-    async def _offer_choices(self, page: Any, pick: Pick) -> None:
+    async def _offer_choices(self, page: EditorPage, pick: Pick) -> None:
         self._pick = pick
         info = None
         if pick.block_id:
@@ -178,7 +177,7 @@ class QaAuthoring(ClickSession):
             )
         self.bar.item_id.setText(suggest_id(kind, self._pick.opcode or "", QaSet(self.root)))
 
-    async def create(self, page: Any) -> QaItem | None:
+    async def create(self, page: EditorPage) -> QaItem | None:
         pick = self._pick
         kind = self.bar.chosen()
         item_id = self.bar.item_id.text().strip()

@@ -13,7 +13,6 @@ import pytest
 from studio import cli
 from studio.cli.campaign import campaign_for
 from studio.cli.protocol_flags import resolve_item_protocol
-from studio.cli.run import collect_tasks
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
 from studio.models.protocols import (
@@ -67,7 +66,8 @@ def test_a_campaign_records_its_protocol_and_a_resume_keeps_it(tmp_path: Path) -
     a = make_task(tmp_path / "lib" / "a", task_id="create_a")
     new = _args(str(a), "--agent", "idle", "--mode", "primitive", "--protocol", "scratchworld",
                 "--out", str(tmp_path / "runs"))  # fmt: skip
-    _, run_dir, manifest = campaign_for(new, collect_tasks)
+    opened = campaign_for(new)
+    run_dir, manifest = opened.run_dir, opened.manifest
     assert new.steps == 50 and manifest.settings["steps"] == 50
     assert manifest.settings["protocol"] == {
         "name": "scratchworld",
@@ -78,12 +78,12 @@ def test_a_campaign_records_its_protocol_and_a_resume_keeps_it(tmp_path: Path) -
         },
     }
     again = _args("--resume", str(run_dir))
-    campaign_for(again, collect_tasks)
+    campaign_for(again)
     assert (again.protocol, again.steps) == ("scratchworld", 50)
     with pytest.raises(StudioError, match="runs under protocol scratchworld"):
-        campaign_for(_args("--resume", str(run_dir), "--protocol", "studio"), collect_tasks)
+        campaign_for(_args("--resume", str(run_dir), "--protocol", "studio"))
     default = _args(str(a), "--agent", "idle", "--out", str(tmp_path / "runs2"))
-    _, _, manifest = campaign_for(default, collect_tasks)
+    manifest = campaign_for(default).manifest
     assert manifest.settings["protocol"]["name"] == "studio"
     assert manifest.settings["protocol"]["settings"]["steps"] == 100
 
@@ -173,8 +173,8 @@ def test_baselines_are_idle_and_random_campaigns_with_the_same_settings(tmp_path
 
 
 def test_no_element_list_is_refused_where_it_cannot_play(tmp_path: Path) -> None:
+    from studio.app.campaigns import resolve_run_protocol
     from studio.app.runners import episode_runner
-    from studio.cli.protocol_flags import resolve_run_protocol
 
     args = _args("lib", "--agent", "llm", "--mode", "primitive", "--no-element-list",
                  "--api", "http://127.0.0.1:9")  # fmt: skip

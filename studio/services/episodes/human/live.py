@@ -24,6 +24,7 @@ from studio.services.episodes.human.session import HumanSessionRecorder
 from studio.services.episodes.recorder import program_change
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import INPUT
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = ["Evaluate", "HumanSessionDriver"]
 
@@ -33,7 +34,7 @@ Evaluate = Callable[[bytes], Awaitable[EvalResult | None]]
 class HumanSessionDriver:
     """Records one participant on one task in `page`."""
 
-    def __init__(self, page: Any, recorder: HumanSessionRecorder) -> None:
+    def __init__(self, page: EditorPage, recorder: HumanSessionRecorder) -> None:
         self.page = page
         self.recorder = recorder
         self.coalescer = EventCoalescer()

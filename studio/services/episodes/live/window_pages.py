@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from studio.services.episodes.editor_pages import EnvError
 from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = ["LentPage", "OpenPage", "WindowPageSource"]
 
@@ -26,7 +27,7 @@ class LentPage(Protocol):
     """The window's editor page while an episode has it."""
 
     @property
-    def page(self) -> Any:
+    def page(self) -> EditorPage:
         """The page, with the Playwright page API that episodes and mode handlers call."""
         ...
 
@@ -63,11 +64,11 @@ class WindowPageSource:
         return self._busy
 
     @property
-    def page(self) -> Any:
+    def page(self) -> EditorPage | None:
         """The lent page (None when not lent)."""
         return self._lent.page if self._lent is not None else None
 
-    async def acquire(self, lend: bool = True) -> tuple[Any, bool]:
+    async def acquire(self, lend: bool = True) -> tuple[EditorPage, bool]:
         """The page at the benchmark's screen size. `lend=False` when the page keeps
         showing what it shows (a labeler capturing it): no `prepare` then."""
         if self._busy:
@@ -92,11 +93,11 @@ class WindowPageSource:
         self._lent = lent
         return lent.page, False
 
-    async def refresh(self, page: Any) -> None:
+    async def refresh(self, page: EditorPage) -> None:
         if self._lent is not None and self._lent.page is page:
             await self._lent.ensure_screen()
 
-    def release(self, page: Any) -> None:
+    def release(self, page: EditorPage) -> None:
         """Give the page back. The window is told once the page has its own size again."""
         lent, self._lent = self._lent, None
         self._busy = False

@@ -19,7 +19,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult
 from studio.models.task import SCRATCHWORLD_CAP_S, ScriptLimit
@@ -28,6 +28,9 @@ from studio.services.episodes.editor_pages import EditorPages
 from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.evaluator import prepare, run_in_page
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = ["PUBLISHED_LIMIT", "PublishedProtocol"]
 
@@ -74,7 +77,7 @@ class PublishedProtocol:
         return result
 
 
-async def _prepare_page(page: Any, url_of: Callable[[str], str]) -> None:
+async def _prepare_page(page: Page, url_of: Callable[[str], str]) -> None:
     with contextlib.suppress(Exception):
         await page.bring_to_front()  # a back tab gets fewer frames; the service shows its page
     # the published service clicks "Switch to small stage"; the editor keeps its VM either way

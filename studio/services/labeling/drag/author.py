@@ -29,6 +29,7 @@ from studio.models.drag_item import (
 from studio.services.labeling.drag.item import DragItemError, ItemFolder, write_item
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
+from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
 
 __all__ = [
@@ -47,7 +48,7 @@ class Pick:
     flyout_index: int = 0
 
 
-async def pick_at(page: Any, x: float, y: float) -> Pick:
+async def pick_at(page: EditorPage, x: float, y: float) -> Pick:
     owner = (await page_scripts.call(page, DRAG, "ownersAt", [[x, y]]))[0]
     kind = owner.get("kind", "none")
     if kind == "canvas":
@@ -89,7 +90,7 @@ def suggest_instruction(
 
 
 async def author_item(
-    page: Any,
+    page: EditorPage,
     item_id: str,
     target: Pick,
     reference_id: str,
@@ -146,7 +147,7 @@ async def author_item(
 
 
 async def prepare_from_project(
-    page: Any,
+    page: EditorPage,
     server: EditorServer,
     project: Path,
     target: str | None = None,

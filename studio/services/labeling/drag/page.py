@@ -27,7 +27,7 @@ import collections
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.services.labeling.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_STEPS
@@ -35,7 +35,11 @@ from studio.services.labeling.drag.setup import published_setup, run_setup
 from studio.services.runtime import editions, page_guard, page_scripts
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
+from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 __all__ = [
     "BOX_TOLERANCE_PX", "READY_TIMEOUT_MS", "Job", "TrialPage", "TrialPages", "Verdict",
@@ -83,13 +87,13 @@ async def _page_of(context: Any, arrived: asyncio.Queue[Any], target_id: str) ->
             return page
 
 
-def page_edition(page: Any) -> Edition:
+def page_edition(page: EditorPage) -> Edition:
     """The edition of the editor page `page` shows (by its URL)."""
     path = str(getattr(page, "url", "") or "").split("://", 1)[-1].partition("/")[2]
     return editions.edition_of_page(path.split("?")[0])[0]
 
 
-async def _open_editor(page: Any, server: EditorServer, edition: Edition) -> None:
+async def _open_editor(page: Page, server: EditorServer, edition: Edition) -> None:
     url = server.url(editions.info(edition).editor_page)
     await page_guard.open_editor(page, url, timeout_ms=READY_TIMEOUT_MS)  # no page to go back to
     await page_scripts.wait_bridge(page, "isReady", timeout_ms=READY_TIMEOUT_MS)
@@ -98,7 +102,7 @@ async def _open_editor(page: Any, server: EditorServer, edition: Edition) -> Non
 
 async def open_window(
     context: Any, server: EditorServer, edition: Edition = Edition.CURRENT
-) -> Any:
+) -> Page:
     """A ready editor page of `edition` in a new window of the browser (not a background
     tab)."""
     async with _window_lock():
@@ -109,7 +113,7 @@ async def open_window(
         context.on("page", arrived.put_nowait)
         try:
             made = await cdp.send("Target.createTarget", {"url": "about:blank", "newWindow": True})
-            page = await asyncio.wait_for(_page_of(context, arrived, made["targetId"]), 30)
+            page: Page = await asyncio.wait_for(_page_of(context, arrived, made["targetId"]), 30)
         finally:
             context.remove_listener("page", arrived.put_nowait)
             with contextlib.suppress(Exception):
@@ -143,7 +147,7 @@ class TrialPage:
 
     def __init__(
         self,
-        page: Any,
+        page: Any,  # an EditorPage; a Playwright Page when `server` takes it to another edition
         entry: ItemFolder,
         edition: Edition | None = None,
         server: EditorServer | None = None,

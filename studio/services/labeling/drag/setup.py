@@ -41,6 +41,7 @@ from typing import Any
 from studio.models.drag_item import DragItem
 from studio.services.labeling.drag.item import DragItemError
 from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = [
     "ACTION_KEYS", "PAN_KEY", "SETTLE_TIMEOUT_MS", "SETUP_KEYS", "WHEEL", "PublishedSetup",
@@ -121,7 +122,7 @@ def published_setup(item: DragItem) -> PublishedSetup | None:
     return setup
 
 
-async def run_setup(page: Any, setup: PublishedSetup, item_id: str) -> None:
+async def run_setup(page: EditorPage, setup: PublishedSetup, item_id: str) -> None:
     """The palette at its top, small stage mode, then each pre-action as real input (the
     project is loaded)."""
     # the published runner opens a fresh page per item, whose palette is at its top
@@ -150,7 +151,7 @@ class _PanThrew(Exception):
     """A pan function that ran and threw (a warning of the set-up, not a failure)."""
 
 
-async def _editing(page: Any) -> Any:
+async def _editing(page: EditorPage) -> Any:
     """The name of the sprite the editor edits (None for none)."""
     return await page_scripts.call(page, page_scripts.EDITOR, "editingSprite")
 
@@ -169,7 +170,7 @@ def _compare_sprite(setup: PublishedSetup, editing: Any, item_id: str, when: str
     logging.getLogger(__name__).warning(warning)
 
 
-async def _perform(page: Any, step: SetupStep, item_id: str) -> None:
+async def _perform(page: EditorPage, step: SetupStep, item_id: str) -> None:
     args = step.args
     if step.api == "custom_js":
         out = await page_scripts.call(page, page_scripts.DRAG, "pan", args["fn"], args["payload"])
@@ -182,23 +183,23 @@ async def _perform(page: Any, step: SetupStep, item_id: str) -> None:
         # only the status: the set-up goes on from where the function left the screen
         raise _PanThrew(problem + f"{out.get('message')} (the set-up goes on, as published)")
     x, y = args.get("x"), args.get("y")
-    has_point = isinstance(x, int | float) and isinstance(y, int | float)
+    point = (x, y) if isinstance(x, int | float) and isinstance(y, int | float) else None
     if step.api == "click":
-        if not has_point:
+        if point is None:
             raise DragItemError(f"item {item_id}: {step.name}: a click needs x and y")
         # the element the click lands on, described; None when it lands on nothing
         if await page_scripts.call(page, page_scripts.EDITOR, "hitAt", x, y) is None:
             raise DragItemError(
                 f"item {item_id}: {step.name}: the click at ({x}, {y}) hits nothing"
             )
-        await page.mouse.click(x, y)
+        await page.mouse.click(*point)
         return
     direction = str(args.get("direction", "")).lower()
     if direction not in WHEEL:
         raise DragItemError(f"item {item_id}: {step.name}: scroll direction {direction!r}")
     amount = float(args.get("amount", 100))
-    if has_point:
-        await page.mouse.move(x, y)
+    if point is not None:
+        await page.mouse.move(*point)
     dx, dy = WHEEL[direction]
     await page.mouse.wheel(dx * amount, dy * amount)
     await asyncio.sleep(0)  # the wheel event is dispatched before the page is read again

@@ -15,11 +15,12 @@ from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType, Subject, Suggestion
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, QA
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = ["capture", "make_item", "subject_box", "suggest"]
 
 
-async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any]]:
+async def capture(page: EditorPage, area: str = "window") -> tuple[bytes, dict[str, Any]]:
     """A PNG of the window or of the code area ("canvas"), and how it was taken."""
     await page_scripts.call(page, COMPOSITE, "snapshot")  # let the editor settle
     if area == "window":
@@ -38,7 +39,7 @@ async def capture(page: Any, area: str = "window") -> tuple[bytes, dict[str, Any
     return png, {"area": "canvas", "clip": clip}
 
 
-async def suggest(page: Any, task_type: QaType, subject: Subject) -> Suggestion:
+async def suggest(page: EditorPage, task_type: QaType, subject: Subject) -> Suggestion:
     """The answer the VM and workspace give now, with a finer tag and the reason."""
     if task_type is QaType.CONNECTION:
         out = await page_scripts.call(page, QA, "connection", subject.block_id)
@@ -52,7 +53,7 @@ async def suggest(page: Any, task_type: QaType, subject: Subject) -> Suggestion:
 
 
 async def subject_box(
-    page: Any, subject: Subject, clip: dict[str, int] | None = None
+    page: EditorPage, subject: Subject, clip: dict[str, int] | None = None
 ) -> dict[str, float] | None:
     """Where the question's block is in the picture (px of the picture, so relative to the
     clip of a code-area capture); None for a question about an opcode."""
@@ -72,7 +73,7 @@ async def subject_box(
 
 
 async def make_item(
-    page: Any,
+    page: EditorPage,
     task_id: str,
     question: str,
     task_type: QaType,

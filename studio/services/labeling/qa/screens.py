@@ -37,6 +37,7 @@ from studio.services.labeling.qa.capture import capture, subject_box, suggest
 from studio.services.labeling.qa.item import QaSet
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, HELPERS
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = [
     "PROJECTS_DIR", "PUBLISHED_KEYS", "STILL_TIMEOUT_MS", "Recaptured", "Screen", "keep_project",
@@ -97,7 +98,7 @@ def published_state(raw: Any) -> dict[str, float]:
     return out
 
 
-async def prepare(page: Any, project: bytes, name: str, screen: Screen) -> dict[str, Any]:
+async def prepare(page: EditorPage, project: bytes, name: str, screen: Screen) -> dict[str, Any]:
     """Load `project` in the editor page and prepare the screen; the view read afterwards."""
     data = base64.b64encode(project).decode("ascii")
     await page_scripts.bridge(page, "loadProjectBase64", data, name, name)
@@ -127,7 +128,7 @@ async def prepare(page: Any, project: bytes, name: str, screen: Screen) -> dict[
     return result
 
 
-async def shown_project(page: Any) -> bytes:
+async def shown_project(page: EditorPage) -> bytes:
     """The project as the editor holds it now (a detached block stays where it was put)."""
     data = await page_scripts.bridge(page, "saveProjectBase64")
     return base64.b64decode(data)
@@ -153,7 +154,7 @@ class Recaptured:
 
 
 async def recapture(
-    page: Any,
+    page: EditorPage,
     qa: QaSet,
     screenshot: str,
     items: list[QaItem],

@@ -51,6 +51,7 @@ from studio.services.formats.scratchworld.server.seal import (
 )
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import ELEMENTS, SCRATCHWORLD
+from studio.services.runtime.page_seam import EditorPage
 
 __all__ = [
     "ACTION_SETTLE_MS", "CATEGORY_SETTLE_MS", "COMPOSITE_APIS", "DRAG_STEPS_PER_S", "MAX_CODE",
@@ -120,13 +121,13 @@ class SessionHandler:
         self._reader: Any = None  # the handle of scratchworld.js's sealedReader()
 
     # ---- ModeHandler ------------------------------------------------------------------------
-    async def setup(self, page: Any) -> None:
+    async def setup(self, page: EditorPage) -> None:
         await self.composite.setup(page)
         await page_scripts.install(page, SCRATCHWORLD)
-        if hasattr(page, "evaluate_handle"):  # captured before any agent call
+        if isinstance(page, page_scripts.HandlePage):  # captured before any agent call
             self._reader = await page_scripts.handle(page, SCRATCHWORLD, "sealedReader")
 
-    async def read_sb3(self, page: Any) -> bytes:
+    async def read_sb3(self, page: EditorPage) -> bytes:
         """The program as .sb3 bytes, read by the reader captured at setup."""
         if self._reader is None:  # a page without handles (the window's own editor)
             b64 = await page_scripts.bridge(page, "saveProjectBase64")
@@ -134,7 +135,7 @@ class SessionHandler:
             b64 = await page_scripts.call_handle(self._reader, "read")
         return base64.b64decode(b64)
 
-    async def observe(self, page: Any, step: int) -> Observation:
+    async def observe(self, page: EditorPage, step: int) -> Observation:
         """The composite view (what get_blocks_* answer from), indexes updated."""
         return await self.composite.observe(page, step)
 
@@ -150,7 +151,7 @@ class SessionHandler:
             return SwAction(str(api), dict(args), "composite")
         raise SwActionError("UNSUPPORTED", f"unsupported api {str(api)[:64]!r}")
 
-    async def execute(self, page: Any, action: SwAction) -> ActionOutcome:
+    async def execute(self, page: EditorPage, action: SwAction) -> ActionOutcome:
         self.last_reply = Reply()
         if action.kind == "primitive":
             outcome = await self._primitive(page, action.api, action.args)
@@ -181,7 +182,7 @@ class SessionHandler:
         return await self._composite(page, action)
 
     # ---- primitive --------------------------------------------------------------------------
-    async def _primitive(self, page: Any, api: str, args: dict[str, Any]) -> ActionOutcome:
+    async def _primitive(self, page: EditorPage, api: str, args: dict[str, Any]) -> ActionOutcome:
         executed = dict(args)
         target: str | None = None
         if api in ("click", "double_click", "move_to"):
@@ -219,15 +220,15 @@ class SessionHandler:
         return ActionOutcome(target=target, detail=executed)
 
     @staticmethod
-    def _point(page: Any, x: int, y: int, what: str) -> tuple[int, int]:
-        size = getattr(page, "viewport_size", None) or VIEWPORT
+    def _point(page: EditorPage, x: int, y: int, what: str) -> tuple[int, int]:
+        size = page.viewport_size or VIEWPORT
         try:
             check_point(x, y, int(size["width"]), int(size["height"]), what)
         except ActionError as exc:
             raise SwActionError("ACTION_EXECUTION_ERROR", str(exc)) from None
         return x, y
 
-    async def _scroll(self, page: Any, args: dict[str, Any]) -> str | None:
+    async def _scroll(self, page: EditorPage, args: dict[str, Any]) -> str | None:
         direction = str(args["direction"]).lower()
         if direction not in WHEEL:
             raise SwActionError(
@@ -243,7 +244,7 @@ class SessionHandler:
         return target
 
     # ---- composite --------------------------------------------------------------------------
-    async def _composite(self, page: Any, action: SwAction) -> ActionOutcome:
+    async def _composite(self, page: EditorPage, action: SwAction) -> ActionOutcome:
         args = dict(action.args)
         if action.api == "delete_block" and "blockIndex" not in args and "index" in args:
             args["blockIndex"] = args.pop("index")
@@ -264,7 +265,7 @@ class SessionHandler:
             self.composite.indexes.version = -1  # edits clear the index cache (section 5)
         return outcome
 
-    async def _custom_js(self, page: Any, args: dict[str, Any]) -> ActionOutcome:
+    async def _custom_js(self, page: EditorPage, args: dict[str, Any]) -> ActionOutcome:
         code = args.get("fn") or args.get("function") or args.get("code")
         if not isinstance(code, str) or not code.strip():
             raise SwActionError("INVALID_JS_FN", "custom_js needs the source of a function in fn")
@@ -288,7 +289,7 @@ class SessionHandler:
         self.last_reply = Reply(dict(args), custom_js_data(reply.get("value")))
         return ActionOutcome(target="custom_js")
 
-    async def _restore(self, page: Any, args: dict[str, Any]) -> ActionOutcome:
+    async def _restore(self, page: EditorPage, args: dict[str, Any]) -> ActionOutcome:
         """The drag runner's workspace restore, by the studio's own page script."""
         payload = restore_payload(args)
         try:
@@ -315,7 +316,7 @@ def _steps(duration: float) -> int:
     return max(MIN_DRAG_STEPS, int(duration * DRAG_STEPS_PER_S))
 
 
-async def _keys(page: Any, api: str, args: dict[str, Any]) -> dict[str, Any]:
+async def _keys(page: EditorPage, api: str, args: dict[str, Any]) -> dict[str, Any]:
     """Press, hold or release keys; the executed names."""
     names = list(args["keys"]) if api == "hotkey" else [args["key"]]
     if not names or any(not str(k).strip() for k in names):

@@ -68,6 +68,7 @@ from studio.services.formats.scratchworld.server.session import SwSession
 from studio.services.runtime import page_scripts
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 from studio.services.runtime.page_scripts import SCRATCHWORLD
+from studio.services.runtime.page_seam import EditorPage
 
 log = logging.getLogger(__name__)
 
@@ -412,7 +413,7 @@ def _mark_unsealed(episode: Any) -> None:
         recorder.run.meta[UNSEALED_KEY] = UNSEALED_NOTE
 
 
-async def _answers(page: Any) -> bool:
+async def _answers(page: EditorPage | None) -> bool:
     """Whether the page still runs scripts (answers `1` within PROBE_TIMEOUT_S)."""
     if page is None:
         return False
@@ -422,7 +423,7 @@ async def _answers(page: Any) -> bool:
         return False
 
 
-async def _force_close(page: Any) -> None:
+async def _force_close(page: EditorPage | None) -> None:
     if page is None:
         return
     with contextlib.suppress(Exception):
