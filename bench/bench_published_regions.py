@@ -43,10 +43,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from studio.app.regions import RegionOptions, RegionWorkshop  # noqa: E402
 from studio.services.formats.scratchworld.checkout import import_checkout  # noqa: E402
 from studio.services.labeling.drag.item import ItemFolder, scan_items  # noqa: E402
 from studio.services.labeling.drag.page import open_window  # noqa: E402
-from studio.services.labeling.drag.regions import RegionComputer, compare_with_stored  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 from studio.services.runtime.editions import Edition  # noqa: E402
 from tests.helpers.published_diag import FIXTURE  # noqa: E402
@@ -74,20 +74,14 @@ async def one(
         phases[str(last[0])] = phases.get(str(last[0]), 0.0) + now - float(last[1])
         last[:] = [phase, now]
 
-    computer = RegionComputer(  # the end region for the item's own grab point
-        pool.context,
-        pool.server,
-        entry,
-        pages=pages,
-        progress=progress,
-        resume=False,
-        windows=windows,
-        edition=edition,
-    )
-    result = await computer.compute()
+    # the end region for the item's own grab point; compared with the stored regions (and
+    # kept as the "computed" label of the item's copy)
+    options = RegionOptions(pages=pages, resume=False, compare=True, edition=edition)
+    outcome = await RegionWorkshop(pool, windows).compute(entry, options, progress)
     seconds = time.perf_counter() - t0
     progress("", 0, 0)
-    compared = compare_with_stored(entry, result)
+    result, compared = outcome.result, outcome.compared
+    assert compared is not None
     row = {
         "edition": edition.value,
         "item": entry.item.id,

@@ -27,10 +27,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from studio.app.regions import RegionOptions, RegionWorkshop  # noqa: E402
 from studio.services.labeling.drag.grid import bbox, iou, window_points  # noqa: E402
 from studio.services.labeling.drag.item import ItemFolder, load_item, scan_items  # noqa: E402
 from studio.services.labeling.drag.page import TrialPages, open_window  # noqa: E402
-from studio.services.labeling.drag.regions import RegionComputer, verify_points  # noqa: E402
+from studio.services.labeling.drag.regions import verify_points  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 
 
@@ -45,10 +46,8 @@ def window(points: list[tuple[int, int]], grid: int, margin: int) -> list[tuple[
 
 async def bench_item(pool: Any, pages: list[Any], entry: ItemFolder, margin: int) -> dict:
     t0 = time.perf_counter()
-    computer = RegionComputer(
-        pool.context, pool.server, entry, pages=len(pages), resume=False, windows=pages
-    )
-    result = await computer.compute()
+    options = RegionOptions(pages=len(pages), resume=False)  # stored in the item's copy
+    result = (await RegionWorkshop(pool, pages).compute(entry, options)).result
     seconds = time.perf_counter() - t0
     grid = entry.item.evaluation_config.grid
     out: dict[str, Any] = {

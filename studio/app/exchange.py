@@ -13,7 +13,6 @@ from studio.app import lazy
 
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
-    from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
     from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
     from studio.services.formats.scratchworld.tasks import ExportReport, ImportReport
     from studio.services.runs.inspect_log import export_inspect
@@ -27,9 +26,7 @@ __getattr__ = lazy.exports(
             "studio.services.formats.scratchworld.published_protocol",
             "PublishedProtocol",
         ),
-        "export_checkout": ("studio.services.formats.scratchworld.checkout", "export_checkout"),
         "export_inspect": ("studio.services.runs.inspect_log", "export_inspect"),
-        "import_checkout": ("studio.services.formats.scratchworld.checkout", "import_checkout"),
     },
 )
 
@@ -37,8 +34,6 @@ __all__ = [
     "ExportReport",
     "ImportReport",
     "PublishedProtocol",
-    "export_checkout",
     "export_inspect",
-    "import_checkout",
 ]
 # --- end of re-exports ---

@@ -36,16 +36,6 @@ if TYPE_CHECKING:
         scan_items,
     )
     from studio.services.labeling.drag.page import open_window
-    from studio.services.labeling.drag.regions import (
-        COMPUTED_LABEL,
-        DEFAULT_PAGES,
-        RegionComputer,
-        RegionInterrupted,
-        RegionResult,
-        apply_result,
-        compare_with_stored,
-        keep_as_label,
-    )
     from studio.services.labeling.drag.run import new_run_dir, run_drag
     from studio.services.labeling.drag.scoring import K_MAX, read_predictions, score_items
     from studio.services.labeling.drag.scoring import execute as drag_execute
@@ -69,8 +59,6 @@ if TYPE_CHECKING:
 __getattr__ = lazy.exports(
     __name__,
     {
-        "COMPUTED_LABEL": ("studio.services.labeling.drag.regions", "COMPUTED_LABEL"),
-        "DEFAULT_PAGES": ("studio.services.labeling.drag.regions", "DEFAULT_PAGES"),
         "DragItemError": ("studio.services.labeling.drag.item", "DragItemError"),
         "ITEMS_DIR": ("studio.services.labeling.qa.item", "ITEMS_DIR"),
         "ItemFolder": ("studio.services.labeling.drag.item", "ItemFolder"),
@@ -78,15 +66,10 @@ __getattr__ = lazy.exports(
         "Pick": ("studio.services.labeling.drag.author", "Pick"),
         "Point": ("studio.services.labeling.drag.grid", "Point"),
         "QaSet": ("studio.services.labeling.qa.item", "QaSet"),
-        "RegionComputer": ("studio.services.labeling.drag.regions", "RegionComputer"),
-        "RegionInterrupted": ("studio.services.labeling.drag.regions", "RegionInterrupted"),
-        "RegionResult": ("studio.services.labeling.drag.regions", "RegionResult"),
-        "apply_result": ("studio.services.labeling.drag.regions", "apply_result"),
         "author_item": ("studio.services.labeling.drag.author", "author_item"),
         "brush": ("studio.services.labeling.drag.grid", "brush"),
         "capture": ("studio.services.labeling.qa.capture", "capture"),
         "check_screenshot": ("studio.services.labeling.drag.item", "check_screenshot"),
-        "compare_with_stored": ("studio.services.labeling.drag.regions", "compare_with_stored"),
         "correct": ("studio.services.labeling.qa.scoring", "correct"),
         "drag_blind_copy": ("studio.services.labeling.drag.agreement", "blind_copy"),
         "drag_execute": ("studio.services.labeling.drag.scoring", "execute"),
@@ -101,7 +84,6 @@ __getattr__ = lazy.exports(
             "import_diagnostics",
         ),
         "iou": ("studio.services.labeling.drag.grid", "iou"),
-        "keep_as_label": ("studio.services.labeling.drag.regions", "keep_as_label"),
         "labeler_agreement": ("studio.services.labeling.qa.scoring", "labeler_agreement"),
         "load_item": ("studio.services.labeling.drag.item", "load_item"),
         "make_item": ("studio.services.labeling.qa.capture", "make_item"),
@@ -129,8 +111,6 @@ __getattr__ = lazy.exports(
 )
 
 __all__ = [
-    "COMPUTED_LABEL",
-    "DEFAULT_PAGES",
     "ITEMS_DIR",
     "K_MAX",
     "DragItemError",
@@ -138,15 +118,10 @@ __all__ = [
     "Pick",
     "Point",
     "QaSet",
-    "RegionComputer",
-    "RegionInterrupted",
-    "RegionResult",
-    "apply_result",
     "author_item",
     "brush",
     "capture",
     "check_screenshot",
-    "compare_with_stored",
     "correct",
     "drag_blind_copy",
     "drag_execute",
@@ -155,7 +130,6 @@ __all__ = [
     "export_diagnostics_only",
     "import_diagnostics",
     "iou",
-    "keep_as_label",
     "labeler_agreement",
     "load_item",
     "make_item",

@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from studio.app.extensions import EPISODE_AGENTS
 from studio.models.errors import StudioError
 
 __all__ = ["BASELINES", "add_baselines_flag", "baseline_args"]
 
-BASELINES = ("idle", "random")
+BASELINES = EPISODE_AGENTS.with_trait("baseline")  # idle, then random (the registry's order)
 _LLM_ONLY = ("planner", "action_memory", "observation_memory")
 
 

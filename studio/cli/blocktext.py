@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.app.formats import EXPORT_FORMATS, IMPORT_FORMATS
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
 
 __all__ = ["register"]
@@ -62,7 +63,7 @@ def register_exchange(imports: Any, exports: Any) -> None:
     """Add `nl2scratch` to the formats of `studio import` and `studio export`."""
     imp = imports.add_parser(
         "nl2scratch",
-        help="an NL2Scratch JSON-lines file: one create task per row",
+        help=IMPORT_FORMATS.help("nl2scratch"),
         description="One create task per row {key, nl, pseudocode}; the evaluation script is "
         "proposed from the golden program's behaviour in the real editor.",
     )
@@ -72,7 +73,7 @@ def register_exchange(imports: Any, exports: Any) -> None:
     imp.add_argument("--workers", type=int, default=2, help="evaluations in parallel")
     imp.add_argument("--json", action="store_true", help="print the report as JSON")
     imp.set_defaults(handler=import_rows)
-    exp = exports.add_parser("nl2scratch", help="NL2Scratch rows {key, nl, pseudocode}")
+    exp = exports.add_parser("nl2scratch", help=EXPORT_FORMATS.help("nl2scratch"))
     exp.add_argument("src", type=Path, metavar="SRC", help="task folder or library")
     exp.add_argument("out", type=Path, metavar="OUT.jsonl")
     exp.add_argument("--json", action="store_true", help="print the report as JSON")

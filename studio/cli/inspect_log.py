@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from studio.app.formats import EXPORT_FORMATS
 from studio.cli.common import EXIT_OK
 
 FORMAT = "inspect"
@@ -18,7 +19,7 @@ def register_export(formats: Any) -> None:
     """Add `inspect` to the formats of `studio export`."""
     ins = formats.add_parser(
         FORMAT,
-        help="Inspect AI eval logs of recorded runs (needs the optional extra [inspect])",
+        help=EXPORT_FORMATS.help(FORMAT),
         description="Write the episodes below RUNS (studio runs, ScratchWorld task runner "
         "folders) as Inspect AI eval logs, one per agent and mode, through inspect_ai's own log "
         "API: `inspect view` opens them. OUT: a .eval file (one agent and mode) or a folder.",

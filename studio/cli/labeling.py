@@ -17,7 +17,7 @@ studio qa confirm QA_DIR TASK_ID --by NAME [--answer TEXT] [--approve]
 studio qa score ANSWERS.jsonl QA_DIR [--json]
 studio qa run QA_DIR --agent oracle|random|scripted|llm [--out DIR] [--json]
 studio qa agreement QA_DIR LABELER_A LABELER_B [--json]
-studio diagnostics import ROOT DEST | export SRC DEST [--overwrite] [--json]
+studio diagnostics import ROOT DEST | export SRC DEST [--overwrite] [--json] [--format NAME]
 ```
 
 Exit codes: 0 done, 1 interrupted or failed, 2 bad input (the message names the file).
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.app.editor import editions
+from studio.app.formats import ITEM_SET_EXPORTS, ITEM_SET_IMPORTS
 from studio.cli import labeling_items, labeling_qa, labeling_runs
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 
@@ -134,29 +135,41 @@ def register(sub: Any) -> None:
     di.add_argument("dest", type=Path, metavar="DEST", help="library folder to write into")
     di.add_argument("--overwrite", action="store_true", help="replace items that exist")
     di.add_argument("--json", action="store_true")
+    _format_flag(di, ITEM_SET_IMPORTS)
     di.set_defaults(handler=diagnostics_import)
     de = dg_sub.add_parser("export", help="SRC/diagnostics/ (or SRC with drag/, qa/) -> DEST")
     de.add_argument("src", type=Path, metavar="SRC", help="library or diagnostics folder")
     de.add_argument("dest", type=Path, metavar="DEST", help="folder to write the layout into")
     de.add_argument("--overwrite", action="store_true", help="write into a non-empty folder")
     de.add_argument("--json", action="store_true")
+    _format_flag(de, ITEM_SET_EXPORTS)
     de.set_defaults(handler=diagnostics_export)
 
 
 # ---- import / export -------------------------------------------------------------------------
+def _format_flag(parser: argparse.ArgumentParser, registry: Any) -> None:
+    """`--format NAME`: the item set format (the registry's; the first registered by default)."""
+    parser.add_argument(
+        "--format",
+        choices=registry,
+        default=registry.names()[0],
+        help=f"default: {registry.names()[0]}; " + registry.describe(),
+    )
+
+
 def diagnostics_import(args: argparse.Namespace) -> int:
     """`diagnostics import`: the drag and QA part of `studio import scratchworld` (same code,
     same layout)."""
-    from studio.app.labeling import import_diagnostics
+    from studio.app.formats import import_items
 
-    return _diagnostics(args, "import", import_diagnostics)
+    return _diagnostics(args, "import", lambda *a, **k: import_items(args.format, *a, **k))
 
 
 def diagnostics_export(args: argparse.Namespace) -> int:
     """`diagnostics export`: the drag and QA part of `studio export scratchworld`."""
-    from studio.app.labeling import export_diagnostics_only
+    from studio.app.formats import export_items
 
-    return _diagnostics(args, "export", export_diagnostics_only)
+    return _diagnostics(args, "export", lambda *a, **k: export_items(args.format, *a, **k))
 
 
 def _diagnostics(args: argparse.Namespace, verb: str, move: Any) -> int:

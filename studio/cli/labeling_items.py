@@ -7,9 +7,10 @@ studio qa confirm | score | agreement ...  (capture, recapture: studio.cli.label
 ```
 
 Each handler takes the parsed arguments and returns the exit code: 0 done, 1 interrupted or
-failed; bad input raises StudioError (exit 2, the message names the file). Review steps are the
-services' (`labeling.drag.review`, `labeling.qa.review`): a refused step is a
-ReviewError whose message is printed.
+failed; bad input raises StudioError (exit 2, the message names the file). Regions are computed
+and recorded by the use case `studio.app.regions` (the drag items tab's too). Review steps are
+the services' (`labeling.drag.review`, `labeling.qa.review`): a refused step is a ReviewError
+whose message is printed.
 """
 
 from __future__ import annotations
@@ -17,10 +18,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.cli.common import EXIT_OK, ProgressBar, failed
 from studio.models.errors import StudioError
+
+if TYPE_CHECKING:
+    from studio.app.labeling import ItemFolder
+    from studio.app.regions import RegionOptions, RegionWorkshop
 
 
 def _server(pool: Any) -> Any:
@@ -32,27 +37,28 @@ def _server(pool: Any) -> Any:
 # ---- regions ---------------------------------------------------------------------------------
 def regions_compute(args: argparse.Namespace) -> int:
     """Each item in turn on the same editor windows (opened once, warm for the next item)."""
-    from studio.app.editor import editions
-    from studio.app.labeling import DEFAULT_PAGES, RegionInterrupted, check_screenshot, load_item
+    from studio.app.regions import (
+        DEFAULT_PAGES,
+        RegionInterrupted,
+        RegionOptions,
+        RegionWorkshop,
+        prepare,
+    )
 
-    entries = [load_item(path) for path in args.items]
-    edition = editions.choose_items(args.edition, [e.path for e in entries])
-    editions.require_installed(edition, "The drag items")
-    for entry in entries:
-        check_screenshot(entry)
-        cfg = entry.item.evaluation_config
-        if args.compare and not (cfg.feasible_points and cfg.feasible_start_points):
-            raise StudioError(f"{entry.path}: --compare needs stored regions, the item has none")
-    pages = args.pages or DEFAULT_PAGES
+    plan = prepare(args.items, args.edition, args.compare)
+    options = RegionOptions(
+        grid=args.grid or None,
+        pages=args.pages or DEFAULT_PAGES,
+        resume=not args.fresh,
+        compare=args.compare,
+        edition=plan.edition,
+    )
     rows: list[dict[str, Any]] = []
 
     async def go() -> None:
-        from studio.app.editor import BrowserPool
-
-        async with BrowserPool(spares=0) as pool:
-            windows: list[Any] = []
-            for entry in entries:
-                rows.append(await _region_item(args, pool, entry, pages, windows, edition))
+        async with RegionWorkshop.opened() as workshop:
+            for entry in plan.entries:
+                rows.append(await _region_item(args, workshop, entry, options))
 
     try:
         asyncio.run(go())
@@ -64,42 +70,19 @@ def regions_compute(args: argparse.Namespace) -> int:
 
 
 async def _region_item(
-    args: argparse.Namespace,
-    pool: Any,
-    entry: Any,
-    pages: int,
-    windows: list[Any],
-    edition: Any = None,
+    args: argparse.Namespace, workshop: RegionWorkshop, entry: ItemFolder, options: RegionOptions
 ) -> dict[str, Any]:
-    """Compute one item's regions on `windows`, store them, print its lines; its JSON row."""
-    from studio.app.labeling import RegionComputer, apply_result, compare_with_stored, keep_as_label
-
-    cfg = entry.item.evaluation_config
-    grid = args.grid or cfg.grid
-
+    """Compute and record one item's regions, print its lines; its JSON row."""
     # points verified, how many not known ahead; cleared after, the item's lines say the rest
     with ProgressBar(None, "point", leave=False) as bar:
-        computer = RegionComputer(
-            pool.context,
-            _server(pool),
+        outcome = await workshop.compute(
             entry,
-            grid,
-            pages,
+            options,
             lambda phase, done, asked: bar.advance(done, entry.item.id, f"{phase}: {asked} next"),
-            resume=not args.fresh,
-            windows=windows,  # the end region is for the item's own grab point, when it has one
-            edition=edition,
         )
-        result = await computer.compute()
-    compared = compare_with_stored(entry, result) if args.compare else None
-    if compared is not None:
-        keep_as_label(entry, result)
-    else:
-        apply_result(entry, result, grid, pages)
+    result, compared = outcome.result, outcome.compared
     if args.json:
-        return (
-            {"item": entry.item.id} | result.as_json() | ({"compare": compared} if compared else {})
-        )
+        return dict(outcome.as_json())
     if compared is not None:
         print(
             f"{entry.item.id}: computed in {result.seconds:.1f} s ({result.drags} real drags); "
@@ -111,10 +94,10 @@ async def _region_item(
     else:
         print(
             f"{entry.item.id}: {len(result.start_points)} start points, "
-            f"{len(result.end_points)} end points (grid {grid} px, grabbed at "
+            f"{len(result.end_points)} end points (grid {outcome.grid} px, grabbed at "
             f"({result.drag_start_point[0]:g}, {result.drag_start_point[1]:g})) in "
             f"{result.seconds:.1f} s, "
-            f"{result.drags} real drags on {pages} pages"
+            f"{result.drags} real drags on {outcome.pages} pages"
             + (f", {result.resumed_drags} verdicts resumed" if result.resumed_drags else "")
         )
         print(f"  start: {result.start_points}")

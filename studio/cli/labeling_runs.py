@@ -21,16 +21,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from studio.app.agents import ITEM_AGENTS, item_agent
+from studio.app.agents import item_agent
+from studio.app.extensions import ITEM_AGENTS
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, failed
 from studio.cli.protocol_flags import add_protocol_flags, resolve_item_protocol
 from studio.models.errors import StudioError
 
-AGENTS = ITEM_AGENTS
-
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--agent", required=True, choices=AGENTS, help="which agent answers")
+    p.add_argument(
+        "--agent",
+        required=True,
+        choices=ITEM_AGENTS,
+        help="which agent answers: " + ITEM_AGENTS.describe(),
+    )
     p.add_argument("--out", type=Path, default=Path("runs"), help="folder for the runs")
     p.add_argument("--seed", type=int, default=0, help="seed (random agent)")
     p.add_argument("--answers", type=Path, help="scripted agent: a JSON lines file")

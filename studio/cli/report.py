@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from studio.app.extensions import METRICS
 from studio.cli.common import EXIT_OK
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ def register(subparsers: Any) -> None:
         "estimator of Chen et al. 2021, 1 - C(n-c,k)/C(n,k), averaged over tasks) and pass^k "
         "(C(c,k)/C(n,k)) for k up to the fewest episodes of a task, environment failures, and "
         "tokens and cost. Drag and QA scores get Wilson intervals over their items.",
+        epilog="Lines under each table (report metrics): " + METRICS.describe(),
     )
     rp.add_argument("runs_dir", type=Path, metavar="RUNS_DIR")
     rp.add_argument("--html", type=Path, metavar="FILE", help="also write a self-contained page")

@@ -27,13 +27,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.app.agents import EPISODE_AGENTS
+from studio.app.extensions import EPISODE_AGENTS, MODES
 from studio.cli.baselines import add_baselines_flag, baseline_args
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
 from studio.cli.protocol_flags import add_protocol_flags
-from studio.models.agent import Mode
-
-AGENTS = EPISODE_AGENTS
 
 
 def register(subparsers: Any) -> None:
@@ -47,8 +44,12 @@ def register(subparsers: Any) -> None:
         "--resume RUN_DIR plays only the episodes of that campaign that have no result.",
     )
     rn.add_argument("tasks", type=Path, nargs="*", metavar="TASKS", help="task folders/libraries")
-    rn.add_argument("--agent", choices=AGENTS, help="which agent acts (required unless --resume)")
-    rn.add_argument("--mode", choices=[m.value for m in Mode], help="default: composite")
+    rn.add_argument(
+        "--agent",
+        choices=EPISODE_AGENTS,
+        help="which agent acts (required unless --resume): " + EPISODE_AGENTS.describe(),
+    )
+    rn.add_argument("--mode", choices=MODES, help="default: composite; " + MODES.describe())
     rn.add_argument(
         "--epochs", type=int, help="play each task K times (seed fixed per epoch; default 1)"
     )

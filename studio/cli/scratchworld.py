@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from studio.app.errors import cut
-from studio.app.exchange import ExportReport, ImportReport, export_checkout, import_checkout
-from studio.cli import blocktext, inspect_log, submission
+from studio.app.exchange import ExportReport, ImportReport
+from studio.app.formats import EXPORT_FORMATS, IMPORT_FORMATS, export_set, import_set
+from studio.cli import blocktext, formats, inspect_log, submission
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
 
@@ -29,7 +30,7 @@ def register(subparsers: Any) -> None:
     imp_formats = imp.add_subparsers(dest="format", required=True, metavar="FORMAT")
     sw_imp = imp_formats.add_parser(
         FORMAT,
-        help="a checkout of the ScratchWorld repository",
+        help=IMPORT_FORMATS.help(FORMAT),
         description="Import a ScratchWorld checkout: one task folder per task under DEST, the "
         "single-step drag items and perception QA items under DEST/diagnostics/.",
     )
@@ -54,7 +55,7 @@ def register(subparsers: Any) -> None:
     exp_formats = exp.add_subparsers(dest="format", required=True, metavar="FORMAT")
     sw_exp = exp_formats.add_parser(
         FORMAT,
-        help="the ScratchWorld repository layout",
+        help=EXPORT_FORMATS.help(FORMAT),
         description="Write the task folders under SRC (and the drag and QA items of "
         "SRC/diagnostics/) to DEST in the ScratchWorld layout.",
     )
@@ -68,12 +69,15 @@ def register(subparsers: Any) -> None:
     inspect_log.register_export(exp_formats)
     submission.register_export(exp_formats)
     blocktext.register_exchange(imp_formats, exp_formats)
+    formats.add_registered(imp_formats, "import")
+    formats.add_registered(exp_formats, "export")
 
 
 def import_scratchworld(args: argparse.Namespace) -> int:
     """`studio import scratchworld`: print the report; the exit code (see the module doc)."""
     try:
-        report = import_checkout(
+        report: Any = import_set(
+            FORMAT,
             args.root,
             args.dest,
             tasks_dir=args.tasks,
@@ -89,7 +93,7 @@ def import_scratchworld(args: argparse.Namespace) -> int:
 def export_scratchworld(args: argparse.Namespace) -> int:
     """`studio export scratchworld`: print the report; the exit code (see the module doc)."""
     try:
-        report = export_checkout(args.src, args.dest, overwrite=args.overwrite)
+        report: Any = export_set(FORMAT, args.src, args.dest, overwrite=args.overwrite)
     except OSError as exc:
         raise os_error(exc) from None
     return _show(args, report)

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from studio.app.formats import EXPORT_FORMATS
 from studio.cli.common import EXIT_OK
 
 FORMAT = "submission"
@@ -20,7 +21,7 @@ def register_export(formats: Any) -> None:
     """Add `submission` to the formats of `studio export`."""
     sub = formats.add_parser(
         FORMAT,
-        help="a campaign as a ScratchWorld leaderboard submission (JSONL)",
+        help=EXPORT_FORMATS.help(FORMAT),
         description="Write the episodes below RUNS (one agent in one mode) as the published "
         "leaderboard's JSONL: a row per task {take, type, mode, interactions [{turn, action "
         "{api, args}}], source_interaction_log, source_task_dir}, actions as executed "

@@ -41,7 +41,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.agents import EPISODE_AGENTS
 from studio.app.campaigns import (
     CampaignEvent,
     CampaignFinished,
@@ -54,6 +53,7 @@ from studio.app.campaigns import (
     plan_episodes,
     play_campaign,
 )
+from studio.app.extensions import EPISODE_AGENTS, MODES
 from studio.app.library import TaskFolder
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
@@ -96,7 +96,7 @@ class CampaignDialog(QDialog):
         self.actions_file = QLineEdit(self)
         self.actions_file.setPlaceholderText("scripted agent: a JSON list of actions, or a folder")
         self.mode = QComboBox(self)
-        self.mode.addItems([m.value for m in Mode])
+        self.mode.addItems(list(MODES))
         self.mode.setCurrentText(Mode.COMPOSITE.value)  # `studio run`'s default
         self.epochs = _spin(self, 1, 1000, 1)
         self.steps = _spin(self, 0, 100_000, 0)
@@ -166,7 +166,9 @@ class CampaignDialog(QDialog):
             epochs=self.epochs.value(),
             steps=self.steps.value() or None,
             protocol=self.protocol.currentData(),
-            actions=Path(actions) if actions and self.agent.currentText() == "scripted" else None,
+            actions=Path(actions)
+            if actions and self._needs_file(self.agent.currentText())
+            else None,
             out=Path(self.out.text().strip() or "."),
         )
 
@@ -263,7 +265,12 @@ class CampaignDialog(QDialog):
             self.tasks.item(i).setCheckState(state)
 
     def _follow_agent(self, name: str) -> None:
-        self.actions_file.setEnabled(name == "scripted")
+        self.actions_file.setEnabled(self._needs_file(name))
+
+    @staticmethod
+    def _needs_file(name: str) -> bool:
+        """Whether agent `name` plays from a file of actions (trait `needs-file`: scripted)."""
+        return name in EPISODE_AGENTS.with_trait("needs-file")
 
 
 def _plan(request: CampaignRequest, warnings: list[str]) -> Any:

@@ -17,18 +17,12 @@ from typing import Any
 
 import pytest
 
+from studio.app.regions import RegionInterrupted, RegionOptions, RegionWorkshop
 from studio.services.core import paths
 from studio.services.labeling.drag.grid import bbox, iou, window_points
 from studio.services.labeling.drag.item import DragItemError, load_item
 from studio.services.labeling.drag.page import TrialPages
-from studio.services.labeling.drag.regions import (
-    START_STEPS,
-    RegionComputer,
-    RegionInterrupted,
-    apply_result,
-    predict_end,
-    verify_points,
-)
+from studio.services.labeling.drag.regions import START_STEPS, predict_end, verify_points
 from studio.services.labeling.drag.replay import needed_steps
 from studio.services.labeling.drag.scoring import execute, read_predictions, report, score_items
 from tests.helpers.loop_thread import LoopThread
@@ -64,18 +58,19 @@ def test_fast_regions_match_exhaustive_and_resume(
         if done > 0:
             raise Stop("labeler closed the window")
 
-    first = RegionComputer(pool.context, pool.server, entry, GRID, 2, stop_after_first_batch)
+    workshop = RegionWorkshop(pool)  # windows of its own for each computation
+    options = RegionOptions(grid=GRID, pages=2)
     with pytest.raises(RegionInterrupted, match="run again to resume"):
-        loop_thread.run(first.compute())
+        loop_thread.run(workshop.compute(entry, options, stop_after_first_batch))
     partial = json.loads(entry.partial_path.read_text())
     assert partial["start"], "the verified points are kept"
 
-    computer = RegionComputer(pool.context, pool.server, entry, GRID, 2)
-    assert computer.resumed == len(partial["start"]) + len(partial["end"])
-    result = loop_thread.run(computer.compute())
+    outcome = loop_thread.run(workshop.compute(entry, options))
+    result = outcome.result
+    assert result.resumed_drags == len(partial["start"]) + len(partial["end"])
     assert not entry.partial_path.exists()
     assert result.start_points and result.end_points
-    apply_result(entry, result, GRID, 2)
+    assert outcome.stored  # the computed regions became the item's
     assert load_item(item_dir).item.evaluation_config.feasible_points
 
     # exhaustive verification of a window over the end region's lower right part

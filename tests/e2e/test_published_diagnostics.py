@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from studio import cli
+from studio.app.regions import RegionOptions, RegionWorkshop
 from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
 from studio.services.labeling.agents import OracleDragAgent, ScriptedDragAgent
 from studio.services.labeling.drag.item import DragItemError, load_item, scan_items
 from studio.services.labeling.drag.page import TrialPages, open_window
-from studio.services.labeling.drag.regions import RegionComputer, compare_with_stored
 from studio.services.labeling.drag.run import run_drag
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.published_diag import FIXTURE
@@ -80,16 +80,12 @@ def test_stored_regions_are_reproduced(
     entry = load_item(folder)
     start = entry.item.evaluation_config.drag_start_point
     assert start is not None
-    computer = RegionComputer(
-        browser_pool.context,
-        browser_pool.server,
-        entry,
-        pages=2,
-        windows=trial_windows,
-        start_at=(start[0], start[1]),
-    )
-    result = loop_thread.run(computer.compute())
-    compared = compare_with_stored(entry, result)
+    # the end region is for the item's own grab point, as start_at named it before
+    workshop = RegionWorkshop(browser_pool, trial_windows)
+    outcome = loop_thread.run(workshop.compute(entry, RegionOptions(pages=2, compare=True)))
+    compared = outcome.compared
+    assert outcome.result.drag_start_point == (start[0], start[1])
+    assert compared is not None
     assert compared["start"]["iou"] >= 0.9, compared
     assert compared["end"]["iou"] >= 0.9, compared
     assert entry.screenshot_path.is_file(), "a published item gets the screenshot of its screen"
@@ -107,11 +103,11 @@ def test_stored_regions_are_reproduced_on_classic(
     entry = load_item(library / "diagnostics" / "drag" / "T2_001")
     start = entry.item.evaluation_config.drag_start_point
     assert start is not None
-    computer = RegionComputer(
-        browser_pool.context, browser_pool.server, entry, pages=2, start_at=(start[0], start[1])
-    )
-    result = loop_thread.run(computer.compute())
-    compared = compare_with_stored(entry, result)
+    workshop = RegionWorkshop(browser_pool)  # windows of its own; the item's own grab point
+    outcome = loop_thread.run(workshop.compute(entry, RegionOptions(pages=2, compare=True)))
+    compared = outcome.compared
+    assert outcome.result.drag_start_point == (start[0], start[1])
+    assert compared is not None
     assert compared["start"]["iou"] >= 0.9, compared
     assert compared["end"]["iou"] >= 0.9, compared
 

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from studio.app.regions import RegionOptions, RegionWorkshop
 from studio.services.formats.scratchworld.checkout import import_checkout
 from studio.services.labeling.drag.item import DragItemError, load_item
-from studio.services.labeling.drag.regions import RegionComputer, compare_with_stored
 from studio.services.runtime.editions import Edition
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.published_grab import FIXTURE
@@ -60,12 +60,11 @@ def test_regions_for_the_items_grab_point_agree_with_the_independent_ones(
     # (classic) library, so its edition is named. Windows of its own, as a published item
     # gets a fresh page: a window kept from T2_102 shows T2_103's palette elsewhere (an open
     # problem of kept windows, not of the regions)
-    computer = RegionComputer(
-        browser_pool.context, browser_pool.server, entry, pages=2, edition=Edition.CLASSIC
-    )
-    result = loop_thread.run(computer.compute())
+    options = RegionOptions(pages=2, compare=True, edition=Edition.CLASSIC)
+    outcome = loop_thread.run(RegionWorkshop(browser_pool).compute(entry, options))
+    result, compared = outcome.result, outcome.compared
     assert result.drag_start_point == (grab[0], grab[1])
-    compared = compare_with_stored(entry, result)
+    assert compared is not None
     assert compared["start"]["iou"] >= 0.9, compared
     assert compared["end"]["iou"] >= 0.9, compared
 
@@ -82,15 +81,13 @@ def test_a_set_up_that_does_not_reach_the_grab_point_names_it(
     cfg["drag_start_point"] = [cfg["drag_start_point"][0] + 400.0, cfg["drag_start_point"][1]]
     (folder / "item.json").write_text(json.dumps(data))
     entry = load_item(folder)
-    computer = RegionComputer(
-        browser_pool.context, browser_pool.server, entry, pages=1, edition=Edition.CLASSIC
-    )
+    options = RegionOptions(pages=1, edition=Edition.CLASSIC)
     with pytest.raises(
         DragItemError,
         match=rf"item {item_id}: a drag from the item's drag "
         r"start point .* pan_canvas_actions \(1\), workspace_state\)",
     ):
-        loop_thread.run(computer.compute())
+        loop_thread.run(RegionWorkshop(browser_pool).compute(entry, options))
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from studio.app.extensions import MODES, window_agents
 from studio.cli.window import add_window_options
 from studio.services.core import paths
 from studio.views import app
@@ -78,8 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--evaluate", action="store_true")
     parser.add_argument("--trajectory", type=Path, help="recorded run to open in the Run tab")
     parser.add_argument("--step", type=int, default=1, help="run step to show, or live steps")
-    parser.add_argument("--live-agent", choices=("oracle", "random", "idle"))
-    parser.add_argument("--mode", choices=("composite", "primitive"), default="primitive")
+    parser.add_argument("--live-agent", choices=window_agents())
+    parser.add_argument("--mode", choices=MODES, default="primitive")
     parser.add_argument("--human-session", metavar="PARTICIPANT", help="start a human session")
     parser.add_argument("--check", action="store_true", help="run the task's check")
     parser.add_argument("--tab", help="bottom tab to show")

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from studio.app.exchange import export_checkout, import_checkout
 from studio.cli import main
 from studio.models.drag_item import Box, ConnectionType, DragItem, EvaluationConfig
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
 from studio.models.qa_item import QaItem, QaType, Subject
 from studio.services.core.store import scan_library
+from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
 from studio.services.formats.scratchworld.items import common as diagnostics_common
 from studio.services.formats.scratchworld.items import drag_record as diagnostics_drag_record
 from studio.services.labeling.drag.item import load_item, write_item

@@ -1,27 +1,40 @@
-"""The mode handler an episode gets (composite or primitive, one per episode), and the line a
-step record keeps of the observation the step was chosen on."""
+"""The mode handler an episode gets (one per episode, made through the mode registry
+`mode_registry.MODES`), and the line a step record keeps of the observation the step was
+chosen on."""
 
 from __future__ import annotations
 
 from studio.models.agent import Mode, Observation
 from studio.services.episodes.editor_pages import EnvError
+from studio.services.episodes.mode_registry import MODES, HandlerOptions
 from studio.services.episodes.modes import ModeHandler
 
-__all__ = ["make_handler", "observation_summary"]
+__all__ = ["composite_handler", "make_handler", "observation_summary", "primitive_handler"]
 
 
 def make_handler(mode: Mode, element_list: bool = True) -> ModeHandler:
-    """A fresh handler for `mode` (one per episode: handlers keep per-page state);
-    `element_list=False`: primitive mode without the element list (screenshots only)."""
-    if mode is Mode.COMPOSITE:
-        from studio.services.episodes.composite import CompositeMode
+    """A fresh handler for `mode` (one per episode: handlers keep per-page state), made by the
+    mode's maker in `MODES`; `element_list=False`: primitive mode without the element list
+    (screenshots only)."""
+    maker = MODES.get(Mode(mode).value)
+    return maker(HandlerOptions(element_list=element_list))
 
-        return CompositeMode()
+
+def composite_handler(_options: HandlerOptions) -> ModeHandler:
+    """The composite mode's handler: block operations on a text view."""
+    from studio.services.episodes.composite import CompositeMode
+
+    return CompositeMode()
+
+
+def primitive_handler(options: HandlerOptions) -> ModeHandler:
+    """The primitive mode's handler: mouse and keys on screenshots (EnvError when its
+    dependencies cannot be imported)."""
     try:
         from studio.services.episodes.primitive import PrimitiveMode
     except ImportError as exc:
         raise EnvError(f"primitive mode is not available: {exc}") from None
-    handler: ModeHandler = PrimitiveMode(element_list=element_list)
+    handler: ModeHandler = PrimitiveMode(element_list=options.element_list)
     return handler
 
 

@@ -6,7 +6,7 @@ and `nl2scratch` (NL2Scratch rows: import, export, scoring) sit side by side; th
 (a ScratchEval-style repair set) goes beside them. A format adapts the features below it
 (labeling, runs, episodes, checking, authoring, runtime, core) and nothing below imports a
 format: where a feature reads a format's files (the run reports reading a runner's result
-folders), the feature names a reader that the format provides (`runs.field_readers`).
+folders), the feature names a reader that the format provides (`runs.result_readers`).
 """
 
 __all__: list[str] = []

@@ -30,15 +30,15 @@ from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
 from studio.services.episodes.human.session import HUMAN_AGENT
 from studio.services.labeling.report import format_diagnostics, load_diagnostics
-from studio.services.runs.epochs import episode_figures, epoch_figures, epoch_line
+from studio.services.runs.epochs import episode_figures, epoch_figures
 from studio.services.runs.failures import outcome_of
-from studio.services.runs.field_readers import FieldRead, field_readers
 from studio.services.runs.protocol_report import (
     attach_field_figures,
     diagnostic_notes,
     protocol_lines,
 )
 from studio.services.runs.repair_measures import run_d_edit
+from studio.services.runs.report_metrics import METRICS
 
 __all__ = [
     "UNSEALED_NOTE", "UNSEALED_SUFFIX", "build_report", "ci_text", "duration", "entry_from_run",
@@ -265,14 +265,15 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
 
 
 def report_for(root: Path) -> RunReport:
-    """Read the runs below `root` (tasks, and diagnostics runs, and the published ScratchWorld
-    runners' result folders) and build their report; StudioError when there are none."""
+    """Read the runs below `root` (tasks, and diagnostics runs, and the result folders of
+    every format in `result_readers.RESULT_READERS`: the published ScratchWorld runners') and
+    build their report; StudioError when there are none."""
     entries, problems = load_runs(root)
     diagnostics, broken = load_diagnostics(root)
-    for field in _field_results(root):  # ScratchWorld runners' result folders, read as they are
-        entries += field.entries
-        diagnostics += field.diagnostics
-        broken += field.problems
+    field = _field_results(root)  # other formats' result folders (ScratchWorld's), as they are
+    entries += field.entries
+    diagnostics += field.diagnostics
+    broken += field.problems
     if not entries and not diagnostics:
         detail = f" ({len(problems) + len(broken)} unreadable)" if problems or broken else ""
         raise StudioError(f"{root}: no finished runs (run.json files) below it{detail}")
@@ -283,10 +284,10 @@ def report_for(root: Path) -> RunReport:
     return report
 
 
-def _field_results(root: Path) -> list[FieldRead]:
-    """What the benchmark runners' result folders below `root` hold, one per reader
-    (ScratchWorld's task, drag and perception runners: `field_readers`)."""
-    return [reader.read(root) for reader in field_readers()]
+def _field_results(root: Path) -> Any:
+    from studio.services.runs.result_readers import read_all
+
+    return read_all(root)
 
 
 # ---- text --------------------------------------------------------------------------------
@@ -331,17 +332,8 @@ def format_table(report: RunReport) -> str:
             first = r[0].ljust(widths[0])
             rest = [cell.rjust(w) for cell, w in zip(r[1:], widths[1:], strict=True)]
             lines.append("  ".join([first, *rest]).rstrip())
-        for row in report.rows_for(mode):
-            lines.append(f"  {row.agent}: {interval_line(row.overall)}")
-            if by_epoch := epoch_line(row):
-                lines.append(f"  {by_epoch}")
-            lines.extend(f"    not counted: {line}" for line in row.not_counted)
-        lines.extend(
-            f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
-            f"{row.overall.d_edit_runs} debug episodes; 0 = exactly the minimal fix)"
-            for row in report.rows_for(mode)
-            if row.overall.d_edit_mean is not None
-        )
+        for name in METRICS:  # the lines under the table (report_metrics)
+            lines.extend(METRICS.get(name)(report, mode))
         lines.append("")
     if any(r.agent.endswith(UNSEALED_SUFFIX) for r in report.rows):
         lines.extend([UNSEALED_NOTE, ""])

@@ -33,20 +33,15 @@ from PySide6.QtWidgets import (
 )
 
 from studio.app.labeling import (
-    COMPUTED_LABEL,
-    DEFAULT_PAGES,
     ItemFolder,
     Point,
-    RegionComputer,
-    RegionInterrupted,
-    RegionResult,
-    apply_result,
     check_screenshot,
     drag_review,
     iou,
     region_agreement,
 )
 from studio.app.labeling import drag_blind_copy as blind_copy
+from studio.app.regions import COMPUTED_LABEL, RegionOutcome, RegionWorkshop
 from studio.models.drag_item import DragItem
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
@@ -403,31 +398,22 @@ class DragPanel(LabelingPanel):
             self.progress_text.setText(f"{phase}: {done} points verified, {asked} drags next")
 
         try:
-            check_screenshot(entry)
             pool = await self.context.pool()
-            assert pool.server is not None
             # trial windows stay open for the next computation (the pool closes them)
-            self._trial_windows[:] = [w for w in self._trial_windows if not w.is_closed()]
-            computer = RegionComputer(
-                pool.context,
-                pool.server,
-                entry,
-                pages=DEFAULT_PAGES,
-                progress=progress,
-                windows=self._trial_windows,
-            )
-            result = await computer.compute()
-        except (RegionInterrupted, StudioError) as exc:
+            workshop = RegionWorkshop(pool, self._trial_windows)
+            outcome = await workshop.compute(entry, progress=progress)
+        except StudioError as exc:  # RegionInterrupted too: the verified points are kept
             self.progress_text.setText(f"<span style='color:#b00'>{exc}</span>")
             return
         finally:
             self._computing(False)
             self._compute_task = None
-        self.show_result(entry, result)
+        self.show_result(entry, outcome)
 
-    def show_result(self, entry: ItemFolder, result: RegionResult) -> None:
-        """A computation's regions become the item's; its figures replace the old ones."""
-        apply_result(entry, result, entry.item.evaluation_config.grid, DEFAULT_PAGES)
+    def show_result(self, entry: ItemFolder, outcome: RegionOutcome) -> None:
+        """A computation's regions, which became the item's, are shown with its figures in
+        place of the old ones."""
+        result = outcome.result
         self.model.refresh(entry)
         if self.entry is entry:
             self.canvas.replace_regions(

@@ -1,7 +1,9 @@
 """Choose the agent, the mode and how the live run starts (paused, delay between actions).
 
-The agent, the mode and "start paused" chosen last are chosen again the next time (kept in
-the settings file); the seed is asked only of agents that use one (the random agent)."""
+The agents and modes offered come from the registries (`studio.app.extensions`): the episode
+agents that need nothing given, every episode mode, each shown with its help line. The agent,
+the mode and "start paused" chosen last are chosen again the next time (kept in the settings
+file); the seed is asked only of agents that use one (trait `seeded`: the random agent)."""
 
 from __future__ import annotations
 
@@ -18,15 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.app.extensions import EPISODE_AGENTS, MODES, window_agents
 from studio.models.agent import Mode
 from studio.views.settings import open_settings
-
-SEEDED_AGENTS = frozenset({"random"})
-AGENT_CHOICES = (
-    ("oracle", "Oracle: rebuilds the golden program (upper bound)"),
-    ("random", "Random: random valid actions (a floor)"),
-    ("idle", "Idle: says done at once"),
-)
 
 
 @dataclass
@@ -42,11 +38,11 @@ class StartRunDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Start agent run")
         self.agent = QComboBox(self)
-        for name, text in AGENT_CHOICES:
-            self.agent.addItem(text, name)
+        for name in window_agents():
+            self.agent.addItem(f"{name.capitalize()}: {EPISODE_AGENTS.help(name)}", name)
         self.mode = QComboBox(self)
-        self.mode.addItem("Composite (block operations on a text view)", Mode.COMPOSITE.value)
-        self.mode.addItem("Primitive (mouse and keys on screenshots)", Mode.PRIMITIVE.value)
+        for name in MODES:
+            self.mode.addItem(f"{name.capitalize()} ({MODES.help(name)})", name)
         self.paused = QCheckBox("Start paused (step with F10, resume with F8)", self)
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 1_000_000)
@@ -68,7 +64,7 @@ class StartRunDialog(QDialog):
         self._on_agent()
 
     def _on_agent(self, _index: int = 0) -> None:
-        seeded = str(self.agent.currentData()) in SEEDED_AGENTS
+        seeded = str(self.agent.currentData()) in EPISODE_AGENTS.with_trait("seeded")
         self.seed.setEnabled(seeded)
         self.seed.setToolTip("" if seeded else "This agent does not use a seed")
 

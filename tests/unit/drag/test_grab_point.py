@@ -3,134 +3,29 @@ fixed feasible start point): the item's own `drag_start_point`, exactly, when it
 the one the computation chose, stored with the regions and with a label; scoring, labels and
 their agreement measure end points against that grab point.
 
-The trial pages are a fake world (no browser): a block whose box takes a press, and a drop
-that connects when the block's connection, moved with the mouse from where the block was
-held, ends within `REACH` px of the aim. The real editor's regions: tests/e2e.
+The trial pages are a fake world (tests/helpers/drag_world, no browser). The real editor's
+regions: tests/e2e.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 from pathlib import Path
-from typing import Any, ClassVar
 
 import pytest
 
-from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig
+from studio.app.regions import apply_result, keep_as_label
 from studio.services.labeling.drag import regions
 from studio.services.labeling.drag.agreement import region_agreement
 from studio.services.labeling.drag.item import DragItemError, ItemFolder
-from studio.services.labeling.drag.page import Verdict
 from studio.services.labeling.drag.review import approve, record_label
 from studio.services.labeling.drag.scoring import Attempt, score_attempt
-from tests.helpers.script_page import ScriptHost
-
-BOX = {"x": 400.0, "y": 300.0, "w": 120.0, "h": 40.0}
-DRAGGED = (400.0, 300.0)  # the block's connection when the drag begins
-AIM = (640.0, 470.0)  # where that connection must go
-REACH = 22.0
-
-
-def _inside_box(p: tuple[float, float]) -> bool:
-    return BOX["x"] <= p[0] <= BOX["x"] + BOX["w"] and BOX["y"] <= p[1] <= BOX["y"] + BOX["h"]
-
-
-def connects(start: tuple[float, float], end: tuple[float, float]) -> bool:
-    """The world's rule: the connection moves with the mouse from where the block was held."""
-    x, y = DRAGGED[0] + end[0] - start[0], DRAGGED[1] + end[1] - start[1]
-    return _inside_box(start) and math.hypot(x - AIM[0], y - AIM[1]) < REACH
-
-
-class _Page(ScriptHost):
-    async def answer(self, name: str, function: str, args: list[Any]) -> Any:
-        if function == "emptySpots":
-            return [[1000, 200]]
-        if function == "ownersAt":
-            return [
-                {"kind": "canvas", "id": "S-1", "opcode": "looks_say"}
-                if _inside_box((p[0], p[1]))
-                else {"kind": "none"}
-                for p in args[0]
-            ]
-        if function == "snapTargets":
-            return None  # the prediction is a disc around the aim, checked by real drags
-        raise AssertionError(f"unexpected call {name}.{function}({args})")
-
-    async def screenshot(self) -> bytes:
-        return b"png"
-
-
-class _TrialPage:
-    def __init__(self, spec: dict[str, Any]) -> None:
-        self.page = _Page()
-        self.spec = spec
-
-    async def at_baseline(self) -> None:
-        return None
-
-
-class FakeTrialPages:
-    """What RegionComputer uses of TrialPages, over the fake world; every drag recorded."""
-
-    jobs: ClassVar[list[tuple[Any, Any]]] = []
-
-    def __init__(self, context: Any, server: Any, entry: ItemFolder, count: int, *_: Any) -> None:
-        self.pages = [_TrialPage(entry.item.spec)]
-        self.steps = 15
-        self.drags = 0
-        self.geometry = {
-            "source_box": BOX,
-            "source_full_box": BOX,
-            "aim_point": {"x": AIM[0], "y": AIM[1]},
-            "dragged_point": {"x": DRAGGED[0], "y": DRAGGED[1]},
-            "snap_radius": 48,
-            "scale": 1.0,
-            "loose": True,
-            "flyout_box": {"x": 0, "w": 250},
-        }
-
-    async def __aenter__(self) -> FakeTrialPages:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-    async def at_baseline(self) -> None:
-        return None
-
-    async def run(self, jobs: list[Any], finished: Any = None) -> list[Verdict]:
-        out = []
-        for job in jobs:
-            start, end = job[0], job[1]
-            self.drags += 1
-            FakeTrialPages.jobs.append((start, end))
-            out.append(Verdict(_inside_box(start), connects(start, end)))
-        return out
-
-
-def _entry(tmp_path: Path, grab: list[float] | None, **extra: Any) -> ItemFolder:
-    cfg = EvaluationConfig(
-        target_block_opcode="looks_say",
-        target_block_id="S-1",
-        reference_block_id="R-1",
-        reference_block_opcode="looks_show",
-        connection_type=ConnectionType.NEXT,
-        drag_start_point=grab,
-        **extra,
-    )
-    item = DragItem(id="g1", category="T1", instruction="Drag it.", evaluation_config=cfg)
-    folder = tmp_path / "g1"
-    folder.mkdir()
-    (folder / "project.sb3").write_bytes(b"sb3")
-    entry = ItemFolder(folder, item)
-    entry.save()
-    return entry
+from tests.helpers.drag_world import FakeTrialPages, connects, inside_box, install
+from tests.helpers.drag_world import make_entry as _entry
 
 
 def _compute(entry: ItemFolder, monkeypatch: pytest.MonkeyPatch) -> regions.RegionResult:
-    monkeypatch.setattr(regions, "TrialPages", FakeTrialPages)
-    FakeTrialPages.jobs = []
+    install(monkeypatch)
     computer = regions.RegionComputer(None, None, entry, pages=1, resume=False)  # type: ignore[arg-type]
     return asyncio.run(computer.compute())
 
@@ -160,12 +55,12 @@ def test_without_a_grab_point_the_chosen_one_is_stored_with_the_regions_and_labe
     entry = _entry(tmp_path, None)
     result = _compute(entry, monkeypatch)
     grab = result.drag_start_point
-    assert _inside_box(grab) and grab == (410.0, 315.0)  # the verified seed nearest (412, 314)
-    regions.apply_result(entry, result, 5, 1)
+    assert inside_box(grab) and grab == (410.0, 315.0)  # the verified seed nearest (412, 314)
+    apply_result(entry, result, 5, 1)
     cfg = entry.item.evaluation_config
     assert cfg.drag_start_point == [410.0, 315.0]
     assert {tuple(p) for p in cfg.feasible_points} == set(result.end_points)
-    regions.keep_as_label(entry, result)
+    keep_as_label(entry, result)
     assert entry.item.labels[-1].drag_start_point == [410.0, 315.0]
     # scoring measures an end point against that grab point: held 30 px further right, the
     # block lands 30 px further right

@@ -89,7 +89,7 @@ def test_recomputed_regions_send_the_item_back_to_draft() -> None:
 
 def test_recomputing_identical_regions_keeps_an_approved_item_approved(tmp_path: Path) -> None:
     """Issue 31, point 10: only regions that differ send an approved item back to draft."""
-    from studio.services.labeling.drag.regions import RegionResult, apply_result
+    from studio.app.regions import RegionResult, apply_result
 
     done = approve(drag_item(), "rev")
     cfg = done.evaluation_config

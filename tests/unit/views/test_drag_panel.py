@@ -178,7 +178,7 @@ def test_the_undo_button_keeps_its_size_as_the_undo_text_grows(qtbot: Any, items
 
 def test_a_new_computation_replaces_the_old_computed_in_line(qtbot: Any, items: Path) -> None:
     """Issue 31, point 10: after Compute the details show the new figures, not the old ones."""
-    from studio.services.labeling.drag.regions import RegionResult
+    from studio.app.regions import DEFAULT_PAGES, RegionResult, record
 
     panel, _ = make_panel(qtbot, items, ["ann"])
     entry = panel.entry
@@ -192,7 +192,7 @@ def test_a_new_computation_replaces_the_old_computed_in_line(qtbot: Any, items: 
         seconds=12.3,
         drags=77,
     )
-    panel.show_result(entry, result)
+    panel.show_result(entry, record(entry, result, cfg.grid, DEFAULT_PAGES))  # as Compute does
     details = panel.details.text()
     assert "Computed in 12.3 s with 77 real drags" in details
     assert details.count("Computed in") == 1

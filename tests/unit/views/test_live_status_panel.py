@@ -58,11 +58,10 @@ def test_the_start_dialog_remembers_the_mode_and_asks_a_seed_only_of_the_random_
 def test_every_agent_the_start_dialog_offers_is_made_by_the_use_case(tmp_path: Any) -> None:
     """The Run menu makes its agent with `studio.app.agents.episode_agents`, as `studio run`
     does: each agent the dialog offers is one it knows (an unknown name is an error there)."""
-    from studio.app.agents import episode_agents
+    from studio.app.agents import episode_agents, window_agents
     from studio.services.core.store import load_task
-    from studio.views.viewer.start_run_dialog import AGENT_CHOICES
     from tests.helpers.tasks import make_task
 
     entry = load_task(make_task(tmp_path / "t"))
-    for name, _text in AGENT_CHOICES:
+    for name in window_agents():  # what the dialog offers
         assert episode_agents(name, Mode.COMPOSITE, seed=3)(entry, 0).name == name

@@ -6,7 +6,7 @@
   and exported back byte for byte when unchanged.
 - `checkout`: a whole checkout both ways (tasks and items in one go).
 - `results`: the result folders the published runners write, read for the report, the bundle
-  and the trajectory viewer (`results.reader.FIELD_READER`, named in `runs.field_readers`).
+  and the trajectory viewer (`results.reader.FIELD_READER`, named in `runs.result_readers`).
 - `submission`: a campaign as a leaderboard submission (one JSONL row per episode) and back.
 - `server`: the ScratchWorld-compatible session routes served beside the agent API.
 - `published_protocol`: the published evaluation protocol, run as a reference.

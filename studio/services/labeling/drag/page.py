@@ -263,6 +263,14 @@ class TrialPage:
         out = await page_scripts.call(page, DRAG, "finish", self.spec)
         return Verdict(bool(out.get("moved")), bool(out.get("connected")))
 
+    async def ask(self, function: str, *args: Any) -> Any:
+        """`function` of the drag page script (`drag-trials.js`) called on this page."""
+        return await page_scripts.call(self.page, DRAG, function, *args)
+
+    async def screenshot(self) -> bytes:
+        """The page as it shows now (PNG): after `setup`, the item's screen."""
+        return bytes(await self.page.screenshot())
+
     async def ready(self) -> bool:
         """Whether program and screen are at the item's state, undoing the last trial's drag
         if need be (false: it cannot, load the project again)."""
@@ -367,6 +375,13 @@ class TrialPages:
         self._coming = set()
         await asyncio.gather(*(p.close() for p in self._opened))
         self._opened = []
+
+    def lead(self) -> TrialPage:
+        """The first page set up (the item's `geometry` was read on it): the one a computation
+        asks about the workspace (owners of points, empty spots, snap targets) and shoots."""
+        if not self.pages:
+            raise DragItemError(f"item {self.entry.item.id}: no trial page is set up")
+        return self.pages[0]
 
     @property
     def drags(self) -> int:

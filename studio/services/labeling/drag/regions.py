@@ -54,12 +54,6 @@ from studio.services.labeling.drag.grid import (
 from studio.services.labeling.drag.grid import snap as snap_to
 from studio.services.labeling.drag.item import DragItemError, ItemFolder
 from studio.services.labeling.drag.page import Job, TrialPages
-from studio.services.labeling.drag.region_results import (
-    COMPUTED_LABEL,
-    apply_result,
-    compare_with_stored,
-    keep_as_label,
-)
 from studio.services.labeling.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
 from studio.services.labeling.drag.setup import SETUP_KEYS
 from studio.services.runtime import page_scripts
@@ -68,10 +62,10 @@ from studio.services.runtime.page_scripts import COMPOSITE, DRAG
 from studio.services.runtime.server import EditorServer
 
 __all__ = [
-    "COMPUTED_LABEL", "DEFAULT_PAGES", "MARGIN_STEPS", "SEED_DX", "SEED_DY", "START_STEPS",
+    "DEFAULT_PAGES", "MARGIN_STEPS", "SEED_DX", "SEED_DY", "START_STEPS",
     "TRIAL_CODE", "TRIAL_SCRIPTS", "Grab", "PartialState", "Progress", "RegionComputer",
-    "RegionInterrupted", "RegionResult", "apply_result", "choose_destination",
-    "compare_with_stored", "item_grab", "item_key", "keep_as_label", "owner_matches",
+    "RegionInterrupted", "RegionResult", "choose_destination",
+    "item_grab", "item_key", "owner_matches",
     "predict_end",
     "predict_start", "seed_order", "simulate_drop", "start_steps", "start_window", "verify_points",
 ]  # fmt: skip
@@ -216,10 +210,9 @@ def owner_matches(owner: dict[str, Any], spec: dict[str, Any]) -> bool:
 
 async def predict_start(pages: TrialPages, grid: int) -> set[Point]:
     points = start_window(pages.geometry, grid)
-    owners = await page_scripts.call(
-        pages.pages[0].page, DRAG, "ownersAt", [list(p) for p in points]
-    )
-    spec = pages.pages[0].spec  # the page's: a palette variable block's index is found there
+    lead = pages.lead()
+    owners = await lead.ask("ownersAt", [list(p) for p in points])
+    spec = lead.spec  # the page's: a palette variable block's index is found there
     return {p for p, o in zip(points, owners, strict=True) if owner_matches(o, spec)}
 
 
@@ -256,7 +249,7 @@ def seed_order(candidates: set[Point], aim: tuple[float, float]) -> list[Point]:
 
 async def choose_destination(pages: TrialPages, geometry: dict[str, Any]) -> tuple[float, float]:
     """An empty spot of the code area far from the dragged block, to drop it on."""
-    spots = await page_scripts.call(pages.pages[0].page, DRAG, "emptySpots")
+    spots = await pages.lead().ask("emptySpots")
     if not spots:
         raise DragItemError("the code area has no empty spot to drop a block on")
     box = geometry["source_full_box"]
@@ -301,7 +294,7 @@ class RegionComputer:
             self.context, self.server, self.entry, self.page_count, self.windows, self.edition
         ) as pages:
             if not self.entry.screenshot_path.is_file():  # a published item comes without one
-                shot = await pages.pages[0].page.screenshot()
+                shot = await pages.lead().screenshot()
                 write_bytes(self.entry.screenshot_path, shot)
             try:
                 result = await self._compute(pages)
@@ -339,10 +332,9 @@ class RegionComputer:
         seed = await self._seed(start_scan, predicted, aim, start_jobs, "start seed")
         drag_start: Grab = grab or (float(seed[0]), float(seed[1]))
         self.state.drag_start = drag_start
-        await pages.pages[0].at_baseline()  # the seed's last drag may still be undoing
-        snap = await page_scripts.call(
-            pages.pages[0].page, DRAG, "snapTargets", pages.pages[0].spec
-        )
+        lead = pages.lead()
+        await lead.at_baseline()  # the seed's last drag may still be undoing
+        snap = await lead.ask("snapTargets", lead.spec)
         end_pred, centre = predict_end(geometry, snap, drag_start, self.grid, pages.steps)
         end_scan = BoundaryScan(end_pred, self.grid, best_axis(end_pred), self.state.end)
         steps_snap = snap if geometry.get("loose") else None
@@ -378,7 +370,7 @@ class RegionComputer:
         verdicts = await jobs([point])
         if verdicts[point]:
             return point
-        owner = await page_scripts.call(pages.pages[0].page, DRAG, "ownersAt", [list(point)])
+        owner = await pages.lead().ask("ownersAt", [list(point)])
         raise DragItemError(
             f"item {self.entry.item.id}: a drag from the item's drag start point "
             f"({point[0]:g}, {point[1]:g}) does not move the block on the screen its set-up "

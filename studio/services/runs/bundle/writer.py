@@ -7,7 +7,7 @@ neighbours, but it may load a script): `{format, version, generated, root, repor
 as `studio report --json` prints it, so the interval fields `sr_ci95` / `psr_ci95` of its rows
 are there when the report computes them), runs: [{id, label, agent, mode, folder, episodes}],
 episodes: [episode_data ...]}`. A run is one run folder: a `studio run` batch folder, or a
-ScratchWorld task runner's `result_<model>_<mode>_<agent>/` (read through `runs.field_readers`).
+ScratchWorld task runner's `result_<model>_<mode>_<agent>/` (read through `runs.result_readers`).
 
 The site is built in a temporary folder beside DIR and moved into place at the end, so DIR
 is a whole bundle or untouched; an existing DIR is replaced only when it is a bundle itself.
@@ -30,7 +30,7 @@ from studio.models.errors import StudioError
 from studio.models.report import RunEntry, RunReport
 from studio.services.core import paths
 from studio.services.runs.bundle.episodes import episode_data
-from studio.services.runs.field_readers import field_readers
+from studio.services.runs.result_readers import folder_readers, read_all
 
 __all__ = [
     "DATA_FILE",
@@ -80,7 +80,7 @@ def run_folder(entry: RunEntry) -> Path:
     folder = Path(entry.folder)
     if EPOCH_FOLDER.fullmatch(folder.name):  # <run>/<task>/epoch-<e>: a campaign with epochs
         return folder.parent.parent
-    for reader in field_readers():
+    for reader in folder_readers():
         outer = reader.run_folder(folder)
         if outer is not None:
             return outer
@@ -92,7 +92,7 @@ def collect_entries(root: Path) -> list[RunEntry]:
     from studio.services.runs.reports import load_runs
 
     entries, _ = load_runs(root)
-    return entries + [e for reader in field_readers() for e in reader.read(root).entries]
+    return entries + read_all(root).entries
 
 
 def write_bundle(root: Path, out: Path, report: RunReport | None = None) -> BundleSummary:

@@ -6,7 +6,7 @@ line of `steps.jsonl`, a missing screenshot or an invalid `obs_NNNN.json` each b
 `TrajectoryView.problems` (naming the file, and the line number for steps) or an entry in a
 step's `missing` list, and everything else still loads. Each step also gets flags that help a
 reader skim a long run: "failed", "repeated" and "no_op". A folder that is a benchmark runner's
-own (a ScratchWorld task or drag run) is read by that format's reader (`runs.field_readers`).
+own (a ScratchWorld task or drag run) is read by that format's reader (`runs.result_readers`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from studio.models.trajectory import (
     screenshot_name,
 )
 from studio.services.core.untrusted_json import JsonInputError, read_json
-from studio.services.runs.field_readers import field_readers
+from studio.services.runs.result_readers import folder_readers
 from studio.services.runs.trajectories.geometry import ActionGeometry, action_point
 
 __all__ = [
@@ -111,7 +111,7 @@ def load_view(folder: Path) -> TrajectoryView:
     if not folder.is_dir():
         raise StudioError(f"{folder}: is not a folder")
     if not (folder / RUN_FILE).exists() and not (folder / STEPS_FILE).exists():
-        for reader in field_readers():  # a runner's folder (ScratchWorld's task or drag runner)
+        for reader in folder_readers():  # a runner's folder (ScratchWorld's task or drag runner)
             found = reader.view(folder)
             if isinstance(found, TrajectoryView):
                 return found

@@ -3,9 +3,9 @@
 `load_field_results(root)` reads every result folder at or below `root` (`folders`): a task
 runner's task folders become report entries (a task whose result.json cannot be read is only
 its problem lines), a drag or perception runner's folder one diagnostics row (`items`).
-`FIELD_READER` is what `runs.field_readers` names: `read` is `load_field_results`,
-`run_folder` the task runner's result folder a task folder is in, `view` a task folder or a
-drag run as a trajectory (`view`), flags set.
+`FIELD_READER` is what `runs.result_readers.RESULT_READERS` names for "scratchworld": calling it
+is `load_field_results`, `run_folder` gives the task runner's result folder a task folder is in,
+`view` a task folder or a drag run as a trajectory (`view`), flags set.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ def load_field_results(root: Path) -> FieldResults:
 
 
 class SwFieldReader:
-    """ScratchWorld's runners' result folders for `runs.field_readers` (see the module)."""
+    """ScratchWorld's runners' result folders for `runs.result_readers` (see the module)."""
 
-    def read(self, root: Path) -> FieldResults:
+    def __call__(self, root: Path) -> FieldResults:
         return load_field_results(root)
 
     def run_folder(self, folder: Path) -> Path | None:

@@ -1,6 +1,7 @@
-"""The runs feature reads benchmark runners' result folders only through `runs.field_readers`:
-ScratchWorld's reader is the one named, it answers for its own folders and nothing else, and a
-toy format named beside it reaches the report, the bundle's run folders and the viewer."""
+"""The runs feature reads benchmark runners' result folders only through the readers
+`runs.result_readers` registers: ScratchWorld's reader is the first, it answers for its own
+folders and nothing else, and a toy format's reader registered beside it (one that also shows
+its folders) reaches the report, the bundle's run folders and the viewer."""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ import pytest
 
 from studio.models.report import DiagnosticRow, RunEntry
 from studio.services.formats.scratchworld.results.reader import FIELD_READER
-from studio.services.runs import field_readers as readers_module
 from studio.services.runs.bundle.writer import collect_entries, run_folder
-from studio.services.runs.field_readers import READERS, field_readers
 from studio.services.runs.reports import report_for
+from studio.services.runs.result_readers import RESULT_READERS, ShowsFolders, folder_readers
 from studio.services.runs.trajectories.view import TrajectoryView, load_view
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sw_results"
@@ -25,14 +25,15 @@ TOY_FILE = "toy_result.json"
 
 
 def test_scratchworld_is_the_reader_named_and_answers_for_its_own_folders(tmp_path: Path) -> None:
-    assert field_readers() == (FIELD_READER,)
+    assert RESULT_READERS.get("scratchworld") is FIELD_READER
+    assert isinstance(FIELD_READER, ShowsFolders) and folder_readers()[0] is FIELD_READER
     task = PRIM / "create" / "create_balloon_score"
     assert FIELD_READER.run_folder(task) == PRIM
     assert FIELD_READER.run_folder(tmp_path / "a" / "b" / "c") is None
     view = FIELD_READER.view(task)
     assert view is not None and view.steps and all(isinstance(s.flags, set) for s in view.steps)
     assert FIELD_READER.view(tmp_path) is None  # not a runner's folder: the viewer goes on
-    read = FIELD_READER.read(FIXTURE)
+    read = FIELD_READER(FIXTURE)
     assert {e.task_id for e in read.entries} >= {"create_balloon_score", "debug_pong_paddle"}
     assert sorted(row.kind for row in read.diagnostics) == ["drag", "qa"]
 
@@ -48,7 +49,7 @@ class ToyRead:
 class ToyReader:
     """A runner that writes `<run>/<task>/toy_result.json` = {"task", "success"}."""
 
-    def read(self, root: Path) -> ToyRead:
+    def __call__(self, root: Path) -> ToyRead:
         out = ToyRead()
         for path in sorted(root.rglob(TOY_FILE)):
             data = json.loads(path.read_text())
@@ -78,11 +79,10 @@ TOY = ToyReader()
 
 
 @pytest.fixture
-def toy_named(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(readers_module, "READERS", (*READERS, f"{__name__}:TOY"))
-    field_readers.cache_clear()
+def toy_named() -> Iterator[None]:
+    RESULT_READERS.add("toy", f"{__name__}:TOY", "a toy runner's toy_result.json files")
     yield
-    field_readers.cache_clear()
+    RESULT_READERS.remove("toy")
 
 
 def _toy_run(root: Path) -> Path:
@@ -93,10 +93,10 @@ def _toy_run(root: Path) -> Path:
     return root / "toy-run"
 
 
-def test_a_format_named_in_readers_reaches_report_bundle_and_viewer(
+def test_a_format_registered_beside_reaches_report_bundle_and_viewer(
     toy_named: None, tmp_path: Path
 ) -> None:
-    assert field_readers() == (FIELD_READER, TOY)
+    assert folder_readers() == [FIELD_READER, TOY]
     run = _toy_run(tmp_path)
     report = report_for(tmp_path)
     (row,) = report.rows

@@ -1,25 +1,71 @@
 """What a region computation's result becomes: compared with the item's stored regions,
 kept beside them as the "computed" label, or stored as the item's working regions.
 
-Split from `regions` (which computes the result and re-exports these names)."""
+`record` is the one rule both front ends go through (`compute.RegionWorkshop.compute` applies
+it to every result it computes): a comparison keeps the result as the "computed" label and
+leaves the stored regions alone; otherwise the result becomes the item's regions."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from studio.models.drag_item import RegionLabel, RegionStats
 from studio.services.labeling.drag.grid import iou
 from studio.services.labeling.drag.item import ItemFolder
+from studio.services.labeling.drag.regions import RegionResult
 from studio.services.labeling.drag.review import regions_replaced
 
-if TYPE_CHECKING:
-    from studio.services.labeling.drag.regions import RegionResult
-
-__all__ = ["COMPUTED_LABEL", "apply_result", "compare_with_stored", "keep_as_label"]
+__all__ = [
+    "COMPUTED_LABEL",
+    "RegionOutcome",
+    "apply_result",
+    "compare_with_stored",
+    "keep_as_label",
+    "record",
+]
 
 COMPUTED_LABEL = "computed"
+
+
+@dataclass(frozen=True)
+class RegionOutcome:
+    """One item's computation as `record` left it: the result, the grid and the number of
+    pages it was computed with, and its comparison with the stored regions (`compared`, as
+    `compare_with_stored` gives it; None: the result became the item's regions)."""
+
+    item_id: str
+    result: RegionResult
+    grid: int
+    pages: int
+    compared: dict[str, Any] | None = None
+
+    @property
+    def stored(self) -> bool:
+        """Whether the result became the item's working regions (not only a label)."""
+        return self.compared is None
+
+    def as_json(self) -> dict[str, Any]:
+        """The item's row: its id, the result's figures, and the comparison when one was made."""
+        row = {"item": self.item_id} | self.result.as_json()
+        return row | ({"compare": self.compared} if self.compared is not None else {})
+
+
+def record(
+    entry: ItemFolder, result: RegionResult, grid: int, pages: int, compare: bool = False
+) -> RegionOutcome:
+    """The one rule for a computed result. `compare`: the result is compared with the stored
+    regions and kept beside them as the "computed" label (`keep_as_label`); the item's
+    regions and review stay as they were. Otherwise it becomes the item's regions, computed
+    on a `grid` px grid with `pages` pages (`apply_result`). The item is saved either way."""
+    if compare:
+        compared = compare_with_stored(entry, result)
+        keep_as_label(entry, result)
+        return RegionOutcome(entry.item.id, result, grid, pages, compared)
+    apply_result(entry, result, grid, pages)
+    return RegionOutcome(entry.item.id, result, grid, pages)
 
 
 def compare_with_stored(entry: ItemFolder, result: RegionResult) -> dict[str, Any]:

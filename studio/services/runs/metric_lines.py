@@ -1,0 +1,31 @@
+"""The studio's own report metrics (registered by name in `report_metrics.METRICS`): each a
+function (report, mode) -> the lines it adds under that mode's table in `studio report`."""
+
+from __future__ import annotations
+
+from studio.models.report import RunReport
+from studio.services.runs.epochs import epoch_line
+from studio.services.runs.reports import interval_line
+
+__all__ = ["d_edit_lines", "interval_lines"]
+
+
+def interval_lines(report: RunReport, mode: str) -> list[str]:
+    """Per row of `mode`: its interval line, its per-epoch line, the episodes not counted."""
+    lines = []
+    for row in report.rows_for(mode):
+        lines.append(f"  {row.agent}: {interval_line(row.overall)}")
+        if by_epoch := epoch_line(row):
+            lines.append(f"  {by_epoch}")
+        lines.extend(f"    not counted: {line}" for line in row.not_counted)
+    return lines
+
+
+def d_edit_lines(report: RunReport, mode: str) -> list[str]:
+    """Per row of `mode` with debug episodes: the mean d_edit and over how many."""
+    return [
+        f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
+        f"{row.overall.d_edit_runs} debug episodes; 0 = exactly the minimal fix)"
+        for row in report.rows_for(mode)
+        if row.overall.d_edit_mean is not None
+    ]
