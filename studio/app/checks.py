@@ -12,25 +12,19 @@ from studio.app import lazy
 
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
-    from studio.services.checking.checker import CheckOptions, TaskChecker, check_tasks, judge
+    from studio.services.checking.checker import judge
     from studio.services.checking.mutant_runs import build_mutant
 
 __getattr__ = lazy.exports(
     __name__,
     {
-        "CheckOptions": ("studio.services.checking.checker", "CheckOptions"),
-        "TaskChecker": ("studio.services.checking.checker", "TaskChecker"),
         "build_mutant": ("studio.services.checking.mutant_runs", "build_mutant"),
-        "check_tasks": ("studio.services.checking.checker", "check_tasks"),
         "judge": ("studio.services.checking.checker", "judge"),
     },
 )
 
 __all__ = [
-    "CheckOptions",
-    "TaskChecker",
     "build_mutant",
-    "check_tasks",
     "judge",
 ]
 # --- end of re-exports ---

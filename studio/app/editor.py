@@ -15,11 +15,7 @@ from studio.app import lazy
 if TYPE_CHECKING:
     from studio.services.runtime import editions, page_scripts
     from studio.services.runtime.browser import BrowserPool, default_spares
-    from studio.services.runtime.clock_agreement import (
-        AgreementCache,
-        clock_for,
-        evaluate_on_chosen_clock,
-    )
+    from studio.services.runtime.clock_agreement import AgreementCache, clock_for
     from studio.services.runtime.editions import Edition
     from studio.services.runtime.evaluator import Evaluator
     from studio.services.runtime.page_seam import ClipRect, EditorPage, Viewport
@@ -41,10 +37,6 @@ __getattr__ = lazy.exports(
         "default_spares": ("studio.services.runtime.browser", "default_spares"),
         "default_workers": ("studio.services.runtime.pool_size", "default_workers"),
         "editions": ("studio.services.runtime", "editions"),
-        "evaluate_on_chosen_clock": (
-            "studio.services.runtime.clock_agreement",
-            "evaluate_on_chosen_clock",
-        ),
         "page_scripts": ("studio.services.runtime", "page_scripts"),
     },
 )
@@ -62,7 +54,6 @@ __all__ = [
     "default_spares",
     "default_workers",
     "editions",
-    "evaluate_on_chosen_clock",
     "page_scripts",
 ]
 # --- end of re-exports ---

@@ -15,11 +15,8 @@ from studio.app import lazy
 if TYPE_CHECKING:
     from studio.services.episodes import agents
     from studio.services.episodes.agents.base import Agent
-    from studio.services.episodes.editor_pages import EditorPages
     from studio.services.episodes.episode import Episode, EpisodeManager
-    from studio.services.episodes.human.live import HumanSessionDriver
     from studio.services.episodes.human.protocol import ProtocolCard
-    from studio.services.episodes.human.session import HumanSessionRecorder
     from studio.services.episodes.limits import Limits, PriceTable, load_prices, usage_text
     from studio.services.episodes.live.controls import RunControls, RunState
     from studio.services.episodes.live.runner import LiveRun, watch
@@ -30,11 +27,8 @@ __getattr__ = lazy.exports(
     __name__,
     {
         "Agent": ("studio.services.episodes.agents.base", "Agent"),
-        "EditorPages": ("studio.services.episodes.editor_pages", "EditorPages"),
         "Episode": ("studio.services.episodes.episode", "Episode"),
         "EpisodeManager": ("studio.services.episodes.episode", "EpisodeManager"),
-        "HumanSessionDriver": ("studio.services.episodes.human.live", "HumanSessionDriver"),
-        "HumanSessionRecorder": ("studio.services.episodes.human.session", "HumanSessionRecorder"),
         "Limits": ("studio.services.episodes.limits", "Limits"),
         "LiveRun": ("studio.services.episodes.live.runner", "LiveRun"),
         "PriceTable": ("studio.services.episodes.limits", "PriceTable"),
@@ -53,11 +47,8 @@ __getattr__ = lazy.exports(
 __all__ = [
     "VIEWPORT",
     "Agent",
-    "EditorPages",
     "Episode",
     "EpisodeManager",
-    "HumanSessionDriver",
-    "HumanSessionRecorder",
     "Limits",
     "LiveRun",
     "PriceTable",

@@ -15,12 +15,7 @@ from studio.app import lazy
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
     from studio.services.authoring import library_ops, review, trash
-    from studio.services.authoring.check_record import (
-        fingerprint,
-        last_checks,
-        load_check,
-        save_check,
-    )
+    from studio.services.authoring.check_record import load_check
     from studio.services.authoring.lint import Finding, LintFinding, level_of, lint_task
     from studio.services.authoring.metadata import apply_metadata
     from studio.services.authoring.recovery import RecoveryStore
@@ -52,8 +47,6 @@ __getattr__ = lazy.exports(
         "apply_metadata": ("studio.services.authoring.metadata", "apply_metadata"),
         "check_sb3": ("studio.services.core.sb3", "check_sb3"),
         "compare_projects": ("studio.services.core.project_diff", "compare_projects"),
-        "fingerprint": ("studio.services.authoring.check_record", "fingerprint"),
-        "last_checks": ("studio.services.authoring.check_record", "last_checks"),
         "level_of": ("studio.services.authoring.lint", "level_of"),
         "library_ops": ("studio.services.authoring", "library_ops"),
         "lint_task": ("studio.services.authoring.lint", "lint_task"),
@@ -61,7 +54,6 @@ __getattr__ = lazy.exports(
         "load_task": ("studio.services.core.store", "load_task"),
         "read_project_json": ("studio.services.core.sb3", "read_project_json"),
         "review": ("studio.services.authoring", "review"),
-        "save_check": ("studio.services.authoring.check_record", "save_check"),
         "scan_library": ("studio.services.core.store", "scan_library"),
         "trash": ("studio.services.authoring", "trash"),
     },
@@ -82,8 +74,6 @@ __all__ = [
     "apply_metadata",
     "check_sb3",
     "compare_projects",
-    "fingerprint",
-    "last_checks",
     "level_of",
     "library_ops",
     "lint_task",
@@ -91,7 +81,6 @@ __all__ = [
     "load_task",
     "read_project_json",
     "review",
-    "save_check",
     "scan_library",
     "trash",
 ]

@@ -3,8 +3,10 @@
 
 `check`: golden passes, initial fails, mutants fail, reruns agree; prints a line per task and a
 summary (or --json: the tasks and the summary, with --with-results their golden and initial
-results too; --profile: the time of each phase). Evaluations run in this machine's browser or
-with --ray on a cluster's workers. Exit codes: 0 every task valid; 1 some task is not; 2
+results too; --profile: the time of each phase). Each task's last check is kept beside it
+(`last_check.json`, as the window keeps it, so the window's library shows the verdict; a line
+after the text report counts them; --no-record keeps none). Evaluations run in this machine's
+browser or with --ray on a cluster's workers. Exit codes: 0 every task valid; 1 some task is not; 2
 unusable input (no task folder, an edition that is not installed); 130 cancelled (the
 evaluations in flight, here or on a cluster, ended). `equivalent`: 0 marked; 2 a task that
 cannot be read.
@@ -15,17 +17,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.app.editor import AgreementCache, default_workers, editions
-from studio.app.errors import TaskFileError
-from studio.app.library import load_task, scan_library
+from studio.app.editor import default_workers, editions
+from studio.app.library import load_task
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
 from studio.cli.ranges import integer
-from studio.models.errors import StudioError
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
+    from studio.app.task_checks import CheckedTasks
     from studio.models.check import CheckReport, TaskCheck
 
 
@@ -77,7 +79,12 @@ def register(sub: Any) -> None:
         action="store_true",
         help="with --json: also each task's golden and initial results (tests, timings)",
     )
-
+    ck.add_argument(
+        "--no-record",
+        action="store_true",
+        help="keep no last_check.json beside the tasks (by default each task's last check is "
+        "kept there, and the window's library shows its verdict)",
+    )
     ck.set_defaults(handler=check)
 
     eq = sub.add_parser("equivalent", help="mark a surviving mutant as equivalent, with a reason")
@@ -111,46 +118,45 @@ def check(args: argparse.Namespace) -> int:
 
 async def _check(args: argparse.Namespace) -> int:
     from studio.app import runners
-    from studio.app.checks import CheckOptions, check_tasks
+    from studio.app.clocks import clock_policy
+    from studio.app.task_checks import check_and_record, gather_tasks
 
-    entries, errors = [], []
-    for path in args.paths:
-        try:
-            scan = scan_library(path)
-        except TaskFileError as exc:
-            errors.append(exc)
-            continue
-        entries.extend(scan.tasks)
-        errors.extend(scan.errors)
-    if not entries and not errors:
-        raise StudioError(
-            f"no task folders (with task.json) under {', '.join(map(str, args.paths))}"
-        )
-    options = CheckOptions(
-        mutants=max(0, args.mutants),
-        reruns=max(1, args.reruns),
-        workers=max(1, args.workers or default_workers()),
-        seed=args.seed,
-        realtime=args.realtime,
-        compare_clocks=args.compare_clocks,
+    tasks = gather_tasks(list(args.paths))
+    policy = clock_policy(args.realtime, args.compare_clocks)
+    options = policy.options(
+        args.mutants, args.reruns, args.workers or default_workers(), args.seed
     )
-    with ProgressBar(len(entries) + len(errors), "task") as bar:
+    with ProgressBar(len(tasks.entries) + len(tasks.errors), "task") as bar:
 
         def progress(done: int, _total: int, check: TaskCheck) -> None:
             bar.advance(done, check.id, check.verdict.value, check.ok)
 
         edition = editions.choose(args.edition, list(args.paths))
         async with runners.evaluator(args.ray, options.workers, edition) as evaluator:
-            report = await check_tasks(
-                evaluator, entries, errors, options, progress, AgreementCache()
+            checked = await check_and_record(
+                evaluator, tasks, options, policy, progress, record=not args.no_record
             )
+    report = checked.report
     if args.json:
         print(json.dumps(report_json(report, args.with_results), indent=2))
     else:
         _print_report(report)
         if args.profile:
             _print_profile(report)
+        _print_recorded(checked)
+    for problem in checked.not_recorded.values():
+        print(f"warning: {problem}", file=sys.stderr)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _print_recorded(checked: CheckedTasks) -> None:
+    """One line after the report: how many verdicts were kept for the library's column."""
+    from studio.app.task_checks import RECORD_FILE
+
+    if checked.recorded:
+        kept = len(checked.recorded)
+        tasks = f"{kept} task{'s' if kept != 1 else ''}"
+        print(f"recorded as the last check of {tasks} ({RECORD_FILE}, shown in the window)")
 
 
 def report_json(report: CheckReport, with_results: bool = False) -> dict[str, object]:

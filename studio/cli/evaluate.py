@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from studio.app.editor import (
-    AgreementCache,
     BrowserPool,
     Evaluator,
     editions,
-    evaluate_on_chosen_clock,
 )
 from studio.app.library import load_task
 from studio.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
@@ -67,14 +65,10 @@ async def _eval(args: argparse.Namespace) -> int:
 
             result = await PublishedProtocol(pool).evaluate(entry, project)
         else:
-            result = await evaluate_on_chosen_clock(
-                Evaluator(pool),
-                entry,
-                project,
-                realtime=args.realtime,
-                cache=AgreementCache(),
-                timeout_s=args.timeout,
-                seed=args.seed,
+            from studio.app.clocks import clock_policy
+
+            result = await clock_policy(args.realtime).evaluate(
+                Evaluator(pool), entry, project, timeout_s=args.timeout, seed=args.seed
             )
         result_browser_s = pool.browser_start_s
     if args.json:

@@ -41,20 +41,19 @@ def rescore_run(args: argparse.Namespace) -> int:
 
 
 async def _rescore(args: argparse.Namespace) -> int:
-    from studio.app.editor import AgreementCache, BrowserPool, Evaluator, evaluate_on_chosen_clock
+    from studio.app.clocks import clock_policy
+    from studio.app.editor import BrowserPool, Evaluator
     from studio.app.files import atomic
     from studio.app.runs import RESCORE_FILE, rescore
 
     if not args.run_dir.is_dir():
         raise StudioError(f"{args.run_dir}: is not a folder")
-    cache = AgreementCache()
+    policy = clock_policy(args.realtime)
     async with BrowserPool(spares=1) as pool:
         evaluator = Evaluator(pool)
 
         async def judge(task: TaskFolder, project: Path) -> Any:
-            return await evaluate_on_chosen_clock(
-                evaluator, task, project, realtime=args.realtime, cache=cache
-            )
+            return await policy.evaluate(evaluator, task, project)
 
         outcome = await rescore(args.run_dir, judge, args.tasks)
     if not outcome.episodes:

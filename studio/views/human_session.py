@@ -1,5 +1,7 @@
-"""Human baseline sessions: a participant solves a queue of tasks in the embedded editor while
-every click, drag, scroll and key is recorded in the agent action schema.
+"""Human baseline sessions in the window: the protocol card dialog, the session bar, and the
+window's side of the protocol (studio.app.human_sessions, which runs it without Qt): a
+participant solves a queue of tasks in the embedded editor while every click, drag, scroll and
+key is recorded in the agent action schema.
 
 The protocol card (who, what they could see and use, the stopping rule, the time limit) is
 asked for first and stored with every session. Each task starts exactly as an agent's episode
@@ -14,13 +16,9 @@ count it as a failure whatever the program passes.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import time
-from datetime import UTC, datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -37,20 +35,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.episodes import EditorPages, HumanSessionDriver, HumanSessionRecorder, ProtocolCard
-from studio.app.files import paths
+from studio.app.episodes import ProtocolCard
+from studio.app.human_sessions import HumanSession, SessionDriver, editor_loader
 from studio.app.library import TaskFolder
 from studio.models.agent import EpisodeStatus
 from studio.models.evaluation import EvalResult
 from studio.views.dialogs import finished
 from studio.views.session_mode import SessionMode
 from studio.views.shell import StudioShell
-
-POLL_MS = 100
-
-
-def sessions_dir() -> Path:
-    return paths.data_dir() / "sessions"
 
 
 class SessionDialog(QDialog):
@@ -147,8 +139,9 @@ class SessionBar(QFrame):
 
 
 class HumanSessionController(QObject):
-    """Runs a session's task queue in the window's editor (lent by the shell's `pages`, so
-    never while a live run or a labeler has it)."""
+    """The window's side of a session (studio.app.human_sessions.SessionPort): the session
+    mode, the bar and the Results tab; the protocol runs in `session`, in the window's editor
+    (lent by the shell's `pages`, so never while a live run or a labeler has it)."""
 
     session_finished = Signal(object)  # the session folder
 
@@ -157,19 +150,22 @@ class HumanSessionController(QObject):
         self.shell = shell
         self.mode = mode
         self.bar = SessionBar(shell.parent)
-        self.driver: HumanSessionDriver | None = None
-        self.folder: Path | None = None
-        self._ending: asyncio.Future[EpisodeStatus] | None = None
-        self._started = 0.0
-        self._limit_s: int | None = None
-        self._ticker = QTimer(self)
-        self._ticker.timeout.connect(self._tick)
+        self.session = HumanSession(self, shell.pages, editor_loader(shell.server), shell.evaluator)
         self.bar.finish.clicked.connect(lambda: self.end(EpisodeStatus.DONE))
         self.bar.give_up.clicked.connect(lambda: self.end(EpisodeStatus.FAILED))
 
     @property
     def active(self) -> bool:
-        return self.driver is not None
+        return self.session.active
+
+    @property
+    def driver(self) -> SessionDriver | None:
+        """The recording of the task being solved (None between tasks)."""
+        return self.session.driver
+
+    @property
+    def folder(self) -> Path | None:
+        return self.session.folder
 
     async def ask_and_run(self, tasks: list[TaskFolder], selected: str | None) -> Path | None:
         dialog = SessionDialog(tasks, selected, self.shell.parent)
@@ -179,91 +175,45 @@ class HumanSessionController(QObject):
 
     def end(self, status: EpisodeStatus) -> None:
         """Finish (DONE) or give up (FAILED) on the task being solved."""
-        if self._ending is not None and not self._ending.done():
-            self._ending.set_result(status)
+        self.session.end(status)
 
     async def run(self, protocol: ProtocolCard, queue: list[TaskFolder]) -> Path | None:
         """Record `queue` one task after the other; return the session folder."""
-        if self.shell.pages.busy or self.active:
-            self.shell.status("The editor is busy with a live run; stop it first.")
-            return None
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        folder = sessions_dir() / f"{_safe(protocol.participant)}-{stamp}"
-        self.folder = folder
-        if self.mode is not None:
-            await self.mode.enter(f"the human baseline session of {protocol.participant}")
-        try:
-            for number, entry in enumerate(queue, 1):
-                await self._one_task(protocol, entry, folder / entry.task.id, number, len(queue))
-        finally:
-            self.bar.hide()
-            if self.mode is not None:
-                self.mode.leave()
-        self.session_finished.emit(folder)
+        folder = await self.session.run(protocol, queue)
+        if folder is not None:
+            self.session_finished.emit(folder)
         return folder
 
-    async def _one_task(
-        self, protocol: ProtocolCard, entry: TaskFolder, where: Path, number: int, total: int
-    ) -> EvalResult | None:
-        pages = self.shell.pages
-        page, _owned = await pages.acquire()
-        try:
-            await EditorPages(self.shell.server, None, 0).load_task(page, entry)
-            recorder = HumanSessionRecorder(where, entry, protocol, protocol.participant)
-            self.driver = HumanSessionDriver(page, recorder)
-            await self.driver.start()
-            self._show(entry, number, total, protocol)
-            status = await self._solve()
-            evaluator = await self.shell.evaluator()
+    # -- the port ------------------------------------------------------------------------------
 
-            async def evaluate(sb3: bytes) -> EvalResult | None:
-                return await evaluator.evaluate(entry, sb3, project_name="final.sb3")
+    async def lock(self, what: str) -> None:
+        if self.mode is not None:
+            await self.mode.enter(what)
 
-            if self.mode is not None and self.mode.breaches:
-                recorder.run.meta["protocol_breaches"] = self.mode.take_breaches()
-            result = await self.driver.finish(status, evaluate)
-            if result is not None:
-                self.shell.results.show_result(result, gave_up=status is EpisodeStatus.FAILED)
-            return result
-        finally:
-            self._ticker.stop()
-            self.driver = None
-            pages.release(page)
+    def unlock(self) -> None:
+        if self.mode is not None:
+            self.mode.leave()
 
-    async def _solve(self) -> EpisodeStatus:
-        """Poll the participant's input until Finish, Give up or the time limit."""
-        assert self.driver is not None
-        self._ending = asyncio.get_running_loop().create_future()
-        pages = self.shell.pages
-        while not self._ending.done():
-            await pages.refresh(self.driver.page)  # the screen size, if a resize reset it
-            await self.driver.poll()
-            if self.driver.recorder.over_time_limit():
-                self.driver.recorder.run.meta["stopped_by"] = "time limit"
-                self.end(EpisodeStatus.FAILED)
-                break
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self._ending), POLL_MS / 1000)
-        return self._ending.result()
-
-    def _show(self, entry: TaskFolder, number: int, total: int, protocol: ProtocolCard) -> None:
+    def show_task(self, entry: TaskFolder, number: int, total: int) -> None:
         self.bar.text.setText(
             f"<b>Task {number} of {total}</b> ({entry.task.id}) — {entry.task.instruction}"
         )
-        self._started = time.monotonic()
-        self._limit_s = protocol.time_limit_s
-        self._tick()
-        self._ticker.start(1000)
         self.bar.show()
 
-    def _tick(self) -> None:
-        spent = int(time.monotonic() - self._started)
-        text = f"{spent // 60}:{spent % 60:02d}"
-        if self._limit_s:
-            text += f" / {self._limit_s // 60}:{self._limit_s % 60:02d}"
-        steps = len(self.driver.steps) if self.driver else 0
-        self.bar.clock.setText(f"{text} · {steps} actions")
+    def show_time(self, spent_s: int, limit_s: int | None, actions: int) -> None:
+        text = f"{spent_s // 60}:{spent_s % 60:02d}"
+        if limit_s:
+            text += f" / {limit_s // 60}:{limit_s % 60:02d}"
+        self.bar.clock.setText(f"{text} · {actions} actions")
 
+    def hide_task(self) -> None:
+        self.bar.hide()
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "participant"
+    def take_breaches(self) -> list[dict[str, str]]:
+        return self.mode.take_breaches() if self.mode is not None else []
+
+    def show_result(self, result: EvalResult, gave_up: bool) -> None:
+        self.shell.results.show_result(result, gave_up=gave_up)
+
+    def say(self, text: str) -> None:
+        self.shell.status(text)

@@ -20,10 +20,12 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from studio.app.editor import AgreementCache, BrowserPool, EditorServer, clock_for
+from studio.app.clocks import clock_policy
+from studio.app.editor import BrowserPool, EditorServer
 from studio.app.episodes import WindowPageSource
 from studio.app.errors import TaskFileError
-from studio.app.library import LibraryScan, TaskFolder, last_checks, scan_library
+from studio.app.library import LibraryScan, TaskFolder, scan_library
+from studio.app.task_checks import library_verdicts
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
 from studio.views import recovery_work, study_board, task_memory, window_layout
@@ -263,8 +265,7 @@ class MainWindow(QMainWindow):
             return None
         self.library_root = root
         self.library.set_library(root, scan)
-        records = await asyncio.to_thread(last_checks, scan.tasks)
-        self.library.set_checks({i: (r.verdict.value, r.when) for i, r in records.items()})
+        self.library.set_checks(await asyncio.to_thread(library_verdicts, scan.tasks))
         self.statusBar().showMessage(
             f"{len(scan.tasks)} tasks in {root}"
             + (f"; {len(scan.errors)} failed to load" if scan.errors else ""),
@@ -330,10 +331,9 @@ class MainWindow(QMainWindow):
         try:
             evaluator = await self.browser.ready_evaluator()
             # Accelerated unless the task asks for real time or was seen to disagree with it.
-            clock = clock_for(entry, realtime=False, cache=AgreementCache())
             script = self.authoring.script_for(entry)
-            return await evaluator.evaluate(
-                entry, data, project_name=project_name, clock=clock, script=script
+            return await clock_policy().evaluate(
+                evaluator, entry, data, project_name=project_name, script=script
             )
         except Exception as exc:  # the browser is missing or died: say so, keep the window
             self.results.show_error(f"The evaluation could not run: {exc}")

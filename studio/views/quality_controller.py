@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 from collections.abc import Awaitable, Callable, Coroutine
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -20,18 +20,22 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from studio.app import equivalence
-from studio.app.checks import CheckOptions, TaskChecker, build_mutant, judge
-from studio.app.editor import AgreementCache, Evaluator
+from studio.app.checks import build_mutant, judge
+from studio.app.clocks import clock_policy
+from studio.app.editor import Evaluator
 from studio.app.errors import ProjectFileError
 from studio.app.library import (
     Finding,
     TaskFolder,
-    fingerprint,
     lint_task,
     load_check,
     read_project_json,
     review,
-    save_check,
+)
+from studio.app.task_checks import (
+    RecordedCheck,
+    check_task_and_record,
+    record_check,
 )
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
@@ -77,7 +81,8 @@ class QualityController(QObject):
         self.authoring = authoring
         self.checks, self.review_panel, self.diff = checks, review_panel, diff
         self._evaluator = evaluator
-        self.options = CheckOptions()
+        self.policy = clock_policy()  # the window forces no clock and compares none
+        self.options = self.policy.options()
         self.check: TaskCheck | None = None
         self.findings: list[Finding] = []
         self._running: asyncio.Task[TaskCheck | None] | None = None
@@ -147,25 +152,27 @@ class QualityController(QObject):
             return None
         entry = self.authoring.entry
         assert entry is not None
-        started = await asyncio.to_thread(fingerprint, entry.folder)  # what this check judges
-        checker = TaskChecker(await self._evaluator(), self.options, AgreementCache())
-        checker.progress = lambda done, total: self.checks.set_progress(
-            done, total, f"{done} of {total} evaluations"
-        )
         self.checks.set_running(True)
         try:
-            check = await checker.check(entry)
+            recorded = await check_task_and_record(
+                await self._evaluator(),
+                entry,
+                self.options,
+                self.policy,
+                lambda done, total: self.checks.set_progress(
+                    done, total, f"{done} of {total} evaluations"
+                ),
+            )
         except asyncio.CancelledError:
             self.message.emit(f"Check of {entry.task.id} stopped.")
             return None
         finally:
             self.checks.set_running(False)
-        await self._record(entry, check, started)
-        return check
+        await self._show_recorded(entry, recorded)
+        return recorded.check
 
-    async def _record(self, entry: TaskFolder, check: TaskCheck, started: str | None) -> None:
-        when = datetime.now(UTC)
-        await asyncio.to_thread(save_check, entry, check, when, started)
+    async def _show_recorded(self, entry: TaskFolder, recorded: RecordedCheck) -> None:
+        check, when = recorded.check, recorded.when
         if self.on_check_recorded is not None:
             self.on_check_recorded(entry, check, when)
         open_now = self.authoring.entry
@@ -216,7 +223,7 @@ class QualityController(QObject):
         if entry is None:
             return
         survivor.equivalent_reason = note.reason
-        await self._record(entry, judge(check), None)
+        await self._show_recorded(entry, await asyncio.to_thread(record_check, entry, judge(check)))
 
     async def show_session_diff(self) -> None:
         """Initial vs golden as the open task holds them now (unsaved edits included)."""

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from studio.app.agents import episode_agents
 from studio.app.episodes import VIEWPORT, Agent, agents
+from studio.app.human_sessions import sessions_dir
 from studio.app.library import TaskFolder, load_task
 from studio.app.runs import TERMINAL_APIS, compare, export_archive, recorded_task_folder
 from studio.models.agent import Mode
@@ -29,7 +30,7 @@ from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
 from studio.views.campaign_dialog import CampaignDialog
 from studio.views.dialogs import finished
-from studio.views.human_session import HumanSessionController, sessions_dir
+from studio.views.human_session import HumanSessionController
 from studio.views.live_controller import LiveController, runs_dir
 from studio.views.live_height import LiveHeight
 from studio.views.live_width import LiveWidth

@@ -76,6 +76,21 @@ def test_check_json_reports_each_task(checked_library: tuple[int, dict[str, Any]
     assert data["summary"]["tasks"] == 4 and data["summary"]["ok"] == 2
 
 
+def test_check_records_each_verdict_for_the_window_library(
+    checked_library: tuple[int, dict[str, Any]],
+) -> None:
+    """The window's verdict column reads what `studio check` recorded (issue 37, part C)."""
+    from studio.app.library import scan_library
+    from studio.app.task_checks import library_verdicts
+
+    _code, data = checked_library
+    lib = Path(next(t for t in data["tasks"] if t["id"] == "good")["folder"]).parent
+    shown = {
+        i: verdict for i, (verdict, _when) in library_verdicts(scan_library(lib).tasks).items()
+    }
+    assert shown == {"good": "valid", "debug_ok": "valid", "weak": "invalid"}
+
+
 def test_check_debug_task_whose_initial_passes_is_invalid(
     checked_library: tuple[int, dict[str, Any]],
 ) -> None:

@@ -112,7 +112,7 @@ def test_check_on_the_cluster_prints_the_local_json_and_names_the_broken_node(
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    args = ["check", str(TASK), "--mutants", "1", "--reruns", "2", "--workers", "2"]
+    args = ["check", str(TASK), "--mutants", "1", "--reruns", "2", "--workers", "2", "--no-record"]
     with caplog.at_level(logging.INFO, logger="studio.cluster"):
         code = main([*args, "--ray", cluster.address, "--json"])
     out = capsys.readouterr().out

@@ -140,14 +140,22 @@ async def evaluate_on_chosen_clock(
     project_name: str | None = None,
     timeout_s: float | None = None,
     seed: int = 0,
+    script: str | None = None,
 ) -> EvalResult:
     """Evaluate on the clock `clock_for` picks; a virtual run whose script used what the
-    virtual clock cannot serve is done again in real time, and the result says why."""
+    virtual clock cannot serve is done again in real time, and the result says why. `script`:
+    the text of the task's script to run instead of its file (unsaved edits)."""
     clock = clock_for(entry, realtime, cache)
 
     async def run(on: Clock) -> EvalResult:
         return await evaluator.evaluate(
-            entry, project, project_name=project_name, timeout_s=timeout_s, clock=on, seed=seed
+            entry,
+            project,
+            project_name=project_name,
+            timeout_s=timeout_s,
+            clock=on,
+            seed=seed,
+            script=script,
         )
 
     result = await run(clock)
