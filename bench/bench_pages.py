@@ -10,7 +10,8 @@ wait, project load, script), the load averages; then the ratios issue 28 asks fo
   - time outside the script per evaluation (page wait + project load), new over old
     (target <= 1/4);
   - with --real-time N: the same evaluations one after another in real time as the published
-    protocol runs them (studio.services.exchange.published_protocol, as bench/bench_published.py),
+    protocol runs them (studio.services.formats.scratchworld.published_protocol, as
+    bench/bench_published.py),
     measured on N tasks spread over the set and scaled to every evaluation of the new pass,
     over the new pass's wall time (target >= 30x);
   - what limits the new path: the share of each phase, and the wall time over the scripts' own
@@ -47,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from studio.models.check import CheckReport  # noqa: E402
 from studio.services.checking.checker import CheckOptions, check_tasks  # noqa: E402
 from studio.services.core.store import TaskFolder, scan_library  # noqa: E402
-from studio.services.exchange.published_protocol import PublishedProtocol  # noqa: E402
+from studio.services.formats.scratchworld.published_protocol import PublishedProtocol  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 from studio.services.runtime.clock_agreement import verdicts  # noqa: E402
 from studio.services.runtime.evaluator import Evaluator  # noqa: E402

@@ -29,7 +29,7 @@ from studio.models.errors import StudioError
 from studio.models.task import Category
 from studio.services.checking.checker import CheckOptions, TaskChecker
 from studio.services.core.store import load_task, scan_library
-from studio.services.exchange.scratchworld.importer import import_scratchworld
+from studio.services.formats.scratchworld.tasks.importer import import_scratchworld
 from studio.services.propose.pipeline import ProposeOptions, propose
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.evaluator import Evaluator

@@ -8,8 +8,8 @@ Measured in one run, on 2 cores, from a fresh cache:
   3. second check: the same command again (warm cache);
   4. the same evaluations (golden + initial of every task) one after another as the published
      service runs them: a live editor page, real time, config {}, 120 s cap
-     (studio.services.exchange.published_protocol). This is the real-time baseline and the reference
-     verdicts;
+     (studio.services.formats.scratchworld.published_protocol). This is the real-time baseline
+     and the reference verdicts;
 then prints the speed-ups (real-time total over each check's wall time), evaluations per
 minute, mean time per phase, and whether every per-test verdict of the first check equals the
 protocol's. Targets (issue 13): first check >= 10x, second >= 20x; verdicts equal.
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.services.core.store import TaskFolder, scan_library  # noqa: E402
-from studio.services.exchange.published_protocol import PublishedProtocol  # noqa: E402
+from studio.services.formats.scratchworld.published_protocol import PublishedProtocol  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 from studio.services.runtime.clock_agreement import verdicts  # noqa: E402
 

@@ -43,8 +43,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.app.checkout import import_checkout  # noqa: E402
 from studio.app.regions import RegionOptions, RegionWorkshop  # noqa: E402
+from studio.services.formats.scratchworld.checkout import import_checkout  # noqa: E402
 from studio.services.labeling.drag.item import ItemFolder, scan_items  # noqa: E402
 from studio.services.labeling.drag.page import open_window  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402

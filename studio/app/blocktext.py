@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     )
     from studio.services.core.blocktext.roundtrip import round_trip
     from studio.services.core.sb3 import load_sb3
-    from studio.services.exchange.nl2scratch.exporter import export_nl2scratch
-    from studio.services.exchange.nl2scratch.score import score_files
-    from studio.services.propose.nl2scratch_import import import_nl2scratch
+    from studio.services.formats.nl2scratch.exporter import export_nl2scratch
+    from studio.services.formats.nl2scratch.importer import import_nl2scratch
+    from studio.services.formats.nl2scratch.score import score_files
 
 __getattr__ = lazy.exports(
     __name__,
@@ -29,11 +29,11 @@ __getattr__ = lazy.exports(
         "build_into": ("studio.services.core.blocktext.project_text", "build_into"),
         "build_project": ("studio.services.core.blocktext.project_text", "build_project"),
         "project_text": ("studio.services.core.blocktext.project_text", "project_text"),
-        "export_nl2scratch": ("studio.services.exchange.nl2scratch.exporter", "export_nl2scratch"),
-        "import_nl2scratch": ("studio.services.propose.nl2scratch_import", "import_nl2scratch"),
+        "export_nl2scratch": ("studio.services.formats.nl2scratch.exporter", "export_nl2scratch"),
+        "import_nl2scratch": ("studio.services.formats.nl2scratch.importer", "import_nl2scratch"),
         "load_sb3": ("studio.services.core.sb3", "load_sb3"),
         "round_trip": ("studio.services.core.blocktext.roundtrip", "round_trip"),
-        "score_files": ("studio.services.exchange.nl2scratch.score", "score_files"),
+        "score_files": ("studio.services.formats.nl2scratch.score", "score_files"),
     },
 )
 

@@ -13,16 +13,19 @@ from studio.app import lazy
 
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
-    from studio.services.exchange.published_protocol import PublishedProtocol
-    from studio.services.exchange.scratchworld import ExportReport, ImportReport
+    from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
+    from studio.services.formats.scratchworld.tasks import ExportReport, ImportReport
     from studio.services.runs.inspect_log import export_inspect
 
 __getattr__ = lazy.exports(
     __name__,
     {
-        "ExportReport": ("studio.services.exchange.scratchworld", "ExportReport"),
-        "ImportReport": ("studio.services.exchange.scratchworld", "ImportReport"),
-        "PublishedProtocol": ("studio.services.exchange.published_protocol", "PublishedProtocol"),
+        "ExportReport": ("studio.services.formats.scratchworld.tasks", "ExportReport"),
+        "ImportReport": ("studio.services.formats.scratchworld.tasks", "ImportReport"),
+        "PublishedProtocol": (
+            "studio.services.formats.scratchworld.published_protocol",
+            "PublishedProtocol",
+        ),
         "export_inspect": ("studio.services.runs.inspect_log", "export_inspect"),
     },
 )

@@ -14,26 +14,26 @@ from studio.app import lazy
 
 if TYPE_CHECKING:
     from studio.services.authoring.set_stats import format_stats, set_stats
-    from studio.services.labeling.drag_settings import SettingsDragAgent
-    from studio.services.labeling.drag_settings import (
-        settings_problems as drag_settings_problems,
-    )
-    from studio.services.runs.submission import (
+    from studio.services.formats.scratchworld.submission import (
         SubmissionError,
         read_submission,
         write_submission,
+    )
+    from studio.services.labeling.drag_settings import SettingsDragAgent
+    from studio.services.labeling.drag_settings import (
+        settings_problems as drag_settings_problems,
     )
 
 __getattr__ = lazy.exports(
     __name__,
     {
         "SettingsDragAgent": ("studio.services.labeling.drag_settings", "SettingsDragAgent"),
-        "SubmissionError": ("studio.services.runs.submission", "SubmissionError"),
+        "SubmissionError": ("studio.services.formats.scratchworld.submission", "SubmissionError"),
         "drag_settings_problems": ("studio.services.labeling.drag_settings", "settings_problems"),
         "format_stats": ("studio.services.authoring.set_stats", "format_stats"),
-        "read_submission": ("studio.services.runs.submission", "read_submission"),
+        "read_submission": ("studio.services.formats.scratchworld.submission", "read_submission"),
         "set_stats": ("studio.services.authoring.set_stats", "set_stats"),
-        "write_submission": ("studio.services.runs.submission", "write_submission"),
+        "write_submission": ("studio.services.formats.scratchworld.submission", "write_submission"),
     },
 )
 

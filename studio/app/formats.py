@@ -53,20 +53,20 @@ class SetReport(Protocol):
 IMPORT_FORMATS: Registry[Callable[..., Any]] = Registry("import format")
 IMPORT_FORMATS.add(
     "scratchworld",
-    "studio.app.checkout:import_checkout",
+    "studio.services.formats.scratchworld.checkout:import_checkout",
     "a checkout of the ScratchWorld repository",
     traits=[PLAIN],
 )
 IMPORT_FORMATS.add(
     "nl2scratch",
-    "studio.services.propose.nl2scratch_import:import_nl2scratch",
+    "studio.services.formats.nl2scratch.importer:import_nl2scratch",
     "an NL2Scratch JSON-lines file: one create task per row",
 )
 
 EXPORT_FORMATS: Registry[Callable[..., Any]] = Registry("export format")
 EXPORT_FORMATS.add(
     "scratchworld",
-    "studio.app.checkout:export_checkout",
+    "studio.services.formats.scratchworld.checkout:export_checkout",
     "the ScratchWorld repository layout",
     traits=[PLAIN],
 )
@@ -77,12 +77,12 @@ EXPORT_FORMATS.add(
 )
 EXPORT_FORMATS.add(
     "submission",
-    "studio.services.runs.submission:write_submission",
+    "studio.services.formats.scratchworld.submission:write_submission",
     "a campaign as a ScratchWorld leaderboard submission (JSONL)",
 )
 EXPORT_FORMATS.add(
     "nl2scratch",
-    "studio.services.exchange.nl2scratch.exporter:export_nl2scratch",
+    "studio.services.formats.nl2scratch.exporter:export_nl2scratch",
     "NL2Scratch rows {key, nl, pseudocode}",
 )
 
@@ -90,14 +90,14 @@ EXPORT_FORMATS.add(
 ITEM_SET_IMPORTS: Registry[Callable[..., Any]] = Registry("item set format")
 ITEM_SET_IMPORTS.add(
     "scratchworld",
-    "studio.services.labeling.published.sets:import_diagnostics",
+    "studio.services.formats.scratchworld.items.sets:import_diagnostics",
     "the single-step drag and perception QA items of a ScratchWorld checkout",
     traits=[PLAIN],
 )
 ITEM_SET_EXPORTS: Registry[Callable[..., Any]] = Registry("item set format")
 ITEM_SET_EXPORTS.add(
     "scratchworld",
-    "studio.services.labeling.published.sets:export_diagnostics_only",
+    "studio.services.formats.scratchworld.items.sets:export_diagnostics_only",
     "drag and QA items in the ScratchWorld published layout",
     traits=[PLAIN],
 )

@@ -13,6 +13,10 @@ from studio.app import lazy
 
 # --- re-exported services (generated from what the front ends import) ---
 if TYPE_CHECKING:
+    from studio.services.formats.scratchworld.items.sets import (
+        export_diagnostics_only,
+        import_diagnostics,
+    )
     from studio.services.labeling.drag import review as drag_review
     from studio.services.labeling.drag.agreement import blind_copy as drag_blind_copy
     from studio.services.labeling.drag.agreement import region_agreement
@@ -36,7 +40,6 @@ if TYPE_CHECKING:
     from studio.services.labeling.drag.scoring import K_MAX, read_predictions, score_items
     from studio.services.labeling.drag.scoring import execute as drag_execute
     from studio.services.labeling.drag.scoring import report as drag_report
-    from studio.services.labeling.published.sets import export_diagnostics_only, import_diagnostics
     from studio.services.labeling.qa import review as qa_review
     from studio.services.labeling.qa import screens
     from studio.services.labeling.qa.capture import capture, make_item
@@ -73,10 +76,13 @@ __getattr__ = lazy.exports(
         "drag_report": ("studio.services.labeling.drag.scoring", "report"),
         "drag_review": ("studio.services.labeling.drag", "review"),
         "export_diagnostics_only": (
-            "studio.services.labeling.published.sets",
+            "studio.services.formats.scratchworld.items.sets",
             "export_diagnostics_only",
         ),
-        "import_diagnostics": ("studio.services.labeling.published.sets", "import_diagnostics"),
+        "import_diagnostics": (
+            "studio.services.formats.scratchworld.items.sets",
+            "import_diagnostics",
+        ),
         "iou": ("studio.services.labeling.drag.grid", "iou"),
         "labeler_agreement": ("studio.services.labeling.qa.scoring", "labeler_agreement"),
         "load_item": ("studio.services.labeling.drag.item", "load_item"),

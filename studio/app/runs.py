@@ -18,13 +18,13 @@ if TYPE_CHECKING:
     from studio.services.runs.reports import format_table, report_for
     from studio.services.runs.rescore import RESCORE_FILE, rescore
     from studio.services.runs.trajectories.archive import (
-        export_archive,
         open_archive,
         read_manifest,
         recorded_task_folder,
     )
     from studio.services.runs.trajectories.catalog import RunRow, list_runs
     from studio.services.runs.trajectories.compare import Comparison, compare
+    from studio.services.runs.trajectories.export import export_archive
     from studio.services.runs.trajectories.geometry import action_point
     from studio.services.runs.trajectories.text import (
         format_comparison,
@@ -43,7 +43,7 @@ __getattr__ = lazy.exports(
         "TrajectoryView": ("studio.services.runs.trajectories.view", "TrajectoryView"),
         "action_point": ("studio.services.runs.trajectories.geometry", "action_point"),
         "compare": ("studio.services.runs.trajectories.compare", "compare"),
-        "export_archive": ("studio.services.runs.trajectories.archive", "export_archive"),
+        "export_archive": ("studio.services.runs.trajectories.export", "export_archive"),
         "format_comparison": ("studio.services.runs.trajectories.text", "format_comparison"),
         "format_table": ("studio.services.runs.reports", "format_table"),
         "format_timeline": ("studio.services.runs.trajectories.text", "format_timeline"),

@@ -1,5 +1,5 @@
 """`studio export submission RUNS --out FILE.jsonl`: a campaign as a ScratchWorld leaderboard
-submission (studio.services.runs.submission says what each row holds).
+submission (studio.services.formats.scratchworld.submission says what each row holds).
 
 Exit codes: 0 written; 2 RUNS cannot be one submission (several agents or modes, several
 episodes of a task without --epoch, no runs), named.

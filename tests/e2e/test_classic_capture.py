@@ -24,10 +24,10 @@ import pytest
 
 from studio.services.core import paths
 from studio.services.core.store import load_task
-from studio.services.exchange.scratchworld.reports import ImportReport
+from studio.services.formats.scratchworld.items.common import Report
+from studio.services.formats.scratchworld.items.qa import QA_SHOTS, import_qa
+from studio.services.formats.scratchworld.tasks.reports import ImportReport
 from studio.services.labeling.drag.page import open_window
-from studio.services.labeling.published.common import Report
-from studio.services.labeling.published.qa import QA_SHOTS, import_qa
 from studio.services.labeling.qa.item import QaSet
 from studio.services.labeling.qa.screens import recapture
 from studio.services.propose import trace

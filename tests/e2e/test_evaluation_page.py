@@ -248,7 +248,7 @@ def test_the_published_protocols_editor_page_is_contained_too(
     browser_pool,  # type: ignore[no-untyped-def]
     listener: socket.socket,
 ) -> None:
-    from studio.services.exchange.published_protocol import PublishedProtocol
+    from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
 
     port = str(listener.getsockname()[1])
     entry = load_task(make_task(tmp_path / "pub", script=REACHES_OUT.replace("PORT", port)))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from studio.services.core.store import load_task
-from studio.services.exchange.nl2scratch.exporter import export_nl2scratch
-from studio.services.propose.nl2scratch_import import import_nl2scratch
+from studio.services.formats.nl2scratch.exporter import export_nl2scratch
+from studio.services.formats.nl2scratch.importer import import_nl2scratch
 from studio.services.propose.pipeline import ProposeOptions
 from studio.services.runtime.evaluator import Evaluator
 

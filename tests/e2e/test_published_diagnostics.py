@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from studio import cli
-from studio.app.checkout import export_checkout, import_checkout
 from studio.app.regions import RegionOptions, RegionWorkshop
+from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
 from studio.services.labeling.agents import OracleDragAgent, ScriptedDragAgent
 from studio.services.labeling.drag.item import DragItemError, load_item, scan_items
 from studio.services.labeling.drag.page import TrialPages, open_window

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from studio.app.checkout import import_checkout
 from studio.app.regions import RegionOptions, RegionWorkshop
+from studio.services.formats.scratchworld.checkout import import_checkout
 from studio.services.labeling.drag.item import DragItemError, load_item
 from studio.services.runtime.editions import Edition
 from tests.helpers.loop_thread import LoopThread

@@ -16,7 +16,7 @@ import pytest
 
 from studio.models.evaluation import Clock
 from studio.services.core.store import load_task
-from studio.services.exchange.published_protocol import PublishedProtocol
+from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
 from studio.services.runtime.clock_agreement import verdicts
 from studio.services.runtime.evaluator import Evaluator
 

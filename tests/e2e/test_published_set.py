@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from studio.services.core.store import load_task
-from studio.services.exchange.published_protocol import PublishedProtocol
+from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
 from studio.services.runtime import editions
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.clock_agreement import verdicts

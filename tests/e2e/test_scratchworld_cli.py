@@ -52,7 +52,7 @@ def test_imported_tasks_pass_on_golden_with_the_sets_helpers(
 
 
 def test_helper_declared_as_class_loads(tmp_path: Path, evaluate) -> None:  # type: ignore[no-untyped-def]
-    from studio.services.exchange.scratchworld import import_scratchworld
+    from studio.services.formats.scratchworld.tasks import import_scratchworld
 
     sw = build_set(tmp_path / "sw", helper_style="class")
     assert import_scratchworld(sw.root, tmp_path / "lib").ok

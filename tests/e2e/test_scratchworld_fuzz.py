@@ -30,8 +30,9 @@ from hypothesis import strategies as st
 from studio.services.api.app import INTERNAL
 from studio.services.api.server import ApiServer
 from studio.services.episodes.episode import EpisodeManager
-from studio.services.exchange.scratchworld_api.checkout import SwCheckout
-from studio.services.exchange.scratchworld_api.sessions import SwSessions
+from studio.services.formats.scratchworld.server.checkout import SwCheckout
+from studio.services.formats.scratchworld.server.routes import SwRoutes
+from studio.services.formats.scratchworld.server.sessions import SwSessions
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
@@ -159,7 +160,7 @@ class Stack:
         self.manager = EpisodeManager(server=pool.server, pool=pool)
         self.checkout = SwCheckout(root)
         self.sessions = SwSessions(self.manager, self.checkout)
-        self.server = ApiServer(self.manager, TOKEN, scratchworld=self.sessions)
+        self.server = ApiServer(self.manager, TOKEN, open_routes=SwRoutes(self.sessions))
         self.live = ""
 
     async def ensure_live(self) -> str:

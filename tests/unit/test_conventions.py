@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from studio.models.task import Convention, Task
 from studio.services.core.store import load_task
-from studio.services.exchange.scratchworld import import_scratchworld
+from studio.services.formats.scratchworld.tasks import import_scratchworld
 from tests.helpers.scratchworld_fixture import SPECS, build_set
 from tests.helpers.tasks import make_task
 

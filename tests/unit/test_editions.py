@@ -12,7 +12,7 @@ import pytest
 from studio.app.serving.options import serve_edition
 from studio.models.errors import StudioError
 from studio.services.core import paths
-from studio.services.exchange.scratchworld import export_scratchworld, import_scratchworld
+from studio.services.formats.scratchworld.tasks import export_scratchworld, import_scratchworld
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.server import EditorServer
@@ -171,7 +171,7 @@ def test_a_drag_item_runs_on_the_edition_of_its_set_or_library(tmp_path: Path) -
 
 
 def test_a_diagnostics_import_runs_its_items_on_classic(tmp_path: Path) -> None:
-    from studio.services.labeling.published.sets import import_diagnostics
+    from studio.services.formats.scratchworld.items.sets import import_diagnostics
 
     root = REPO / "tests" / "fixtures" / "scratchworld_classic"
     library = tmp_path / "lib"

@@ -14,8 +14,8 @@ import pytest
 from studio.services.core import atomic
 from studio.services.core.leftovers import is_leftover, owner_tag, temp_dir
 from studio.services.core.store import scan_library
-from studio.services.exchange.scratchworld import import_scratchworld
-from studio.services.exchange.scratchworld_api.checkout import TEMP_PREFIX, SwCheckout
+from studio.services.formats.scratchworld.server.checkout import TEMP_PREFIX, SwCheckout
+from studio.services.formats.scratchworld.tasks import import_scratchworld
 from tests.helpers.scratchworld_fixture import build_set
 from tests.helpers.tasks import make_task
 

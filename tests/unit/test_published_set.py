@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from studio.services.core.sb3 import check_sb3
-from studio.services.exchange.scratchworld import (
+from studio.services.formats.scratchworld.tasks import (
     export_scratchworld,
     import_scratchworld,
     match_golden,

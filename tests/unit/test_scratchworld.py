@@ -13,7 +13,7 @@ from studio.models.errors import StudioError
 from studio.models.task import Category, Convention
 from studio.services.core import paths
 from studio.services.core.store import load_task, save_task, scan_library
-from studio.services.exchange.scratchworld import (
+from studio.services.formats.scratchworld.tasks import (
     export_scratchworld,
     import_scratchworld,
     match_golden,

@@ -15,15 +15,16 @@ from studio import cli
 from studio.models.errors import StudioError
 from studio.models.evaluation import ErrorKind, EvalError, EvalResult, TestDetail
 from studio.services.api.server import ApiServer
-from studio.services.exchange.scratchworld_api.checkout import SwCheckout, plain_name
-from studio.services.exchange.scratchworld_api.handler import (
+from studio.services.formats.scratchworld.server.checkout import SwCheckout, plain_name
+from studio.services.formats.scratchworld.server.handler import (
     SessionHandler,
     SwActionError,
     custom_js_data,
     parse_primitive,
 )
-from studio.services.exchange.scratchworld_api.replies import envelope, published_result
-from studio.services.exchange.scratchworld_api.sessions import SwSessions, parse_selectors
+from studio.services.formats.scratchworld.server.replies import envelope, published_result
+from studio.services.formats.scratchworld.server.routes import SwRoutes
+from studio.services.formats.scratchworld.server.sessions import SwSessions, parse_selectors
 from tests.helpers.fake_env import FakeEpisodeManager
 
 TOKEN = "t0ken"
@@ -151,7 +152,7 @@ def test_session_routes_need_no_token_but_the_studio_routes_still_do(tmp_path: P
 async def _open_routes(tmp_path: Path) -> None:
     manager = FakeEpisodeManager()
     sessions = SwSessions(manager, _checkout(tmp_path))
-    server = ApiServer(manager, TOKEN, scratchworld=sessions)
+    server = ApiServer(manager, TOKEN, open_routes=SwRoutes(sessions))
     transport = httpx.ASGITransport(app=server.app.asgi)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         ready = await client.get("/")
@@ -199,7 +200,7 @@ def test_the_token_less_routes_are_refused_off_loopback(
             FakeEpisodeManager(),
             TOKEN,
             host="0.0.0.0",
-            scratchworld=SwSessions(FakeEpisodeManager(), _checkout(tmp_path / "b")),
+            open_routes=SwRoutes(SwSessions(FakeEpisodeManager(), _checkout(tmp_path / "b"))),
         )
 
 

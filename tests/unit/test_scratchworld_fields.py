@@ -1,5 +1,5 @@
 """Export, import gives back every field the studio knows of a task, the published ones and
-those kept beside them (studio.services.exchange.scratchworld.studio_fields); a published set's
+those kept beside them (studio.services.formats.scratchworld.tasks.studio_fields); a published set's
 files gain nothing."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 from studio.models.task import Task
 from studio.services.core.store import load_task, save_task
-from studio.services.exchange.scratchworld import export_scratchworld, import_scratchworld
-from studio.services.exchange.scratchworld.record import METADATA_KEY
-from studio.services.exchange.scratchworld.studio_fields import STUDIO_KEY
+from studio.services.formats.scratchworld.tasks import export_scratchworld, import_scratchworld
+from studio.services.formats.scratchworld.tasks.record import METADATA_KEY
+from studio.services.formats.scratchworld.tasks.studio_fields import STUDIO_KEY
 from tests.helpers.tasks import make_task
 
 # Fields that name files export renames, or the record import itself adds: compared apart.

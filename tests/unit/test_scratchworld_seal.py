@@ -24,15 +24,16 @@ from studio.models.agent import Mode
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import RunInfo
 from studio.services.api.server import ApiServer
-from studio.services.exchange.scratchworld_api import sessions as sessions_module
-from studio.services.exchange.scratchworld_api.checkout import SwCheckout
-from studio.services.exchange.scratchworld_api.handler import (
+from studio.services.formats.scratchworld.server import sessions as sessions_module
+from studio.services.formats.scratchworld.server.checkout import SwCheckout
+from studio.services.formats.scratchworld.server.handler import (
     SessionHandler,
     SwAction,
     SwActionError,
 )
-from studio.services.exchange.scratchworld_api.seal import UNSEALED_KEY
-from studio.services.exchange.scratchworld_api.sessions import SwSessions
+from studio.services.formats.scratchworld.server.routes import SwRoutes
+from studio.services.formats.scratchworld.server.seal import UNSEALED_KEY
+from studio.services.formats.scratchworld.server.sessions import SwSessions
 from studio.services.runs.reports import build_report, entry_from_run, format_table
 from tests.helpers.fake_sw import FakePage, FakeSwManager
 from tests.helpers.scratchworld_fixture import build_set
@@ -47,7 +48,7 @@ async def served(tmp_path: Path, **options: Any) -> AsyncIterator[tuple[httpx.As
     checkout = SwCheckout(tmp_path / "sw")
     manager = FakeSwManager()
     sessions = SwSessions(manager, checkout, **options)
-    server = ApiServer(manager, TOKEN, scratchworld=sessions)  # type: ignore[arg-type]
+    server = ApiServer(manager, TOKEN, open_routes=SwRoutes(sessions))  # type: ignore[arg-type]
     transport = httpx.ASGITransport(app=server.app.asgi)
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from studio.services.formats.scratchworld.results.folders import classify, find_result_folders
 from studio.services.runs.reports import format_table, report_for
-from studio.services.runs.sw_results import classify, find_result_folders
 from studio.services.runs.trajectories.view import load_view
 from tests.helpers.cli import studio
 

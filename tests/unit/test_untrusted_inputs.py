@@ -18,8 +18,8 @@ from studio.services.core.jsonl import json_lines
 from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import load_task, scan_library
 from studio.services.core.untrusted_json import MAX_DEPTH, JsonInputError, loads, read_json
-from studio.services.exchange.scratchworld import import_scratchworld
-from studio.services.exchange.scratchworld.reports import Problem
+from studio.services.formats.scratchworld.tasks import import_scratchworld
+from studio.services.formats.scratchworld.tasks.reports import Problem
 from studio.services.runs.trajectories.archive import MANIFEST, read_manifest
 from studio.services.runtime.clock_agreement import AgreementCache
 from tests.helpers.scratchworld_fixture import build_set

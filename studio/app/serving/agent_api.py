@@ -36,9 +36,10 @@ from studio.services.api.server import ApiServer, resolve_token
 from studio.services.core import paths
 from studio.services.episodes.episode import DEFAULT_STEP_LIMIT
 from studio.services.episodes.manager import EpisodeManager
-from studio.services.exchange.scratchworld_api.checkout import SwCheckout
-from studio.services.exchange.scratchworld_api.seal import CUSTOM_JS_TIMEOUT_S
-from studio.services.exchange.scratchworld_api.sessions import SwSessions
+from studio.services.formats.scratchworld.server.checkout import SwCheckout
+from studio.services.formats.scratchworld.server.routes import SwRoutes
+from studio.services.formats.scratchworld.server.seal import CUSTOM_JS_TIMEOUT_S
+from studio.services.formats.scratchworld.server.sessions import SwSessions
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 
@@ -127,7 +128,7 @@ async def start_serving(
             host=options.host,
             port=options.port,
             library=library,
-            scratchworld=sessions,
+            open_routes=SwRoutes(sessions) if sessions is not None else None,
             max_episodes=options.max_episodes,
         )
         serving = Serving(

@@ -29,7 +29,7 @@ from pathlib import Path
 from studio.models.errors import StudioError
 from studio.services.api.app import MAX_EPISODES
 from studio.services.api.server import check_host, is_loopback
-from studio.services.exchange.scratchworld_api.sessions import MAX_SESSIONS
+from studio.services.formats.scratchworld.server.sessions import MAX_SESSIONS
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 

@@ -5,8 +5,9 @@ GET /openapi.json, a 405 lists every method some route takes on the path in `All
 `invalid_request` answers a body or query pydantic refused, with the one message
 `validation_message` makes of the error list: 400 for malformed JSON or an empty body, 422 for
 the rest (a body that is not an object, missing or unknown fields naming the known ones, a bad
-value naming its field). On the published ScratchWorld paths FastAPI's own 422 `detail` list is
-kept, with NaN and infinities (`_finite`) spelled as text so the echo stays JSON.
+value naming its field). On a format's token-free paths (`OpenRoutes`: the published ScratchWorld
+ones) FastAPI's own 422 `detail` list is kept, with NaN and infinities (`_finite`) spelled as
+text so the echo stays JSON.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from studio.services.api.guard import short
-from studio.services.exchange.scratchworld_api.routes import is_open_path
 
 __all__ = ["http_error", "invalid_request", "validation_message"]
 
@@ -50,7 +50,8 @@ def _allowed_methods(request: Request) -> str:
 
 
 async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-    if getattr(request.app.state, "published_paths", False) and is_open_path(request.url.path):
+    open_path = getattr(request.app.state, "open_path", None)  # a format's routes (OpenRoutes)
+    if open_path is not None and open_path(request.url.path):
         # the published server answers FastAPI's own 422 for every body or query it cannot use
         return JSONResponse({"detail": _finite(jsonable_encoder(exc.errors()))}, 422)
     status, message = validation_message(exc.errors(), request.scope.get("route"))

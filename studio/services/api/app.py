@@ -40,10 +40,9 @@ from studio.models.evaluation import Clock, EvalResult
 from studio.services.api import schemas
 from studio.services.api.answers import http_error, invalid_request
 from studio.services.api.guard import Guard, short
+from studio.services.api.open_routes import OpenRoutes
 from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder, is_task_folder, load_task, scan_library
-from studio.services.exchange.scratchworld_api.routes import install_routes, is_open_path
-from studio.services.exchange.scratchworld_api.sessions import SwSessions
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 from studio.services.runtime.http_timing import server_timing
 from studio.services.runtime.page_guard import PageLost
@@ -191,10 +190,11 @@ class ApiApp:
         token: str,
         library: Path | None = None,
         listen_host: str = "127.0.0.1",
-        scratchworld: SwSessions | None = None,
+        open_routes: OpenRoutes | None = None,
         max_episodes: int = MAX_EPISODES,
     ) -> None:
-        """`scratchworld` adds the published server's session routes (served without token)."""
+        """`open_routes` adds a format's routes, served without token (the ScratchWorld
+        server's session routes: `formats.scratchworld.server.routes.SwRoutes`)."""
         self.manager = manager
         self.max_episodes = max_episodes
         self._own: set[str] = set()  # episodes started through /episodes
@@ -202,12 +202,13 @@ class ApiApp:
         self.tasks = TaskResolver(library)
         self.clock_cache = AgreementCache()
         self._locks: dict[str, asyncio.Lock] = {}
-        self.scratchworld = scratchworld
+        self.open_routes = open_routes
         self.fastapi = self._build()
-        if scratchworld is not None:
-            install_routes(self.fastapi, scratchworld)
-            self.fastapi.state.published_paths = True
-        open_path = is_open_path if scratchworld is not None else None
+        open_path = None
+        if open_routes is not None:
+            open_routes.install(self.fastapi)
+            open_path = open_routes.is_open_path
+            self.fastapi.state.open_path = open_path
         self.asgi = Guard(self.fastapi, token, listen_host, open_path=open_path)
 
     def _build(self) -> FastAPI:

@@ -19,7 +19,7 @@ from studio.models.errors import StudioError
 from studio.services.api.app import MAX_EPISODES, ApiApp, EpisodeManagerLike
 from studio.services.api.heads import HEAD_TIMEOUT_S
 from studio.services.api.listener import BACKLOG, Listener
-from studio.services.exchange.scratchworld_api.sessions import SwSessions
+from studio.services.api.open_routes import OpenRoutes
 
 IDLE_TIMEOUT_S = 120  # a kept-alive connection with no request is closed after this
 SHUTDOWN_GRACE_S = 3  # requests still running at close get this long to finish
@@ -99,15 +99,15 @@ class ApiServer:
         host: str = "127.0.0.1",
         port: int = 0,
         library: Path | None = None,
-        scratchworld: SwSessions | None = None,
+        open_routes: OpenRoutes | None = None,
         max_episodes: int = MAX_EPISODES,
         head_timeout_s: float = HEAD_TIMEOUT_S,
     ) -> None:
         if not token:
             raise StudioError("the API needs a non-empty token")
-        if scratchworld is not None and not is_loopback(host):
+        if open_routes is not None and not is_loopback(host):
             raise StudioError(
-                f"refusing to serve the ScratchWorld routes on {host}: they take no token, so "
+                f"refusing to serve {open_routes.name} on {host}: they take no token, so "
                 "they are served on a loopback address only"
             )
         self.app = ApiApp(
@@ -115,7 +115,7 @@ class ApiServer:
             token,
             library=library,
             listen_host=host,
-            scratchworld=scratchworld,
+            open_routes=open_routes,
             max_episodes=max_episodes,
         )
         self.listener = Listener(

@@ -15,7 +15,7 @@ from studio.models.agent import Element, EpisodeStatus, Mode, Observation, StepR
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import RunInfo
 from studio.services.episodes.recorder import TrajectoryRecorder
-from studio.services.runs.submission import (
+from studio.services.formats.scratchworld.submission import (
     ROW_KEYS,
     SubmissionError,
     read_submission,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.services.exchange.nl2scratch.metrics import (
+from studio.services.formats.nl2scratch.metrics import (
     exact_match,
     line_exact_match,
     normalize,
@@ -16,7 +16,7 @@ from studio.services.exchange.nl2scratch.metrics import (
     slots_of,
     token_f1,
 )
-from studio.services.exchange.nl2scratch.score import score_files
+from studio.services.formats.nl2scratch.score import score_files
 
 GOLD = [
     "when @greenFlag clicked",

@@ -14,7 +14,8 @@ import pytest
 from studio.models.errors import StudioError
 from studio.models.trajectory import RunInfo
 from studio.services.runs.trajectories import archive
-from studio.services.runs.trajectories.archive import export_archive, open_archive, read_manifest
+from studio.services.runs.trajectories.archive import open_archive, read_manifest
+from studio.services.runs.trajectories.export import export_archive
 from studio.services.runs.trajectories.view import load_view
 
 from .build import png, result, run_info, step, write_trajectory

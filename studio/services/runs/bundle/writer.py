@@ -7,7 +7,7 @@ neighbours, but it may load a script): `{format, version, generated, root, repor
 as `studio report --json` prints it, so the interval fields `sr_ci95` / `psr_ci95` of its rows
 are there when the report computes them), runs: [{id, label, agent, mode, folder, episodes}],
 episodes: [episode_data ...]}`. A run is one run folder: a `studio run` batch folder, or a
-ScratchWorld task runner's `result_<model>_<mode>_<agent>/`.
+ScratchWorld task runner's `result_<model>_<mode>_<agent>/` (read through `runs.result_readers`).
 
 The site is built in a temporary folder beside DIR and moved into place at the end, so DIR
 is a whole bundle or untouched; an existing DIR is replaced only when it is a bundle itself.
@@ -30,6 +30,7 @@ from studio.models.errors import StudioError
 from studio.models.report import RunEntry, RunReport
 from studio.services.core import paths
 from studio.services.runs.bundle.episodes import episode_data
+from studio.services.runs.result_readers import folder_readers, read_all
 
 __all__ = [
     "DATA_FILE",
@@ -76,22 +77,22 @@ def run_folder(entry: RunEntry) -> Path:
     """The run an episode belongs to: a campaign's folder for an episode of an epoch (one run
     with epochs, so two campaigns compare task by task), a task runner's result folder, else
     its parent folder."""
-    from studio.services.runs.sw_results import classify
-
     folder = Path(entry.folder)
     if EPOCH_FOLDER.fullmatch(folder.name):  # <run>/<task>/epoch-<e>: a campaign with epochs
         return folder.parent.parent
-    outer = classify(folder.parent.parent)
-    return outer.path if outer is not None and outer.kind == "task" else folder.parent
+    for reader in folder_readers():
+        outer = reader.run_folder(folder)
+        if outer is not None:
+            return outer
+    return folder.parent
 
 
 def collect_entries(root: Path) -> list[RunEntry]:
     """Every episode below `root`: studio runs and ScratchWorld task runner folders."""
     from studio.services.runs.reports import load_runs
-    from studio.services.runs.sw_results import load_field_results
 
     entries, _ = load_runs(root)
-    return entries + load_field_results(root).entries
+    return entries + read_all(root).entries
 
 
 def write_bundle(root: Path, out: Path, report: RunReport | None = None) -> BundleSummary:

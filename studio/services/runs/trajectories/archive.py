@@ -6,13 +6,14 @@ projects, the evaluation script) so the run can be evaluated or re-run on anothe
 `manifest.json`: format name and version, creation time, a run summary, and every file with its
 size and sha256.
 
-Export packs the task folder given explicitly (`task_folder`, the CLI's `--task DIR`). Without
-one it packs only what the run folder itself holds: its `task/` folder (an archive opened by
-`open_archive` has one when the archive had one). A path that run.json names is never followed
-by export itself: a run folder may come from elsewhere, and its run.json could name any folder
-(the manifest's task note says to pass --task). `recorded_task_folder` gives the task folder
-run.json names for a run the studio recorded itself (a run folder inside one of the studio's
-own record folders, naming a task folder), which the window passes explicitly. Files that are
+Export (`export.export_archive`) packs the task folder given explicitly (`task_folder`, the
+CLI's `--task DIR`). Without one it packs only what the run folder itself holds: its `task/`
+folder (an archive opened by `open_archive` has one when the archive had one). A path that
+run.json names is never followed by export itself: a run folder may come from elsewhere, and
+its run.json could name any folder (the manifest's task note says to pass --task).
+`recorded_task_folder` gives the task folder run.json names for a run the studio recorded
+itself (a run folder inside one of the studio's own record folders, naming a task folder),
+which the window passes explicitly. Files that are
 symbolic links out of the folder they are packed from are left out (and named in the
 manifest's problems).
 
@@ -65,7 +66,7 @@ from studio.services.runs.trajectories.view import ARCHIVE_INFO, load_view
 __all__ = [
     "CHUNK", "FORMAT", "HASH_CHARS", "MANIFEST", "MAX_ARCHIVE_MEMBER", "MAX_ARCHIVE_MEMBERS",
     "MAX_ARCHIVE_TOTAL", "MAX_MANIFEST", "MB", "NOT_FOLLOWED", "NO_TASK_IN_ARCHIVE",
-    "SKIPPED_NAMES", "TASK_DIR", "VERSION", "export_archive", "open_archive", "read_manifest",
+    "SKIPPED_NAMES", "TASK_DIR", "VERSION", "open_archive", "read_manifest",
     "recorded_task_folder", "size_text",
 ]  # fmt: skip
 
@@ -100,15 +101,7 @@ _READ_ERRORS = (
 )
 
 
-# ---- export --------------------------------------------------------------------------------
-def export_archive(folder: Path, out_zip: Path, task_folder: Path | None = None) -> Path:
-    """Write the trajectory in `folder` and its task folder to `out_zip` (atomically); see
-    the module doc for which task folder (export.py does the work)."""
-    from studio.services.runs.trajectories.export import write_archive
-
-    return write_archive(Path(folder), Path(out_zip), task_folder)
-
-
+# ---- export (the writing is export.py's: `export.export_archive`) -------------------------
 def recorded_task_folder(folder: Path, stores: list[Path]) -> Path | None:
     """The task folder run.json names, for a run the studio recorded itself: the run folder is
     inside one of `stores` (the studio's own record folders) and the folder named is a task

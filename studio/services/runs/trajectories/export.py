@@ -1,6 +1,6 @@
 """Writing a trajectory archive (the layout, limits and task-folder rule are in archive.py).
 
-`write_archive` (called through `archive.export_archive`) packs the run folder's own files and
+`export_archive` (`write_archive` with any paths) packs the run folder's own files and
 one task folder under `task/`: the one given, else the run folder's own `task/`, never a path
 that run.json names. A file that is a symbolic link out of the folder it is packed from is left
 out and named in the manifest's problems. The limits are read from archive.py when used.
@@ -23,7 +23,13 @@ from studio.services.core.names import contained
 from studio.services.runs.trajectories import archive
 from studio.services.runs.trajectories.view import ARCHIVE_INFO, load_view
 
-__all__ = ["write_archive"]
+__all__ = ["export_archive", "write_archive"]
+
+
+def export_archive(folder: Path, out_zip: Path, task_folder: Path | None = None) -> Path:
+    """Write the trajectory in `folder` and its task folder to `out_zip` (atomically); see
+    archive.py's module doc for which task folder."""
+    return write_archive(Path(folder), Path(out_zip), task_folder)
 
 
 def write_archive(folder: Path, out_zip: Path, task_folder: Path | None = None) -> Path:

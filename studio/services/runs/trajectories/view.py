@@ -5,7 +5,8 @@ Unlike `studio.services.episodes.recorder.read_trajectory` (which refuses a brok
 line of `steps.jsonl`, a missing screenshot or an invalid `obs_NNNN.json` each become a line in
 `TrajectoryView.problems` (naming the file, and the line number for steps) or an entry in a
 step's `missing` list, and everything else still loads. Each step also gets flags that help a
-reader skim a long run: "failed", "repeated" and "no_op".
+reader skim a long run: "failed", "repeated" and "no_op". A folder that is a benchmark runner's
+own (a ScratchWorld task or drag run) is read by that format's reader (`runs.result_readers`).
 """
 
 from __future__ import annotations
@@ -28,11 +29,12 @@ from studio.models.trajectory import (
     screenshot_name,
 )
 from studio.services.core.untrusted_json import JsonInputError, read_json
+from studio.services.runs.result_readers import folder_readers
 from studio.services.runs.trajectories.geometry import ActionGeometry, action_point
 
 __all__ = [
     "ARCHIVE_INFO", "TERMINAL_APIS", "ActionGeometry", "StepView", "TrajectoryView", "action_point",
-    "load_view", "same_action",
+    "load_view", "same_action", "set_flags",
 ]  # fmt: skip
 
 ARCHIVE_INFO = "archive.json"  # written by `archive.open_archive` beside an extracted run
@@ -109,14 +111,10 @@ def load_view(folder: Path) -> TrajectoryView:
     if not folder.is_dir():
         raise StudioError(f"{folder}: is not a folder")
     if not (folder / RUN_FILE).exists() and not (folder / STEPS_FILE).exists():
-        from studio.services.runs.trajectories import sw_view
-
-        if sw_view.is_sw_task_folder(folder):  # a ScratchWorld task runner's task folder
-            view = sw_view.load_sw_view(folder)
-            _set_flags(view)
-            return view
-        if sw_view.is_sw_drag_run(folder):  # a ScratchWorld drag runner's run folder
-            return sw_view.load_sw_drag_view(folder)
+        for reader in folder_readers():  # a runner's folder (ScratchWorld's task or drag runner)
+            found = reader.view(folder)
+            if isinstance(found, TrajectoryView):
+                return found
         epochs = sorted(p.name for p in folder.glob("epoch-*") if (p / RUN_FILE).is_file())
         if epochs:  # a task of a campaign with epochs: one trajectory per epoch
             shown = ", ".join(epochs[:4]) + (" ..." if len(epochs) > 4 else "")
@@ -134,7 +132,7 @@ def load_view(folder: Path) -> TrajectoryView:
     missing = [f"{what} {name}" for what, name, path in _finals(final_png, final_sb3) if not path]
     view = TrajectoryView(folder, run, steps, final_png, final_sb3, missing, problems)
     _archive_problems(folder, problems)
-    _set_flags(view)
+    set_flags(view)
     return view
 
 
@@ -210,7 +208,9 @@ def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return bool(a.get("api") == b.get("api") and (a.get("args") or {}) == (b.get("args") or {}))
 
 
-def _set_flags(view: TrajectoryView) -> None:
+def set_flags(view: TrajectoryView) -> None:
+    """Mark each step "failed" (not ok), "repeated" (the previous step's action again) and
+    "no_op" (`_is_no_op`)."""
     steps = view.steps
     for i, step in enumerate(steps):
         if not step.record.ok:

@@ -1,4 +1,0 @@
-"""NL2Scratch sets: rows read one by one (`rows`), the set's metrics (`metrics`), scoring a file
-of predictions (`score`). See ../shared/NL2SCRATCH.md for the format and the metrics."""
-
-__all__: list[str] = []
