@@ -179,7 +179,7 @@ def main() -> int:
     from studio.services.runtime.browser import BrowserPool
     from studio.services.runtime.server import EditorServer
     from studio.views.app import DEFAULT_CHROMIUM_FLAGS, make_application
-    from studio.views.main_window import MainWindow
+    from studio.views.window.main_window import MainWindow
 
     os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", DEFAULT_CHROMIUM_FLAGS)
     app = make_application()

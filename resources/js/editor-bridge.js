@@ -242,7 +242,7 @@
     }),
     /**
      * Evaluate `source` as Playwright's page.evaluate does, for the studio's own window
-     * (studio/views/editor_page.py, which reaches it through `call`): a source starting with
+     * (studio/views/editor/page.py, which reaches it through `call`): a source starting with
      * `function` is parenthesized, the source is evaluated in the global scope, and a function
      * value is called (with `arg` when `passArg`). What runs is a studio page script's call
      * (studio/services/page_scripts.py).

@@ -2,7 +2,7 @@
 editor page while every click, drag, scroll and key is recorded in the agent action schema.
 
 `HumanSession.run(card, queue)` is the protocol; a front end runs it by implementing
-`SessionPort` (the window: studio.views.human_session) and lending an editor page:
+`SessionPort` (the window: studio.views.sessions.human_session) and lending an editor page:
 
 1. Refused (`SessionPort.say`, None returned) while the editor page is lent to something else
    or a session already runs.

@@ -162,7 +162,7 @@ async def _serve(args: argparse.Namespace) -> int:
 
 def study_board(args: argparse.Namespace) -> int:
     from studio.app.studies import load_study
-    from studio.views.study_board import show_board
+    from studio.views.sessions.study_board import show_board
 
     load_study(args.study)  # a clear error before any window opens
     return show_board(args.study)

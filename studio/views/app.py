@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QWidget
 
     from studio.app.editor import EditorServer
-    from studio.views.main_window import MainWindow
+    from studio.views.window.main_window import MainWindow
 
 DEFAULT_CHROMIUM_FLAGS = (
     "--no-sandbox --ignore-gpu-blocklist --disable-gpu-compositing "
@@ -105,7 +105,7 @@ def _run(server: EditorServer, options: GuiOptions, script: WindowScript | None)
     from PySide6.QtCore import QTimer
 
     from studio.app.editor import BrowserPool
-    from studio.views.main_window import MainWindow
+    from studio.views.window.main_window import MainWindow
 
     app = make_application()
     loop = qasync.QEventLoop(app)
@@ -135,7 +135,7 @@ async def _main(window: MainWindow, options: GuiOptions, script: WindowScript | 
     if options.shows_more_than_the_library() or script is not None:
         window.background.spawn(_show_first(window, options, script, outcome))
     else:  # the task opened last in this library, as it was left
-        from studio.views.task_memory import reopen_last
+        from studio.views.authoring.task_memory import reopen_last
 
         window.background.spawn(reopen_last(window))
     await closed
@@ -189,7 +189,7 @@ def _resolve(future: asyncio.Future[None]) -> None:
 def close_remote_debugging() -> None:
     """Keep QtWebEngine's remote debugging off, even when the environment asks for it: its
     endpoint lets any local process run scripts in the editor and read local files. Live runs
-    drive the editor through Qt (studio.views.live_page) and need no endpoint."""
+    drive the editor through Qt (studio.views.live.page) and need no endpoint."""
     if os.environ.pop(REMOTE_DEBUGGING_ENV, None) is not None:
         log.warning("%s is ignored: the studio opens no debugging endpoint", REMOTE_DEBUGGING_ENV)
     flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS")

@@ -83,7 +83,7 @@ def boot_window(
 ) -> Iterator[Callable[..., Any]]:
     """boot_window(library, wait_ready=True, prewarm=False) -> the real MainWindow, shown."""
     from studio.services.runtime.browser import BrowserPool
-    from studio.views.main_window import MainWindow
+    from studio.views.window.main_window import MainWindow
 
     booted: list[MainWindow] = []
 

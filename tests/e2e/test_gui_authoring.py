@@ -11,7 +11,7 @@ import pytest
 
 from studio.models.task import Category
 from studio.services.core.store import load_task
-from studio.views.library_controller import LibraryController, NewTaskRequest
+from studio.views.library.controller import LibraryController, NewTaskRequest
 from tests.helpers.sample_task import EVALUATE_JS, write_sample_task
 
 pytestmark = [pytest.mark.gui]
@@ -111,7 +111,7 @@ def test_author_builds_checks_submits_and_approves_a_debug_task(
     window.commands.new_task.trigger()
     qtbot.waitUntil(
         lambda: (
-            window.authoring.entry is not None
+            window.authoring.current.entry is not None
             and window.editor.project_name.endswith("initial.sb3")
         ),
         timeout=WAIT_MS,
@@ -141,7 +141,7 @@ def test_author_builds_checks_submits_and_approves_a_debug_task(
     qtbot.waitUntil(lambda: window.results.result is not None, timeout=WAIT_MS)
     assert (window.results.result.passed_tests, window.results.result.total_tests) == (1, 2)
     assert (folder / "evaluate.js").read_text() == EVALUATE_JS
-    assert window.authoring.dirty()["script"] and window.bar.title.text().endswith("•")
+    assert window.authoring.current.dirty()["script"] and window.bar.title.text().endswith("•")
 
     # 5. the adversarial check, with its progress and verdict recorded in the library
     window.quality.options = CheckOptions(mutants=4, reruns=1, workers=2)
@@ -167,7 +167,7 @@ def test_author_builds_checks_submits_and_approves_a_debug_task(
     history = load_task(folder).task.review.history
     assert [e.state.value for e in history] == ["in_review", "approved"]
     assert history[-1].comment == "Checked: the bug is caught."
-    assert window.authoring.read_only and not window.bar.save.isEnabled()
+    assert window.authoring.current.read_only and not window.bar.save.isEnabled()
     assert window.form.instruction.isReadOnly()
 
 
@@ -194,7 +194,7 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     assert golden.read_bytes() != before
     window.form.set_value("description", "edited, not saved")
     window.script.set_text("// a new script, not saved\n")
-    assert window.authoring.has_unsaved()
+    assert window.authoring.current.has_unsaved()
 
     asked: list[str] = []
 
@@ -215,7 +215,7 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     recovery.lock_path.write_text("999999")  # as if its process had died
     assert recovery.crashed_session() is True
 
-    from studio.views.main_window import MainWindow
+    from studio.views.window.main_window import MainWindow
 
     offers: list[str] = []
 
@@ -229,7 +229,7 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     assert second.script.text() == "// a new script, not saved\n"
     assert "cat-hello" in offers[0]
     assert second.form.value("description") == "edited, not saved"
-    assert second.authoring.has_unsaved()  # restored as unsaved: nothing written yet
+    assert second.authoring.current.has_unsaved()  # restored as unsaved: nothing written yet
     assert "a new script" not in (tmp_path / "lib" / "cat-hello" / "evaluate.js").read_text()
 
     async def discard(_text: str) -> str:
@@ -239,7 +239,7 @@ def test_unsaved_work_asks_before_closing_and_comes_back_after_a_crash(
     second.authoring.ask_unsaved = discard
 
     # F1 lists every shortcut, the authoring ones included
-    from studio.views.shortcuts_dialog import ShortcutsDialog
+    from studio.views.window.shortcuts_dialog import ShortcutsDialog
 
     window.commands.shortcuts.trigger()
     dialog = window.findChild(ShortcutsDialog)
@@ -267,7 +267,7 @@ def test_a_document_the_editor_refuses_leaves_the_shown_one_and_names_the_file(
     assert window.editor.project_name.endswith("initial.sb3")  # still the previous document
     assert (folder / "golden.sb3").read_bytes() == b"this is not a Scratch project"
     # nothing is open, and nothing acts as if it were
-    assert window.bar.title.text() == "No task open" and window.authoring.entry is None
+    assert window.bar.title.text() == "No task open" and window.authoring.current.entry is None
     assert not window.commands.save.isEnabled() and not window.commands.check.isEnabled()
 
     # with a task open, a broken one opened from the library leaves it fully open

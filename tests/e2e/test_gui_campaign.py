@@ -15,7 +15,7 @@ import pytest
 from studio.app.campaigns import CampaignRequest, open_campaign, plan_episodes
 from studio.services.core import paths
 from studio.services.runs.campaign import MANIFEST_FILE, RESULTS_FILE
-from studio.views.campaign_dialog import CampaignDialog
+from studio.views.live.campaign_dialog import CampaignDialog
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
 

@@ -1,4 +1,4 @@
-"""The window on a library recorded for the classic editor edition (studio.views.window_edition):
+"""The window on a library recorded for the classic editor edition (studio.views.window.edition):
 its embedded editor is the classic one (scratch-gui 5.x) with the idle rest, a task's project
 loads into it, evaluates in classic evaluation pages, and a live composite episode plays in it
 at the benchmark's screen and is evaluated."""

@@ -18,7 +18,7 @@ from studio.models.drag_item import ConnectionType
 from studio.services.core import paths
 from studio.services.labeling.drag.item import load_item, png_size
 from studio.services.labeling.qa.item import QaSet
-from studio.views.labeling.window import LabelingWindow
+from studio.views.diagnostics.window import LabelingWindow
 from tests.helpers.window_fit import page_fits_view
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]

@@ -207,8 +207,8 @@ def test_the_window_serves_the_scratchworld_routes_when_asked(
     import httpx
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from studio.views import window_runs
-    from studio.views.serve_api_dialog import ServeApiDialog
+    from studio.views.live.serve_api_dialog import ServeApiDialog
+    from studio.views.window import run_menu
     from tests.helpers.scratchworld_fixture import build_set
 
     root = build_set(tmp_path / "sw").root
@@ -221,7 +221,7 @@ def test_the_window_serves_the_scratchworld_routes_when_asked(
 
         warning = information
 
-    monkeypatch.setattr(window_runs, "QMessageBox", Box)
+    monkeypatch.setattr(run_menu, "QMessageBox", Box)
     window = boot_window(paths.BUNDLED_TASKS)
     run_async(window.wait_library())
     live, panel = window.runs.live, window.run_panel

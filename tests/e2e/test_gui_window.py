@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from studio.views.settings import settings_path
+from studio.views.widgets.settings import settings_path
 from tests.helpers.sample_task import (
     not_a_zip_sb3,
     vm_refused_sb3,
@@ -125,7 +125,7 @@ def test_the_task_opened_last_opens_again_and_save_waits_for_a_task(
     """Issue 31 (smaller): Save and Check are off with no task open; the next start opens the
     task opened last in this library."""
     from studio.services.core.store import load_task
-    from studio.views import task_memory
+    from studio.views.authoring import task_memory
 
     entry = load_task(write_sample_task(tmp_path / "lib" / "cat-hello"))
     task_memory.remember(entry, tmp_path / "lib")

@@ -1,4 +1,4 @@
-"""A stand-in for the embedded Scratch editor (studio.views.editor_view.EditorView) in widget
+"""A stand-in for the embedded Scratch editor (studio.views.editor.view.EditorView) in widget
 tests of the authoring controller: it holds one project's bytes, refuses what is not a
 Scratch 3 .sb3 exactly as the real one does (and keeps its project), and says whether it was
 edited since the last load or save."""
@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.services.core.errors import ProjectFileError
 from studio.services.core.sb3 import check_sb3
-from studio.views.banner import Banner
-from studio.views.editor_page import EditorError
+from studio.views.editor.page import EditorError
+from studio.views.widgets.banner import Banner
 
 
 class FakeEditor(QObject):

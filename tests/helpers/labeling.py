@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
-from studio.views.labeling.context import LabelingContext
+from studio.views.diagnostics.context import LabelingContext
 
 
 def show_panel(qtbot: Any, panel_class: Any, root: Path, who: list[str]) -> tuple[Any, list[str]]:

@@ -1,5 +1,5 @@
 """Does the editor page fill its view? At the view's zoom (the editor zooms out to fit the
-Scratch GUI's minimum layout, studio.views.editor_view.fit_zoom) the page's CSS size is the
+Scratch GUI's minimum layout, studio.views.editor.view.fit_zoom) the page's CSS size is the
 view's size divided by the zoom."""
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from studio.views import app
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-    from studio.views.main_window import MainWindow
+    from studio.views.window.main_window import MainWindow
 
 SETTLE_BEFORE_GRAB_S = 1.0
 POLL_S = 0.05

@@ -37,7 +37,7 @@ editor page or spells the call of one of its functions.
 - `contain_ahead(page)` makes resources/js/page-containment.js run before any script of every
   document and frame the page loads from now on; `contain(page)` runs it in the page as it is.
 
-The studio's window (Qt's `QWebEnginePage.runJavaScript`, studio/views/editor_page.py) takes
+The studio's window (Qt's `QWebEnginePage.runJavaScript`, studio/views/editor/page.py) takes
 the text of an expression instead: `qt_bridge_call(call_id, function, args)` hands a call to
 the bridge, which settles it through the window's channel; `own_call(global, function,
 *args)` is a synchronous call of a function of the page's own scripts (`OWN`), and
@@ -45,7 +45,7 @@ the bridge, which settles it through the window's channel; `own_call(global, fun
 
 A page is anything with Playwright's `evaluate(expression, arg)` (`runtime.page_seam.ScriptPage`):
 a Playwright page of the headless browser, or the window's own editor page
-(`studio.views.live_page`); the waits need an `EditorPage` (`wait_for_function`), and `handle`,
+(`studio.views.live.page`); the waits need an `EditorPage` (`wait_for_function`), and `handle`,
 `add_runner`, `wait_runner` and `contain_ahead` a Playwright `Page` (the window's page has no
 handles, script tags or init scripts).
 Page errors are the page object's own (Playwright's `Error`).
@@ -139,7 +139,7 @@ QT_JSON_JS = (
 
 class ExpressionPage(Protocol):
     """A page whose `evaluate(expression)` awaits an expression's value (the window's
-    QWebEnginePage, studio/views/editor_page.py; a Playwright page too)."""
+    QWebEnginePage, studio/views/editor/page.py; a Playwright page too)."""
 
     def evaluate(self, expression: str) -> Awaitable[Any]: ...
 

@@ -5,7 +5,7 @@ scripts work on an editor page without knowing which kind it is. Two kinds exist
 
 - a Playwright `Page` of the headless browser (`runtime.browser`, `episodes.editor_pages`,
   `labeling.drag.page`), and
-- the window's own editor page (`studio.views.live_page.QtEditorPage`), which offers the same
+- the window's own editor page (`studio.views.live.page.QtEditorPage`), which offers the same
   calls on a QWebEnginePage with Qt alone.
 
 `EditorPage` is that common part, and only that part: each member below is one the studio

@@ -27,11 +27,11 @@ from PySide6.QtWidgets import (
 )
 
 from studio.app.episodes import RunControls, RunState
-from studio.views.elided_label import ElidedLabel
 from studio.views.viewer.marks import caption
 from studio.views.viewer.step_detail import StepDetail
 from studio.views.viewer.steps import ViewerStep
 from studio.views.viewer.timeline import TimelineModel
+from studio.views.widgets.elided_label import ElidedLabel
 
 NO_RUN = "No run. Run ▸ Start agent run… or Run ▸ Open trajectory…"
 DELAYS_S = (0.0, 0.25, 0.5, 1.0, 2.0, 5.0)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from studio.app.extensions import EPISODE_AGENTS, MODES, window_agents
 from studio.models.agent import Mode
-from studio.views.settings import open_settings
+from studio.views.widgets.settings import open_settings
 
 
 @dataclass

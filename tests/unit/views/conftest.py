@@ -23,10 +23,10 @@ def authoring(qtbot: Any, tmp_path: Path) -> Any:
     from PySide6.QtWidgets import QWidget
 
     from studio.services.authoring.recovery import RecoveryStore
-    from studio.views.authoring import AuthoringController
-    from studio.views.document_bar import DocumentBar
-    from studio.views.script_editor import ScriptEditor
-    from studio.views.task_form import TaskForm
+    from studio.views.authoring.controller import AuthoringController
+    from studio.views.authoring.document_bar import DocumentBar
+    from studio.views.authoring.script_editor import ScriptEditor
+    from studio.views.authoring.task_form import TaskForm
     from tests.helpers.fake_editor import FakeEditor
 
     parent = QWidget()

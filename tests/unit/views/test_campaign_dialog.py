@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from studio.services.core.store import load_task
-from studio.views.campaign_dialog import CampaignDialog
+from studio.views.live.campaign_dialog import CampaignDialog
 from tests.helpers.tasks import make_task
 
 

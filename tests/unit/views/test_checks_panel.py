@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from studio.models.check import FlakyTest, MutantRun, Survivor, TaskCheck, Verdict
 from studio.models.evaluation import ErrorKind, EvalError, EvalResult
-from studio.views.checks_panel import ROW_BACKGROUNDS, STATUS_COLORS, VERDICT_STYLES, ChecksPanel
+from studio.views.checks.panel import ROW_BACKGROUNDS, STATUS_COLORS, VERDICT_STYLES, ChecksPanel
 
 TASK = "debug_score_reset"
 

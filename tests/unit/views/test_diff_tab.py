@@ -13,8 +13,8 @@ from studio.services.checking.mutant_runs import build_mutant
 from studio.services.checking.mutation import generate_mutants
 from studio.services.core.sb3 import load_sb3, read_project_json
 from studio.services.core.store import load_task
-from studio.views.diff_tab import DiffTab
-from studio.views.diff_view import DiffView
+from studio.views.authoring.diff_tab import DiffTab
+from studio.views.authoring.diff_view import DiffView
 
 TASKS = Path(__file__).resolve().parents[3] / "tasks"
 

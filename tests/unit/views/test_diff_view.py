@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from studio.services.core.project_diff import RowKind
 from studio.services.core.sb3 import load_sb3
-from studio.views.diff_view import IDENTICAL_TEXT, ROW_COLORS, DiffView
+from studio.views.authoring.diff_view import IDENTICAL_TEXT, ROW_COLORS, DiffView
 
 TASKS = Path(__file__).resolve().parents[3] / "tasks"
 

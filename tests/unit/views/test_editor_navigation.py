@@ -7,7 +7,7 @@ no load started or failed, and that the same document (its URL and a mark set in
 window) is still there.
 
 Not covered, because Qt does not ask: a navigation to `about:blank` (QtWebEngine commits it
-without calling `acceptNavigationRequest`), see studio/views/editor_page.py.
+without calling `acceptNavigationRequest`), see studio/views/editor/page.py.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def page(qtbot: Any, qapp: Any) -> Any:
     import shiboken6
     from PySide6.QtWebEngineCore import QWebEngineProfile
 
-    from studio.views.editor_page import EditorPage
+    from studio.views.editor.page import EditorPage
 
     profile = QWebEngineProfile()  # off the record: no cache of the session's
     page = EditorPage(profile)

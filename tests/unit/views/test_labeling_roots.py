@@ -9,7 +9,7 @@ from typing import Any
 
 from studio.services.core import paths
 from studio.services.labeling.qa.item import QaSet
-from studio.views.labeling.window import DRAG_ROOT, QA_ROOT, diagnostics_roots, labeling_window
+from studio.views.diagnostics.window import DRAG_ROOT, QA_ROOT, diagnostics_roots, labeling_window
 
 CONN = "qa_conn_say_gap"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core.store import scan_library
-from studio.views.library_panel import LibraryPanel
+from studio.views.library.panel import LibraryPanel
 from tests.helpers.sample_task import write_broken_task, write_sample_task
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from studio.app.task_checks import library_verdicts, record_check
 from studio.models.check import Verdict
 from studio.services.core.store import load_task, scan_library
-from studio.views.library_panel import LibraryPanel
+from studio.views.library.panel import LibraryPanel
 from tests.helpers.sample_task import write_sample_task
 from tests.unit.authoring.support import passing_check
 

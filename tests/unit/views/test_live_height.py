@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.views.live_height import TABS_LIVE_MIN, LiveHeight
+from studio.views.live.height import TABS_LIVE_MIN, LiveHeight
 
 
 def _window(

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter
 
-from studio.views.live_width import LiveWidth
+from studio.views.live.width import LiveWidth
 
 
 def _window(qtbot: Any, width: int) -> tuple[QMainWindow, QSplitter, QLabel, QLabel, LiveWidth]:

@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from studio.views.library_controller import LibraryController
-from studio.views.new_task_dialog import ID_HINT, PROJECT_HINT, NewTaskDialog
+from studio.views.library.controller import LibraryController
+from studio.views.library.new_task_dialog import ID_HINT, PROJECT_HINT, NewTaskDialog
 from tests.helpers.tasks import cat_project
 
 

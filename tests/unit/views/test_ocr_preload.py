@@ -11,7 +11,7 @@ from tests.conftest import REPO
 
 PROBE = """
 import os, sys
-from studio.views.ocr_preload import preload_ocr
+from studio.views.live.ocr_preload import preload_ocr
 preload_ocr()
 import cv2
 from cv2 import version

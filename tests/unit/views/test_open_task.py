@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core.store import TaskFolder
-from studio.views.authoring import AuthoringController
+from studio.views.authoring.controller import AuthoringController
 from tests.helpers.fake_editor import FakeEditor
 from tests.helpers.tasks import copy_bundled as _copy
 
@@ -32,7 +32,7 @@ def test_a_failed_open_leaves_the_previous_task_fully_open(
     shown = editor.project
 
     assert not asyncio.run(authoring.open_task(broken))
-    assert authoring.entry is not None and authoring.entry.folder == good.folder
+    assert authoring.current.entry is not None and authoring.current.entry.folder == good.folder
     assert authoring.bar.title.text().startswith("create_cat_walk")  # the header follows
     assert editor.project == shown and "initial.sb3" in editor.banner.text()
     assert [(f.task.id, k.task.id) for f, k in failures] == [("debug_score_reset", good.task.id)]
@@ -49,7 +49,7 @@ def test_a_failed_open_with_no_task_open_leaves_nothing_open(
 ) -> None:
     broken = _corrupt(_copy("debug_score_reset", tmp_path))
     assert not asyncio.run(authoring.open_task(broken))
-    assert authoring.entry is None and asyncio.run(authoring.save()) is None
+    assert authoring.current.entry is None and asyncio.run(authoring.save()) is None
     assert authoring.bar.title.text() == "No task open"
     assert not authoring.bar.save.isEnabled()
 
@@ -58,10 +58,10 @@ def test_the_panels_follow_the_open_task(
     authoring: AuthoringController, tmp_path: Path, qtbot: Any
 ) -> None:
     from studio.models.check import TaskCheck, Verdict
-    from studio.views.checks_panel import ChecksPanel
-    from studio.views.diff_view import DiffView
-    from studio.views.quality_controller import QualityController
-    from studio.views.review_panel import ReviewPanel
+    from studio.views.authoring.diff_view import DiffView
+    from studio.views.checks.panel import ChecksPanel
+    from studio.views.checks.quality_controller import QualityController
+    from studio.views.checks.review_panel import ReviewPanel
 
     first = _copy("create_cat_walk", tmp_path)
     second = _copy("debug_score_reset", tmp_path)
@@ -82,3 +82,38 @@ def test_the_panels_follow_the_open_task(
     assert asyncio.run(authoring.open_task(second))
     assert quality.check is None and checks.check is None  # not the first task's check
     assert diff.comparison is None  # nor its mutant
+
+
+def test_an_evaluation_error_marks_the_open_task_script_line(
+    authoring: AuthoringController, tmp_path: Path
+) -> None:
+    from studio.models.evaluation import EvalError, EvalResult
+    from studio.views.authoring.diff_view import DiffView
+    from studio.views.checks.panel import ChecksPanel
+    from studio.views.checks.quality_controller import QualityController
+    from studio.views.checks.review_panel import ReviewPanel
+
+    entry = _copy("create_cat_walk", tmp_path)
+    parent = authoring.window
+
+    async def no_evaluator() -> Any:
+        raise AssertionError("nothing is evaluated here")
+
+    quality = QualityController(
+        parent,
+        authoring,
+        ChecksPanel(parent),
+        ReviewPanel(parent),
+        DiffView(parent),
+        no_evaluator,
+        lambda c: c.close(),
+    )
+    assert asyncio.run(authoring.open_task(entry))
+    script = authoring.script
+    error = EvalError(kind="script", message="boom", file=str(entry.script_path), line=3)
+    quality.show_script_error(EvalResult(task_id=entry.task.id, project="x", error=error))
+    assert script.edit.error_line == 3 and script.error_message == "line 3: boom"
+    # an error in another file than the task's script clears the mark
+    other = EvalError(kind="script", message="elsewhere", file="helper.js", line=5)
+    quality.show_script_error(EvalResult(task_id=entry.task.id, project="x", error=other))
+    assert script.edit.error_line is None and script.error_message == ""

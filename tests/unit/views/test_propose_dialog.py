@@ -19,11 +19,11 @@ from studio.services.propose.pipeline import ProposalReport
 from studio.services.propose.proposals import propose_tests
 from studio.services.propose.scenarios import Scenario
 from studio.services.propose.selection import select
-from studio.views import propose_controller
-from studio.views.propose_controller import ProposeController
-from studio.views.propose_dialog import ProposeDialog
-from studio.views.script_editor import ScriptEditor
-from studio.views.trace_chart import TraceChart
+from studio.views.authoring import propose_controller
+from studio.views.authoring.propose_controller import ProposeController
+from studio.views.authoring.propose_dialog import ProposeDialog
+from studio.views.authoring.script_editor import ScriptEditor
+from studio.views.authoring.trace_chart import TraceChart
 
 FLAG = Scenario("flag", "after the green flag", [{"at": 0, "do": "flag", "arg": ""}], 2000)
 AUTHOR = """const EU = EvaluationUtils;
@@ -54,12 +54,16 @@ def _report() -> ProposalReport:
     return ProposalReport("walk", "create", [FLAG], candidates, selection, True, script)
 
 
-class _Authoring:
+class _Current:
     entry = object()
     read_only = False
 
     def has_unsaved(self) -> bool:
         return False
+
+
+class _Authoring:
+    current = _Current()
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import pytest
 from studio.services.core import paths
 from studio.services.labeling.drag.item import png_size
 from studio.services.labeling.qa.item import QaSet
-from studio.views.labeling.qa_outline import subject_rect
-from studio.views.labeling.qa_panel import QaPanel
+from studio.views.diagnostics.qa_outline import subject_rect
+from studio.views.diagnostics.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel
 
 SHIPPED = QaSet(paths.PROJECT_ROOT / "diagnostics" / "qa")

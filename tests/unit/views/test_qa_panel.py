@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from studio.models.items import ReviewState
 from studio.services.core import paths
 from studio.services.labeling.qa.item import QaSet
-from studio.views.labeling.qa_panel import QaPanel
+from studio.views.diagnostics.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel
 
 SHIPPED = QaSet(paths.PROJECT_ROOT / "diagnostics" / "qa")
@@ -200,7 +200,7 @@ def test_the_block_asked_about_is_outlined_unless_that_gives_the_answer_away(
 
 def test_the_new_item_bar_does_not_widen_the_window_past_the_screen(qtbot: Any) -> None:
     """Issue 31, point 10: a long prompt and long field names wrap or shorten in the bar."""
-    from studio.views.labeling.qa_author import QaAuthorBar
+    from studio.views.diagnostics.qa_author import QaAuthorBar
 
     bar = QaAuthorBar()
     qtbot.addWidget(bar)

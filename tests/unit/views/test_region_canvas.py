@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QColor, QImage
 
-from studio.views.labeling.region_canvas import RegionCanvas
+from studio.views.diagnostics.region_canvas import RegionCanvas
 
 GREEN_BLOCK = QColor(89, 192, 89)  # Scratch's Operators green
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.models.evaluation import ErrorKind, EvalError, EvalResult, TestDetail
-from studio.views.results_panel import ResultsPanel, describe_error
+from studio.views.shell.results_panel import ResultsPanel, describe_error
 
 
 def _result(**kw: Any) -> EvalResult:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from studio.models.task import Review, ReviewEvent, ReviewState
-from studio.views.review_panel import LEVEL_COLORS, STATE_STYLES, SUBMIT_TIP, ReviewPanel
+from studio.views.checks.review_panel import LEVEL_COLORS, STATE_STYLES, SUBMIT_TIP, ReviewPanel
 
 
 @dataclass(frozen=True)

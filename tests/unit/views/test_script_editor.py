@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from studio.views.js_highlighter import COLORS
-from studio.views.script_editor import ERROR_LINE_COLOR, ScriptEditor
+from studio.views.authoring.js_highlighter import COLORS
+from studio.views.authoring.script_editor import ERROR_LINE_COLOR, ScriptEditor
 
 SCRIPT = """// checks the score
 const EU = EvaluationUtils;

@@ -11,8 +11,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from studio.services.core.store import load_task
-from studio.views.authoring import AuthoringController
-from studio.views.script_editor import ScriptEditor
+from studio.views.authoring.controller import AuthoringController
+from studio.views.authoring.script_editor import ScriptEditor
 from tests.helpers.tasks import copy_bundled
 
 
@@ -23,9 +23,9 @@ def test_revert_puts_the_script_back_and_undo_takes_the_revert_back(
     assert asyncio.run(authoring.open_task(entry))
     saved = entry.script_path.read_text()
     authoring.script.edit.appendPlainText("// an edit to throw away")
-    assert authoring.dirty()["script"]
+    assert authoring.current.dirty()["script"]
     asyncio.run(authoring.revert())
-    assert authoring.script.text() == saved and not authoring.dirty()["script"]
+    assert authoring.script.text() == saved and not authoring.current.dirty()["script"]
     authoring.script.edit.undo()  # the revert was one edit of its own
     assert authoring.script.text().endswith("// an edit to throw away")
 
@@ -39,10 +39,10 @@ def test_undo_works_across_saves_while_the_task_is_open(
     authoring.script.edit.appendPlainText("// saved, then regretted")
     assert asyncio.run(authoring.save()) is not None
     assert entry.script_path.read_text().endswith("// saved, then regretted")
-    assert not authoring.dirty()["script"]
+    assert not authoring.current.dirty()["script"]
     authoring.script.edit.undo()
     assert authoring.script.text() == saved
-    assert authoring.dirty()["script"]  # the file still holds the regretted line: unsaved
+    assert authoring.current.dirty()["script"]  # the file still holds the regretted line: unsaved
     assert authoring.bar.title.text().endswith("•")
 
 
@@ -60,9 +60,9 @@ def test_undo_goes_back_past_a_save_after_the_task_is_reopened(
     authoring.script.edit.undo()  # nothing to undo in the other task's script
     assert authoring.script.text() == second.script_path.read_text()
     assert asyncio.run(authoring.open_task(first))
-    assert not authoring.dirty()["script"]
+    assert not authoring.current.dirty()["script"]
     authoring.script.edit.undo()  # the regretted line goes, though saved and reopened
-    assert authoring.script.text() == saved and authoring.dirty()["script"]
+    assert authoring.script.text() == saved and authoring.current.dirty()["script"]
 
     async def discard(_question: str) -> str:
         return "discard"

@@ -8,10 +8,10 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
 
-from studio.views.actions import StudioActions
-from studio.views.document_bar import DocumentBar
-from studio.views.results_panel import ResultsPanel
-from studio.views.session_mode import SessionMode
+from studio.views.authoring.document_bar import DocumentBar
+from studio.views.sessions.mode import SessionMode
+from studio.views.shell.actions import StudioActions
+from studio.views.shell.results_panel import ResultsPanel
 from tests.unit.trajectories.build import result
 
 

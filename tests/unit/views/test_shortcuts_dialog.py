@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
-from studio.views.shortcuts_dialog import (
+from studio.views.window.shortcuts_dialog import (
     OTHER_GROUP,
     ShortcutRow,
     ShortcutsDialog,

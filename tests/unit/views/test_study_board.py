@@ -12,7 +12,7 @@ from tests.unit.studies.test_desk import _clicks, _desk, _end, _project, _skip_p
 
 
 def test_the_board_shows_each_cell_and_opens_its_run(qtbot: Any, tmp_path: Path) -> None:
-    from studio.views.study_board import COLOURS, StudyBoard
+    from studio.views.sessions.study_board import COLOURS, StudyBoard
 
     folder = tmp_path / "study"
     plan = new_study(paths.BUNDLED_TASKS, folder, 2, seed=1, task_ids=["create_cat_walk",
@@ -54,7 +54,7 @@ def test_the_window_docks_the_board_and_reads_only_while_it_is_shown(
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
-    from studio.views.study_board import StudyBoard, dock_board
+    from studio.views.sessions.study_board import StudyBoard, dock_board
 
     folder = tmp_path / "study"
     new_study(paths.BUNDLED_TASKS, folder, 3, per=1, seed=2, task_ids=["create_cat_walk"])

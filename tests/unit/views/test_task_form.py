@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from studio.models.task import Category, Task
-from studio.views.document_bar import DocumentBar
-from studio.views.task_form import TaskForm
+from studio.views.authoring.document_bar import DocumentBar
+from studio.views.authoring.task_form import TaskForm
 
 
 def _task() -> Task:

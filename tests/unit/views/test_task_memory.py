@@ -10,15 +10,19 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMainWindow
 
 from studio.services.core.store import load_task
-from studio.views import task_memory
-from studio.views.actions import StudioActions
+from studio.views.authoring import task_memory
+from studio.views.shell.actions import StudioActions
 from tests.helpers.sample_task import write_sample_task
+
+
+class _Current:
+    entry: Any = None
 
 
 class _Authoring(QObject):
     task_opened = Signal(object)
     task_closed = Signal()
-    entry: Any = None
+    current = _Current()
 
 
 def test_task_commands_are_enabled_only_while_a_task_is_open(qtbot: Any, tmp_path: Path) -> None:
@@ -30,10 +34,10 @@ def test_task_commands_are_enabled_only_while_a_task_is_open(qtbot: Any, tmp_pat
     wanted = (commands.save, commands.revert, commands.check, commands.submit)
     assert not any(a.isEnabled() for a in wanted)
 
-    authoring.entry = load_task(write_sample_task(tmp_path / "cat-hello"))
-    authoring.task_opened.emit(authoring.entry)
+    authoring.current.entry = load_task(write_sample_task(tmp_path / "cat-hello"))
+    authoring.task_opened.emit(authoring.current.entry)
     assert all(a.isEnabled() for a in wanted)
-    authoring.entry = None
+    authoring.current.entry = None
     authoring.task_closed.emit()
     assert not any(a.isEnabled() for a in wanted)
 

@@ -1,4 +1,4 @@
-"""Issue 27: the window follows the open library's editor edition (studio.views.window_edition).
+"""Issue 27: the window follows the open library's editor edition (studio.views.window.edition).
 A library recorded for an edition whose bundle is missing gets no editor, and the banner names
 the edition, the folder looked in and the set-up command; another library's edition takes
 effect only when the editor is free and the open task's work is kept or dropped; an unreadable
@@ -16,9 +16,9 @@ import pytest
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.editions import Edition, write_edition
 from studio.services.runtime.server import EditorServer
-from studio.views.editor_page import EditorError
-from studio.views.editor_view import EditorView
-from studio.views.window_edition import EditionFollower, EvaluationBrowser
+from studio.views.editor.page import EditorError
+from studio.views.editor.view import EditorView
+from studio.views.window.edition import EditionFollower, EvaluationBrowser
 
 
 def test_a_library_on_an_edition_without_its_bundle_gets_no_editor_and_is_told_why(

@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QWidget
 
 from studio.models.evaluation import EvalResult, TestDetail
-from studio.views import window_layout
-from studio.views.pane_memory import PaneMemory, StaleRunGuard
-from studio.views.results_panel import ResultsPanel
+from studio.views.shell import layout as window_layout
+from studio.views.shell.results_panel import ResultsPanel
+from studio.views.window.pane_memory import PaneMemory, StaleRunGuard
 
 LONG = "the cat glides to the right edge and says it has arrived, in order"
 
@@ -109,7 +109,7 @@ def test_the_next_tasks_run_tab_does_not_show_the_old_run(qtbot: Any) -> None:
 def test_the_editor_zooms_out_to_fit_the_scratch_layout_in_a_small_area(qtbot: Any) -> None:
     """At 1440x900 the editor area is about 1050x470: at zoom 1 the Scratch GUI (laid out for
     1024x640 at least) cut off its sprite-info row; zoomed out, all of it shows."""
-    from studio.views.editor_view import EditorView, fit_zoom
+    from studio.views.editor.view import EditorView, fit_zoom
 
     assert fit_zoom(1600, 900) == 1.0
     assert fit_zoom(1056, 470) == round(470 / 640, 2)

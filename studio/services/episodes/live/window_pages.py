@@ -3,7 +3,7 @@
 `WindowPageSource` is an episode manager's page source (env.seams.PageSource). The window
 gives it `open_page`, which shows its editor page at the benchmark's 1280x720 screen and
 returns it as a `LentPage` whose `page` has the Playwright page API episodes use (built on Qt
-in the window, studio.views.live_page: no debugging endpoint, nothing another process can
+in the window, studio.views.live.page: no debugging endpoint, nothing another process can
 reach). The source refuses a second episode while one is showing. Releasing gives the page
 its own size back and tells the window (`on_release`), which then knows the editor is its
 own again.

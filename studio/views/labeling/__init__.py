@@ -1,1 +1,0 @@
-"""The labeling window of the two diagnostic benchmarks: drag items and perception QA."""

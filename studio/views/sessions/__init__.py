@@ -1,0 +1,1 @@
+"""Human baseline sessions: the session run in the window, its mode, and the study board."""
