@@ -34,9 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.app.episodes import EpisodeManager  # noqa: E402
 from studio.app.serving.agent_api import start_serving  # noqa: E402
 from studio.app.serving.options import ServeOptions  # noqa: E402
+from studio.services.episodes.episode import EpisodeManager  # noqa: E402
 
 TOKEN = "bench"
 CHECKOUT = ROOT / "tests" / "fixtures" / "scratchworld_diag"

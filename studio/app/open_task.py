@@ -29,7 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from studio.app.library import TaskFolder, TaskSession, review
+from studio.services.authoring import review
+from studio.services.authoring.task_session import TaskSession
+from studio.services.core.store import TaskFolder
 
 
 class OpenTask:

@@ -29,7 +29,6 @@ import logging
 import sys
 from pathlib import Path
 
-from studio.app.files import paths
 from studio.cli import (
     blocktext,
     check,
@@ -48,6 +47,7 @@ from studio.cli import (
     trajectory,
     window,
 )
+from studio.services.core import paths
 
 __all__ = ["GROUPS", "build_parser", "main"]
 

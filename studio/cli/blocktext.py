@@ -87,9 +87,10 @@ def import_rows(args: argparse.Namespace) -> int:
 
 
 async def _import_rows(args: argparse.Namespace) -> int:
-    from studio.app.blocktext import import_nl2scratch
-    from studio.app.editor import BrowserPool, Evaluator
-    from studio.app.propose import ProposeOptions
+    from studio.services.formats.nl2scratch.importer import import_nl2scratch
+    from studio.services.propose.pipeline import ProposeOptions
+    from studio.services.runtime.browser import BrowserPool
+    from studio.services.runtime.evaluator import Evaluator
 
     options = ProposeOptions(mutants=max(0, args.mutants), workers=max(1, args.workers))
     with ProgressBar(None, "row", leave=False, show=not args.json) as bar:
@@ -111,7 +112,7 @@ async def _import_rows(args: argparse.Namespace) -> int:
 
 
 def export_rows(args: argparse.Namespace) -> int:
-    from studio.app.blocktext import export_nl2scratch
+    from studio.services.formats.nl2scratch.exporter import export_nl2scratch
 
     report = export_nl2scratch(args.src, args.out)
     if args.json:
@@ -124,7 +125,8 @@ def export_rows(args: argparse.Namespace) -> int:
 
 
 def show_text(args: argparse.Namespace) -> int:
-    from studio.app.blocktext import load_sb3, project_text
+    from studio.services.core.blocktext.project_text import project_text
+    from studio.services.core.sb3 import load_sb3
 
     _data, project = load_sb3(args.project)
     if not args.json:
@@ -138,8 +140,9 @@ def show_text(args: argparse.Namespace) -> int:
 
 
 def build_text(args: argparse.Namespace) -> int:
-    from studio.app.blocktext import build_into, build_project, load_sb3
-    from studio.app.files import atomic
+    from studio.services.core import atomic
+    from studio.services.core.blocktext.project_text import build_into, build_project
+    from studio.services.core.sb3 import load_sb3
 
     source = "stdin" if args.text == "-" else args.text
     text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text("utf-8")
@@ -156,7 +159,7 @@ def build_text(args: argparse.Namespace) -> int:
 
 
 def score_predictions(args: argparse.Namespace) -> int:
-    from studio.app.blocktext import score_files
+    from studio.services.formats.nl2scratch.score import score_files
 
     scores = score_files(args.predictions, args.gold)
     for problem in scores.problems:

@@ -21,10 +21,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.app.editor import default_workers, editions
-from studio.app.library import load_task
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar, interrupted
 from studio.cli.ranges import integer
+from studio.services.core.store import load_task
+from studio.services.runtime import editions
+from studio.services.runtime.pool_size import default_workers
 
 if TYPE_CHECKING:  # the checker (mutation engine and its models) loads for `check` only
     from studio.app.task_checks import CheckedTasks

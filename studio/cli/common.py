@@ -29,8 +29,8 @@ from typing import Protocol, TextIO
 
 from tqdm import tqdm
 
-from studio.app.errors import SetupError
 from studio.models.errors import StudioError
+from studio.services.core.paths import SetupError
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 

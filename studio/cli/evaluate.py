@@ -15,15 +15,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from studio.app.editor import (
-    BrowserPool,
-    Evaluator,
-    editions,
-)
-from studio.app.library import load_task
 from studio.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from studio.cli.ranges import seconds
 from studio.models.evaluation import EvalResult
+from studio.services.core.store import load_task
+from studio.services.runtime import editions
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.evaluator import Evaluator
 
 
 def register(sub: Any) -> None:
@@ -61,7 +59,7 @@ async def _eval(args: argparse.Namespace) -> int:
     spares = 0 if args.protocol == "published" else 1
     async with BrowserPool(spares=spares, edition=edition) as pool:
         if args.protocol == "published":
-            from studio.app.exchange import PublishedProtocol
+            from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
 
             result = await PublishedProtocol(pool).evaluate(entry, project)
         else:

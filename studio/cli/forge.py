@@ -23,9 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.app.editor import editions
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
+from studio.services.runtime import editions
 
 COMMAND = "forge"
 MECHANISM_NAMES = (
@@ -73,7 +73,7 @@ def forge(args: argparse.Namespace) -> int:
 
 
 def _goldens(paths: list[Path]) -> list[Any]:
-    from studio.app.library import scan_library
+    from studio.services.core.store import scan_library
 
     found = []
     for path in paths:
@@ -86,7 +86,7 @@ def _goldens(paths: list[Path]) -> list[Any]:
 
 async def _forge(args: argparse.Namespace) -> int:
     from studio.app import runners
-    from studio.app.forge import ForgeOptions, forge_golden
+    from studio.services.forge.pipeline import ForgeOptions, forge_golden
 
     goldens = _goldens(args.paths)
     if not goldens:

@@ -31,7 +31,7 @@ def register_export(formats: Any) -> None:
 
 def export_logs(args: argparse.Namespace) -> int:
     """`studio export inspect`: write the logs, a line each; the exit code (module doc)."""
-    from studio.app.exchange import export_inspect
+    from studio.services.runs.inspect_log import export_inspect
 
     done = export_inspect(args.src, args.dest)
     for path, agent, mode, samples in done.logs:

@@ -31,10 +31,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.app.editor import editions
 from studio.app.formats import ITEM_SET_EXPORTS, ITEM_SET_IMPORTS
 from studio.cli import labeling_items, labeling_qa, labeling_runs
 from studio.cli.common import EXIT_FAILED, EXIT_OK
+from studio.services.runtime import editions
 
 CONNECTIONS = ("next", "parent", "input", "substack_1", "substack_2")
 

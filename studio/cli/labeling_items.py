@@ -24,8 +24,8 @@ from studio.cli.common import EXIT_OK, ProgressBar, failed
 from studio.models.errors import StudioError
 
 if TYPE_CHECKING:
-    from studio.app.labeling import ItemFolder
     from studio.app.regions import RegionOptions, RegionWorkshop
+    from studio.services.labeling.drag.item import ItemFolder
 
 
 def _server(pool: Any) -> Any:
@@ -107,15 +107,16 @@ async def _region_item(
 
 # ---- drag ------------------------------------------------------------------------------------
 def drag_author(args: argparse.Namespace) -> int:
-    from studio.app.editor import BrowserPool, page_scripts
-    from studio.app.labeling import (
+    from studio.models.drag_item import ConnectionType
+    from studio.services.labeling.drag.author import (
         Pick,
         author_item,
-        open_window,
         prepare_from_project,
         save_authored,
     )
-    from studio.models.drag_item import ConnectionType
+    from studio.services.labeling.drag.page import open_window
+    from studio.services.runtime import page_scripts
+    from studio.services.runtime.browser import BrowserPool
 
     if bool(args.target) == bool(args.palette):
         raise StudioError("give the block to drag: --target BLOCK_ID or --palette OPCODE")
@@ -153,9 +154,8 @@ def drag_author(args: argparse.Namespace) -> int:
 
 
 def drag_score(args: argparse.Namespace) -> int:
-    from studio.app.labeling import drag_execute as execute
-    from studio.app.labeling import drag_report as report
-    from studio.app.labeling import read_predictions, scan_items, score_items
+    from studio.services.labeling.drag.item import scan_items
+    from studio.services.labeling.drag.scoring import execute, read_predictions, report, score_items
 
     items = {e.item.id: e for e in scan_items(args.items)}
     preds = read_predictions(args.predictions)
@@ -163,7 +163,7 @@ def drag_score(args: argparse.Namespace) -> int:
     if args.execute:
 
         async def go() -> None:
-            from studio.app.editor import BrowserPool
+            from studio.services.runtime.browser import BrowserPool
 
             async with BrowserPool(spares=0) as pool:
                 await execute(pool.context, _server(pool), items, groups, preds)
@@ -190,9 +190,9 @@ def _cell(value: Any) -> str:
 
 
 def drag_review(args: argparse.Namespace) -> int:
-    from studio.app.labeling import drag_review as review
-    from studio.app.labeling import load_item
     from studio.models.items import ReviewState
+    from studio.services.labeling.drag import review
+    from studio.services.labeling.drag.item import load_item
 
     entry = load_item(args.item)
     item = entry.item
@@ -208,7 +208,8 @@ def drag_review(args: argparse.Namespace) -> int:
 
 
 def drag_agreement(args: argparse.Namespace) -> int:
-    from studio.app.labeling import load_item, region_agreement
+    from studio.services.labeling.drag.agreement import region_agreement
+    from studio.services.labeling.drag.item import load_item
 
     out = region_agreement(load_item(args.item).item, args.first, args.second)
     if args.json:
@@ -223,8 +224,8 @@ def drag_agreement(args: argparse.Namespace) -> int:
 
 # ---- qa --------------------------------------------------------------------------------------
 def qa_confirm(args: argparse.Namespace) -> int:
-    from studio.app.labeling import QaSet
-    from studio.app.labeling import qa_review as review
+    from studio.services.labeling.qa import review
+    from studio.services.labeling.qa.item import QaSet
 
     qa = QaSet(args.qa_dir)
     item = review.confirm(qa.load(args.task_id), args.by, args.answer)
@@ -236,7 +237,8 @@ def qa_confirm(args: argparse.Namespace) -> int:
 
 
 def qa_score(args: argparse.Namespace) -> int:
-    from studio.app.labeling import QaSet, read_answers, score
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.labeling.qa.scoring import read_answers, score
 
     items = QaSet(args.qa_dir).items()
     out = {model: score(items, answers) for model, answers in read_answers(args.answers).items()}
@@ -258,7 +260,8 @@ def qa_score(args: argparse.Namespace) -> int:
 
 
 def qa_agreement(args: argparse.Namespace) -> int:
-    from studio.app.labeling import QaSet, labeler_agreement
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.labeling.qa.scoring import labeler_agreement
 
     out = labeler_agreement(QaSet(args.qa_dir).items(), args.first, args.second)
     if args.json:

@@ -31,9 +31,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from studio.app.editor import Edition, editions
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
 
 
 def _edition(args: argparse.Namespace) -> Edition:
@@ -46,7 +47,7 @@ def _edition(args: argparse.Namespace) -> Edition:
 
 
 async def _window(pool: Any, edition: Edition) -> Any:
-    from studio.app.labeling import open_window
+    from studio.services.labeling.drag.page import open_window
 
     if pool.server is None:
         raise StudioError("the browser pool has no editor server")
@@ -55,7 +56,7 @@ async def _window(pool: Any, edition: Edition) -> Any:
 
 def published_arg(raw: str | None) -> dict[str, float] | None:
     """The workspace state `--published-state` gives (None without); bad JSON is a StudioError."""
-    from studio.app.labeling import published_state
+    from studio.services.labeling.qa.screens import published_state
 
     if raw is None:
         return None
@@ -66,9 +67,11 @@ def published_arg(raw: str | None) -> dict[str, float] | None:
 
 
 def qa_capture(args: argparse.Namespace) -> int:
-    from studio.app.editor import BrowserPool
-    from studio.app.labeling import QaSet, capture, make_item, screens
     from studio.models.qa_item import QaType, Subject
+    from studio.services.labeling.qa import screens
+    from studio.services.labeling.qa.capture import capture, make_item
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.runtime.browser import BrowserPool
 
     edition = _edition(args)
     screen = screens.Screen(
@@ -113,9 +116,10 @@ def qa_capture(args: argparse.Namespace) -> int:
 
 
 def qa_recapture(args: argparse.Namespace) -> int:
-    from studio.app.editor import BrowserPool
-    from studio.app.labeling import QaSet, screens
     from studio.models.qa_item import QaItem
+    from studio.services.labeling.qa import screens
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.runtime.browser import BrowserPool
 
     qa = QaSet(args.qa_dir)
     items = qa.items()

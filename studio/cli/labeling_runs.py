@@ -44,7 +44,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def add_actions(drag_sub: Any, qa_sub: Any) -> None:
     """`drag run` and `qa run`, on the `drag` and `qa` subcommands' parsers."""
-    from studio.app.labeling import K_MAX
+    from studio.services.labeling.drag.scoring import K_MAX
 
     dr = drag_sub.add_parser(
         "run",
@@ -85,8 +85,10 @@ def _pct(value: Any) -> str:
 
 # ---- drag run --------------------------------------------------------------------------------
 def drag_run(args: argparse.Namespace) -> int:
-    from studio.app.labeling import K_MAX, new_run_dir, run_drag, scan_items
     from studio.app.runners import item_runner
+    from studio.services.labeling.drag.item import scan_items
+    from studio.services.labeling.drag.run import new_run_dir, run_drag
+    from studio.services.labeling.drag.scoring import K_MAX
 
     protocol = resolve_item_protocol(args, "drag").model_dump()
     if not 1 <= args.k <= K_MAX:
@@ -102,7 +104,7 @@ def drag_run(args: argparse.Namespace) -> int:
         items,
         args,
     )
-    from studio.app.editor import editions
+    from studio.services.runtime import editions
 
     for edition in sorted({editions.edition_of_item(e.path) for e in entries}, key=str):
         editions.require_installed(edition, "The drag items")  # each plays on its own
@@ -151,7 +153,8 @@ def drag_run(args: argparse.Namespace) -> int:
 def _with_settings(agent: Any, items: dict[str, Any], args: argparse.Namespace) -> Any:
     """The agent under the protocol's drag settings (GT Start, Knowledge), refused by name
     where the items or the agent lack what a setting needs."""
-    from studio.app.field import SettingsDragAgent, drag_settings_problems
+    from studio.services.labeling.drag_settings import SettingsDragAgent
+    from studio.services.labeling.drag_settings import settings_problems as drag_settings_problems
 
     settings = args.protocol_record.settings
     gt, knowledge = bool(settings.get("ground_truth_start")), bool(settings.get("knowledge"))
@@ -163,7 +166,9 @@ def _with_settings(agent: Any, items: dict[str, Any], args: argparse.Namespace) 
 
 # ---- qa run ----------------------------------------------------------------------------------
 def qa_run(args: argparse.Namespace) -> int:
-    from studio.app.labeling import QaSet, new_run_dir, run_qa
+    from studio.services.labeling.drag.run import new_run_dir
+    from studio.services.labeling.qa.item import QaSet
+    from studio.services.labeling.qa.run import run_qa
 
     if args.workers < 1:
         raise StudioError("--workers must be at least 1")

@@ -19,9 +19,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from studio.app.editor import editions
 from studio.cli.common import EXIT_FAILED, EXIT_OK, ProgressBar
 from studio.cli.ranges import integer
+from studio.services.runtime import editions
 
 COMMAND = "propose"
 
@@ -61,16 +61,17 @@ def propose_script(args: argparse.Namespace) -> int:
 
 
 async def _propose(args: argparse.Namespace) -> int:
-    from studio.app.editor import BrowserPool, Evaluator
-    from studio.app.library import load_task
-    from studio.app.propose import (
-        ProposalError,
+    from studio.services.core.store import load_task
+    from studio.services.propose.model import ProposalError
+    from studio.services.propose.pipeline import (
         ProposeOptions,
         output_path,
         propose,
         read_projects,
         write_script,
     )
+    from studio.services.runtime.browser import BrowserPool
+    from studio.services.runtime.evaluator import Evaluator
 
     entry = load_task(args.task_dir)
     out = output_path(entry, args.out)
@@ -83,7 +84,7 @@ async def _propose(args: argparse.Namespace) -> int:
         mutants=max(0, args.mutants), seed=args.seed, workers=max(1, args.workers)
     )
     if args.llm:
-        from studio.app.llm import LlmSettings
+        from studio.services.episodes.agents.llm import LlmSettings
 
         options.llm = LlmSettings.from_env()
     with ProgressBar(None, "run", leave=False, show=not args.json) as bar:

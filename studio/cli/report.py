@@ -57,11 +57,12 @@ def register(subparsers: Any) -> None:
 
 def show_report(args: argparse.Namespace) -> int:
     """`studio report`: print (and write) the report; the exit code (see the module doc)."""
-    from studio.app.runs import format_table, render_html, report_for
+    from studio.services.runs.report_html import render_html
+    from studio.services.runs.reports import format_table, report_for
 
     report = report_for(args.runs_dir)
     if getattr(args, "compare", None):
-        from studio.app.paired import compare_rows, format_paired
+        from studio.services.runs.compare import compare_rows, format_paired
 
         paired = compare_rows(report, *args.compare)
         if args.json:
@@ -72,7 +73,7 @@ def show_report(args: argparse.Namespace) -> int:
     studies = _study_tables(args.runs_dir)
     report.studies = [tables for _, _, tables in studies]  # in --json and the bundle's data
     if args.html:
-        from studio.app.files import atomic
+        from studio.services.core import atomic
 
         page = render_html(report)
         if studies:
@@ -83,7 +84,7 @@ def show_report(args: argparse.Namespace) -> int:
         atomic.write_text(args.html, page)
     bundle = None
     if getattr(args, "bundle", None):
-        from studio.app.runs import write_bundle
+        from studio.services.runs.bundle import write_bundle
 
         bundle = write_bundle(args.runs_dir, args.bundle, report)
     if args.json:
@@ -105,11 +106,11 @@ def show_report(args: argparse.Namespace) -> int:
 def _study_tables(runs_dir: Path) -> list[tuple[str, str, StudyTables]]:
     """(text, HTML, data) of each human baseline study found at or below RUNS_DIR (studio
     study); the data is the study's StudyTables."""
-    from studio.app.studies import (
+    from studio.services.studies.board import read_board
+    from studio.services.studies.plan import load_study
+    from studio.services.studies.results import (
         find_studies,
         format_results,
-        load_study,
-        read_board,
         results_html,
         study_results,
         study_tables,

@@ -13,9 +13,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from studio.app.library import TaskFolder
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
+from studio.services.core.store import TaskFolder
 
 
 def register(subparsers: Any) -> None:
@@ -42,9 +42,10 @@ def rescore_run(args: argparse.Namespace) -> int:
 
 async def _rescore(args: argparse.Namespace) -> int:
     from studio.app.clocks import clock_policy
-    from studio.app.editor import BrowserPool, Evaluator
-    from studio.app.files import atomic
-    from studio.app.runs import RESCORE_FILE, rescore
+    from studio.services.core import atomic
+    from studio.services.runs.rescore import RESCORE_FILE, rescore
+    from studio.services.runtime.browser import BrowserPool
+    from studio.services.runtime.evaluator import Evaluator
 
     if not args.run_dir.is_dir():
         raise StudioError(f"{args.run_dir}: is not a folder")

@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.app.errors import cut
-from studio.app.exchange import ExportReport, ImportReport
 from studio.app.formats import EXPORT_FORMATS, IMPORT_FORMATS, export_set, import_set
 from studio.cli import blocktext, formats, inspect_log, submission
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.models.errors import StudioError
+from studio.services.core.errors import cut
+from studio.services.formats.scratchworld.tasks import ExportReport, ImportReport
 
 FORMAT = "scratchworld"
 

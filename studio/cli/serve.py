@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.app.editor import editions
-from studio.app.files import paths
 from studio.cli.common import EXIT_OK
 from studio.cli.ranges import PORT, integer
+from studio.services.core import paths
+from studio.services.runtime import editions
 
 if TYPE_CHECKING:
     from studio.app.serving.options import ServeOptions

@@ -57,8 +57,8 @@ def _checks(path: Path | None) -> dict[str, dict[str, Any]]:
 
 def show_stats(args: argparse.Namespace) -> int:
     """`studio stats`: print the figures; the exit code (see the module doc)."""
-    from studio.app.field import format_stats, set_stats
-    from studio.app.library import scan_library
+    from studio.services.authoring.set_stats import format_stats, set_stats
+    from studio.services.core.store import scan_library
 
     checks = _checks(args.checks)
     scan = scan_library(args.library)

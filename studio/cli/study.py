@@ -83,8 +83,8 @@ def register(subparsers: Any) -> None:
 
 
 def study_new(args: argparse.Namespace) -> int:
-    from studio.app.episodes import ProtocolCard
-    from studio.app.studies import new_study, save_study
+    from studio.services.episodes.human.protocol import ProtocolCard
+    from studio.services.studies.plan import new_study, save_study
 
     card = ProtocolCard(time_limit_s=args.time_limit if args.time_limit > 0 else None)
     plan = new_study(
@@ -112,13 +112,9 @@ def study_new(args: argparse.Namespace) -> int:
 def study_show(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from studio.app.studies import (
-        format_board,
-        load_study,
-        public_view,
-        read_board,
-        study_results,
-    )
+    from studio.services.studies.board import format_board, read_board
+    from studio.services.studies.plan import load_study, public_view
+    from studio.services.studies.results import study_results
 
     plan = load_study(args.study)
     board = read_board(args.study, plan)
@@ -161,7 +157,7 @@ async def _serve(args: argparse.Namespace) -> int:
 
 
 def study_board(args: argparse.Namespace) -> int:
-    from studio.app.studies import load_study
+    from studio.services.studies.plan import load_study
     from studio.views.sessions.study_board import show_board
 
     load_study(args.study)  # a clear error before any window opens
@@ -169,7 +165,8 @@ def study_board(args: argparse.Namespace) -> int:
 
 
 def study_export(args: argparse.Namespace) -> int:
-    from studio.app.studies import export_study, load_study
+    from studio.services.studies.export import export_study
+    from studio.services.studies.plan import load_study
 
     runs = export_study(args.study, load_study(args.study), args.out)
     print(f"{runs} runs exported to {args.out}")

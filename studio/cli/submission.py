@@ -35,7 +35,7 @@ def register_export(formats: Any) -> None:
 
 def export_submission(args: argparse.Namespace) -> int:
     """`studio export submission`: write the file, say what it holds."""
-    from studio.app.field import write_submission
+    from studio.services.formats.scratchworld.submission import write_submission
 
     rows = write_submission(args.src, args.out, args.epoch)
     turns = sum(len(r["interactions"]) for r in rows)

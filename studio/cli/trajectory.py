@@ -53,8 +53,8 @@ def register(subparsers: Any) -> None:
 
 def resolve(path: Path, dest: Path | None) -> Path:
     """A trajectory folder for `path`: the folder itself, or an archive extracted below `dest`."""
-    from studio.app.files import paths
-    from studio.app.runs import open_archive
+    from studio.services.core import paths
+    from studio.services.runs.trajectories.archive import open_archive
 
     if path.is_dir():
         return path
@@ -65,7 +65,8 @@ def resolve(path: Path, dest: Path | None) -> Path:
 
 def show_run(args: argparse.Namespace) -> int:
     """`trajectory show`: the timeline of a run, as text or JSON."""
-    from studio.app.runs import format_timeline, load_view, timeline_json
+    from studio.services.runs.trajectories.text import format_timeline, timeline_json
+    from studio.services.runs.trajectories.view import load_view
 
     view = load_view(resolve(args.path, args.dest))
     if args.json:
@@ -77,7 +78,8 @@ def show_run(args: argparse.Namespace) -> int:
 
 def export_run(args: argparse.Namespace) -> int:
     """`trajectory export`: pack a run (and its task) into one .zip; what was left out."""
-    from studio.app.runs import export_archive, read_manifest
+    from studio.services.runs.trajectories.archive import read_manifest
+    from studio.services.runs.trajectories.export import export_archive
 
     if not args.folder.is_dir():
         raise StudioError(f"{args.folder}: is not a trajectory folder")
@@ -96,7 +98,9 @@ def export_run(args: argparse.Namespace) -> int:
 
 def compare_runs(args: argparse.Namespace) -> int:
     """`trajectory compare`: two runs of one task side by side, by step."""
-    from studio.app.runs import compare, format_comparison, load_view
+    from studio.services.runs.trajectories.compare import compare
+    from studio.services.runs.trajectories.text import format_comparison
+    from studio.services.runs.trajectories.view import load_view
 
     a = load_view(resolve(args.a, args.dest))
     b = load_view(resolve(args.b, args.dest))

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.app.files import paths
+from studio.services.core import paths
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QWidget
 
-    from studio.app.editor import EditorServer
+    from studio.services.runtime.server import EditorServer
     from studio.views.window.main_window import MainWindow
 
 DEFAULT_CHROMIUM_FLAGS = (
@@ -86,8 +86,8 @@ def run_gui(options: GuiOptions, script: WindowScript | None = None) -> int:
 
     With a `script`, the window closes when the script ends, and its value is the exit code."""
     os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", DEFAULT_CHROMIUM_FLAGS)
-    from studio.app.editor import EditorServer
-    from studio.app.errors import SetupError
+    from studio.services.core.paths import SetupError
+    from studio.services.runtime.server import EditorServer
 
     try:
         server = EditorServer().start()
@@ -104,7 +104,7 @@ def _run(server: EditorServer, options: GuiOptions, script: WindowScript | None)
     import qasync
     from PySide6.QtCore import QTimer
 
-    from studio.app.editor import BrowserPool
+    from studio.services.runtime.browser import BrowserPool
     from studio.views.window.main_window import MainWindow
 
     app = make_application()

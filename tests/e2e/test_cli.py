@@ -80,8 +80,8 @@ def test_check_records_each_verdict_for_the_window_library(
     checked_library: tuple[int, dict[str, Any]],
 ) -> None:
     """The window's verdict column reads what `studio check` recorded (issue 37, part C)."""
-    from studio.app.library import scan_library
     from studio.app.task_checks import library_verdicts
+    from studio.services.core.store import scan_library
 
     _code, data = checked_library
     lib = Path(next(t for t in data["tasks"] if t["id"] == "good")["folder"]).parent

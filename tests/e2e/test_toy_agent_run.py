@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from studio.app.agents import EPISODE_AGENTS, AgentFactory, EpisodeAgentRequest
-from studio.app.files import paths
 from studio.cli import build_parser
 from studio.cli.common import run_command
 from studio.models.agent import Mode, Observation
 from studio.models.trajectory import RUN_FILE, RunInfo
+from studio.services.core import paths
 
 pytestmark = pytest.mark.browser
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studio.app.library import TaskSession, load_task, review
 from studio.app.open_task import OpenTask
+from studio.services.authoring import review
+from studio.services.authoring.task_session import TaskSession
+from studio.services.core.store import load_task
 from tests.helpers.sample_task import project_json, sb3_bytes, write_sample_task
 
 

@@ -23,19 +23,16 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from studio.app.errors import TaskFileError
-from studio.app.files import paths
-from studio.app.library import (
-    RecoveryStore,
-    TaskFolder,
-    TaskSession,
-    apply_metadata,
-    load_task,
-    read_project_json,
-)
 from studio.app.open_task import OpenTask
 from studio.models.errors import StudioError
 from studio.models.task import Task
+from studio.services.authoring.metadata import apply_metadata
+from studio.services.authoring.recovery import RecoveryStore
+from studio.services.authoring.task_session import TaskSession
+from studio.services.core import paths
+from studio.services.core.errors import TaskFileError
+from studio.services.core.sb3 import read_project_json
+from studio.services.core.store import TaskFolder, load_task
 from studio.views.authoring import recovery_work
 from studio.views.authoring.document_bar import DocumentBar
 from studio.views.authoring.script_editor import ScriptEditor

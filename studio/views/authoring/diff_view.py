@@ -19,7 +19,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.library import DiffRow, ProjectComparison, RowKind, TargetDiff, compare_projects
+from studio.services.core.project_diff import (
+    DiffRow,
+    ProjectComparison,
+    RowKind,
+    TargetDiff,
+    compare_projects,
+)
 
 # Background per row kind for (left, right) cells; an absent side is a neutral grey.
 _EMPTY = "#f1f3f4"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from studio.app.library import DOCUMENTS
+from studio.services.authoring.task_session import DOCUMENTS
 
 
 class DocumentBar(QWidget):

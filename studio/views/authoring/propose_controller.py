@@ -15,9 +15,11 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from studio.app.editor import Evaluator
-from studio.app.propose import Proposal, ProposalReport, ProposeOptions, codegen, propose
 from studio.models.errors import StudioError
+from studio.services.propose import codegen
+from studio.services.propose.model import Proposal
+from studio.services.propose.pipeline import ProposalReport, ProposeOptions, propose
+from studio.services.runtime.evaluator import Evaluator
 from studio.views.authoring.controller import AuthoringController
 from studio.views.authoring.propose_dialog import ProposeDialog
 from studio.views.authoring.script_editor import ScriptEditor

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.propose import Proposal, ProposalReport, describe_observable
+from studio.services.propose.model import Proposal
+from studio.services.propose.pipeline import ProposalReport
+from studio.services.propose.proposals import describe_observable
 from studio.views.authoring.trace_chart import TraceChart
 
 

@@ -15,9 +15,10 @@ from typing import Protocol
 
 from PySide6.QtCore import SignalInstance
 
-from studio.app.library import RecoveryStore, TaskFolder
 from studio.app.open_task import OpenTask
 from studio.models.task import Task
+from studio.services.authoring.recovery import RecoveryStore
+from studio.services.core.store import TaskFolder
 from studio.views.authoring.script_editor import ScriptEditor
 from studio.views.authoring.task_form import TaskForm
 from studio.views.editor.page import EditorError

@@ -11,8 +11,8 @@ from typing import Any, Protocol
 from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QAction
 
-from studio.app.library import TaskFolder
 from studio.app.open_task import OpenTask
+from studio.services.core.store import TaskFolder
 from studio.views.widgets.settings import open_settings
 
 

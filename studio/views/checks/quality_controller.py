@@ -20,18 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from studio.app import equivalence
-from studio.app.checks import build_mutant, judge
 from studio.app.clocks import clock_policy
-from studio.app.editor import Evaluator
-from studio.app.errors import ProjectFileError
-from studio.app.library import (
-    Finding,
-    TaskFolder,
-    lint_task,
-    load_check,
-    read_project_json,
-    review,
-)
 from studio.app.task_checks import (
     RecordedCheck,
     check_task_and_record,
@@ -40,6 +29,15 @@ from studio.app.task_checks import (
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
 from studio.models.task import Task
+from studio.services.authoring import review
+from studio.services.authoring.check_record import load_check
+from studio.services.authoring.lint import Finding, lint_task
+from studio.services.checking.checker import judge
+from studio.services.checking.mutant_runs import build_mutant
+from studio.services.core.errors import ProjectFileError
+from studio.services.core.sb3 import read_project_json
+from studio.services.core.store import TaskFolder
+from studio.services.runtime.evaluator import Evaluator
 from studio.views.authoring.controller import AuthoringController
 from studio.views.authoring.diff_view import DiffView
 from studio.views.checks.panel import ChecksPanel

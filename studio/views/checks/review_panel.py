@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.library import LintFinding, level_of
-from studio.app.library import review as task_review
 from studio.models.task import Review, ReviewState
+from studio.services.authoring import review as task_review
+from studio.services.authoring.lint import LintFinding, level_of
 from studio.views.widgets.tables import Fit, read_only_table
 
 STATE_STYLES = {  # background, text

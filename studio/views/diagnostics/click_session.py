@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QSizePolicy, QWidget
 
-from studio.app.editor import EditorPage
+from studio.services.runtime.page_seam import EditorPage
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.region_canvas import RegionCanvas, Tool
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from studio.app.editor import BrowserPool
+from studio.services.runtime.browser import BrowserPool
 from studio.views.diagnostics.editor_link import EditorLink
 from studio.views.shell.studio_shell import StudioShell
 

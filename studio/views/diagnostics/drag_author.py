@@ -18,9 +18,11 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
-from studio.app.editor import EditorPage, page_scripts
-from studio.app.labeling import DragItemError, ItemFolder, Pick, author_item, pick_at, save_authored
 from studio.models.drag_item import ConnectionType
+from studio.services.labeling.drag.author import Pick, author_item, pick_at, save_authored
+from studio.services.labeling.drag.item import DragItemError, ItemFolder
+from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 from studio.views.diagnostics.click_session import ClickSession, SessionBar
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.region_canvas import RegionCanvas

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from studio.app.labeling import ItemFolder, load_item
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
+from studio.services.labeling.drag.item import ItemFolder, load_item
 from studio.views.diagnostics.items_model import ItemsModel
 
 

@@ -13,8 +13,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from studio.app.editor import page_scripts
-from studio.app.episodes import WindowPageSource
+from studio.services.episodes.live.window_pages import WindowPageSource
+from studio.services.runtime import page_scripts
 from studio.views.editor.view import EditorView
 
 

@@ -17,10 +17,13 @@ from pathlib import Path
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from studio.app.editor import EditorPage, page_scripts
-from studio.app.labeling import Pick, QaSet, capture, make_item, pick_at
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType, Subject
+from studio.services.labeling.drag.author import Pick, pick_at
+from studio.services.labeling.qa.capture import capture, make_item
+from studio.services.labeling.qa.item import QaSet
+from studio.services.runtime import page_scripts
+from studio.services.runtime.page_seam import EditorPage
 from studio.views.diagnostics.click_session import ClickSession, SessionBar
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.drag_author import PICK_COLOUR

@@ -36,19 +36,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.labeling import (
-    QaSet,
+from studio.models.errors import StudioError
+from studio.models.items import ReviewState
+from studio.models.qa_item import QaItem, QaType
+from studio.services.labeling.qa import review as qa_review
+from studio.services.labeling.qa.item import QaSet
+from studio.services.labeling.qa.scoring import (
+    blind_copy,
     correct,
     labeler_agreement,
-    qa_review,
     read_answers,
     record_answer,
     score,
 )
-from studio.app.labeling import qa_blind_copy as blind_copy
-from studio.models.errors import StudioError
-from studio.models.items import ReviewState
-from studio.models.qa_item import QaItem, QaType
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.drag_author import PICK_COLOUR
 from studio.views.diagnostics.panel_base import AgreementBox, LabelingPanel

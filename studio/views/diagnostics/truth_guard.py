@@ -12,8 +12,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from studio.app.labeling import truth_change
 from studio.models.qa_item import QaItem
+from studio.services.labeling.qa.review import truth_change
 
 STYLE = "TruthGuard { background: #fff4e5; border: 1px solid #e8a33d; border-radius: 3px; }"
 

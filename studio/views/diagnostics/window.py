@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QLabel, QLineEdit, QMainWindow, QTabWidget, QToolBar
 
-from studio.app.files import paths
+from studio.services.core import paths
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.drag_panel import DragPanel
 from studio.views.diagnostics.editor_link import EditorLink

@@ -29,8 +29,8 @@ from PySide6.QtWebEngineCore import (
     QWebEngineScript,
 )
 
-from studio.app.editor import page_scripts
 from studio.models.errors import StudioError
+from studio.services.runtime import page_scripts
 
 CHANNEL_SCRIPT = ":/qtwebchannel/qwebchannel.js"
 log = logging.getLogger(__name__)

@@ -26,10 +26,12 @@ from PySide6.QtWebEngineCore import QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from studio.app.editor import Edition, EditorServer, editions, page_scripts
-from studio.app.errors import ProjectFileError
-from studio.app.files import paths
-from studio.app.library import check_sb3
+from studio.services.core import paths
+from studio.services.core.errors import ProjectFileError
+from studio.services.core.sb3 import check_sb3
+from studio.services.runtime import editions, page_scripts
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.server import EditorServer
 from studio.views.editor.page import EditorError, EditorPage
 from studio.views.widgets.banner import Banner
 

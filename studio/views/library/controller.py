@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.library import TaskFolder, library_ops, trash
 from studio.models.errors import StudioError
+from studio.services.authoring import library_ops, trash
+from studio.services.core.store import TaskFolder
 from studio.views.library.new_task_dialog import NewTaskDialog, NewTaskRequest
 from studio.views.widgets.dialogs import ask_buttons, finished
 

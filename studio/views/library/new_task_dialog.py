@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.library import TaskFolder
 from studio.models.task import Category
+from studio.services.core.store import TaskFolder
 
 ID_HINT = "letters, digits, _ . - (e.g. debug_fish_turns)"
 PROJECT_HINT = "an .sb3 to start from (required for debug and extend)"

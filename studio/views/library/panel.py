@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.errors import TaskFileError
-from studio.app.library import LibraryScan, TaskFolder
 from studio.models.task import Category, ReviewState
+from studio.services.core.errors import TaskFileError
+from studio.services.core.store import LibraryScan, TaskFolder
 
 ERRORS_GROUP = "Failed to load"
 _ROLE = Qt.ItemDataRole.UserRole

@@ -6,8 +6,8 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from studio.app.library import TaskFolder
 from studio.models.task import Convention
+from studio.services.core.store import TaskFolder
 
 _CATEGORY_COLORS = {
     "create": "#1a73e8",

@@ -54,10 +54,10 @@ from studio.app.campaigns import (
     play_campaign,
 )
 from studio.app.extensions import EPISODE_AGENTS, MODES
-from studio.app.library import TaskFolder
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
 from studio.models.protocols import DEFAULT_PROTOCOL, PROTOCOLS
+from studio.services.core.store import TaskFolder
 
 __all__ = ["CampaignDialog"]
 

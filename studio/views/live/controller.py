@@ -18,19 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from studio.app.episodes import (
-    Agent,
-    Episode,
-    EpisodeManager,
-    LiveRun,
-    RunControls,
-    WindowPageSource,
-    watch,
-)
-from studio.app.files import paths
-from studio.app.library import TaskFolder
 from studio.models.agent import EpisodeStatus, Mode, Observation, StepRecord
 from studio.models.evaluation import EvalResult
+from studio.services.core import paths
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.agents.base import Agent
+from studio.services.episodes.episode import Episode, EpisodeManager
+from studio.services.episodes.live.controls import RunControls
+from studio.services.episodes.live.runner import LiveRun, watch
+from studio.services.episodes.live.window_pages import WindowPageSource
 from studio.views.live.ocr_preload import preload_ocr
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.steps import ViewerStep, flag_live

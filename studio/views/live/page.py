@@ -53,9 +53,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from studio.app.editor import page_scripts
-from studio.app.episodes import VIEWPORT
 from studio.models.errors import StudioError
+from studio.services.episodes.modes import VIEWPORT
+from studio.services.runtime import page_scripts
 from studio.views.editor.page import EditorError
 from studio.views.live.keys import (
     BUTTONS,
@@ -68,7 +68,7 @@ from studio.views.live.keys import (
 )
 
 if TYPE_CHECKING:
-    from studio.app.editor import ClipRect, Viewport
+    from studio.services.runtime.page_seam import ClipRect, Viewport
     from studio.views.editor.view import EditorView
 
 SCREEN_TIMEOUT_S = 10.0  # for the page to take the size it is shown at

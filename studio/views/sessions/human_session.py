@@ -35,11 +35,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.episodes import ProtocolCard
 from studio.app.human_sessions import HumanSession, SessionDriver, editor_loader
-from studio.app.library import TaskFolder
 from studio.models.agent import EpisodeStatus
 from studio.models.evaluation import EvalResult
+from studio.services.core.store import TaskFolder
+from studio.services.episodes.human.protocol import ProtocolCard
 from studio.views.sessions.mode import SessionMode
 from studio.views.shell.studio_shell import StudioShell
 from studio.views.widgets.dialogs import finished

@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app import studies
 from studio.models.errors import StudioError
+from studio.services.studies import board as studies_board
+from studio.services.studies.plan import load_study
 from studio.views.widgets.tables import read_only_table
 
 COLOURS = {
@@ -72,8 +73,8 @@ class StudyBoard(QWidget):
 
     def refresh(self) -> None:
         try:
-            plan = studies.load_study(self.folder)
-            board = studies.read_board(self.folder, plan)
+            plan = load_study(self.folder)
+            board = studies_board.read_board(self.folder, plan)
         except StudioError as exc:
             self.title.setText(str(exc))
             return
@@ -114,7 +115,7 @@ class StudyBoard(QWidget):
             self.opened.emit(folder)
 
 
-def _state_text(cell: studies.Cell) -> str:
+def _state_text(cell: studies_board.Cell) -> str:
     if cell.state == "finished":
         return f"finished: {cell.verdict} ({cell.seconds:.0f} s, {cell.actions} actions)"
     if cell.state == "in progress":

@@ -31,9 +31,11 @@ from typing import Any
 
 from PySide6.QtWidgets import QStatusBar, QWidget
 
-from studio.app.editor import BrowserPool, EditorServer, Evaluator
-from studio.app.episodes import WindowPageSource
-from studio.app.library import LibraryScan, TaskFolder
+from studio.services.core.store import LibraryScan, TaskFolder
+from studio.services.episodes.live.window_pages import WindowPageSource
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.server import EditorServer
 from studio.views.editor.view import EditorView
 from studio.views.shell.actions import StudioActions
 from studio.views.shell.results_panel import ResultsPanel

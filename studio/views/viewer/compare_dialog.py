@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.runs import Comparison
+from studio.services.runs.trajectories.compare import Comparison
 from studio.views.viewer import overlay
 from studio.views.viewer.marks import mark_for
 from studio.views.viewer.recorded import OpenedRun

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.app.runs import action_point
+from studio.services.runs.trajectories.geometry import action_point
 from studio.views.viewer.overlay import Mark
 from studio.views.viewer.steps import ViewerStep, hit_element
 

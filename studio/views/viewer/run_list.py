@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.runs import RunRow, list_runs
+from studio.services.runs.trajectories.catalog import RunRow, list_runs
 
 COLUMNS = ("Agent", "Task", "Mode", "Verdict", "Steps", "Date", "Folder")
 _SORT = Qt.ItemDataRole.UserRole + 1

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.episodes import RunControls, RunState
+from studio.services.episodes.live.controls import RunControls, RunState
 from studio.views.viewer.marks import caption
 from studio.views.viewer.step_detail import StepDetail
 from studio.views.viewer.steps import ViewerStep

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.episodes import usage_text
 from studio.models.agent import ProgramChange
+from studio.services.episodes.limits import usage_text
 from studio.views.viewer import overlay
 from studio.views.viewer.marks import hit_index, mark_for
 from studio.views.viewer.steps import FLAG_FAILED, ViewerStep

@@ -27,8 +27,12 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from studio.app.editor import BrowserPool, Edition, EditorServer, Evaluator, editions
 from studio.models.errors import StudioError
+from studio.services.runtime import editions
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.editions import Edition
+from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.server import EditorServer
 from studio.views.editor.view import EditorView
 
 

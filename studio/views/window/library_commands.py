@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from studio.app.library import TaskFolder
+from studio.services.core.store import TaskFolder
 from studio.views.authoring.controller import AuthoringController
 from studio.views.library.controller import LibraryController
 from studio.views.library.panel import LibraryPanel

@@ -21,13 +21,14 @@ from PySide6.QtWidgets import (
 )
 
 from studio.app.clocks import clock_policy
-from studio.app.editor import BrowserPool, EditorServer
-from studio.app.episodes import WindowPageSource
-from studio.app.errors import TaskFileError
-from studio.app.library import LibraryScan, TaskFolder, scan_library
 from studio.app.task_checks import library_verdicts
 from studio.models.check import TaskCheck
 from studio.models.evaluation import EvalResult
+from studio.services.core.errors import TaskFileError
+from studio.services.core.store import LibraryScan, TaskFolder, scan_library
+from studio.services.episodes.live.window_pages import WindowPageSource
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.server import EditorServer
 from studio.views.authoring import recovery_work, task_memory
 from studio.views.authoring.controller import AuthoringController
 from studio.views.authoring.diff_tab import DiffTab

@@ -21,13 +21,18 @@ from PySide6.QtWidgets import (
 )
 
 from studio.app.agents import episode_agents
-from studio.app.episodes import VIEWPORT, Agent, agents
 from studio.app.human_sessions import sessions_dir
-from studio.app.library import TaskFolder, load_task
-from studio.app.runs import TERMINAL_APIS, compare, export_archive, recorded_task_folder
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
+from studio.services.core.store import TaskFolder, load_task
+from studio.services.episodes import agents
+from studio.services.episodes.agents.base import Agent
+from studio.services.episodes.modes import VIEWPORT
+from studio.services.runs.trajectories.archive import recorded_task_folder
+from studio.services.runs.trajectories.compare import compare
+from studio.services.runs.trajectories.export import export_archive
+from studio.services.runs.trajectories.view import TERMINAL_APIS
 from studio.views.live.campaign_dialog import CampaignDialog
 from studio.views.live.controller import LiveController, runs_dir
 from studio.views.live.height import LiveHeight

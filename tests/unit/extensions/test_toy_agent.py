@@ -23,9 +23,9 @@ from studio.app.agents import (
     window_agents,
 )
 from studio.app.campaigns import CampaignRequest, open_campaign, plan_episodes, play_campaign
-from studio.app.runs import report_for
 from studio.models.agent import Mode, Observation
 from studio.services.core.store import TaskFolder
+from studio.services.runs.reports import report_for
 from tests.helpers.fake_env import FakeEpisodeManager
 from tests.helpers.tasks import make_task
 

@@ -16,12 +16,12 @@ import pytest
 
 from studio.app.extensions import RESULT_READERS
 from studio.app.formats import IMPORT_FORMATS, PLAIN, import_set
-from studio.app.library import scan_library
-from studio.app.runs import report_for
 from studio.cli import build_parser
 from studio.cli.common import run_command
 from studio.models.errors import StudioError
 from studio.models.report import RunEntry
+from studio.services.core.store import scan_library
+from studio.services.runs.reports import report_for
 from tests.helpers.tasks import make_task
 
 TOY_FILE = "toy.json"

@@ -70,7 +70,7 @@ def test_a_classic_library_is_watched_on_classic(
             seen.append(edition)
             raise StudioError("no browser here")
 
-    monkeypatch.setattr("studio.app.editor.BrowserPool", Pool)
+    monkeypatch.setattr("studio.services.runtime.browser.BrowserPool", Pool)
     monkeypatch.setattr(editions, "require_installed", lambda *a: None)
     assert main(["propose", str(folder)]) == 2
     assert main(["propose", str(folder), "--edition", "current"]) == 2
@@ -106,9 +106,9 @@ def test_a_script_the_initial_program_passes_is_said_plainly_and_exits_1(
     async def no_browser(*_: object, **__: object):  # type: ignore[no-untyped-def]
         yield None
 
-    monkeypatch.setattr("studio.app.propose.propose", fake_propose)
-    monkeypatch.setattr("studio.app.editor.BrowserPool", no_browser)
-    monkeypatch.setattr("studio.app.editor.Evaluator", lambda pool: None)
+    monkeypatch.setattr("studio.services.propose.pipeline.propose", fake_propose)
+    monkeypatch.setattr("studio.services.runtime.browser.BrowserPool", no_browser)
+    monkeypatch.setattr("studio.services.runtime.evaluator.Evaluator", lambda pool: None)
     monkeypatch.setattr(editions, "require_installed", lambda *a: None)
     assert main(["propose", str(folder)]) == 1
     out = capsys.readouterr().out.splitlines()
