@@ -44,9 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.app.regions import RegionOptions, RegionWorkshop  # noqa: E402
+from studio.services.diagnostics.drag.item import ItemFolder, scan_items  # noqa: E402
+from studio.services.diagnostics.drag.page import open_window  # noqa: E402
 from studio.services.formats.scratchworld.checkout import import_checkout  # noqa: E402
-from studio.services.labeling.drag.item import ItemFolder, scan_items  # noqa: E402
-from studio.services.labeling.drag.page import open_window  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 from studio.services.runtime.editions import Edition  # noqa: E402
 from tests.helpers.published_diag import FIXTURE  # noqa: E402

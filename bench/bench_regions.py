@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from studio.app.regions import RegionOptions, RegionWorkshop  # noqa: E402
-from studio.services.labeling.drag.grid import bbox, iou, window_points  # noqa: E402
-from studio.services.labeling.drag.item import ItemFolder, load_item, scan_items  # noqa: E402
-from studio.services.labeling.drag.page import TrialPages, open_window  # noqa: E402
-from studio.services.labeling.drag.regions import verify_points  # noqa: E402
+from studio.services.diagnostics.drag.grid import bbox, iou, window_points  # noqa: E402
+from studio.services.diagnostics.drag.item import ItemFolder, load_item, scan_items  # noqa: E402
+from studio.services.diagnostics.drag.page import TrialPages, open_window  # noqa: E402
+from studio.services.diagnostics.drag.regions import verify_points  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 
 

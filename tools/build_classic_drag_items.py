@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from studio.services.core.projectbuild import ProjectBuilder  # noqa: E402
-from studio.services.labeling.drag.page import open_window  # noqa: E402
+from studio.services.diagnostics.drag.page import open_window  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 from studio.services.runtime.editions import Edition  # noqa: E402
 from tests.helpers.published_diag.build import (  # noqa: E402

@@ -35,11 +35,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from studio.models.qa_item import QaType, Subject  # noqa: E402
+from studio.services.diagnostics.drag.page import open_window  # noqa: E402
+from studio.services.diagnostics.qa import screens  # noqa: E402
+from studio.services.diagnostics.qa.capture import capture, make_item  # noqa: E402
+from studio.services.diagnostics.qa.item import QaSet  # noqa: E402
 from studio.services.formats.scratchworld.items.sets import export_diagnostics_only  # noqa: E402
-from studio.services.labeling.drag.page import open_window  # noqa: E402
-from studio.services.labeling.qa import screens  # noqa: E402
-from studio.services.labeling.qa.capture import capture, make_item  # noqa: E402
-from studio.services.labeling.qa.item import QaSet  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 from studio.services.runtime.editions import Edition  # noqa: E402
 

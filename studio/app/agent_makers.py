@@ -85,7 +85,7 @@ def llm(request: EpisodeAgentRequest) -> AgentFactory:
 
 def item_oracle(request: ItemAgentRequest) -> Any:
     """Answers from the items themselves (their regions or answers)."""
-    from studio.services.labeling import agents as d
+    from studio.services.diagnostics import agents as d
 
     drag = request.kind == "drag"
     return d.OracleDragAgent(request.items) if drag else d.OracleQaAgent(request.items)
@@ -93,7 +93,7 @@ def item_oracle(request: ItemAgentRequest) -> Any:
 
 def item_random(request: ItemAgentRequest) -> Any:
     """Seeded random answers."""
-    from studio.services.labeling import agents as d
+    from studio.services.diagnostics import agents as d
 
     drag = request.kind == "drag"
     return d.RandomDragAgent(request.seed) if drag else d.RandomQaAgent(request.seed)
@@ -101,7 +101,7 @@ def item_random(request: ItemAgentRequest) -> Any:
 
 def item_scripted(request: ItemAgentRequest) -> Any:
     """Reads its answers from `answers` (JSON lines)."""
-    from studio.services.labeling import agents as d
+    from studio.services.diagnostics import agents as d
 
     if request.answers is None:
         raise StudioError("--agent scripted needs --answers FILE (JSON lines)")
@@ -111,8 +111,8 @@ def item_scripted(request: ItemAgentRequest) -> Any:
 
 def item_llm(request: ItemAgentRequest) -> Any:
     """A language model at STUDIO_LLM_URL, sampling at `temperature` when given."""
+    from studio.services.diagnostics.llm_agent import LlmDragAgent, LlmQaAgent
     from studio.services.episodes.agents.llm import LlmSettings
-    from studio.services.labeling.llm_agent import LlmDragAgent, LlmQaAgent
 
     temperature = request.temperature
     settings = (

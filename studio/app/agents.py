@@ -7,7 +7,7 @@ registries.
   `@EPISODE_AGENTS.register(NAME, help)` on the maker). Traits: `seeded` (uses the seed),
   `needs-file` (needs a file given: the scripted one), `needs-endpoint` (the LLM one),
   `baseline` (played by `studio run --baselines`: idle, then random).
-- `ITEM_AGENTS`: the agents that answer labeling items ("oracle", "random", "scripted",
+- `ITEM_AGENTS`: the agents that answer diagnostic items ("oracle", "random", "scripted",
   "llm"), makers taking an `ItemAgentRequest`.
 - `episode_agents(name, mode, seed, actions, settings)`: a factory (task, position) -> a fresh
   episode agent of kind `name`; the random agent of position `pos` is seeded `seed + pos`, the
@@ -174,9 +174,9 @@ def item_agent(
     answers: Path | None = None,
     temperature: float | None = None,
 ) -> Any:
-    """The agent `name` for labeling items of `kind` ("drag" or "qa"); `items` maps item ids
+    """The agent `name` for diagnostic items of `kind` ("drag" or "qa"); `items` maps item ids
     to their items (the oracle reads its answers there)."""
     if kind not in ("drag", "qa"):
-        raise StudioError(f"unknown kind of labeling item {kind!r} (drag or qa)")
+        raise StudioError(f"unknown kind of diagnostic item {kind!r} (drag or qa)")
     maker = ITEM_AGENTS.get(name)
     return maker(ItemAgentRequest(kind, items, seed, answers, temperature))

@@ -78,7 +78,7 @@ def episode_runner(
 
 
 class ItemPlace(NamedTuple):
-    """Where labeling items play: a browser context and editor server here, or a runner."""
+    """Where diagnostic items play: a browser context and editor server here, or a runner."""
 
     context: Any
     server: Any

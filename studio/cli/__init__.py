@@ -2,7 +2,7 @@
 
 ```
 studio [--library DIR]                  the window (as `studio gui`; studio.cli.window)
-studio gui | view | label ...           the window on a library, a recorded run, the labeling
+studio gui | view | label ...           the window on a library, a recorded run, labeling
 studio eval | check | equivalent ...    a task's script on a project; the adversarial check
 studio import | export FORMAT ...       ScratchWorld checkouts, Inspect AI logs
 studio propose TASK_DIR                 an evaluation script from the programs' behaviour
@@ -11,7 +11,7 @@ studio serve | run | rescore | report   the agent API, campaigns, their verdicts
 studio stats LIBRARY                    what a task set covers (as the ScratchWorld paper counts)
 studio trajectory show|export|compare   recorded runs
 studio study new|show|serve|export      human baseline studies, participants in a browser
-studio regions | drag | qa | diagnostics ...   the labeling items
+studio regions | drag | qa | diagnostics ...   the diagnostics (drag and perception QA items)
 ```
 
 One module per command group (`GROUPS`, in the order `studio --help` lists them), each with
@@ -33,9 +33,9 @@ from studio.cli import (
     blocktext,
     check,
     common,
+    diagnostics,
     evaluate,
     forge,
-    labeling,
     propose,
     report,
     rescore,
@@ -64,7 +64,7 @@ GROUPS = (
     rescore,
     stats,
     trajectory,
-    labeling,
+    diagnostics,
     study,
     blocktext,
 )

@@ -1,7 +1,7 @@
 """A single-step drag item (FORMATS.md section 5): the fields of the ScratchWorld layout plus
 the studio's review, labels and computation figures. Feasible points are `[x, y]` screen pixels
 of the 1280x720 page on the item's grid. Reading and writing item folders is the services'
-(`services.labeling.drag.item`).
+(`services.diagnostics.drag.item`).
 """
 
 from __future__ import annotations

@@ -14,6 +14,6 @@ class StudioError(Exception):
 
 
 class ReviewError(StudioError):
-    """A review step that is not allowed (tasks and labeling items alike): the current state
+    """A review step that is not allowed (tasks and diagnostic items alike): the current state
     forbids it, or what the step needs first is missing (who reviews, a comment, an item's
     regions or answer, a task without lint errors). The message says which and what to do."""

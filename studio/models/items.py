@@ -10,7 +10,7 @@ A review's states and steps:
 Approving and rejecting need the reviewer's name. Every step is kept in the history with who,
 when (UTC) and an optional comment; a step never changes the Review it is taken from. A step
 that is not allowed raises `ReviewError`. What an item must hold before it is labeled or
-approved is the services' business (`services.labeling.review` and the item packages).
+approved is the services' business (`services.diagnostics.review` and the item packages).
 """
 
 from __future__ import annotations

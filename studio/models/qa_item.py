@@ -2,7 +2,7 @@
 screenshot, task_type, tag, ground_truth, focus_hint}` plus what the studio keeps: the
 question's subject (block, field), the answer suggested from the VM at capture time and why,
 each labeler's answer, and the review. Sets on disk are the services'
-(`services.labeling.qa.item`).
+(`services.diagnostics.qa.item`).
 """
 
 from __future__ import annotations

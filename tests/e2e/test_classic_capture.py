@@ -24,12 +24,12 @@ import pytest
 
 from studio.services.core import paths
 from studio.services.core.store import load_task
+from studio.services.diagnostics.drag.page import open_window
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.screens import recapture
 from studio.services.formats.scratchworld.items.common import Report
 from studio.services.formats.scratchworld.items.qa import QA_SHOTS, import_qa
 from studio.services.formats.scratchworld.tasks.reports import ImportReport
-from studio.services.labeling.drag.page import open_window
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.screens import recapture
 from studio.services.propose import trace
 from studio.services.propose.pipeline import read_projects
 from studio.services.propose.scenarios import build_scenarios

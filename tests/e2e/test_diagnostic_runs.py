@@ -17,11 +17,11 @@ import pytest
 
 from studio import cli
 from studio.services.core import paths
-from studio.services.labeling.agents import OracleDragAgent, RandomDragAgent
-from studio.services.labeling.drag.item import scan_items
-from studio.services.labeling.drag.page import open_window
-from studio.services.labeling.drag.run import run_drag
-from studio.services.labeling.drag.scoring import read_predictions
+from studio.services.diagnostics.agents import OracleDragAgent, RandomDragAgent
+from studio.services.diagnostics.drag.item import scan_items
+from studio.services.diagnostics.drag.page import open_window
+from studio.services.diagnostics.drag.run import run_drag
+from studio.services.diagnostics.drag.scoring import read_predictions
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -19,12 +19,12 @@ import pytest
 
 from studio.app.regions import RegionInterrupted, RegionOptions, RegionWorkshop
 from studio.services.core import paths
-from studio.services.labeling.drag.grid import bbox, iou, window_points
-from studio.services.labeling.drag.item import DragItemError, load_item
-from studio.services.labeling.drag.page import TrialPages
-from studio.services.labeling.drag.regions import START_STEPS, predict_end, verify_points
-from studio.services.labeling.drag.replay import needed_steps
-from studio.services.labeling.drag.scoring import execute, read_predictions, report, score_items
+from studio.services.diagnostics.drag.grid import bbox, iou, window_points
+from studio.services.diagnostics.drag.item import DragItemError, load_item
+from studio.services.diagnostics.drag.page import TrialPages
+from studio.services.diagnostics.drag.regions import START_STEPS, predict_end, verify_points
+from studio.services.diagnostics.drag.replay import needed_steps
+from studio.services.diagnostics.drag.scoring import execute, read_predictions, report, score_items
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

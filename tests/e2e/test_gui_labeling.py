@@ -16,8 +16,8 @@ from PySide6.QtTest import QTest
 
 from studio.models.drag_item import ConnectionType
 from studio.services.core import paths
-from studio.services.labeling.drag.item import load_item, png_size
-from studio.services.labeling.qa.item import QaSet
+from studio.services.diagnostics.drag.item import load_item, png_size
+from studio.services.diagnostics.qa.item import QaSet
 from studio.views.diagnostics.window import LabelingWindow
 from tests.helpers.window_fit import page_fits_view
 

@@ -20,11 +20,11 @@ import pytest
 
 from studio import cli
 from studio.app.regions import RegionOptions, RegionWorkshop
+from studio.services.diagnostics.agents import OracleDragAgent, ScriptedDragAgent
+from studio.services.diagnostics.drag.item import DragItemError, load_item, scan_items
+from studio.services.diagnostics.drag.page import TrialPages, open_window
+from studio.services.diagnostics.drag.run import run_drag
 from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
-from studio.services.labeling.agents import OracleDragAgent, ScriptedDragAgent
-from studio.services.labeling.drag.item import DragItemError, load_item, scan_items
-from studio.services.labeling.drag.page import TrialPages, open_window
-from studio.services.labeling.drag.run import run_drag
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.published_diag import FIXTURE
 

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from studio.app.regions import RegionOptions, RegionWorkshop
+from studio.services.diagnostics.drag.item import DragItemError, load_item
 from studio.services.formats.scratchworld.checkout import import_checkout
-from studio.services.labeling.drag.item import DragItemError, load_item
 from studio.services.runtime.editions import Edition
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.published_grab import FIXTURE

@@ -27,14 +27,14 @@ from studio.models.evaluation import Clock
 from studio.models.protocols import resolve_protocol
 from studio.services.checking.checker import CheckOptions, check_tasks
 from studio.services.core.store import TaskFolder, load_task
+from studio.services.diagnostics.agents import OracleDragAgent
+from studio.services.diagnostics.drag.item import scan_items
+from studio.services.diagnostics.drag.run import run_drag
 from studio.services.distributed.cluster import RayCluster
 from studio.services.distributed.episodes import ClusterEpisodes
 from studio.services.distributed.evaluations import ClusterEvaluator
 from studio.services.episodes.agents import OracleAgent
 from studio.services.episodes.episode import EpisodeManager
-from studio.services.labeling.agents import OracleDragAgent
-from studio.services.labeling.drag.item import scan_items
-from studio.services.labeling.drag.run import run_drag
 from studio.services.runs.batch import run_batch
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.clock_agreement import AgreementCache

@@ -16,9 +16,9 @@ from typing import Any, ClassVar
 import pytest
 
 from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig
-from studio.services.labeling.drag import regions
-from studio.services.labeling.drag.item import ItemFolder
-from studio.services.labeling.drag.page import Verdict
+from studio.services.diagnostics.drag import regions
+from studio.services.diagnostics.drag.item import ItemFolder
+from studio.services.diagnostics.drag.page import Verdict
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import DRAG
 from tests.helpers.script_page import ScriptHost

@@ -11,9 +11,9 @@ import pytest
 from studio.cli import main
 from studio.models.items import ReviewState
 from studio.services.core import paths
-from studio.services.labeling.drag.item import load_item
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.review import TRUTH_CHANGED
+from studio.services.diagnostics.drag.item import load_item
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.review import TRUTH_CHANGED
 
 SHIPPED = paths.PROJECT_ROOT / "diagnostics"
 DRAG = "t1_goto_below_flag"  # shipped approved, with regions

@@ -11,7 +11,7 @@ import pytest
 from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig, category_of
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType
-from studio.services.labeling.agents import (
+from studio.services.diagnostics.agents import (
     DragObservation,
     OracleDragAgent,
     OracleQaAgent,
@@ -23,7 +23,7 @@ from studio.services.labeling.agents import (
     oracle_drag,
     read_script,
 )
-from studio.services.labeling.drag.scoring import Attempt, score_attempt
+from studio.services.diagnostics.drag.scoring import Attempt, score_attempt
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -10,7 +10,7 @@ import pytest
 
 from studio.models.errors import StudioError
 from studio.models.report import RunReport
-from studio.services.labeling.report import load_diagnostics, tables
+from studio.services.diagnostics.report import load_diagnostics, tables
 from studio.services.runs.report_html import render_html
 from studio.services.runs.reports import format_table, report_for
 from tests.unit.test_reports import write_run

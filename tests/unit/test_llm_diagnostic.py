@@ -8,14 +8,14 @@ import base64
 import pytest
 
 from studio.models.qa_item import QaType
-from studio.services.episodes.agents.llm import LlmError, LlmSettings, ReplyError
-from studio.services.labeling.agents import DragObservation, QaObservation
-from studio.services.labeling.llm_agent import (
+from studio.services.diagnostics.agents import DragObservation, QaObservation
+from studio.services.diagnostics.llm_agent import (
     LlmDragAgent,
     LlmQaAgent,
     parse_drag_reply,
     parse_qa_reply,
 )
+from studio.services.episodes.agents.llm import LlmError, LlmSettings, ReplyError
 from tests.helpers.fake_llm_server import FakeLlmServer
 
 PNG = b"\x89PNG\r\n\x1a\nfake"

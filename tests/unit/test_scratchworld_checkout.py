@@ -15,14 +15,14 @@ from studio.models.errors import StudioError
 from studio.models.items import ReviewState
 from studio.models.qa_item import QaItem, QaType, Subject
 from studio.services.core.store import scan_library
+from studio.services.diagnostics.drag.item import load_item, write_item
+from studio.services.diagnostics.drag.review import approve, record_label
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.review import confirm
+from studio.services.diagnostics.qa.scoring import record_answer
 from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
 from studio.services.formats.scratchworld.items import common as diagnostics_common
 from studio.services.formats.scratchworld.items import drag_record as diagnostics_drag_record
-from studio.services.labeling.drag.item import load_item, write_item
-from studio.services.labeling.drag.review import approve, record_label
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.review import confirm
-from studio.services.labeling.qa.scoring import record_answer
 from tests.helpers.scratchworld_fixture import build_set
 from tests.helpers.tasks import cat_project
 
@@ -696,8 +696,8 @@ def test_regions_compare_names_an_item_without_stored_regions_before_opening_a_b
 def test_qa_projects_go_out_and_come_back(lib: Path, tmp_path: Path) -> None:
     """The project a QA screen was taken of (what `studio qa recapture` loads) is exported
     beside the screens and imported back."""
+    from studio.services.diagnostics.qa.screens import keep_project, project_path
     from studio.services.formats.scratchworld.items.qa import QA_PROJECTS
-    from studio.services.labeling.qa.screens import keep_project, project_path
 
     qa = QaSet(lib / "diagnostics/qa")
     shot = qa.load("vp_010").screenshot

@@ -14,11 +14,11 @@ import pytest
 from studio.cli import main
 from studio.services.core.errors import TaskFileError
 from studio.services.core.store import load_task
+from studio.services.diagnostics.drag.item import load_item
+from studio.services.diagnostics.qa.item import read_item
 from studio.services.formats.scratchworld.checkout import export_checkout, import_checkout
 from studio.services.formats.scratchworld.tasks import import_scratchworld
 from studio.services.formats.scratchworld.tasks.layout import JsonStyle
-from studio.services.labeling.drag.item import load_item
-from studio.services.labeling.qa.item import read_item
 from tests.helpers.scratchworld_fixture import SPECS, build_set
 from tests.helpers.tasks import cat_project
 from tests.unit.test_scratchworld_checkout import DRAG, build_checkout

@@ -125,7 +125,7 @@ def test_problem_lines_cut_long_values_with_a_marker() -> None:
 
 def test_other_readers_of_outside_json_name_a_deep_file(tmp_path: Path) -> None:
     from studio.services.authoring.library_ops import validate_new_id
-    from studio.services.labeling.report import SUMMARY_FILE, load_diagnostics
+    from studio.services.diagnostics.report import SUMMARY_FILE, load_diagnostics
 
     make_task(tmp_path / "lib" / "deep")
     (tmp_path / "lib" / "deep" / "task.json").write_text(ABYSS)

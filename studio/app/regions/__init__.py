@@ -5,7 +5,7 @@ The use case of `studio regions compute` and of the drag items tab's Compute, wr
 windows (borrowed from the caller's pool, or opened for it), for the item's grab point, with
 progress and interruption (`compute`); `record` is the one rule for what a result becomes
 (`results`). How a region is computed (predicted, its boundary verified by real drags) is the
-service's: `studio.services.labeling.drag.regions`.
+service's: `studio.services.diagnostics.drag.regions`.
 """
 
 from studio.app.regions.compute import (
@@ -23,7 +23,7 @@ from studio.app.regions.results import (
     keep_as_label,
     record,
 )
-from studio.services.labeling.drag.regions import (
+from studio.services.diagnostics.drag.regions import (
     DEFAULT_PAGES,
     Progress,
     RegionInterrupted,

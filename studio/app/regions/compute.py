@@ -36,13 +36,13 @@ from typing import Any
 
 from studio.app.regions.results import RegionOutcome, record
 from studio.models.errors import StudioError
-from studio.services.labeling.drag.item import (
+from studio.services.diagnostics.drag.item import (
     DragItemError,
     ItemFolder,
     check_screenshot,
     load_item,
 )
-from studio.services.labeling.drag.regions import DEFAULT_PAGES, Progress, RegionComputer
+from studio.services.diagnostics.drag.regions import DEFAULT_PAGES, Progress, RegionComputer
 from studio.services.runtime import editions
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.editions import Edition

@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from studio.models.drag_item import RegionLabel, RegionStats
-from studio.services.labeling.drag.grid import iou
-from studio.services.labeling.drag.item import ItemFolder
-from studio.services.labeling.drag.regions import RegionResult
-from studio.services.labeling.drag.review import regions_replaced
+from studio.services.diagnostics.drag.grid import iou
+from studio.services.diagnostics.drag.item import ItemFolder
+from studio.services.diagnostics.drag.regions import RegionResult
+from studio.services.diagnostics.drag.review import regions_replaced
 
 __all__ = [
     "COMPUTED_LABEL",

@@ -1,7 +1,7 @@
 """Errors of the authoring services; each message says what is wrong and what to do.
 
 A review step a task's state does not allow raises `studio.services.core.errors.ReviewError`, the
-one review error of the studio (labeling items raise it too).
+one review error of the studio (diagnostic items raise it too).
 """
 
 from __future__ import annotations

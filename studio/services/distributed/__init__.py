@@ -30,8 +30,8 @@ from studio.services.distributed.nodes import NodeCheck, node_label
 from studio.services.runtime.editions import Edition
 
 if TYPE_CHECKING:
+    from studio.services.diagnostics.drag.run import ItemRunner
     from studio.services.episodes.limits import Limits, PriceTable
-    from studio.services.labeling.drag.run import ItemRunner
     from studio.services.runs.batch import EpisodeRunner
     from studio.services.runtime.evaluator import Evaluates
 

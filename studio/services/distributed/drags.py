@@ -16,12 +16,12 @@ import dataclasses
 from pathlib import Path
 
 from studio.services.core import atomic
+from studio.services.diagnostics.agents import DragAgent
+from studio.services.diagnostics.drag.item import ItemFolder
+from studio.services.diagnostics.drag.run import SCREENS_DIR, ItemRun
 from studio.services.distributed import files
 from studio.services.distributed.dispatch import Dispatcher
 from studio.services.distributed.worker import DragItemJob, DragItemReturn
-from studio.services.labeling.agents import DragAgent
-from studio.services.labeling.drag.item import ItemFolder
-from studio.services.labeling.drag.run import SCREENS_DIR, ItemRun
 from studio.services.runtime import editions
 
 __all__ = ["ClusterDrags", "add_usage"]

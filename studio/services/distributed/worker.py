@@ -34,8 +34,8 @@ from studio.services.runtime.editions import Edition
 from studio.services.runtime.evaluator import Prepared, evaluate_prepared
 
 if TYPE_CHECKING:
+    from studio.services.diagnostics.drag.run import ItemRun
     from studio.services.episodes.episode import EpisodeManager
-    from studio.services.labeling.drag.run import ItemRun
 
 __all__ = ["DragItemJob", "DragItemReturn", "EpisodeJob", "EpisodeReturn", "StudioWorker"]
 
@@ -151,9 +151,9 @@ class StudioWorker:
 
     async def drag_item(self, job: DragItemJob) -> DragItemReturn:
         """Play one drag item's attempts in a new editor window of this worker's browser."""
-        from studio.services.labeling.drag.item import load_item
-        from studio.services.labeling.drag.page import open_window
-        from studio.services.labeling.drag.run import SCREENS_DIR, run_item
+        from studio.services.diagnostics.drag.item import load_item
+        from studio.services.diagnostics.drag.page import open_window
+        from studio.services.diagnostics.drag.run import SCREENS_DIR, run_item
         from studio.services.runtime.editions import Edition
 
         pool = await self._browser()

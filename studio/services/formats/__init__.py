@@ -4,7 +4,7 @@
 result folders its runners write, the compatible server and the published evaluation protocol)
 and `nl2scratch` (NL2Scratch rows: import, export, scoring) sit side by side; the next format
 (a ScratchEval-style repair set) goes beside them. A format adapts the features below it
-(labeling, runs, episodes, checking, authoring, runtime, core) and nothing below imports a
+(diagnostics, runs, episodes, checking, authoring, runtime, core) and nothing below imports a
 format: where a feature reads a format's files (the run reports reading a runner's result
 folders), the feature names a reader that the format provides (`runs.result_readers`).
 """

@@ -11,7 +11,7 @@ from html import escape
 
 from studio.models.report import ReportRow, RunReport
 from studio.services.core import paths
-from studio.services.labeling.report import diagnostics_html
+from studio.services.diagnostics.report import diagnostics_html
 from studio.services.runs.epochs import epoch_line, epochs_cell
 from studio.services.runs.protocol_report import protocols_html
 from studio.services.runs.reports import ci_text, duration, header_counts, interval_line, pct

@@ -28,8 +28,8 @@ from studio.models.task import TASK_FILE
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core import stats
 from studio.services.core.untrusted_json import JsonInputError, read_json
+from studio.services.diagnostics.report import format_diagnostics, load_diagnostics
 from studio.services.episodes.human.session import HUMAN_AGENT
-from studio.services.labeling.report import format_diagnostics, load_diagnostics
 from studio.services.runs.epochs import episode_figures, epoch_figures
 from studio.services.runs.failures import outcome_of
 from studio.services.runs.protocol_report import (

@@ -2,7 +2,7 @@
 own run.json files.
 
 `RESULT_READERS` names, per format, a reader (root folder) -> `FieldRead`: the episodes it
-found as report entries, the drag/QA diagnostics rows, and one line per folder or file it
+found as report entries, the diagnostics rows, and one line per folder or file it
 could not use. The report (`reports.report_for`) and the bundle (`bundle.writer`) ask every
 registered reader, in the order they were added, and add what each found. A reader is
 imported on the first use, by its deferred target, so no module of `runs` imports a format

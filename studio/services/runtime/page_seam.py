@@ -4,7 +4,7 @@ Episodes, mode handlers, the ScratchWorld sessions, the drag and QA labelers and
 scripts work on an editor page without knowing which kind it is. Two kinds exist:
 
 - a Playwright `Page` of the headless browser (`runtime.browser`, `episodes.editor_pages`,
-  `labeling.drag.page`), and
+  `diagnostics.drag.page`), and
 - the window's own editor page (`studio.views.live.page.QtEditorPage`), which offers the same
   calls on a QWebEnginePage with Qt alone.
 

@@ -19,8 +19,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from studio.models.drag_item import ConnectionType
-from studio.services.labeling.drag.author import Pick, author_item, pick_at, save_authored
-from studio.services.labeling.drag.item import DragItemError, ItemFolder
+from studio.services.diagnostics.drag.author import Pick, author_item, pick_at, save_authored
+from studio.services.diagnostics.drag.item import DragItemError, ItemFolder
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_seam import EditorPage
 from studio.views.diagnostics.click_session import ClickSession, SessionBar

@@ -7,7 +7,7 @@ from typing import Any
 
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
-from studio.services.labeling.drag.item import ItemFolder, load_item
+from studio.services.diagnostics.drag.item import ItemFolder, load_item
 from studio.views.diagnostics.items_model import ItemsModel
 
 

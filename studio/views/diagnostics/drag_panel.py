@@ -36,10 +36,10 @@ from studio.app.regions import COMPUTED_LABEL, RegionOutcome, RegionWorkshop
 from studio.models.drag_item import DragItem
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
-from studio.services.labeling.drag import review as drag_review
-from studio.services.labeling.drag.agreement import blind_copy, region_agreement
-from studio.services.labeling.drag.grid import Point, iou
-from studio.services.labeling.drag.item import ItemFolder, check_screenshot
+from studio.services.diagnostics.drag import review as drag_review
+from studio.services.diagnostics.drag.agreement import blind_copy, region_agreement
+from studio.services.diagnostics.drag.grid import Point, iou
+from studio.services.diagnostics.drag.item import ItemFolder, check_screenshot
 from studio.views.diagnostics.context import LabelingContext
 from studio.views.diagnostics.drag_author import AuthorBar, DragAuthoring, item_boxes
 from studio.views.diagnostics.drag_items_model import DragItemsModel, read_folder

@@ -1,4 +1,4 @@
-"""A table of labeling items, one row each, with the review state coloured."""
+"""A table of diagnostic items, one row each, with the review state coloured."""
 
 from __future__ import annotations
 

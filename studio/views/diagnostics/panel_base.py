@@ -1,7 +1,7 @@
 """What the drag tab and the QA tab share: the item list, the review box, the layout, the
 review steps and making an item from the editor.
 
-The review rules are the services' (`labeling.drag.review`, `labeling.qa.review`):
+The review rules are the services' (`diagnostics.drag.review`, `diagnostics.qa.review`):
 a tab asks for a step and shows the refusal's message."""
 
 from __future__ import annotations

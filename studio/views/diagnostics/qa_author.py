@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLa
 
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType, Subject
-from studio.services.labeling.drag.author import Pick, pick_at
-from studio.services.labeling.qa.capture import capture, make_item
-from studio.services.labeling.qa.item import QaSet
+from studio.services.diagnostics.drag.author import Pick, pick_at
+from studio.services.diagnostics.qa.capture import capture, make_item
+from studio.services.diagnostics.qa.item import QaSet
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_seam import EditorPage
 from studio.views.diagnostics.click_session import ClickSession, SessionBar

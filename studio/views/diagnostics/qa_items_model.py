@@ -8,7 +8,7 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
 from studio.models.qa_item import QaItem
-from studio.services.labeling.qa.item import ITEMS_DIR, read_item
+from studio.services.diagnostics.qa.item import ITEMS_DIR, read_item
 from studio.views.diagnostics.items_model import ItemsModel
 
 TRUTH_COLUMN = 3

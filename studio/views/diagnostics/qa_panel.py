@@ -39,9 +39,9 @@ from PySide6.QtWidgets import (
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
 from studio.models.qa_item import QaItem, QaType
-from studio.services.labeling.qa import review as qa_review
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.scoring import (
+from studio.services.diagnostics.qa import review as qa_review
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.scoring import (
     blind_copy,
     correct,
     labeler_agreement,

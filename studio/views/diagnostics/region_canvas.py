@@ -28,7 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from studio.services.labeling.drag.grid import Point, brush
+from studio.services.diagnostics.drag.grid import Point, brush
 
 START_COLOUR = QColor(0, 170, 60, 140)
 END_COLOUR = QColor(220, 30, 30, 140)

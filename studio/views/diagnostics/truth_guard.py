@@ -13,7 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from studio.models.qa_item import QaItem
-from studio.services.labeling.qa.review import truth_change
+from studio.services.diagnostics.qa.review import truth_change
 
 STYLE = "TruthGuard { background: #fff4e5; border: 1px solid #e8a33d; border-radius: 3px; }"
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from studio.services.core.projectbuild import ProjectBuilder
 from studio.services.core.sb3 import build_sb3
-from studio.services.labeling.drag.page import open_window
+from studio.services.diagnostics.drag.page import open_window
 from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import BrowserPool
 from tests.helpers.published_set.kit import b, changex, flag, goto, look, move, op, say, show

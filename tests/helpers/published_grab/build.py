@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core.projectbuild import ProjectBuilder
-from studio.services.labeling.drag.page import open_window
+from studio.services.diagnostics.drag.page import open_window
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.editions import Edition
 from tests.helpers.published_diag.build import ItemSpec, Page, block_id, build_project, flood

@@ -23,7 +23,7 @@ from studio.models.protocols import (
 )
 from studio.models.trajectory import RUN_FILE
 from studio.services.core.store import load_task
-from studio.services.labeling.report import row_from_summary
+from studio.services.diagnostics.report import row_from_summary
 from studio.services.runs import campaign
 from studio.services.runs.batch import run_batch
 from studio.services.runs.reports import format_table, report_for

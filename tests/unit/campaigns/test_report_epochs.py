@@ -72,7 +72,7 @@ def test_html_draws_error_bars(epochs: Path) -> None:
 
 
 def test_drag_and_qa_scores_carry_wilson_intervals() -> None:
-    from studio.services.labeling.report import format_diagnostics, row_from_summary
+    from studio.services.diagnostics.report import format_diagnostics, row_from_summary
 
     drag = {"kind": "drag", "agent": "m", "items": 60, "k": 1, "pass@1": 23.33}
     drag["T1"] = {"items": 30, "pass@1": 0.0}

@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core import paths
+from studio.services.diagnostics.agents import DragDecision
+from studio.services.diagnostics.drag.item import load_item
+from studio.services.diagnostics.drag.run import SCREENS_DIR, AttemptRecord, ItemRun, run_drag
+from studio.services.diagnostics.drag.scoring import Attempt, score_attempt
 from studio.services.distributed.dispatch import Dispatcher
 from studio.services.distributed.drags import ClusterDrags
 from studio.services.distributed.worker import DragItemJob, DragItemReturn
 from studio.services.episodes.agents.llm import Usage
-from studio.services.labeling.agents import DragDecision
-from studio.services.labeling.drag.item import load_item
-from studio.services.labeling.drag.run import SCREENS_DIR, AttemptRecord, ItemRun, run_drag
-from studio.services.labeling.drag.scoring import Attempt, score_attempt
 
 ITEM = paths.PROJECT_ROOT / "diagnostics" / "drag" / "t1_goto_below_flag"
 PNG = b"\x89PNG\r\n\x1a\nscreen"

@@ -11,14 +11,14 @@ import pytest
 from studio import cli
 from studio.models.protocols import ProtocolRecord
 from studio.models.report import RunReport
-from studio.services.labeling.agents import RandomDragAgent, oracle_drag
-from studio.services.labeling.drag_settings import (
+from studio.services.diagnostics.agents import RandomDragAgent, oracle_drag
+from studio.services.diagnostics.drag_settings import (
     KNOWLEDGE_HINTS,
     SettingsDragAgent,
     settings_problems,
 )
-from studio.services.labeling.llm_agent import drag_messages
-from studio.services.labeling.report import row_from_summary
+from studio.services.diagnostics.llm_agent import drag_messages
+from studio.services.diagnostics.report import row_from_summary
 from studio.services.runs.protocol_report import drag_settings_table
 from tests.helpers.tasks import cat_project
 from tests.unit.test_diagnostic_agents import drag_item, obs

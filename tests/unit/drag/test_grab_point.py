@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from studio.app.regions import apply_result, keep_as_label
-from studio.services.labeling.drag import regions
-from studio.services.labeling.drag.agreement import region_agreement
-from studio.services.labeling.drag.item import DragItemError, ItemFolder
-from studio.services.labeling.drag.review import approve, record_label
-from studio.services.labeling.drag.scoring import Attempt, score_attempt
+from studio.services.diagnostics.drag import regions
+from studio.services.diagnostics.drag.agreement import region_agreement
+from studio.services.diagnostics.drag.item import DragItemError, ItemFolder
+from studio.services.diagnostics.drag.review import approve, record_label
+from studio.services.diagnostics.drag.scoring import Attempt, score_attempt
 from tests.helpers.drag_world import FakeTrialPages, connects, inside_box, install
 from tests.helpers.drag_world import make_entry as _entry
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from studio.services.labeling.drag.grid import (
+from studio.services.diagnostics.drag.grid import (
     BoundaryScan,
     best_axis,
     brush,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.services.labeling.drag.regions import owner_matches, predict_end, simulate_drop
+from studio.services.diagnostics.drag.regions import owner_matches, predict_end, simulate_drop
 
 
 def snap(targets: list[list[float]]) -> dict[str, Any]:

@@ -27,8 +27,8 @@ from studio.app.regions import (
 )
 from studio.models.errors import StudioError
 from studio.models.items import ReviewState
-from studio.services.labeling.drag.item import ItemFolder, load_item
-from studio.services.labeling.drag.review import approve
+from studio.services.diagnostics.drag.item import ItemFolder, load_item
+from studio.services.diagnostics.drag.review import approve
 from studio.services.runtime.editions import Edition
 from tests.helpers.drag_world import FakeTrialPages, connects, install, make_entry, png_head
 

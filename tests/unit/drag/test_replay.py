@@ -6,7 +6,7 @@ import copy
 import random
 from typing import Any
 
-from studio.services.labeling.drag.replay import (
+from studio.services.diagnostics.drag.replay import (
     DRAG_STEPS,
     drop_candidate,
     needed_steps,
@@ -127,7 +127,7 @@ def test_a_batch_of_drags_reports_each_one_as_it_finishes() -> None:
     """Issue 31, point 10: the progress moves with the drags, not only between batches."""
     import asyncio
 
-    from studio.services.labeling.drag.page import TrialPages
+    from studio.services.diagnostics.drag.page import TrialPages
 
     class _Page:
         async def trial(self, start: Any, end: Any, steps: int = 0) -> str:

@@ -9,8 +9,8 @@ import pytest
 
 from studio.models.errors import ReviewError, StudioError
 from studio.models.items import AGAIN, ReviewState
-from studio.services.labeling.drag.item import ItemFolder
-from studio.services.labeling.drag.review import approve, move, record_label, regions_replaced
+from studio.services.diagnostics.drag.item import ItemFolder
+from studio.services.diagnostics.drag.review import approve, move, record_label, regions_replaced
 from tests.unit.drag.test_roundtrip import drag_item
 
 S = ReviewState

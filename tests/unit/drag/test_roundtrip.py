@@ -12,8 +12,8 @@ import pytest
 from studio.models.drag_item import Box, ConnectionType, DragItem, EvaluationConfig
 from studio.models.items import ReviewState
 from studio.services.core.errors import TaskFileError
-from studio.services.labeling.drag.agreement import blind_copy, region_agreement
-from studio.services.labeling.drag.item import (
+from studio.services.diagnostics.drag.agreement import blind_copy, region_agreement
+from studio.services.diagnostics.drag.item import (
     DragItemError,
     ItemFolder,
     check_screenshot,
@@ -21,7 +21,7 @@ from studio.services.labeling.drag.item import (
     scan_items,
     write_item,
 )
-from studio.services.labeling.drag.review import approve, record_label
+from studio.services.diagnostics.drag.review import approve, record_label
 
 PNG = (
     b"\x89PNG\r\n\x1a\n"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig, category_of
-from studio.services.labeling.agents import DragDecision
-from studio.services.labeling.drag.item import ItemFolder
-from studio.services.labeling.drag.page import Verdict
-from studio.services.labeling.drag.run import (
+from studio.services.diagnostics.agents import DragDecision
+from studio.services.diagnostics.drag.item import ItemFolder
+from studio.services.diagnostics.drag.page import Verdict
+from studio.services.diagnostics.drag.run import (
     AttemptRecord,
     DragRun,
     ItemRun,
@@ -19,7 +19,7 @@ from studio.services.labeling.drag.run import (
     new_run_dir,
     run_dir_name,
 )
-from studio.services.labeling.drag.scoring import (
+from studio.services.diagnostics.drag.scoring import (
     Attempt,
     read_predictions,
     report,

@@ -9,8 +9,8 @@ import pytest
 
 from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig, category_of
 from studio.services.core.errors import TaskFileError
-from studio.services.labeling.drag.item import ItemFolder
-from studio.services.labeling.drag.scoring import read_predictions, report, score_items
+from studio.services.diagnostics.drag.item import ItemFolder
+from studio.services.diagnostics.drag.scoring import read_predictions, report, score_items
 
 
 def make_item(item_id: str, connection: ConnectionType) -> ItemFolder:

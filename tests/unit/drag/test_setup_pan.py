@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from studio.models.drag_item import ConnectionType, DragItem, EvaluationConfig
-from studio.services.labeling.drag.item import DragItemError
-from studio.services.labeling.drag.setup import published_setup, run_setup
+from studio.services.diagnostics.drag.item import DragItemError
+from studio.services.diagnostics.drag.setup import published_setup, run_setup
 from tests.helpers.script_page import ScriptHost
 
 PAN_FN = "async ({ws, payload}) => { ws.getCanvas().setAttribute('transform', payload.transform); }"

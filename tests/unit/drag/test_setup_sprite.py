@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from studio.services.labeling.drag.setup import PublishedSetup, run_setup
+from studio.services.diagnostics.drag.setup import PublishedSetup, run_setup
 from tests.helpers.script_page import ScriptHost
 
 

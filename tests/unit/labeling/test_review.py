@@ -7,7 +7,7 @@ import pytest
 
 from studio.models.errors import ReviewError, StudioError
 from studio.models.items import AGAIN, ALLOWED, Review, ReviewState
-from studio.services.labeling.review import about, after_labeling, approval
+from studio.services.diagnostics.review import about, after_labeling, approval
 
 S = ReviewState
 

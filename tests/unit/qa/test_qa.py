@@ -10,9 +10,9 @@ import pytest
 from studio.models.errors import ReviewError, StudioError
 from studio.models.items import ReviewState
 from studio.models.qa_item import QaItem, QaType
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.review import confirm
-from studio.services.labeling.qa.scoring import (
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.review import confirm
+from studio.services.diagnostics.qa.scoring import (
     blind_copy,
     cohen_kappa,
     correct,

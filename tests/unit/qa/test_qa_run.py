@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from studio.models.qa_item import QaItem, QaType
-from studio.services.labeling.agents import QaObservation, QaReply
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.run import run_qa
-from studio.services.labeling.qa.scoring import read_answers, score
+from studio.services.diagnostics.agents import QaObservation, QaReply
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.run import run_qa
+from studio.services.diagnostics.qa.scoring import read_answers, score
 
 PNG = b"\x89PNG\r\n\x1a\nshot"
 

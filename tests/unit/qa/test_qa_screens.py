@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.cli.labeling_qa import published_arg
+from studio.cli.diagnostics_qa import published_arg
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem, QaType
 from studio.services.core import paths
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.screens import Screen, published_state
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.screens import Screen, published_state
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
 

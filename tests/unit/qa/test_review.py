@@ -8,8 +8,14 @@ import pytest
 from studio.models.errors import ReviewError
 from studio.models.items import AGAIN, ReviewState
 from studio.models.qa_item import QaItem, QaType
-from studio.services.labeling.qa.review import TRUTH_CHANGED, approve, checked_answer, confirm, move
-from studio.services.labeling.qa.scoring import record_answer
+from studio.services.diagnostics.qa.review import (
+    TRUTH_CHANGED,
+    approve,
+    checked_answer,
+    confirm,
+    move,
+)
+from studio.services.diagnostics.qa.scoring import record_answer
 
 S = ReviewState
 

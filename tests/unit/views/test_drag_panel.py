@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from studio.models.items import ReviewState
 from studio.services.core import paths
-from studio.services.labeling.drag.item import load_item
+from studio.services.diagnostics.drag.item import load_item
 from studio.views.diagnostics.drag_panel import DragPanel
 from studio.views.diagnostics.region_canvas import Tool
 from tests.helpers.labeling import show_panel

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from studio.services.core import paths
-from studio.services.labeling.qa.item import QaSet
+from studio.services.diagnostics.qa.item import QaSet
 from studio.views.diagnostics.window import DRAG_ROOT, QA_ROOT, diagnostics_roots, labeling_window
 
 CONN = "qa_conn_say_gap"

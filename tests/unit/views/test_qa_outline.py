@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from studio.services.core import paths
-from studio.services.labeling.drag.item import png_size
-from studio.services.labeling.qa.item import QaSet
+from studio.services.diagnostics.drag.item import png_size
+from studio.services.diagnostics.qa.item import QaSet
 from studio.views.diagnostics.qa_outline import subject_rect
 from studio.views.diagnostics.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel

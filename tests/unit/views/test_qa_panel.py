@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from studio.models.items import ReviewState
 from studio.services.core import paths
-from studio.services.labeling.qa.item import QaSet
+from studio.services.diagnostics.qa.item import QaSet
 from studio.views.diagnostics.qa_panel import QaPanel
 from tests.helpers.labeling import show_panel
 

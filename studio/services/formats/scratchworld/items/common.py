@@ -39,9 +39,9 @@ from studio.models.items import SwSource
 from studio.services.core.atomic import write_bytes
 from studio.services.core.names import contained
 from studio.services.core.untrusted_json import JsonInputError, loads
+from studio.services.diagnostics.drag.item import DragItemError, png_size
 from studio.services.formats.scratchworld.tasks.layout import JsonStyle
 from studio.services.formats.scratchworld.tasks.reports import ExportReport, ImportReport, Problem
-from studio.services.labeling.drag.item import DragItemError, png_size
 
 __all__ = [
     "MAX_RECORD_BYTES", "MAX_SCREENSHOT_BYTES", "SOURCE_FIELDS", "STUDIO_KEY", "BadRecord",

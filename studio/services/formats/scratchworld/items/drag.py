@@ -31,6 +31,13 @@ from studio.services.core.errors import ProjectFileError, TaskFileError
 from studio.services.core.leftovers import clean_leftovers, temp_dir
 from studio.services.core.names import contained
 from studio.services.core.sb3 import check_sb3
+from studio.services.diagnostics.drag.item import (
+    ITEM_FILE,
+    PARTIAL_FILE,
+    ItemFolder,
+    load_item,
+    write_item,
+)
 from studio.services.formats.scratchworld.items.common import (
     STUDIO_KEY,
     BadRecord,
@@ -54,13 +61,6 @@ from studio.services.formats.scratchworld.items.drag_record import (
 )
 from studio.services.formats.scratchworld.tasks.layout import PROJECTS_DIR
 from studio.services.formats.scratchworld.tasks.reports import Problem
-from studio.services.labeling.drag.item import (
-    ITEM_FILE,
-    PARTIAL_FILE,
-    ItemFolder,
-    load_item,
-    write_item,
-)
 
 __all__ = [
     "DRAG_DIR", "DRAG_SHOTS", "DRAG_TASKS", "MAX_PROJECT_BYTES", "drag_project_names",

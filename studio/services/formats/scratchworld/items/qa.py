@@ -34,6 +34,9 @@ from pydantic import ValidationError
 from studio.models.qa_item import QaItem
 from studio.services.core.errors import TaskFileError
 from studio.services.core.names import contained
+from studio.services.diagnostics.drag.item import png_size
+from studio.services.diagnostics.qa.item import ITEMS_DIR, QaSet, read_item
+from studio.services.diagnostics.qa.screens import keep_project, project_path
 from studio.services.formats.scratchworld.items.common import (
     SOURCE_FIELDS,
     STUDIO_KEY,
@@ -53,9 +56,6 @@ from studio.services.formats.scratchworld.items.common import (
 )
 from studio.services.formats.scratchworld.tasks.layout import JsonStyle
 from studio.services.formats.scratchworld.tasks.reports import Problem
-from studio.services.labeling.drag.item import png_size
-from studio.services.labeling.qa.item import ITEMS_DIR, QaSet, read_item
-from studio.services.labeling.qa.screens import keep_project, project_path
 
 __all__ = [
     "QA_DIR", "QA_FIELDS", "QA_OPTIONAL", "QA_PROJECTS", "QA_SHOTS", "QA_TASKS", "SCREEN",

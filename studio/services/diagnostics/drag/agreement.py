@@ -2,7 +2,7 @@
 
 A labeler works on `blind_copy(item, name)`: the item without the other labelers' regions
 (and without the computed regions when `hide_computed`), so a second labeler does not see the
-first's labels. Each labeler's regions are kept apart (`labeling.drag.review.record_label`);
+first's labels. Each labeler's regions are kept apart (`diagnostics.drag.review.record_label`);
 `region_agreement` reports the IoU of the start regions and of the end regions of two labelers.
 An end region is for one grab point (the label's `drag_start_point`): when the two labels were
 made for different grab points, the second's end region is moved by the difference (to the
@@ -15,7 +15,7 @@ from typing import Any
 
 from studio.models.drag_item import DragItem, RegionLabel
 from studio.models.errors import StudioError
-from studio.services.labeling.drag.grid import iou
+from studio.services.diagnostics.drag.grid import iou
 
 __all__ = ["blind_copy", "label_of", "region_agreement"]
 

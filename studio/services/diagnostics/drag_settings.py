@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from studio.models.drag_item import DragItem
-from studio.services.labeling.agents import DragAgent, DragDecision, DragObservation, oracle_drag
+from studio.services.diagnostics.agents import DragAgent, DragDecision, DragObservation, oracle_drag
 
 __all__ = ["KNOWLEDGE_HINTS", "PROMPT_AGENTS", "SettingsDragAgent", "settings_problems"]
 

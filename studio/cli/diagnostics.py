@@ -1,7 +1,7 @@
 """Labeling on the command line: the drag items (feasible regions) and the perception QA items
 of the two diagnostic benchmarks. This module parses (`qa capture|recapture` and the `run`s are
-added by the modules that do them); `studio.cli.labeling_items`, `studio.cli.labeling_qa` and
-`studio.cli.labeling_runs` do the work. Each leaf parser sets its `handler`.
+added by the modules that do them); `studio.cli.diagnostics_items`, `studio.cli.diagnostics_qa` and
+`studio.cli.diagnostics_runs` do the work. Each leaf parser sets its `handler`.
 
 ```
 studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.app.formats import ITEM_SET_EXPORTS, ITEM_SET_IMPORTS
-from studio.cli import labeling_items, labeling_qa, labeling_runs
+from studio.cli import diagnostics_items, diagnostics_qa, diagnostics_runs
 from studio.cli.common import EXIT_FAILED, EXIT_OK
 from studio.services.runtime import editions
 
@@ -59,7 +59,7 @@ def register(sub: Any) -> None:
     )
     comp.add_argument("--json", action="store_true")
     editions.add_argument(comp, "the one the items' library records, else current")
-    comp.set_defaults(handler=labeling_items.regions_compute)
+    comp.set_defaults(handler=diagnostics_items.regions_compute)
 
     drag = sub.add_parser("drag", help="single-step drag items: author, score, review")
     d_sub = drag.add_subparsers(dest="action", required=True)
@@ -79,13 +79,13 @@ def register(sub: Any) -> None:
     au.add_argument("--dx", type=float, default=160.0)
     au.add_argument("--dy", type=float, default=40.0)
     au.add_argument("--instruction")
-    au.set_defaults(handler=labeling_items.drag_author)
+    au.set_defaults(handler=diagnostics_items.drag_author)
     sc = d_sub.add_parser("score", help="score drag predictions (Pass@k, accuracy, error)")
     sc.add_argument("predictions", type=Path)
     sc.add_argument("items", type=Path)
     sc.add_argument("--execute", action="store_true", help="also perform each drag")
     sc.add_argument("--json", action="store_true")
-    sc.set_defaults(handler=labeling_items.drag_score)
+    sc.set_defaults(handler=diagnostics_items.drag_score)
     rv = d_sub.add_parser("review", help="approve, reject or reopen an item")
     rv.add_argument("item", type=Path)
     group = rv.add_mutually_exclusive_group(required=True)
@@ -95,36 +95,36 @@ def register(sub: Any) -> None:
     rv.add_argument("--by", required=True)
     rv.add_argument("--labeler", help="approve this labeler's regions as the item's")
     rv.add_argument("--comment", default="")
-    rv.set_defaults(handler=labeling_items.drag_review)
+    rv.set_defaults(handler=diagnostics_items.drag_review)
     ag = d_sub.add_parser("agreement", help="region IoU of two labelers")
     ag.add_argument("item", type=Path)
     ag.add_argument("first")
     ag.add_argument("second")
     ag.add_argument("--json", action="store_true")
-    ag.set_defaults(handler=labeling_items.drag_agreement)
+    ag.set_defaults(handler=diagnostics_items.drag_agreement)
 
     qa = sub.add_parser("qa", help="perception QA items: capture, confirm, score")
     q_sub = qa.add_subparsers(dest="action", required=True)
-    labeling_qa.add_actions(q_sub)
+    diagnostics_qa.add_actions(q_sub)
     cf = q_sub.add_parser("confirm", help="confirm or correct the suggested answer")
     cf.add_argument("qa_dir", type=Path)
     cf.add_argument("task_id")
     cf.add_argument("--by", required=True)
     cf.add_argument("--answer")
     cf.add_argument("--approve", action="store_true", help="also approve (as --by)")
-    cf.set_defaults(handler=labeling_items.qa_confirm)
+    cf.set_defaults(handler=diagnostics_items.qa_confirm)
     qs = q_sub.add_parser("score", help="accuracy of model answers per type")
     qs.add_argument("answers", type=Path)
     qs.add_argument("qa_dir", type=Path)
     qs.add_argument("--json", action="store_true")
-    qs.set_defaults(handler=labeling_items.qa_score)
+    qs.set_defaults(handler=diagnostics_items.qa_score)
     qg = q_sub.add_parser("agreement", help="Cohen's kappa of two labelers")
     qg.add_argument("qa_dir", type=Path)
     qg.add_argument("first")
     qg.add_argument("second")
     qg.add_argument("--json", action="store_true")
-    qg.set_defaults(handler=labeling_items.qa_agreement)
-    labeling_runs.add_actions(d_sub, q_sub)
+    qg.set_defaults(handler=diagnostics_items.qa_agreement)
+    diagnostics_runs.add_actions(d_sub, q_sub)
 
     dg = sub.add_parser(
         "diagnostics", help="drag and QA items of a ScratchWorld checkout (only those)"

@@ -1,15 +1,15 @@
-"""What the labeling commands do with drag items and QA sets (`studio.cli.labeling` parses).
+"""What the labeling commands do with drag items and QA sets (`studio.cli.diagnostics` parses).
 
 ```
 studio regions compute ITEM... [--grid PX] [--pages N] [--fresh] [--compare] [--edition E] [--json]
 studio drag author | score | review | agreement ...
-studio qa confirm | score | agreement ...  (capture, recapture: studio.cli.labeling_qa)
+studio qa confirm | score | agreement ...  (capture, recapture: studio.cli.diagnostics_qa)
 ```
 
 Each handler takes the parsed arguments and returns the exit code: 0 done, 1 interrupted or
 failed; bad input raises StudioError (exit 2, the message names the file). Regions are computed
 and recorded by the use case `studio.app.regions` (the drag items tab's too). Review steps are
-the services' (`labeling.drag.review`, `labeling.qa.review`): a refused step is a ReviewError
+the services' (`diagnostics.drag.review`, `diagnostics.qa.review`): a refused step is a ReviewError
 whose message is printed.
 """
 
@@ -25,7 +25,7 @@ from studio.models.errors import StudioError
 
 if TYPE_CHECKING:
     from studio.app.regions import RegionOptions, RegionWorkshop
-    from studio.services.labeling.drag.item import ItemFolder
+    from studio.services.diagnostics.drag.item import ItemFolder
 
 
 def _server(pool: Any) -> Any:
@@ -108,13 +108,13 @@ async def _region_item(
 # ---- drag ------------------------------------------------------------------------------------
 def drag_author(args: argparse.Namespace) -> int:
     from studio.models.drag_item import ConnectionType
-    from studio.services.labeling.drag.author import (
+    from studio.services.diagnostics.drag.author import (
         Pick,
         author_item,
         prepare_from_project,
         save_authored,
     )
-    from studio.services.labeling.drag.page import open_window
+    from studio.services.diagnostics.drag.page import open_window
     from studio.services.runtime import page_scripts
     from studio.services.runtime.browser import BrowserPool
 
@@ -154,8 +154,13 @@ def drag_author(args: argparse.Namespace) -> int:
 
 
 def drag_score(args: argparse.Namespace) -> int:
-    from studio.services.labeling.drag.item import scan_items
-    from studio.services.labeling.drag.scoring import execute, read_predictions, report, score_items
+    from studio.services.diagnostics.drag.item import scan_items
+    from studio.services.diagnostics.drag.scoring import (
+        execute,
+        read_predictions,
+        report,
+        score_items,
+    )
 
     items = {e.item.id: e for e in scan_items(args.items)}
     preds = read_predictions(args.predictions)
@@ -191,8 +196,8 @@ def _cell(value: Any) -> str:
 
 def drag_review(args: argparse.Namespace) -> int:
     from studio.models.items import ReviewState
-    from studio.services.labeling.drag import review
-    from studio.services.labeling.drag.item import load_item
+    from studio.services.diagnostics.drag import review
+    from studio.services.diagnostics.drag.item import load_item
 
     entry = load_item(args.item)
     item = entry.item
@@ -208,8 +213,8 @@ def drag_review(args: argparse.Namespace) -> int:
 
 
 def drag_agreement(args: argparse.Namespace) -> int:
-    from studio.services.labeling.drag.agreement import region_agreement
-    from studio.services.labeling.drag.item import load_item
+    from studio.services.diagnostics.drag.agreement import region_agreement
+    from studio.services.diagnostics.drag.item import load_item
 
     out = region_agreement(load_item(args.item).item, args.first, args.second)
     if args.json:
@@ -224,8 +229,8 @@ def drag_agreement(args: argparse.Namespace) -> int:
 
 # ---- qa --------------------------------------------------------------------------------------
 def qa_confirm(args: argparse.Namespace) -> int:
-    from studio.services.labeling.qa import review
-    from studio.services.labeling.qa.item import QaSet
+    from studio.services.diagnostics.qa import review
+    from studio.services.diagnostics.qa.item import QaSet
 
     qa = QaSet(args.qa_dir)
     item = review.confirm(qa.load(args.task_id), args.by, args.answer)
@@ -237,8 +242,8 @@ def qa_confirm(args: argparse.Namespace) -> int:
 
 
 def qa_score(args: argparse.Namespace) -> int:
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.labeling.qa.scoring import read_answers, score
+    from studio.services.diagnostics.qa.item import QaSet
+    from studio.services.diagnostics.qa.scoring import read_answers, score
 
     items = QaSet(args.qa_dir).items()
     out = {model: score(items, answers) for model, answers in read_answers(args.answers).items()}
@@ -260,8 +265,8 @@ def qa_score(args: argparse.Namespace) -> int:
 
 
 def qa_agreement(args: argparse.Namespace) -> int:
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.labeling.qa.scoring import labeler_agreement
+    from studio.services.diagnostics.qa.item import QaSet
+    from studio.services.diagnostics.qa.scoring import labeler_agreement
 
     out = labeler_agreement(QaSet(args.qa_dir).items(), args.first, args.second)
     if args.json:

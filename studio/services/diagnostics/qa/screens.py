@@ -33,8 +33,8 @@ from typing import Any
 from studio.models.errors import StudioError
 from studio.models.qa_item import QaItem
 from studio.services.core.atomic import write_bytes
-from studio.services.labeling.qa.capture import capture, subject_box, suggest
-from studio.services.labeling.qa.item import QaSet
+from studio.services.diagnostics.qa.capture import capture, subject_box, suggest
+from studio.services.diagnostics.qa.item import QaSet
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, HELPERS
 from studio.services.runtime.page_seam import EditorPage

@@ -26,7 +26,7 @@ from studio.models.drag_item import (
     WorkspaceState,
     category_of,
 )
-from studio.services.labeling.drag.item import DragItemError, ItemFolder, write_item
+from studio.services.diagnostics.drag.item import DragItemError, ItemFolder, write_item
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
 from studio.services.runtime.page_seam import EditorPage

@@ -33,10 +33,10 @@ from typing import Any, Protocol
 
 from studio.models.drag_item import VIEWPORT
 from studio.services.core import atomic
-from studio.services.labeling.agents import DragAgent, DragDecision, DragObservation
-from studio.services.labeling.drag.item import ItemFolder
-from studio.services.labeling.drag.page import TrialPage, Verdict, item_edition, open_window
-from studio.services.labeling.drag.scoring import (
+from studio.services.diagnostics.agents import DragAgent, DragDecision, DragObservation
+from studio.services.diagnostics.drag.item import ItemFolder
+from studio.services.diagnostics.drag.page import TrialPage, Verdict, item_edition, open_window
+from studio.services.diagnostics.drag.scoring import (
     K_MAX,
     Attempt,
     AttemptScore,

@@ -1,4 +1,4 @@
-"""`studio qa capture` and `studio qa recapture` (added to `studio qa` by studio.cli.labeling).
+"""`studio qa capture` and `studio qa recapture` (added to `studio qa` by studio.cli.diagnostics).
 
 ```
 studio qa capture PROJECT.sb3 --out QA_DIR --id ID --type TYPE --question TEXT
@@ -12,9 +12,9 @@ studio qa recapture QA_DIR [ID...] [--project P.sb3 [--detach BLOCK --dx DX --dy
 
 Both open an editor page of the QA set's edition (`edition.json` in the set or in the library
 it sits in; `--edition` overrides), refused before a browser starts when that edition is not
-installed. `capture` prepares the screen (studio.services.labeling.qa.screens), takes the picture,
-writes a draft item whose truth is the VM's suggestion, and keeps the project as shown beside
-the set (`projects/<screenshot stem>.sb3`) when none is kept for that screenshot yet.
+installed. `capture` prepares the screen (studio.services.diagnostics.qa.screens), takes
+the picture, writes a draft item whose truth is the VM's suggestion, and keeps the project as
+shown beside the set (`projects/<screenshot stem>.sb3`) when none is kept for that screenshot yet.
 `recapture` takes each screenshot of the chosen items (default: all) again from its kept
 project (or `--project`, for one screenshot) and renews its items' clip, block box and
 suggestion; truths and reviews stay. Exit codes: 0 done; 1 some item's truth is not what the VM
@@ -47,7 +47,7 @@ def _edition(args: argparse.Namespace) -> Edition:
 
 
 async def _window(pool: Any, edition: Edition) -> Any:
-    from studio.services.labeling.drag.page import open_window
+    from studio.services.diagnostics.drag.page import open_window
 
     if pool.server is None:
         raise StudioError("the browser pool has no editor server")
@@ -56,7 +56,7 @@ async def _window(pool: Any, edition: Edition) -> Any:
 
 def published_arg(raw: str | None) -> dict[str, float] | None:
     """The workspace state `--published-state` gives (None without); bad JSON is a StudioError."""
-    from studio.services.labeling.qa.screens import published_state
+    from studio.services.diagnostics.qa.screens import published_state
 
     if raw is None:
         return None
@@ -68,9 +68,9 @@ def published_arg(raw: str | None) -> dict[str, float] | None:
 
 def qa_capture(args: argparse.Namespace) -> int:
     from studio.models.qa_item import QaType, Subject
-    from studio.services.labeling.qa import screens
-    from studio.services.labeling.qa.capture import capture, make_item
-    from studio.services.labeling.qa.item import QaSet
+    from studio.services.diagnostics.qa import screens
+    from studio.services.diagnostics.qa.capture import capture, make_item
+    from studio.services.diagnostics.qa.item import QaSet
     from studio.services.runtime.browser import BrowserPool
 
     edition = _edition(args)
@@ -117,8 +117,8 @@ def qa_capture(args: argparse.Namespace) -> int:
 
 def qa_recapture(args: argparse.Namespace) -> int:
     from studio.models.qa_item import QaItem
-    from studio.services.labeling.qa import screens
-    from studio.services.labeling.qa.item import QaSet
+    from studio.services.diagnostics.qa import screens
+    from studio.services.diagnostics.qa.item import QaSet
     from studio.services.runtime.browser import BrowserPool
 
     qa = QaSet(args.qa_dir)

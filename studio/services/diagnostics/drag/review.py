@@ -1,4 +1,4 @@
-"""The review rules of a drag item, on top of the shared steps of `studio.services.labeling`.
+"""The review rules of a drag item, on top of the shared steps of `studio.services.diagnostics`.
 
 - A label is a labeler's start region and end region, both non-empty; recording it makes a
   draft or rejected item labeled (an approved item stays approved: a label is kept apart).
@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from studio.models.drag_item import DragItem, RegionLabel
 from studio.models.errors import ReviewError
 from studio.models.items import ReviewState
-from studio.services.labeling.drag.agreement import label_of
-from studio.services.labeling.review import about, after_labeling, approval
+from studio.services.diagnostics.drag.agreement import label_of
+from studio.services.diagnostics.review import about, after_labeling, approval
 
 __all__ = ["Points", "approve", "move", "record_label", "regions_replaced"]
 

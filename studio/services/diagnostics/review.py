@@ -1,9 +1,9 @@
-"""Review steps of labeling items (drag items and perception QA items) beyond a single move.
+"""Review steps of diagnostic items (drag items and perception QA items) beyond a single move.
 
 The states and allowed moves are the model's (`studio.models.items.Review`); here are the
 steps that combine them (`after_labeling`, `approval`) and `about`, which names the item in a
 ReviewError. What an item must hold before it is labeled or approved (regions, an answer) is
-the business of its own package (`labeling.drag.review`, `labeling.qa.review`).
+the business of its own package (`diagnostics.drag.review`, `diagnostics.qa.review`).
 """
 
 from __future__ import annotations

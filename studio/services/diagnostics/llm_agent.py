@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.models.qa_item import QaType
-from studio.services.episodes.agents.llm import LlmSettings, ReplyError, Usage, chat
-from studio.services.labeling.agents import (
+from studio.services.diagnostics.agents import (
     DragDecision,
     DragObservation,
     Pt,
     QaObservation,
     QaReply,
 )
+from studio.services.episodes.agents.llm import LlmSettings, ReplyError, Usage, chat
 
 __all__ = [
     "DRAG_SYSTEM", "FIELD_HINT", "QA_SYSTEM", "SHORT_REPLY", "YES_NO_HINT", "LlmDragAgent",

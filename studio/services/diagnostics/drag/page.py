@@ -29,9 +29,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from studio.services.labeling.drag.item import DragItemError, ItemFolder
-from studio.services.labeling.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_STEPS
-from studio.services.labeling.drag.setup import published_setup, run_setup
+from studio.services.diagnostics.drag.item import DragItemError, ItemFolder
+from studio.services.diagnostics.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_STEPS
+from studio.services.diagnostics.drag.setup import published_setup, run_setup
 from studio.services.runtime import editions, page_guard, page_scripts
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR

@@ -22,9 +22,9 @@ from typing import Any
 
 from studio.models.qa_item import QaItem
 from studio.services.core import atomic
-from studio.services.labeling.agents import QaAgent, QaObservation, QaReply
-from studio.services.labeling.qa.item import QaSet
-from studio.services.labeling.qa.scoring import correct, score
+from studio.services.diagnostics.agents import QaAgent, QaObservation, QaReply
+from studio.services.diagnostics.qa.item import QaSet
+from studio.services.diagnostics.qa.scoring import correct, score
 
 __all__ = ["ANSWERS_FILE", "KIND", "SUMMARY_FILE", "QaOutcome", "QaRun", "run_qa"]
 

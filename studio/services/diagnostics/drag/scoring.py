@@ -27,8 +27,8 @@ from typing import Any
 from studio.models.drag_item import DragItem
 from studio.services.core.errors import TaskFileError
 from studio.services.core.jsonl import json_lines
-from studio.services.labeling.drag.grid import distance, inside
-from studio.services.labeling.drag.item import ItemFolder
+from studio.services.diagnostics.drag.grid import distance, inside
+from studio.services.diagnostics.drag.item import ItemFolder
 
 __all__ = [
     "K_MAX", "Attempt", "AttemptScore", "ItemScore", "Prediction", "Pt", "execute",
@@ -213,7 +213,7 @@ async def execute(
     pages: int = 1,
 ) -> None:
     """Perform every predicted drag in the editor; store each verdict in its AttemptScore."""
-    from studio.services.labeling.drag.page import TrialPages
+    from studio.services.diagnostics.drag.page import TrialPages
 
     by_item: dict[str, list[tuple[Attempt, AttemptScore]]] = {}
     cursor: dict[str, int] = {}

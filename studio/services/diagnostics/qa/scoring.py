@@ -19,7 +19,7 @@ from studio.models.errors import ReviewError
 from studio.models.qa_item import QaAnswer, QaItem, QaType
 from studio.services.core.errors import TaskFileError
 from studio.services.core.jsonl import json_lines
-from studio.services.labeling.qa.review import checked_answer
+from studio.services.diagnostics.qa.review import checked_answer
 
 __all__ = [
     "blind_copy", "cohen_kappa", "correct", "equivalent", "exact", "labeler_agreement",

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.models.drag_item import DragItem
-from studio.services.labeling.drag.item import DragItemError
+from studio.services.diagnostics.drag.item import DragItemError
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_seam import EditorPage
 

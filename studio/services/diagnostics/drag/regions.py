@@ -41,21 +41,21 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core.atomic import write_bytes, write_text
-from studio.services.labeling.drag import page as page_module
-from studio.services.labeling.drag import replay as replay_module
-from studio.services.labeling.drag import setup as setup_module
-from studio.services.labeling.drag.grid import (
+from studio.services.diagnostics.drag import page as page_module
+from studio.services.diagnostics.drag import replay as replay_module
+from studio.services.diagnostics.drag import setup as setup_module
+from studio.services.diagnostics.drag.grid import (
     BoundaryScan,
     Point,
     best_axis,
     disc,
     window_points,
 )
-from studio.services.labeling.drag.grid import snap as snap_to
-from studio.services.labeling.drag.item import DragItemError, ItemFolder
-from studio.services.labeling.drag.page import Job, TrialPages
-from studio.services.labeling.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
-from studio.services.labeling.drag.setup import SETUP_KEYS
+from studio.services.diagnostics.drag.grid import snap as snap_to
+from studio.services.diagnostics.drag.item import DragItemError, ItemFolder
+from studio.services.diagnostics.drag.page import Job, TrialPages
+from studio.services.diagnostics.drag.replay import DRAG_STEPS, needed_steps, simulate_drop
+from studio.services.diagnostics.drag.setup import SETUP_KEYS
 from studio.services.runtime import page_scripts
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG

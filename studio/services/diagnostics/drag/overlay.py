@@ -10,7 +10,7 @@ import base64
 import contextlib
 from typing import Any
 
-from studio.services.labeling.drag.item import DragItemError, ItemFolder
+from studio.services.diagnostics.drag.item import DragItemError, ItemFolder
 
 __all__ = ["DRAG_START_COLOUR", "END_COLOUR", "START_COLOUR", "overlay_html", "overlay_png"]
 

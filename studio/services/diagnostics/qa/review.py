@@ -1,5 +1,5 @@
 """The review rules of a perception QA item, on top of the shared steps of
-`studio.services.labeling`.
+`studio.services.diagnostics`.
 
 - An answer is YES or NO for a connection or existence question (any case, spaces ignored;
   kept upper-case), and a non-empty value for a field question.
@@ -21,7 +21,7 @@ from __future__ import annotations
 from studio.models.errors import ReviewError
 from studio.models.items import ReviewState
 from studio.models.qa_item import QaItem, QaType
-from studio.services.labeling.review import about, after_labeling, approval
+from studio.services.diagnostics.review import about, after_labeling, approval
 
 __all__ = ["TRUTH_CHANGED", "approve", "checked_answer", "confirm", "move", "truth_change"]
 

@@ -4,7 +4,7 @@
 the answer a question should have from the VM and the workspace at that moment (connection:
 the block has a parent in the VM; existence: a block of the opcode is in the code area and
 enough of it can be reached by a press, i.e. is not hidden; field: the text the field shows).
-The labeler confirms or corrects the suggestion (`studio.services.labeling.qa.review.confirm`).
+The labeler confirms or corrects the suggestion (`studio.services.diagnostics.qa.review.confirm`).
 """
 
 from __future__ import annotations

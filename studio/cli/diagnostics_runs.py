@@ -1,4 +1,4 @@
-"""Running agents on the labeling items (drag items, QA sets) from the command line.
+"""Running agents on the diagnostic items (drag items, QA sets) from the command line.
 
 ```
 studio drag run ITEMS --agent oracle|random|scripted|llm [--k K] [--pages N] [--out DIR] [--json]
@@ -44,7 +44,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def add_actions(drag_sub: Any, qa_sub: Any) -> None:
     """`drag run` and `qa run`, on the `drag` and `qa` subcommands' parsers."""
-    from studio.services.labeling.drag.scoring import K_MAX
+    from studio.services.diagnostics.drag.scoring import K_MAX
 
     dr = drag_sub.add_parser(
         "run",
@@ -86,9 +86,9 @@ def _pct(value: Any) -> str:
 # ---- drag run --------------------------------------------------------------------------------
 def drag_run(args: argparse.Namespace) -> int:
     from studio.app.runners import item_runner
-    from studio.services.labeling.drag.item import scan_items
-    from studio.services.labeling.drag.run import new_run_dir, run_drag
-    from studio.services.labeling.drag.scoring import K_MAX
+    from studio.services.diagnostics.drag.item import scan_items
+    from studio.services.diagnostics.drag.run import new_run_dir, run_drag
+    from studio.services.diagnostics.drag.scoring import K_MAX
 
     protocol = resolve_item_protocol(args, "drag").model_dump()
     if not 1 <= args.k <= K_MAX:
@@ -153,8 +153,10 @@ def drag_run(args: argparse.Namespace) -> int:
 def _with_settings(agent: Any, items: dict[str, Any], args: argparse.Namespace) -> Any:
     """The agent under the protocol's drag settings (GT Start, Knowledge), refused by name
     where the items or the agent lack what a setting needs."""
-    from studio.services.labeling.drag_settings import SettingsDragAgent
-    from studio.services.labeling.drag_settings import settings_problems as drag_settings_problems
+    from studio.services.diagnostics.drag_settings import SettingsDragAgent
+    from studio.services.diagnostics.drag_settings import (
+        settings_problems as drag_settings_problems,
+    )
 
     settings = args.protocol_record.settings
     gt, knowledge = bool(settings.get("ground_truth_start")), bool(settings.get("knowledge"))
@@ -166,9 +168,9 @@ def _with_settings(agent: Any, items: dict[str, Any], args: argparse.Namespace) 
 
 # ---- qa run ----------------------------------------------------------------------------------
 def qa_run(args: argparse.Namespace) -> int:
-    from studio.services.labeling.drag.run import new_run_dir
-    from studio.services.labeling.qa.item import QaSet
-    from studio.services.labeling.qa.run import run_qa
+    from studio.services.diagnostics.drag.run import new_run_dir
+    from studio.services.diagnostics.qa.item import QaSet
+    from studio.services.diagnostics.qa.run import run_qa
 
     if args.workers < 1:
         raise StudioError("--workers must be at least 1")
