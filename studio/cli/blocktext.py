@@ -3,6 +3,7 @@
 ```
 studio blocks text PROJECT.sb3 [--sprite NAME] [--json]
 studio blocks build TEXT --out PROJECT.sb3 [--into PROJECT.sb3] [--sprite NAME]
+studio blocks picture PROJECT.sb3 [--sprite NAME] --out DIR|FILE.svg|FILE.html
 studio nl2scratch score PREDICTIONS.jsonl [--gold GOLD.jsonl] [--json]
 studio import nl2scratch FILE.jsonl DEST [--json]
 studio export nl2scratch SRC OUT.jsonl [--json]
@@ -14,6 +15,8 @@ studio export nl2scratch SRC OUT.jsonl [--json]
 `--into` the given project with the scripts of each target the text names replaced (text
 without markers: the `--sprite` target); it prints what it had to create. A line that cannot
 be placed stops the build (exit 2) with every such line named: nothing is written.
+`blocks picture` draws the scripts as SVG pictures with the scratchblocks package (Scratch 3
+style; `studio.app.block_pictures` says what each form of `--out` holds).
 `nl2scratch score` prints NL2Scratch's metrics (with `--json`, the totals under the scoring
 script's names and the per-row figures); rows that cannot be used are listed on stderr.
 `import nl2scratch` makes one create task per row, its evaluation script proposed from
@@ -50,6 +53,14 @@ def register(subparsers: Any) -> None:
     build.add_argument("--into", type=Path, metavar="PROJECT.sb3", help="replace scripts here")
     build.add_argument("--sprite", default="Sprite1", help="the target of unmarked text")
     build.set_defaults(handler=build_text)
+    picture = sub.add_parser("picture", help="draw a project's scripts as block pictures (SVG)")
+    picture.add_argument("project", type=Path, metavar="PROJECT.sb3")
+    picture.add_argument("--sprite", help="only this sprite's scripts ('Stage' for the stage)")
+    picture.add_argument(
+        "--out", type=Path, required=True, metavar="DIR|FILE.svg|FILE.html",
+        help="a folder (one .svg per script and index.html), one .svg, or one .html page",
+    )  # fmt: skip
+    picture.set_defaults(handler=draw_pictures)
     nl2 = subparsers.add_parser("nl2scratch", help="NL2Scratch sets: score predictions")
     nsub = nl2.add_subparsers(dest="nl2scratch_command", required=True)
     score = nsub.add_parser("score", help="score a file of predictions by NL2Scratch's metrics")
@@ -155,6 +166,14 @@ def build_text(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {built.scripts} script(s)")
     for item in built.created:
         print(f"  created {item}")
+    return EXIT_OK
+
+
+def draw_pictures(args: argparse.Namespace) -> int:
+    from studio.app.block_pictures import write_pictures
+
+    written = write_pictures(args.project, args.out, args.sprite)
+    print(f"drew {written.scripts} script(s) into {args.out}")
     return EXIT_OK
 
 
