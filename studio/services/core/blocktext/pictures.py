@@ -33,7 +33,7 @@ from studio.services.core.paths import RESOURCES, SetupError
 
 __all__ = [
     "FONT_CANDIDATES", "RENDER_SCRIPT", "Picture", "TargetPictures", "font_file",
-    "picture_html", "pictures_page", "project_pictures", "render_svgs",
+    "many_pictures", "picture_html", "pictures_page", "project_pictures", "render_svgs",
 ]  # fmt: skip
 
 RENDER_SCRIPT = RESOURCES / "node" / "scratchblocks-render.mjs"
@@ -144,16 +144,33 @@ def project_pictures(
         targets = [t for t in targets if target_name(t) == sprite]
         if not targets:
             raise NoSuchTarget(f"{source}: the project has no sprite named {sprite!r}")
-    per_target = []
-    for target in targets:
-        blocks = target.get("blocks", {})
-        per_target.append([render_script(blocks, top) for top in top_ids(blocks)])
-    drawn = iter(render_svgs([text for texts in per_target for text in texts], scale))
+    return many_pictures([targets], scale)[0]
+
+
+def many_pictures(
+    projects: list[list[dict[str, Any]]], scale: float = 1.0
+) -> list[list[TargetPictures]]:
+    """The pictures of the targets of many projects (each a list of targets), all drawn in one
+    renderer run: the way to draw a bundle's or a set's programs."""
+    texts: list[str] = []
+    shapes: list[list[tuple[dict[str, Any], int]]] = []
+    for targets in projects:
+        shape = []
+        for target in targets:
+            blocks = target.get("blocks", {})
+            scripts = [render_script(blocks, top) for top in top_ids(blocks)]
+            texts += scripts
+            shape.append((target, len(scripts)))
+        shapes.append(shape)
+    drawn = iter(render_svgs(texts, scale))
     return [
-        TargetPictures(
-            target_name(target), bool(target.get("isStage")), [next(drawn) for _ in texts]
-        )
-        for target, texts in zip(targets, per_target, strict=True)
+        [
+            TargetPictures(
+                target_name(target), bool(target.get("isStage")), [next(drawn) for _ in range(n)]
+            )
+            for target, n in shape
+        ]
+        for shape in shapes
     ]
 
 
