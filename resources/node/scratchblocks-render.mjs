@@ -29,6 +29,20 @@ function pruneDefs(view) {
   }
 }
 
+// The labels' font is set by the style sheet's `font` shorthand, which SVG 1.1 readers such as
+// Qt's ignore; the same font as presentation attributes (a style sheet rule wins over them in
+// a browser) draws the labels alike there.
+function fontAttributes(el) {
+  if (!el.attributes) return
+  const cls = el.getAttribute("class") || ""
+  if (el.tagName === "text" && /\bsb3-(comment-)?label\b/.test(cls)) {
+    el.setAttribute("font-family", "Helvetica Neue, Helvetica, sans-serif")
+    el.setAttribute("font-size", "16px")
+    el.setAttribute("font-weight", /comment-label/.test(cls) ? "400" : "500")
+  }
+  el.childNodes.forEach(fontAttributes)
+}
+
 const request = JSON.parse(readFileSync(0, "utf8"))
 const scale = Number(request.scale) > 0 ? Number(request.scale) : 1
 const out = request.texts.map(text => {
@@ -37,6 +51,7 @@ const out = request.texts.map(text => {
     const view = scratchblocks.newView(doc, { style: "scratch3", scale })
     view.render()
     pruneDefs(view)
+    fontAttributes(view.el)
     return {
       svg: view.exportSVGString(),
       width: view.width * scale,

@@ -42,6 +42,9 @@ def test_a_script_is_drawn_as_an_svg_of_its_blocks() -> None:
     assert kept == {"sb3-greenFlag", "sb3-loopArrow"}
     assert "data:image/png" not in picture.svg
     assert root.find(f"{SVG}defs/{SVG}style") is not None
+    # the labels' font also as attributes, for SVG readers that ignore the `font` shorthand
+    labels = [t for t in root.iter(f"{SVG}text") if "sb3-label" in (t.get("class") or "")]
+    assert labels and all(t.get("font-size") == "16px" for t in labels)
 
 
 def test_labels_are_measured_so_longer_text_draws_wider() -> None:
