@@ -36,7 +36,7 @@ function fontAttributes(el) {
   if (!el.attributes) return
   const cls = el.getAttribute("class") || ""
   if (el.tagName === "text" && /\bsb3-(comment-)?label\b/.test(cls)) {
-    el.setAttribute("font-family", "Helvetica Neue, Helvetica, sans-serif")
+    el.setAttribute("font-family", "Helvetica")
     el.setAttribute("font-size", "16px")
     el.setAttribute("font-weight", /comment-label/.test(cls) ? "400" : "500")
   }
