@@ -25,7 +25,7 @@ from studio.app.blocktext import load_sb3, project_text
 from studio.models.errors import StudioError
 from studio.views.block_pictures import PictureDrawer, PicturePane, Section
 
-__all__ = ["ProgramView"]
+__all__ = ["NO_PROGRAM", "ProgramView"]
 
 NO_PROGRAM = "No final project recorded for this run."
 
