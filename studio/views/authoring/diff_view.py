@@ -26,7 +26,7 @@ from studio.services.core.project_diff import (
     TargetDiff,
     compare_projects,
 )
-from studio.views.diff_pictures import DiffPictures
+from studio.views.authoring.diff_pictures import DiffPictures
 
 # Background per row kind for (left, right) cells; an absent side is a neutral grey.
 _EMPTY = "#f1f3f4"

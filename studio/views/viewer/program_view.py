@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from studio.app.block_pictures import TargetPictures
 from studio.app.blocktext import load_sb3, project_text
 from studio.models.errors import StudioError
-from studio.views.block_pictures import PictureDrawer, PicturePane, Section
+from studio.views.widgets.block_pictures import PictureDrawer, PicturePane, Section
 
 __all__ = ["NO_PROGRAM", "ProgramView"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core.sb3 import load_sb3
-from studio.views.diff_view import DiffView
+from studio.views.authoring.diff_view import DiffView
 
 TASKS = Path(__file__).resolve().parents[3] / "tasks"
 
