@@ -19,24 +19,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from studio.models.errors import StudioError
 from studio.services.core import atomic
 from studio.services.core.blocktext.pictures import (
-    Picture,
     TargetPictures,
-    many_pictures,
     pictures_page,
     project_pictures,
     render_svgs,
 )
 from studio.services.core.sb3 import load_sb3
 
-__all__ = [
-    "BlockPictureError", "Picture", "PicturesWritten", "TargetPictures", "draw_projects",
-    "write_pictures",
-]  # fmt: skip
+__all__ = ["BlockPictureError", "PicturesWritten", "write_pictures"]
 
 
 class BlockPictureError(StudioError, ValueError):
@@ -101,9 +95,3 @@ def _write_one_svg(project_path: Path, out: Path, targets: list[TargetPictures])
     if picture.error is not None:
         raise BlockPictureError(f"{project_path}: cannot draw {scripted[0].name}: {picture.error}")
     atomic.write_text(out, picture.svg + "\n")
-
-
-def draw_projects(projects: list[dict[str, Any]]) -> list[list[TargetPictures]]:
-    """The pictures of every target of each project (project.json dicts), in one renderer
-    run (the window's Diff tab and run viewer draw through this, off their GUI thread)."""
-    return many_pictures([project["targets"] for project in projects])

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QStackedWidget, QWidget
 
-from studio.app.block_pictures import TargetPictures
+from studio.services.core.blocktext.pictures import TargetPictures
 from studio.views.widgets.block_pictures import PictureDrawer, PicturePane, Section
 
 __all__ = ["DiffPictures"]

@@ -20,9 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.app.block_pictures import TargetPictures
-from studio.app.blocktext import load_sb3, project_text
 from studio.models.errors import StudioError
+from studio.services.core.blocktext.pictures import TargetPictures
+from studio.services.core.blocktext.project_text import project_text
+from studio.services.core.sb3 import load_sb3
 from studio.views.widgets.block_pictures import PictureDrawer, PicturePane, Section
 
 __all__ = ["NO_PROGRAM", "ProgramView"]

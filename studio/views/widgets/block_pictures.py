@@ -2,7 +2,7 @@
 
 `PicturePane` shows sections (a title, and a left and a right list of pictures; a single
 column when the right side is None) in a QTextBrowser. Each SVG (from the scratchblocks
-renderer, `studio.app.block_pictures`) is drawn by Qt's SVG renderer into an image at the
+renderer, `services.core.blocktext.pictures`) is drawn by Qt's SVG renderer into an image at the
 screen's pixel ratio and added to the document as a resource. A script whose text the other
 side lacks is framed (red on the left: removed or changed; green on the right: added or
 changed), so a change stands out among unchanged scripts; the first one is scrolled into view.
@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTextDocument
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from studio.app.block_pictures import Picture, TargetPictures, draw_projects
+from studio.services.core.blocktext.pictures import Picture, TargetPictures, many_pictures
 
 __all__ = ["ZOOM", "PictureDrawer", "PicturePane", "Section", "framed", "svg_image"]
 
@@ -180,7 +180,7 @@ class PictureDrawer(QObject):
 
     def _work(self, token: int, projects: list[dict[str, Any]]) -> None:
         try:
-            result: list[list[TargetPictures]] = draw_projects(projects)
+            result: list[list[TargetPictures]] = many_pictures([p["targets"] for p in projects])
         except Exception as exc:  # a renderer that cannot run: the pane says why
             self.failed.emit(token, str(exc))
             return
