@@ -3,7 +3,8 @@
 ```
 studio blocks text PROJECT.sb3 [--sprite NAME] [--json]
 studio blocks build TEXT --out PROJECT.sb3 [--into PROJECT.sb3] [--sprite NAME]
-studio nl2scratch score PREDICTIONS.jsonl [--gold GOLD.jsonl] [--json]
+studio blocks picture PROJECT.sb3 [--sprite NAME] --out DIR|FILE.svg|FILE.html
+studio nl2scratch score PREDICTIONS.jsonl [--gold GOLD.jsonl] [--tasks LIBRARY] [--json]
 studio import nl2scratch FILE.jsonl DEST [--json]
 studio export nl2scratch SRC OUT.jsonl [--json]
 ```
@@ -14,8 +15,12 @@ studio export nl2scratch SRC OUT.jsonl [--json]
 `--into` the given project with the scripts of each target the text names replaced (text
 without markers: the `--sprite` target); it prints what it had to create. A line that cannot
 be placed stops the build (exit 2) with every such line named: nothing is written.
+`blocks picture` draws the scripts as SVG pictures with the scratchblocks package (Scratch 3
+style; `studio.app.block_pictures` says what each form of `--out` holds).
 `nl2scratch score` prints NL2Scratch's metrics (with `--json`, the totals under the scoring
-script's names and the per-row figures); rows that cannot be used are listed on stderr.
+script's names and the per-row figures); rows that cannot be used are listed on stderr. With
+`--tasks LIBRARY` (the set imported there) each prediction is also built into its task's
+project and judged by the task's script: a verdict per row and `execution_pass_rate`.
 `import nl2scratch` makes one create task per row, its evaluation script proposed from
 behaviour in the real editor (rows that cannot be parsed or observed are listed with their
 line and why; exit 1 when no task was made); `export nl2scratch` writes the rows back.
@@ -50,12 +55,24 @@ def register(subparsers: Any) -> None:
     build.add_argument("--into", type=Path, metavar="PROJECT.sb3", help="replace scripts here")
     build.add_argument("--sprite", default="Sprite1", help="the target of unmarked text")
     build.set_defaults(handler=build_text)
+    picture = sub.add_parser("picture", help="draw a project's scripts as block pictures (SVG)")
+    picture.add_argument("project", type=Path, metavar="PROJECT.sb3")
+    picture.add_argument("--sprite", help="only this sprite's scripts ('Stage' for the stage)")
+    picture.add_argument(
+        "--out", type=Path, required=True, metavar="DIR|FILE.svg|FILE.html",
+        help="a folder (one .svg per script and index.html), one .svg, or one .html page",
+    )  # fmt: skip
+    picture.set_defaults(handler=draw_pictures)
     nl2 = subparsers.add_parser("nl2scratch", help="NL2Scratch sets: score predictions")
     nsub = nl2.add_subparsers(dest="nl2scratch_command", required=True)
     score = nsub.add_parser("score", help="score a file of predictions by NL2Scratch's metrics")
     score.add_argument("predictions", type=Path, metavar="PREDICTIONS.jsonl")
     score.add_argument("--gold", type=Path, metavar="GOLD.jsonl")
     score.add_argument("--json", action="store_true", help="totals and per-row figures as JSON")
+    score.add_argument(
+        "--tasks", type=Path, metavar="LIBRARY",
+        help="the set imported as tasks: run each prediction in its task, judged by its script",
+    )  # fmt: skip
     score.set_defaults(handler=score_predictions)
 
 
@@ -158,15 +175,38 @@ def build_text(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def score_predictions(args: argparse.Namespace) -> int:
-    from studio.services.formats.nl2scratch.score import score_files
+def draw_pictures(args: argparse.Namespace) -> int:
+    from studio.app.block_pictures import write_pictures
 
-    scores = score_files(args.predictions, args.gold)
+    written = write_pictures(args.project, args.out, args.sprite)
+    print(f"drew {written.scripts} script(s) into {args.out}")
+    return EXIT_OK
+
+
+def score_predictions(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from studio.app.nl2scratch_scoring import score_with_execution
+
+    with ProgressBar(
+        None, "prediction", leave=False, show=bool(args.tasks) and not args.json
+    ) as bar:
+
+        def progress(done: int, total: int, what: str) -> None:
+            bar.advance(done, what, "", total=total)
+
+        scores = asyncio.run(
+            score_with_execution(args.predictions, args.gold, args.tasks, progress)
+        )
     for problem in scores.problems:
         print(f"skipped {problem}", file=sys.stderr)
     if args.json:
         print(json.dumps(scores.to_json(), indent=2))
         return EXIT_OK
     for name, value in scores.totals.items():
-        print(f"{name:24} {value:.4f}" if name != "scored" else f"{name:24} {int(value)}")
+        print(
+            f"{name:24} {int(value)}"
+            if name in ("scored", "executed")
+            else f"{name:24} {value:.4f}"
+        )
     return EXIT_OK

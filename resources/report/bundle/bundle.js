@@ -237,7 +237,29 @@
     if (ep.final) strip.appendChild(frame({ index: "end", action: "final screen", img: ep.final, w: 1280, h: 720, mark: { kind: "none", points: [] }, ok: true }));
     if (!ep.steps.length) strip.appendChild(el("div", { cls: "meta" }, "no steps recorded"));
     box.appendChild(strip);
+    if (ep.program && ep.program.length) box.appendChild(programView(ep.program));
     return box;
+  }
+  /* the final program: a picture per script, its text a click away */
+  function programView(program) {
+    var wrap = el("div", { cls: "program" });
+    wrap.appendChild(el("h3", {}, "Final program"));
+    program.forEach(function (target) {
+      if (!target.scripts.length) return;
+      var row = el("div", { cls: "target" });
+      row.appendChild(el("div", { cls: "meta" }, target.target));
+      target.scripts.forEach(function (s) {
+        var item = el("div", { cls: "script" });
+        if (s.img) item.appendChild(el("img", { src: s.img, width: Math.round(s.w), height: Math.round(s.h), alt: s.text }));
+        var more = el("details", s.img ? {} : { open: "" });
+        more.appendChild(el("summary", {}, "text"));
+        more.appendChild(el("pre", {}, s.text));
+        item.appendChild(more);
+        row.appendChild(item);
+      });
+      wrap.appendChild(row);
+    });
+    return wrap;
   }
   function badge(outcome) {
     var text = { pass: "passed", fail: "failed", error: "no verdict" }[outcome] || "—";

@@ -26,6 +26,7 @@ from studio.services.core.project_diff import (
     TargetDiff,
     compare_projects,
 )
+from studio.views.authoring.diff_pictures import DiffPictures
 
 # Background per row kind for (left, right) cells; an absent side is a neutral grey.
 _EMPTY = "#f1f3f4"
@@ -81,6 +82,8 @@ class DiffView(QWidget):
         layout.addWidget(self.summary)
         layout.addLayout(options)
         layout.addWidget(self.stack, 1)
+        self.pictures = DiffPictures(self, options, self.stack)
+        self.pictures.toggle.toggled.connect(self._on_show_unchanged_toggled)
         self.comparison: ProjectComparison | None = None
         self._projects: tuple[dict[str, Any], dict[str, Any]] | None = None
         self._titles = ("initial", "golden")
@@ -153,6 +156,9 @@ class DiffView(QWidget):
             return
         self._fill(comparison.targets)
         self.stack.setCurrentWidget(self.table)
+        if self.pictures.on:
+            names = [t.name for t in comparison.targets]
+            self.pictures.show(left, right, names, self._titles)
 
     def _set_summary(self, kind: str, text: str) -> None:
         self.summary.setText(text)

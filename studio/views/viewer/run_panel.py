@@ -131,6 +131,7 @@ class RunPanel(QWidget):
     def start_live(self, title: str, controls: RunControls) -> None:
         self.model.set_steps([])
         self.detail.show_step(None)
+        self.detail.program.show_project(None)
         self.title.setText(title)
         self.controls = controls
         controls.set_delay(float(self.delay.currentData() or 0.0))
@@ -184,6 +185,7 @@ class RunPanel(QWidget):
         self.title.setText(text)
         self.model.set_steps([])
         self.detail.show_step(None)
+        self.detail.program.show_project(None)
         self._update_controls()
 
     # ---- recorded ------------------------------------------------------------------------

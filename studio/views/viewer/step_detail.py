@@ -24,6 +24,7 @@ from studio.models.agent import ProgramChange
 from studio.services.episodes.limits import usage_text
 from studio.views.viewer import overlay
 from studio.views.viewer.marks import hit_index, mark_for
+from studio.views.viewer.program_view import ProgramView
 from studio.views.viewer.steps import FLAG_FAILED, ViewerStep
 from studio.views.viewer.zoom_view import ZoomImageView
 
@@ -75,6 +76,8 @@ class StepDetail(QWidget):
         self.tabs.addTab(self.elements, "Elements")
         self.tabs.addTab(self.reasoning, "Reasoning")
         self.tabs.addTab(self.observation_text, "Observation")
+        self.program = ProgramView(self)  # the run's final program (not per step)
+        self.tabs.addTab(self.program, "Program")
         top = QWidget(self)
         column = QVBoxLayout(top)
         column.setContentsMargins(0, 0, 0, 0)

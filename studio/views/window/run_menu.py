@@ -258,6 +258,7 @@ class RunWiring:
             return None
         self.opened = opened
         self.panel.show_steps(opened.title, opened.steps)
+        self.panel.detail.program.show_project(opened.view.final_sb3)
         self.show_tab(editor_share=RUN_EDITOR_SHARE)
         self.stale.opened()
         return opened

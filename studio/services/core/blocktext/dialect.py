@@ -3,7 +3,8 @@
 A template is the block's English scratchblocks text with `{NAME}` where an input or field
 goes (NL2Scratch's dialect: `go to x: (0) y: (0)`, `set [score v] to (0)`); the order of the
 placeholders is the order in which the scratchblocks parser lists the block's inputs, which is
-how a parse is mapped back to input names. `IDS` names, for each opcode, the block id the
+how a parse is mapped back to input names. It is the studio's one table of block templates:
+the pseudocode of `core.render` reads it too. `IDS` names, for each opcode, the block id the
 scratchblocks package gives that text; `OPCODES` is the reverse. `KINDS` says how each slot is
 stored in an .sb3 (projectbuild's spec, plus the few blocks it does not build), and the value
 maps turn a menu's stored value into the word the text shows and back.

@@ -7,6 +7,8 @@ parsed (the scratchblocks package reads the prediction as at least one script), 
 the gold program with its mismatched slots, and `builds` (every line of the prediction can be
 placed as a Scratch 3 block: the studio's stricter reading). Totals are means over the scored
 rows under the scoring script's names. Rows that cannot be used are listed with their line.
+Where the set was imported as tasks, `add_verdicts` adds each prediction's execution verdict
+(`nl2scratch.execution`) per row and `execution_pass_rate` to the totals.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from studio.services.formats.nl2scratch.metrics import (
 )
 from studio.services.formats.nl2scratch.rows import RowProblem, program_lines, read_rows
 
-__all__ = ["HIGH_SAC", "RowScore", "Scores", "score_files", "score_pairs"]
+__all__ = ["HIGH_SAC", "RowScore", "Scores", "add_verdicts", "score_files", "score_pairs"]
 
 HIGH_SAC = 0.85
 _PREDICTION_FIELDS = ("predicted_pseudocode", "prediction")
@@ -43,6 +45,7 @@ class RowScore:
     builds: bool
     sac_pseudo: float
     sac_mismatched: list[str]
+    execution: dict[str, Any] | None = None  # the verdict in its task (`add_verdicts`)
 
 
 @dataclass
@@ -52,13 +55,22 @@ class Scores:
     totals: dict[str, float]
     rows: list[RowScore]
     problems: list[str] = field(default_factory=list)
+    predictions: list[tuple[str, list[str]]] = field(default_factory=list)  # (key, lines)
 
     def to_json(self) -> dict[str, Any]:
         return {
             **self.totals,
-            "rows": [asdict(r) for r in self.rows],
+            "rows": [_row_json(r) for r in self.rows],
             "problems": self.problems,
         }
+
+
+def _row_json(row: RowScore) -> dict[str, Any]:
+    """A row's figures; `execution` only where a verdict was asked for."""
+    out = asdict(row)
+    if row.execution is None:
+        del out["execution"]
+    return out
 
 
 def score_pairs(pairs: list[tuple[str, list[str], list[str]]]) -> Scores:
@@ -130,4 +142,22 @@ def score_files(predictions: Path, gold: Path | None) -> Scores:
         pairs.append((key, program_lines(pred), gold_lines))
     scores = score_pairs(pairs)
     scores.problems = problems
+    scores.predictions = [(key, pred) for key, pred, _ in pairs]
     return scores
+
+
+def add_verdicts(scores: Scores, verdicts: dict[str, Any]) -> None:
+    """Put execution verdicts (`execution.ExecutionVerdict` by key) on the rows they judge and
+    their totals: `executed` (rows judged) and `execution_pass_rate` (share of those whose
+    program passed every test of its task's script)."""
+    judged = 0
+    passed = 0
+    for row in scores.rows:
+        verdict = verdicts.get(row.key)
+        if verdict is None:
+            continue
+        row.execution = asdict(verdict)
+        judged += 1
+        passed += bool(verdict.passed)
+    scores.totals["executed"] = float(judged)
+    scores.totals["execution_pass_rate"] = passed / judged if judged else 0.0

@@ -2,6 +2,7 @@
 install, no network): `DIR/index.html` with `bundle.css` and `bundle.js` (from
 resources/report/bundle/), `data.js` and the screenshots under `img/`.
 
+Each episode's final program is drawn as block pictures (`bundle.programs`).
 `data.js` assigns the global `STUDIO_BUNDLE` (a page opened from file:// may not fetch() its
 neighbours, but it may load a script): `{format, version, generated, root, report (the report
 as `studio report --json` prints it, so the interval fields `sr_ci95` / `psr_ci95` of its rows
@@ -30,6 +31,7 @@ from studio.models.errors import StudioError
 from studio.models.report import RunEntry, RunReport
 from studio.services.core import paths
 from studio.services.runs.bundle.episodes import episode_data
+from studio.services.runs.bundle.programs import add_programs
 from studio.services.runs.result_readers import folder_readers, read_all
 
 __all__ = [
@@ -110,6 +112,7 @@ def write_bundle(root: Path, out: Path, report: RunReport | None = None) -> Bund
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         episodes = [episode_data(e, i, number[run_folder(e)], tmp) for i, e in enumerate(entries)]
+        add_programs(episodes, tmp)
         runs = [
             _run(folder, i, [e for e in episodes if e["run"] == i]) for folder, i in number.items()
         ]
