@@ -5,7 +5,7 @@ its id, operator, block id and description, with the author's reason, who decide
 The window marks a survivor of the check it shows (`mark`, `with_mark`); the command line
 names the mutant by id and finds it again as the check made it (`mark_by_id`: the same
 `count` mutants with the same `seed`). Marking a mutant again replaces its earlier mark; the
-next check counts a marked survivor as equivalent (studio.services.checking.mutant_runs).
+next check counts a marked survivor as equivalent (studio.services.checking.mutant_trials).
 
 An empty reason, a task without a golden project (so without mutants) and a mutant id that
 the check would not make raise StudioError naming the task folder.
@@ -18,14 +18,14 @@ from typing import Protocol
 
 from studio.models.errors import StudioError
 from studio.models.task import EquivalentMutant, Task
-from studio.services.checking.mutant_runs import find_mutant
+from studio.services.checking.mutant_trials import find_mutant
 from studio.services.core.store import TaskFolder, save_task
 
 __all__ = ["JudgedMutant", "mark", "mark_by_id", "unmark_by_id", "with_mark", "without_mark"]
 
 
 class JudgedMutant(Protocol):
-    """What a mark records of the mutant: a survivor, a mutant run or a generated mutant."""
+    """What a mark records of the mutant: a survivor, a mutant trial or a generated mutant."""
 
     @property
     def id(self) -> str: ...

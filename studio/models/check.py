@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field, computed_field
 from studio.models.evaluation import EvalResult, Timings
 
 __all__ = [
-    "CheckReport", "CheckSummary", "FlakyTest", "MutantRun", "PhaseTimes", "Survivor", "TaskCheck",
-    "Verdict", "WeakScript",
+    "CheckReport", "CheckSummary", "FlakyTest", "MutantTrial", "PhaseTimes", "Survivor",
+    "TaskCheck", "Verdict", "WeakScript",
 ]  # fmt: skip
 
 
@@ -43,7 +43,7 @@ class FlakyTest(BaseModel):
     runs: int
 
 
-class MutantRun(BaseModel):
+class MutantTrial(BaseModel):
     """The verdicts of one mutant over the reruns."""
 
     id: str
@@ -114,7 +114,7 @@ class TaskCheck(BaseModel):
     mutants_equivalent: int = 0
     survivors: list[Survivor] = Field(default_factory=list)
     flaky: list[FlakyTest] = Field(default_factory=list)
-    mutants: list[MutantRun] = Field(default_factory=list)
+    mutants: list[MutantTrial] = Field(default_factory=list)
     golden: EvalResult | None = None
     initial: EvalResult | None = None
     seconds: float = 0.0

@@ -10,7 +10,7 @@ import pytest
 from studio.models.check import TaskCheck
 from studio.models.evaluation import Clock, ErrorKind, EvalError, EvalResult, TestDetail
 from studio.services.checking.checker import CheckOptions
-from studio.services.checking.mutant_runs import MutantRunner, flaky_tests
+from studio.services.checking.mutant_trials import MutantRunner, flaky_tests
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.runtime.clock_agreement import AgreementCache, compare_verdicts
 from tests.helpers.tasks import make_task
@@ -236,7 +236,7 @@ def test_gated_runs_keep_the_bound_and_each_subjects_seed_order() -> None:
     """`run_gated` (the checker's and propose's way to run golden, initial and mutants) never
     runs more evaluations at once than its gate allows, answers per subject in seed order, and
     counts an evaluation that raised as ended."""
-    from studio.services.checking.mutant_runs import Subject, run_gated
+    from studio.services.checking.mutant_trials import Subject, run_gated
 
     running, peak, ended = 0, 0, []
 

@@ -1,6 +1,6 @@
 """Adversarial checks of tasks: golden must pass, initial and mutants must fail, repeatedly.
 
-`checker` judges tasks; `mutant_runs` runs golden, initial and mutants under one gate and
+`checker` judges tasks; `mutant_trials` runs golden, initial and mutants under one gate and
 classifies mutants; `mutation` makes them (Whisker's operators, ScratchEval's bug patterns).
 """
 

@@ -31,7 +31,7 @@ from studio.models.check import (
 from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.task import Category, ClockPreference
-from studio.services.checking.mutant_runs import MutantRunner, Subject, flaky_tests, run_gated
+from studio.services.checking.mutant_trials import MutantRunner, Subject, flaky_tests, run_gated
 from studio.services.core.errors import TaskFileError
 from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder

@@ -8,7 +8,7 @@
    the golden or of each other dropped there. A candidate without an atomic inverse patch (the
    minimal fix, `core.patch.patch_between`) is rejected.
 3. Every candidate runs the golden's own script R times, all through one gate
-   (`mutant_runs.run_gated`) on the warm page pool. Caught: the bugged program passes in at
+   (`mutant_trials.run_gated`) on the warm page pool. Caught: the bugged program passes in at
    most θ_fail of the runs and some test that the golden passes in at least θ_pass of its runs
    fails in at least 1 - θ_fail of the bugged runs.
 4. A candidate the own script does not catch gets tests derived from behaviour, as `propose`
@@ -34,7 +34,7 @@ from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.models.forge import MECHANISMS, BugRecord, BugReport, FailingTest, ForgeOutcome, Site
 from studio.models.mutation import Mutant
 from studio.models.task import TASK_FILE, Category, ClockPreference, Convention
-from studio.services.checking.mutant_runs import Subject, run_gated
+from studio.services.checking.mutant_trials import Subject, run_gated
 from studio.services.checking.mutation.engine import generate_mutants, mutant_sb3
 from studio.services.core import atomic
 from studio.services.core.patch import patch_between

@@ -22,7 +22,7 @@ from typing import Any
 
 from studio.models.errors import StudioError
 from studio.models.task import Category
-from studio.services.checking.mutant_runs import Subject, run_gated
+from studio.services.checking.mutant_trials import Subject, run_gated
 from studio.services.checking.mutation.engine import generate_mutants, mutant_sb3
 from studio.services.core import atomic
 from studio.services.core.sb3 import read_project_json

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.models.check import MutantRun, TaskCheck, Verdict
+from studio.models.check import MutantTrial, TaskCheck, Verdict
 from studio.models.evaluation import EvalResult
 from studio.views.widgets.tables import Fit, read_only_table
 
@@ -44,7 +44,7 @@ SURVIVING = ("survived", "flaky")
 _ORDER = {"survived": 0, "flaky": 1, "equivalent": 2, "killed": 3, "invalid": 4}
 
 
-def row_status(run: MutantRun, reasons: dict[str, str | None]) -> str:
+def row_status(run: MutantTrial, reasons: dict[str, str | None]) -> str:
     """`equivalent` for a survivor the author explained, else the run's own status."""
     if run.status in SURVIVING and reasons.get(run.id):
         return "equivalent"
@@ -152,7 +152,7 @@ class ChecksPanel(QWidget):
         self._fill_table(check)
         self._on_selection_changed()
 
-    def selected_mutant(self) -> MutantRun | None:
+    def selected_mutant(self) -> MutantTrial | None:
         rows = self.table.selectionModel().selectedRows()
         if not rows or self.check is None:
             return None
@@ -170,7 +170,7 @@ class ChecksPanel(QWidget):
         item = self.table.item(row, 0)
         return item.data(_ID_ROLE) if item is not None else None
 
-    def _ask_reason(self, mutant: MutantRun, current: str) -> str | None:
+    def _ask_reason(self, mutant: MutantTrial, current: str) -> str | None:
         """The author's reason why `mutant` behaves like the golden project (None: cancelled).
 
         Tests replace this method; the panel never opens a dialog on its own otherwise.
@@ -232,7 +232,7 @@ class ChecksPanel(QWidget):
             self.mark_equivalent_requested.emit(mutant.id, reason.strip())
 
 
-def _cell(value: str, run: MutantRun, status: str, is_status: bool) -> QTableWidgetItem:
+def _cell(value: str, run: MutantTrial, status: str, is_status: bool) -> QTableWidgetItem:
     item = QTableWidgetItem(value)
     item.setData(_ID_ROLE, run.id)
     item.setToolTip(run.note or value)

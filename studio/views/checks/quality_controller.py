@@ -33,7 +33,7 @@ from studio.services.authoring import review
 from studio.services.authoring.check_record import load_check
 from studio.services.authoring.lint import Finding, lint_task
 from studio.services.checking.checker import judge
-from studio.services.checking.mutant_runs import build_mutant
+from studio.services.checking.mutant_trials import build_mutant
 from studio.services.core.errors import ProjectFileError
 from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import TaskFolder

@@ -7,15 +7,15 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from studio.models.check import FlakyTest, MutantRun, Survivor, TaskCheck, Verdict
+from studio.models.check import FlakyTest, MutantTrial, Survivor, TaskCheck, Verdict
 from studio.models.evaluation import ErrorKind, EvalError, EvalResult
 from studio.views.checks.panel import ROW_BACKGROUNDS, STATUS_COLORS, VERDICT_STYLES, ChecksPanel
 
 TASK = "debug_score_reset"
 
 
-def _mutant(mid: str, status: str, description: str = "", **kw: Any) -> MutantRun:
-    return MutantRun(
+def _mutant(mid: str, status: str, description: str = "", **kw: Any) -> MutantTrial:
+    return MutantTrial(
         id=mid,
         operator=kw.pop("operator", "literal"),
         sprite=kw.pop("sprite", "Coin"),
@@ -162,7 +162,7 @@ def test_load_and_mark_equivalent_for_a_survivor(
     assert load.args == ["m02"]
     asked: list[tuple[str, str]] = []
 
-    def ask(mutant: MutantRun, current: str) -> str | None:
+    def ask(mutant: MutantTrial, current: str) -> str | None:
         asked.append((mutant.id, current))
         return "  show is called again by the click script  "
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from studio.services.checking.mutant_runs import build_mutant
+from studio.services.checking.mutant_trials import build_mutant
 from studio.services.checking.mutation import generate_mutants
 from studio.services.core.sb3 import load_sb3, read_project_json
 from studio.services.core.store import load_task

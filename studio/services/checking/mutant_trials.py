@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from studio.models.check import FlakyTest, MutantRun, Survivor, TaskCheck
+from studio.models.check import FlakyTest, MutantTrial, Survivor, TaskCheck
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
 from studio.services.checking.mutation.engine import generate_mutants, mutant_sb3
 from studio.services.core.sb3 import read_project_json
@@ -145,8 +145,8 @@ class MutantRunner:
                 )
             )
 
-    async def _one(self, mutant: Mutant, golden_bytes: bytes) -> MutantRun:
-        run = MutantRun(
+    async def _one(self, mutant: Mutant, golden_bytes: bytes) -> MutantTrial:
+        run = MutantTrial(
             id=mutant.id,
             operator=mutant.operator,
             sprite=mutant.sprite,
