@@ -8,11 +8,11 @@ Bad input gets a 4xx with a JSON `{"error": "...what to fix..."}` and leaves the
 usable: 400 unreadable or empty body, 401 no or wrong token, 404 unknown route, episode or
 task, 405 wrong method, 409 the episode has ended, 413 body too large, 422 a well-formed
 request the episode cannot do (unknown field, unknown api, bad args, missing index, stale
-index, point outside the viewport), 409 also a mid-episode evaluation beyond the episode's
-feedback budget (`feedback_turns`, 0 by default: episodes.feedback), 429 `max_episodes` episodes are open (none is closed to
-make room). An episode whose editor page was lost (it crashed or stopped answering: never the
-agent's doing) answers 503 with the reason, on that call and every later one but DELETE. A
-500 means a bug and is logged with its traceback.
+index, point outside the viewport), 409 also a mid-episode evaluation beyond the
+episode's feedback budget (`feedback_turns`, 0 by default: episodes.feedback), 429
+`max_episodes` episodes are open (none is closed to make room). An episode whose editor
+page was lost (it crashed or stopped answering: never the agent's doing) answers 503 with
+the reason, on that call and every later one but DELETE. A 500 means a bug and is logged with its traceback.
 
 Tasks are resolved only in the library the server was started with (`TaskResolver`).
 """

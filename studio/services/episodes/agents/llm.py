@@ -355,9 +355,7 @@ def reply_text(data: dict[str, Any]) -> str:
     return content if isinstance(content, str) else ""
 
 
-def parse_reply(
-    reply: str, mode: Mode, extra: tuple[str, ...] = ()
-) -> tuple[dict[str, Any], str]:
+def parse_reply(reply: str, mode: Mode, extra: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
     """The action and the reasoning in a reply; ReplyError says what is wrong. `extra`: names
     taken besides the mode's actions (`request_feedback` while feedback turns are left)."""
     if not reply.strip():

@@ -7,7 +7,9 @@ in a fenced ```json block.
 
 from __future__ import annotations
 
-__all__ = ["COMPOSITE_SYSTEM", "FEEDBACK_PROMPT", "PRIMITIVE_SYSTEM", "REPLY_FORMAT", "RETRY_PROMPT"]
+__all__ = [
+    "COMPOSITE_SYSTEM", "FEEDBACK_PROMPT", "PRIMITIVE_SYSTEM", "REPLY_FORMAT", "RETRY_PROMPT",
+]  # fmt: skip
 
 REPLY_FORMAT = """\
 Reply format, every turn:
