@@ -12,7 +12,8 @@ index, point outside the viewport), 409 also a mid-episode evaluation beyond the
 episode's feedback budget (`feedback_turns`, 0 by default: episodes.feedback), 429
 `max_episodes` episodes are open (none is closed to make room). An episode whose editor
 page was lost (it crashed or stopped answering: never the agent's doing) answers 503 with
-the reason, on that call and every later one but DELETE. A 500 means a bug and is logged with its traceback.
+the reason, on that call and every later one but DELETE. A 500 means a bug and is logged
+with its traceback.
 
 Tasks are resolved only in the library the server was started with (`TaskResolver`).
 """
