@@ -31,8 +31,10 @@ def _episode(
 
 
 def _turn(n: int, passed: int, total: int) -> dict[str, Any]:
-    return {"turn": n, "after_step": n, "passed": passed, "total": total,
-            "psr": passed / total, "success": passed == total, "failing": [], "error": None}  # fmt: skip
+    return {
+        "turn": n, "after_step": n, "passed": passed, "total": total, "psr": passed / total,
+        "success": passed == total, "failing": [], "error": None,
+    }  # fmt: skip
 
 
 def test_turn_one_final_improvement_and_best_so_far(tmp_path: Path) -> None:
