@@ -9,8 +9,9 @@ Rules: a press released within 5 px of where it started is a click (at the press
 away a drag_and_drop (left button only; the schema has no other drag), or a `stroke` through the
 pointer's path when that path leaves the straight line from press to release by more than
 STROKE_DEVIATION_PX anywhere (a curve drawn in the paint editor, a drag around something: the
-human's path is kept, also when it ends back where it started; points closer than STROKE_STEP_PX to the last one kept are left out, and a
-longer path is thinned evenly to the schema's MAX_STROKE_POINTS); a `dblclick` after two
+human's path is kept, also when it ends back where it started; points closer than
+STROKE_STEP_PX to the last one kept are left out, and a longer path is thinned evenly to the
+schema's MAX_STROKE_POINTS); a `dblclick` after two
 left clicks replaces them with one double_click. Wheel events in the same direction at the same
 point less than 400 ms apart merge into one scroll of |delta| / 100 notches (at least 1).
 Printable characters typed without Control/Alt/Meta merge into one `type` until another kind of
