@@ -19,6 +19,7 @@ agent that keeps asking still reaches its step limit).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -30,8 +31,10 @@ from studio.models.evaluation import EvalResult
 
 __all__ = [
     "FEEDBACK_API", "MAX_FEEDBACK_TURNS", "FeedbackRefused", "FeedbackTurns", "feedback_text",
-    "turn_record",
+    "feedback_turn", "turn_record",
 ]  # fmt: skip
+
+log = logging.getLogger(__name__)
 
 FEEDBACK_API = "request_feedback"
 MAX_FEEDBACK_TURNS = 20
@@ -140,3 +143,16 @@ class FeedbackTurns:
         record = turn_record(result, self.used + 1, after_step, at, time.perf_counter() - t0)
         self.turns.append(record)
         return result, record
+
+
+async def feedback_turn(agent: Any, episode: Any, clock: Any) -> dict[str, Any]:
+    """One feedback turn `agent` asked for on `episode` (an Episode, whose `request_feedback`
+    evaluates and records it); the agent hears the record and its text (`evaluated`, when it
+    has one). The loops of `studio run` and of the window's live runs call it."""
+    _result, record = await episode.request_feedback(clock=clock)
+    log.info("%s: feedback turn %d: %d/%d tests", agent.name, record["turn"], record["passed"],
+             record["total"])  # fmt: skip
+    hear = getattr(agent, "evaluated", None)
+    if callable(hear):
+        hear(record, feedback_text(record, episode.feedback_turns.left))
+    return record

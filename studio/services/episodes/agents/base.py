@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from studio.models.agent import ActionError, Mode, Observation
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
-from studio.services.episodes.feedback import FEEDBACK_API, feedback_text
+from studio.services.episodes.feedback import FEEDBACK_API, feedback_turn
 from studio.services.episodes.limits import Limits, Meter, PriceTable
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ async def run_episode(
                 break
             action, reasoning = chosen
             if action.get("api") == FEEDBACK_API and episode.feedback_turns.left > 0:
-                await _feedback_turn(agent, episode, clock)
+                await feedback_turn(agent, episode, clock)
                 continue
             usage = meter.step() if meter.metered else None
             try:
@@ -99,16 +99,6 @@ async def run_episode(
         return result, episode.trajectory_dir
     finally:
         await manager.delete(episode.id)
-
-
-async def _feedback_turn(agent: Agent, episode: Any, clock: Clock) -> None:
-    """One feedback turn the agent asked for; the agent hears its record and text."""
-    _result, record = await episode.request_feedback(clock=clock)
-    log.info("%s: feedback turn %d: %d/%d", agent.name, record["turn"], record["passed"],
-             record["total"])  # fmt: skip
-    hear = getattr(agent, "evaluated", None)
-    if callable(hear):
-        hear(record, feedback_text(record, episode.feedback_turns.left))
 
 
 def _limit_hit(limits: Limits | None, meter: Meter, seconds: float) -> str | None:
