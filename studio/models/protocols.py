@@ -40,12 +40,14 @@ from pydantic import BaseModel, Field, ValidationError
 from studio.models.errors import StudioError
 
 __all__ = [
-    "AGENT_SETTINGS", "COMMANDS", "DEFAULT_PROTOCOL", "MODE_SETTINGS", "PROMPT_AGENT", "PROTOCOLS",
+    "AGENT_SETTINGS", "COMMANDS", "DEFAULT_PROTOCOL", "MAX_FEEDBACK_TURNS", "MODE_SETTINGS",
+    "PROMPT_AGENT", "PROTOCOLS",
     "ProtocolError", "ProtocolRecord", "ProtocolSpec", "label_suffix", "protocol_label",
     "protocol_of", "resolve_protocol",
 ]  # fmt: skip
 
 COMMANDS = ("run", "drag", "qa")
+MAX_FEEDBACK_TURNS = 20  # the most feedback turns a run or an API episode may grant
 DEFAULT_PROTOCOL = "studio"
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from studio.models.agent import ActionError
 from studio.models.evaluation import EvalResult
+from studio.models.protocols import MAX_FEEDBACK_TURNS
 
 __all__ = [
     "FEEDBACK_API", "MAX_FEEDBACK_TURNS", "FeedbackRefused", "FeedbackTurns", "feedback_text",
@@ -37,7 +38,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 FEEDBACK_API = "request_feedback"
-MAX_FEEDBACK_TURNS = 20
 _MESSAGE_CHARS = 300  # a failing test's message as recorded and shown
 
 
