@@ -127,3 +127,29 @@ def test_the_llm_agent_is_offered_turns_and_shown_the_feedback(tmp_path: Path) -
     third = llm.requests[2]["messages"][1]["content"]
     assert "Latest feedback on your program:" in third
     assert "1/2 tests passed" in third and "FAILED has motion_movesteps" in third
+
+
+def test_a_batch_grants_its_protocols_feedback_turns_to_every_episode(tmp_path: Path) -> None:
+    """The budget reaches each episode from the run's protocol (run_meta), as a campaign
+    under `--feedback-turns N` records it."""
+    from studio.services.runs.batch import run_batch
+
+    tasks = [load_task(make_task(tmp_path / "lib" / i, task_id=i)) for i in ("create_a", "b")]
+    protocol = resolve_protocol(None, "run", {"feedback_turns": 1}, mode="composite")
+    run_dir = tmp_path / "run"
+    manager: Any = FakeEpisodeManager()
+    asyncio.run(
+        run_batch(
+            manager,
+            tasks,
+            lambda _t, _p: ScriptedAgent([HAT, ASK, MOVE]),
+            Mode.COMPOSITE,
+            run_dir,
+            agent_name="scripted",
+            run_meta={"protocol": protocol.model_dump()},
+        )
+    )
+    for task_id in ("create_a", "b"):
+        run = json.loads((run_dir / task_id / "run.json").read_text())
+        assert run["meta"]["protocol"]["settings"]["feedback_turns"] == 1
+        assert [t["passed"] for t in run["meta"]["feedback"]] == [1]
