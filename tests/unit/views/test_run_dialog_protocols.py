@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.services.core.store import load_task
-from studio.views.campaign_dialog import CampaignDialog
+from studio.views.live.campaign_dialog import CampaignDialog
 from studio.views.viewer.start_run_dialog import StartRunDialog
 from tests.helpers.tasks import make_task
 
