@@ -80,7 +80,14 @@ def llm(request: EpisodeAgentRequest) -> AgentFactory:
     options = AgentOptions(**{k: given[k] for k in fields if k in given})
     settings = LlmSettings.from_env()
     mode = request.mode
-    return lambda task, _pos: make_llm_agent(settings, mode, task.task.instruction, options)
+    turns = given.get("feedback_turns") or 0
+
+    def per_task(task: TaskFolder, _pos: int) -> Any:
+        agent = make_llm_agent(settings, mode, task.task.instruction, options)
+        agent.feedback_turns = turns  # told in its prompt while turns are left
+        return agent
+
+    return per_task
 
 
 def item_oracle(request: ItemAgentRequest) -> Any:

@@ -40,6 +40,13 @@ def add_protocol_flags(parser: argparse.ArgumentParser, command: str) -> None:
         )
     if command == "run":
         parser.add_argument(
+            "--feedback-turns",
+            type=int,
+            metavar="N",
+            help="the agent may ask for an evaluation of its program mid-episode up to N times "
+            "(DrawingBench's feedback turn; each recorded; default 0: none)",
+        )
+        parser.add_argument(
             "--planner",
             choices=("online", "global"),
             help="llm agent: online (one action per step, the default) or global (one "

@@ -16,6 +16,11 @@ start: the flag may change it, and the run records it).
   `ground_truth_start` and `knowledge` (the Table 2 settings); a perception question is
   answered once.
 
+Feedback turns (`feedback_turns`, an option of the studio's `run`, 0 by default): how many
+times an agent may ask for an evaluation of its program mid-episode (DrawingBench's structured
+feedback turn; studio.services.episodes.feedback). ScratchWorld's runners evaluate once, at the
+end, so that protocol has no such setting.
+
 The llm agent's planner and memories (`planner` online or global, `action_memory`,
 `observation_memory`; studio.services.episodes.agents.llm_planning) are options of both
 protocols' `run`, recorded for the llm agent's runs only.
@@ -35,12 +40,14 @@ from pydantic import BaseModel, Field, ValidationError
 from studio.models.errors import StudioError
 
 __all__ = [
-    "AGENT_SETTINGS", "COMMANDS", "DEFAULT_PROTOCOL", "MODE_SETTINGS", "PROMPT_AGENT", "PROTOCOLS",
+    "AGENT_SETTINGS", "COMMANDS", "DEFAULT_PROTOCOL", "MAX_FEEDBACK_TURNS", "MODE_SETTINGS",
+    "PROMPT_AGENT", "PROTOCOLS",
     "ProtocolError", "ProtocolRecord", "ProtocolSpec", "label_suffix", "protocol_label",
     "protocol_of", "resolve_protocol",
 ]  # fmt: skip
 
 COMMANDS = ("run", "drag", "qa")
+MAX_FEEDBACK_TURNS = 20  # the most feedback turns a run or an API episode may grant
 DEFAULT_PROTOCOL = "studio"
 
 
@@ -77,7 +84,7 @@ _STUDIO = ProtocolSpec(
     name="studio",
     title="the studio's own settings",
     options={
-        "run": {"steps": 100, "element_list": True, **_AGENT_DEFAULTS},
+        "run": {"steps": 100, "element_list": True, "feedback_turns": 0, **_AGENT_DEFAULTS},
         "drag": {"k": 1, "ground_truth_start": False, "knowledge": False},
         "qa": {"answers_per_question": 1},
     },
@@ -103,6 +110,7 @@ _FLAGS = {
     "element_list": "--no-element-list",
     "ground_truth_start": "--ground-truth-start",
     "knowledge": "--knowledge",
+    "feedback_turns": "--feedback-turns",
 }
 
 

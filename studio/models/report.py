@@ -130,6 +130,7 @@ class ReportRow(BaseModel):
     breakdowns: dict[str, Any] = Field(
         default_factory=dict
     )  # runs.breakdowns: SR by difficulty, tag
+    feedback: dict[str, Any] = Field(default_factory=dict)  # runs.feedback_figures
 
 
 class DiagnosticRow(BaseModel):

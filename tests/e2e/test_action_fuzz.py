@@ -173,7 +173,9 @@ def _play(client: Client, mode: str, actions: int, seed: int) -> list[tuple[int,
             assert status < 500, (i, action, body)
         status, obs = client("GET", f"/episodes/{episode}/observation")
         assert status == 200, obs  # alive after all of it
-        status, result = client("POST", f"/episodes/{episode}/evaluate")
+        # final: the result as it stands, whether or not the fuzz ended the episode (a running
+        # episode's plain evaluate is a feedback turn, refused without a budget)
+        status, result = client("POST", f"/episodes/{episode}/evaluate", {"final": True})
         assert status == 200 and result["total_tests"] > 0, result
     finally:
         client("DELETE", f"/episodes/{episode}")

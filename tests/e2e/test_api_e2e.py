@@ -169,3 +169,40 @@ def test_oracle_solves_a_task_of_each_category_through_the_api_and_idle_fails(
     rows = {r["agent"]: r for r in json.loads(out.stdout)["rows"]}
     assert rows["oracle"]["overall"]["sr"] == 1.0
     assert rows["oracle"]["overall"]["tasks"] == len(API_TASKS)
+
+
+def test_mid_episode_evaluate_is_refused_outside_the_feedback_budget_and_counted_in_it(
+    api: Api,
+) -> None:
+    """Issue 42 point 6 over HTTP on the real editor: with no budget a running episode's
+    evaluate is a 409 naming the budget and nothing is recorded; with `feedback_turns` 1 one
+    evaluate is a recorded turn (not the result), the next a 409; the result comes at the end."""
+    hat = {"api": "add_block", "args": {"blockType": "event_whenflagclicked"}}
+    for agent, budget in (("feedback-none", 0), ("feedback-one", 1)):
+        body = {"task": "create_cat_walk", "agent": agent, "feedback_turns": budget}
+        status, created = api("POST", "/episodes", body)
+        assert status == 201, created
+        ep = f"/episodes/{created['id']}"
+        assert api("POST", f"{ep}/actions", hat)[0] == 200
+        status, answer = api("POST", f"{ep}/evaluate")
+        if budget == 0:
+            assert status == 409 and "feedback budget is 0 turns" in answer["error"], answer
+        else:
+            assert status == 200 and answer["total_tests"] > 0, answer
+            assert answer["success"] is False  # a hat alone does not walk the cat
+            status, again = api("POST", f"{ep}/evaluate")
+            assert status == 409 and "budget of 1 turn(s) is used (1 of 1)" in again["error"]
+        status, step = api("POST", f"{ep}/actions", {"api": "done"})
+        assert status == 200 and step["status_after"] == "done"
+        status, result = api("POST", f"{ep}/evaluate")
+        assert status == 200 and result["success"] is False
+        assert api("DELETE", ep)[0] == 200
+        (run_json,) = _runs(api, agent)
+        meta = json.loads(run_json.read_text())["meta"]
+        assert len(meta["evaluations"]) == 1  # the result only
+        if budget == 0:
+            assert "feedback" not in meta
+        else:
+            (turn,) = meta["feedback"]
+            assert (turn["turn"], turn["after_step"], meta["feedback_turns"]) == (1, 1, 1)
+            assert turn["passed"] < turn["total"] and turn["failing"] and turn["at"]

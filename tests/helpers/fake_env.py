@@ -27,6 +27,7 @@ from studio.models.agent import (
 from studio.models.evaluation import Clock, EvalResult, TestDetail
 from studio.models.trajectory import RUN_FILE, RunInfo
 from studio.services.core.store import TaskFolder
+from studio.services.episodes.feedback import FeedbackTurns
 
 # A 1x1 PNG.
 PNG = base64.b64decode(
@@ -67,6 +68,7 @@ class FakeEpisode:
         self.evaluated_with: tuple[Clock, int] | None = None
         self.started_at = datetime.now(UTC)
         self.records: list[StepRecord] = []  # every step taken, as returned
+        self.feedback_turns = FeedbackTurns()
 
     @property
     def running(self) -> bool:
@@ -150,20 +152,7 @@ class FakeEpisode:
 
     async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> EvalResult:
         self.evaluated_with = (clock, seed)
-        details = [TestDetail(name=f"has {op}", passed=op in self.blocks) for op in self.goal]
-        passed = sum(d.passed for d in details)
-        total = len(details)
-        result = EvalResult(
-            task_id=self.task.task.id,
-            project="fake.sb3",
-            clock=clock,
-            seed=seed,
-            success=passed == total,
-            passed_tests=passed,
-            total_tests=total,
-            partial_success_rate=passed / total if total else 0.0,
-            details=details,
-        )
+        result = self._score(clock, seed)
         if self.trajectory_dir is not None:
             run = RunInfo(
                 episode_id=self.id,
@@ -177,9 +166,40 @@ class FakeEpisode:
                 steps=self.step_count,
                 eval=result,
             )
+            if self.feedback_turns.turns:  # as the real episode records its turns
+                run.meta["feedback_turns"] = self.feedback_turns.budget
+                run.meta["feedback"] = list(self.feedback_turns.turns)
             self.trajectory_dir.mkdir(parents=True, exist_ok=True)
             (self.trajectory_dir / RUN_FILE).write_text(run.model_dump_json(indent=2))
         return result
+
+    async def request_feedback(
+        self, clock: Clock = Clock.REAL, seed: int = 0
+    ) -> tuple[EvalResult, dict[str, Any]]:
+        """A feedback turn as the real episode takes one (its budget, its record)."""
+        if not self.running:
+            raise self.feedback_turns.refusal()
+
+        async def score() -> EvalResult:
+            return self._score(clock, seed)
+
+        return await self.feedback_turns.take(score, self.step_count)
+
+    def _score(self, clock: Clock, seed: int) -> EvalResult:
+        details = [TestDetail(name=f"has {op}", passed=op in self.blocks) for op in self.goal]
+        passed = sum(d.passed for d in details)
+        total = len(details)
+        return EvalResult(
+            task_id=self.task.task.id,
+            project="fake.sb3",
+            clock=clock,
+            seed=seed,
+            success=passed == total,
+            passed_tests=passed,
+            total_tests=total,
+            partial_success_rate=passed / total if total else 0.0,
+            details=details,
+        )
 
     async def close(self) -> None:
         self.closed = True

@@ -266,6 +266,7 @@ def test_bug_in_episode_is_500_and_logged(
         raise RuntimeError("boom")
 
     manager.episodes[episode].evaluate = broken  # type: ignore[method-assign,assignment]
+    assert client.call("POST", f"/episodes/{episode}/actions", {"api": "done"})[0] == 200
     status, answer = client.call("POST", f"/episodes/{episode}/evaluate")
     assert status == 500 and "internal error" in answer["error"]
     assert "boom" in caplog.text
@@ -277,6 +278,8 @@ def test_evaluate_clock_and_seed(client: Client, server: ApiServer) -> None:
     manager = server.app.manager
     assert isinstance(manager, FakeEpisodeManager)
     fake = manager.episodes[episode]
+    # an ended episode's evaluation (a running one's is a feedback turn: test_feedback_turns)
+    assert client.call("POST", f"/episodes/{episode}/actions", {"api": "done"})[0] == 200
     status, result = client.call("POST", f"/episodes/{episode}/evaluate")
     assert status == 200 and fake.evaluated_with == ("virtual", 0)  # the task's clock: auto
     status, result = client.call(

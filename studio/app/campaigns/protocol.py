@@ -32,6 +32,10 @@ def resolve_run_protocol(request: CampaignRequest) -> ProtocolRecord:
         raise StudioError(
             "--no-element-list plays in this process's browser only: leave out --ray and --api"
         )
+    if record.settings.get("feedback_turns") and (request.ray or request.api):
+        raise StudioError(
+            "--feedback-turns plays in this process's browser only: leave out --ray and --api"
+        )
     _apply(request, record)
     return record
 
@@ -67,6 +71,7 @@ def _given(request: CampaignRequest) -> dict[str, Any]:
     for flag, value, least in (
         ("--action-memory", getattr(request, "action_memory", None), 0),
         ("--observation-memory", getattr(request, "observation_memory", None), 1),
+        ("--feedback-turns", getattr(request, "feedback_turns", None), 0),
     ):
         if value is not None and value < least:
             raise StudioError(f"{flag} must be at least {least}")
@@ -76,6 +81,7 @@ def _given(request: CampaignRequest) -> dict[str, Any]:
         "planner": getattr(request, "planner", None),
         "action_memory": getattr(request, "action_memory", None),
         "observation_memory": getattr(request, "observation_memory", None),
+        "feedback_turns": getattr(request, "feedback_turns", None),
     }
 
 

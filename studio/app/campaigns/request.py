@@ -59,6 +59,7 @@ class CampaignRequest:
     planner: str | None = None
     action_memory: int | None = None
     observation_memory: int | None = None
+    feedback_turns: int | None = None  # mid-episode evaluations granted (episodes.feedback)
     protocol_record: ProtocolRecord | None = None
 
 

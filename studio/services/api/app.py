@@ -8,10 +8,12 @@ Bad input gets a 4xx with a JSON `{"error": "...what to fix..."}` and leaves the
 usable: 400 unreadable or empty body, 401 no or wrong token, 404 unknown route, episode or
 task, 405 wrong method, 409 the episode has ended, 413 body too large, 422 a well-formed
 request the episode cannot do (unknown field, unknown api, bad args, missing index, stale
-index, point outside the viewport), 429 `max_episodes` episodes are open (none is closed to
-make room). An episode whose editor page was lost (it crashed or stopped answering: never the
-agent's doing) answers 503 with the reason, on that call and every later one but DELETE. A
-500 means a bug and is logged with its traceback.
+index, point outside the viewport), 409 also a mid-episode evaluation beyond the
+episode's feedback budget (`feedback_turns`, 0 by default: episodes.feedback), 429
+`max_episodes` episodes are open (none is closed to make room). An episode whose editor
+page was lost (it crashed or stopped answering: never the agent's doing) answers 503 with
+the reason, on that call and every later one but DELETE. A 500 means a bug and is logged
+with its traceback.
 
 Tasks are resolved only in the library the server was started with (`TaskResolver`).
 """
@@ -43,6 +45,7 @@ from studio.services.api.guard import Guard, short
 from studio.services.api.open_routes import OpenRoutes
 from studio.services.core.paths import SetupError
 from studio.services.core.store import TaskFolder, is_task_folder, load_task, scan_library
+from studio.services.episodes.feedback import FeedbackRefused, FeedbackTurns
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 from studio.services.runtime.http_timing import server_timing
 from studio.services.runtime.page_guard import PageLost
@@ -72,6 +75,11 @@ class EpisodeLike(Protocol):
     async def observe(self) -> Any: ...
     async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> Any: ...
     async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> Any: ...
+    async def request_feedback(self, clock: Clock = Clock.REAL, seed: int = 0) -> Any: ...
+    async def close(self) -> Any: ...
+
+    @property
+    def feedback_turns(self) -> FeedbackTurns: ...
 
 
 class EpisodeManagerLike(Protocol):
@@ -336,6 +344,7 @@ class ApiApp:
             raise _error(422, f"cannot start an episode on {task.task.id}: {exc}") from None
         finally:
             self._starting -= 1
+        episode.feedback_turns.budget = body.feedback_turns
         self._own.add(episode.id)
         log.info("episode %s started: %s in %s mode", episode.id, task.task.id, body.mode.value)
         return JSONResponse(summary(episode), 201, {"Location": f"/episodes/{episode.id}"})
@@ -418,8 +427,16 @@ class ApiApp:
                 clock = clock_for(episode.task, False, self.clock_cache)
             else:
                 clock = Clock(options.clock)
+            running = episode.status is EpisodeStatus.RUNNING
             try:
-                result = await episode.evaluate(clock=clock, seed=options.seed)
+                if running and not options.final:  # a feedback turn, or refused
+                    result, _turn = await episode.request_feedback(clock=clock, seed=options.seed)
+                else:
+                    result = await episode.evaluate(clock=clock, seed=options.seed)
+                    if running:  # final: the result as it stands, and no more actions
+                        await episode.close()
+            except FeedbackRefused as exc:
+                raise _error(409, str(exc)) from None
             except ActionError as exc:
                 raise _error(409, f"{exc}; start a new episode") from None
             except PageLost as exc:

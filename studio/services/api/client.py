@@ -145,7 +145,11 @@ class RemoteEpisode:
         return record
 
     async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> EvalResult:
-        body = {"clock": Clock(clock).value, "seed": seed}
+        """The episode's result; an episode still running (a limit ended the loop) is
+        evaluated as it stands and closed (`final`), never as a feedback turn."""
+        body: dict[str, Any] = {"clock": Clock(clock).value, "seed": seed}
+        if self.running:
+            body["final"] = True
         return EvalResult.model_validate(await self._call("POST", "/evaluate", body))
 
     async def close(self) -> None:

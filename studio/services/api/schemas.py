@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from studio.models.agent import EpisodeStatus, Mode, Observation
+from studio.services.episodes.feedback import MAX_FEEDBACK_TURNS
 
 __all__ = [
     "MAX_STEP_LIMIT", "ActionRequest", "Deleted", "EpisodeList", "EpisodeRequest", "EpisodeSummary",
@@ -37,6 +38,13 @@ class EpisodeRequest(BaseModel):
     mode: Mode = Field(Mode.COMPOSITE, description="composite (text) or primitive (pixels)")
     agent: str = Field("api", description="the name recorded in the trajectory's run.json")
     step_limit: int | None = Field(None, ge=1, le=MAX_STEP_LIMIT)
+    feedback_turns: int = Field(
+        0,
+        ge=0,
+        le=MAX_FEEDBACK_TURNS,
+        description="mid-episode evaluations the agent may ask for (POST .../evaluate while the "
+        "episode runs), each recorded as a feedback turn; 0 (the default): none",
+    )
 
     @field_validator("task", mode="before")
     @classmethod
@@ -58,6 +66,13 @@ class EpisodeRequest(BaseModel):
         if not isinstance(value, str) or not value.strip():
             raise ValueError("'agent' must be a non-empty string (recorded in run.json)")
         return value.strip()
+
+    @field_validator("feedback_turns", mode="before")
+    @classmethod
+    def _feedback(cls, value: Any) -> Any:
+        if type(value) is not int or not 0 <= value <= MAX_FEEDBACK_TURNS:
+            raise ValueError(f"'feedback_turns' must be an integer from 0 to {MAX_FEEDBACK_TURNS}")
+        return value
 
     @field_validator("step_limit", mode="before")
     @classmethod
@@ -108,7 +123,12 @@ class ActionRequest(BaseModel):
 
 
 class EvaluateRequest(BaseModel):
-    """POST /episodes/{id}/evaluate (optional body): which clock, which seed."""
+    """POST /episodes/{id}/evaluate (optional body): which clock, which seed, and `final`.
+
+    On an episode that has ended this is its evaluation, the agent's result. On a running
+    episode it is a feedback turn (counted against the episode's `feedback_turns`, recorded,
+    never the result; refused with 409 when none is left), unless `final` is true: then the
+    episode is evaluated as it stands, as its result, and closed (no more actions)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -118,6 +138,18 @@ class EvaluateRequest(BaseModel):
         "wall-clock time as in the published benchmark; virtual: accelerated",
     )
     seed: int = 0
+    final: bool = Field(
+        False,
+        description="on a running episode: evaluate it as its result and close it, rather "
+        "than take a feedback turn",
+    )
+
+    @field_validator("final", mode="before")
+    @classmethod
+    def _final(cls, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise ValueError("'final' must be true or false")
+        return value
 
     @field_validator("clock", mode="before")
     @classmethod

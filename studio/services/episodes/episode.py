@@ -37,6 +37,7 @@ from studio.models.agent import (
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EnvError
+from studio.services.episodes.feedback import FEEDBACK_API, FeedbackTurns
 from studio.services.episodes.handlers import make_handler, observation_summary
 from studio.services.episodes.modes import (
     ActionOutcome,
@@ -104,6 +105,7 @@ class Episode:
         self.lost: str | None = None  # why the page was lost (an environment failure)
         self.kept_sb3: bytes | None = None  # the program at the last observation (recorded runs)
         self.kept_step = 0
+        self.feedback_turns = FeedbackTurns()  # mid-episode evaluations granted (feedback.py)
 
     @property
     def trajectory_dir(self) -> Path | None:
@@ -189,6 +191,8 @@ class Episode:
         error: ActionError | None = None
         lost: PageLost | None = None
         try:
+            if isinstance(raw, dict) and raw.get("api") == FEEDBACK_API:
+                raise self.feedback_turns.as_step()  # requests reach a step only when refused
             if isinstance(self.handler, ParsesActions):  # a handler of both modes parses
                 action = self.handler.parse(raw)
             else:
@@ -261,6 +265,32 @@ class Episode:
                 )
                 self._update_run()
             return result
+
+    async def request_feedback(
+        self, clock: Clock = Clock.REAL, seed: int = 0
+    ) -> tuple[EvalResult, dict[str, Any]]:
+        """One feedback turn (episodes.feedback): the current program evaluated while the
+        episode runs, recorded in run.json `meta.feedback`, never as the episode's result.
+        FeedbackRefused when the episode has ended or its budget is used."""
+        self._check_open()
+        if not self.running:
+            raise self.feedback_turns.refusal()
+        async with self._lock:
+            self._check_open()
+
+            async def evaluate() -> EvalResult:
+                sb3 = await bounded(self._page(), "export the program", self.export_sb3())
+                return await Evaluator(self.manager.pool).evaluate(
+                    self.task, sb3, project_name="feedback.sb3", clock=clock, seed=seed
+                )
+
+            result, record = await self.feedback_turns.take(evaluate, self.step_count)
+            if self.recorder is not None:
+                meta = self.recorder.run.meta
+                meta["feedback_turns"] = self.feedback_turns.budget
+                meta.setdefault("feedback", []).append(record)
+                self._update_run()
+            return result, record
 
     async def export_sb3(self) -> bytes:
         """The current program as .sb3 bytes (vm.saveProjectSb3); read by the handler's own

@@ -234,17 +234,20 @@ class EpisodeRunner(Protocol):
 
 class ManagerEpisodes:
     """Episodes played through an episode manager: this process's browser, or a server's;
-    within `limits`, the agent's tokens priced by `prices` (run.json `meta.usage`)."""
+    within `limits`, the agent's tokens priced by `prices` (run.json `meta.usage`), each
+    granting `feedback_turns` mid-episode evaluations (episodes.feedback)."""
 
     def __init__(
         self,
         manager: EpisodeManager,
         limits: Limits | None = None,
         prices: PriceTable | None = None,
+        feedback_turns: int = 0,
     ) -> None:
         self.manager = manager
         self.limits = limits
         self.prices = prices
+        self.feedback_turns = feedback_turns
 
     async def play(
         self,
@@ -264,7 +267,16 @@ class ManagerEpisodes:
         started = datetime.now(UTC)
         spent: dict[str, Any] = {}
         result, recorded = await run_episode(
-            self.manager, task, mode, agent, record_to, clock, self.limits, self.prices, spent
+            self.manager,
+            task,
+            mode,
+            agent,
+            record_to,
+            clock,
+            self.limits,
+            self.prices,
+            spent,
+            self.feedback_turns,
         )
         if spent:
             _write_run(record_to, task, mode, agent.name, started, result=result, meta=spent)
@@ -298,14 +310,15 @@ async def run_batch(
     `manager` is an episode manager, or an EpisodeRunner that plays the episodes elsewhere
     (`limits` and `prices` apply to episodes played through a manager; a runner is given
     its own, as `distributed.cluster_episodes` is). `run_meta` (the run's protocol and
-    settings) goes into every episode's run.json `meta`. Once `should_stop()` is true no
+    settings) goes into every episode's run.json `meta`; its `feedback_turns` is each episode's
+    feedback budget (episodes.feedback). Once `should_stop()` is true no
     further episode starts (those under way finish): the outcomes are those played, and the
     others, never begun, are left to a resume.
     """
     if isinstance(manager, EpisodeRunner):
         runner: EpisodeRunner = manager
     else:
-        runner = ManagerEpisodes(manager, limits, prices)
+        runner = ManagerEpisodes(manager, limits, prices, _feedback_budget(run_meta))
     run_dir.mkdir(parents=True, exist_ok=True)
     batch = BatchResult(run_dir, agent_name, Mode(mode), run_meta=dict(run_meta or {}))
     if jobs is None:
@@ -332,6 +345,14 @@ async def run_batch(
     batch.outcomes = [outcome for outcome in ordered if outcome is not None]
     batch.seconds = time.perf_counter() - t0
     return batch
+
+
+def _feedback_budget(run_meta: dict[str, Any] | None) -> int:
+    """The feedback turns the run's protocol grants (`protocol.settings.feedback_turns`)."""
+    protocol = (run_meta or {}).get("protocol")
+    settings = protocol.get("settings") if isinstance(protocol, dict) else None
+    turns = settings.get("feedback_turns") if isinstance(settings, dict) else None
+    return turns if isinstance(turns, int) and not isinstance(turns, bool) else 0
 
 
 class EnvironmentFailure(StudioError):

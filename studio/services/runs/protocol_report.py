@@ -21,6 +21,7 @@ from studio.models.protocols import PROTOCOLS, ProtocolRecord, label_suffix, pro
 from studio.models.report import DiagnosticRow, RunEntry, RunReport
 from studio.services.runs.breakdowns import attach_breakdowns, breakdown_lines
 from studio.services.runs.error_rates import attach_error_rates, error_rate_lines
+from studio.services.runs.feedback_figures import attach_feedback, feedback_lines
 
 __all__ = [
     "SETTING_NAMES", "attach_field_figures", "attach_protocols", "diagnostic_notes",
@@ -82,10 +83,12 @@ def attach_protocols(report: RunReport, entries: list[RunEntry], command: str = 
 
 def attach_field_figures(report: RunReport, entries: list[RunEntry]) -> None:
     """Everything this module and its neighbours add to the rows: protocols and settings,
-    action error rates (runs.error_rates), SR by difficulty and tag (runs.breakdowns)."""
+    action error rates (runs.error_rates), SR by difficulty and tag (runs.breakdowns),
+    best-so-far PSR and feedback turns (runs.feedback_figures)."""
     attach_protocols(report, entries)
     attach_error_rates(report, entries)
     attach_breakdowns(report, entries)
+    attach_feedback(report, entries)
 
 
 def diagnostic_notes(rows: list[DiagnosticRow]) -> list[str]:
@@ -157,8 +160,9 @@ def drag_settings_table(rows: list[DiagnosticRow]) -> list[str]:
 
 def protocol_lines(report: RunReport) -> list[str]:
     """The report's protocol notes, the drag settings table, the action error rates
-    (runs.error_rates) and the SR by difficulty and tag (runs.breakdowns), as text lines."""
-    lines: list[str] = error_rate_lines(report) + breakdown_lines(report)
+    (runs.error_rates), best-so-far PSR and feedback turns (runs.feedback_figures) and the SR
+    by difficulty and tag (runs.breakdowns), as text lines."""
+    lines: list[str] = error_rate_lines(report) + feedback_lines(report) + breakdown_lines(report)
     if report.protocol_notes:
         lines.extend(["Protocols:", *(f"  {n}" for n in report.protocol_notes), ""])
     table = drag_settings_table(report.diagnostics)

@@ -4,8 +4,8 @@
 check box each (the selected task checked, or every task when none is selected), and asks for
 the agent (the CLI's choices, studio.app.agents), a file of actions for the scripted agent,
 the mode, reruns (epochs: each task played that many times), the step limit (0: the
-protocol's), the protocol and the output folder. *Run* opens and plans the campaign
-(studio.app.campaigns, as `studio run` does: same folder, manifest, results and protocol
+protocol's), the protocol, its feedback turns and the output folder. *Run* opens and plans the
+campaign (studio.app.campaigns, as `studio run` does: same folder, manifest, results and protocol
 records; its warnings and errors are shown in the dialog) and plays it in the window's
 browser (`pool`) in the background (`spawn`, the window's background tasks), with a bar and
 a line per episode from the progress events. *Cancel* while it plays stops after the episode
@@ -56,7 +56,7 @@ from studio.app.campaigns import (
 from studio.app.extensions import EPISODE_AGENTS, MODES
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
-from studio.models.protocols import DEFAULT_PROTOCOL, PROTOCOLS
+from studio.models.protocols import DEFAULT_PROTOCOL, MAX_FEEDBACK_TURNS, PROTOCOLS
 from studio.services.core.store import TaskFolder
 
 __all__ = ["CampaignDialog"]
@@ -105,6 +105,12 @@ class CampaignDialog(QDialog):
         for spec in PROTOCOLS.values():
             self.protocol.addItem(f"{spec.name} ({spec.title})", spec.name)
         self.protocol.setCurrentIndex(self.protocol.findData(DEFAULT_PROTOCOL))
+        self.feedback = _spin(self, 0, MAX_FEEDBACK_TURNS, 0)
+        self.feedback.setSpecialValueText("none")
+        self.feedback.setToolTip(
+            "Mid-episode evaluations the agent may ask for (the studio protocol's feedback "
+            "turns, recorded; studio run --feedback-turns)"
+        )
         self.out = QLineEdit(str(out), self)
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._browse)
@@ -126,6 +132,7 @@ class CampaignDialog(QDialog):
         form.addRow("Reruns (epochs)", self.epochs)
         form.addRow("Steps per episode", self.steps)
         form.addRow("Protocol", self.protocol)
+        form.addRow("Feedback turns", self.feedback)
         form.addRow("Output folder", where)
         self.progress = QProgressBar(self)
         self.status = QLabel("Choose the tasks and the agent, then Run.", self)
@@ -166,6 +173,7 @@ class CampaignDialog(QDialog):
             epochs=self.epochs.value(),
             steps=self.steps.value() or None,
             protocol=self.protocol.currentData(),
+            feedback_turns=self.feedback.value() or None,
             actions=Path(actions)
             if actions and self._needs_file(self.agent.currentText())
             else None,

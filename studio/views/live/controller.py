@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from studio.app.live_protocol import apply_protocol
 from studio.models.agent import EpisodeStatus, Mode, Observation, StepRecord
 from studio.models.evaluation import EvalResult
+from studio.models.protocols import ProtocolRecord
 from studio.services.core import paths
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.agents.base import Agent
@@ -95,12 +97,20 @@ class LiveController(QObject):
 
     # ---- built-in agents -------------------------------------------------------------------
     async def run_agent(
-        self, task: TaskFolder, agent: Agent, mode: Mode, record_to: Path | None = None
+        self,
+        task: TaskFolder,
+        agent: Agent,
+        mode: Mode,
+        record_to: Path | None = None,
+        protocol: ProtocolRecord | None = None,
     ) -> EvalResult | None:
-        """Run `agent` on `task` in the editor, live; return the final evaluation."""
+        """Run `agent` on `task` in the editor, live; return the final evaluation. `protocol`
+        gives the episode its step limit and feedback turns and is recorded with it."""
         manager = await self.manager()
         self._pending_title = f"{agent.name} on {task.task.id}"
         episode = await manager.create(task, mode, record_to=record_to, agent_name=agent.name)
+        if protocol is not None:
+            apply_protocol(episode, protocol)
         self._builtin.add(episode.id)
         controls = self.controls
         assert controls is not None

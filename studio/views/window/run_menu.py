@@ -22,9 +22,11 @@ from PySide6.QtWidgets import (
 
 from studio.app.agents import episode_agents
 from studio.app.human_sessions import sessions_dir
+from studio.app.live_protocol import live_protocol
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult
+from studio.models.protocols import ProtocolRecord
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.episodes import agents
 from studio.services.episodes.agents.base import Agent
@@ -156,11 +158,23 @@ class RunWiring:
         if self.live.busy:
             self.shell.status("A live episode is already running; stop it first.")
             return None
-        agent = episode_agents(choice.agent, choice.mode, choice.seed)(entry, 0)
-        return await self.run_agent(entry, agent, choice.mode, choice.paused)
+        try:  # the protocol's settings, with its feedback turns (studio.app.live_protocol)
+            record = live_protocol(
+                choice.protocol, choice.mode, choice.agent, choice.feedback_turns
+            )
+        except StudioError as exc:
+            QMessageBox.warning(self.shell.parent, "The run was not started", str(exc))
+            return None
+        maker = episode_agents(choice.agent, choice.mode, choice.seed, settings=record.settings)
+        return await self.run_agent(entry, maker(entry, 0), choice.mode, choice.paused, record)
 
     async def run_agent(
-        self, entry: TaskFolder, agent: Agent, mode: Mode, paused: bool = False
+        self,
+        entry: TaskFolder,
+        agent: Agent,
+        mode: Mode,
+        paused: bool = False,
+        protocol: ProtocolRecord | None = None,
     ) -> EvalResult | None:
         self.live.start_paused = paused
         editor = self.shell.editor
@@ -170,7 +184,7 @@ class RunWiring:
         if self.live_width is not None:
             self.live_width.widen(LIVE_EDITOR_WIDTH)
         try:
-            result = await self.live.run_agent(entry, agent, mode)
+            result = await self.live.run_agent(entry, agent, mode, protocol=protocol)
         finally:
             if self.live_width is not None:
                 self.live_width.restore()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from studio.models.agent import ActionError, Mode, Observation
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
+from studio.services.episodes.feedback import FEEDBACK_API, feedback_turn
 from studio.services.episodes.limits import Limits, Meter, PriceTable
 
 if TYPE_CHECKING:
@@ -27,6 +28,9 @@ class Agent(Protocol):
 
     `act` returns the action (`{"api": ..., "args": {...}}`) and the reasoning to record.
     `feedback` (optional) is told the error when the environment refused the last action.
+    `evaluated` (optional) is told each feedback turn it asked for with the action
+    `{"api": "request_feedback"}` (episodes.feedback: the turn's record, and the text an
+    agent is shown of it).
     """
 
     name: str
@@ -44,6 +48,7 @@ async def run_episode(
     limits: Limits | None = None,
     prices: PriceTable | None = None,
     spent: dict[str, Any] | None = None,
+    feedback_turns: int = 0,
 ) -> tuple[EvalResult, Path | None]:
     """Run `agent` on `task` until the episode ends, evaluate the program, close the episode.
 
@@ -55,10 +60,17 @@ async def run_episode(
     `limits` (wall time, tokens, cost) end the loop early; the program is judged as it is
     then. The tokens and cost the agent spent go with each step (`StepRecord.usage`) and, with
     the limit that ended the episode, into `spent` (`{"usage": {...}, "limit": "..."}`).
+
+    `feedback_turns` (the protocol's, 0 by default) is how many times the agent may ask for an
+    evaluation mid-episode (episodes.feedback): an action `request_feedback` with a turn left
+    is no step; it evaluates the program, is recorded, and the agent hears the result
+    (`evaluated`); one with none left is recorded as a refused step naming the budget.
     """
     meter = Meter(agent, prices)
     t0 = time.monotonic()
     episode = await manager.create(task, mode, record_to=record_to, agent_name=agent.name)
+    if feedback_turns:
+        episode.feedback_turns.budget = feedback_turns
     try:
         while episode.running:
             hit = _limit_hit(limits, meter, time.monotonic() - t0)
@@ -70,6 +82,9 @@ async def run_episode(
                     spent["limit"] = hit
                 break
             action, reasoning = chosen
+            if action.get("api") == FEEDBACK_API and episode.feedback_turns.left > 0:
+                await feedback_turn(agent, episode, clock)
+                continue
             usage = meter.step() if meter.metered else None
             try:
                 await episode.step(action, reasoning, **({"usage": usage} if usage else {}))

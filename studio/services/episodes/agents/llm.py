@@ -35,9 +35,11 @@ from studio.models.agent import ActionError, Mode, Observation, parse_action
 from studio.models.errors import StudioError
 from studio.services.episodes.agents.llm_prompts import (
     COMPOSITE_SYSTEM,
+    FEEDBACK_PROMPT,
     PRIMITIVE_SYSTEM,
     RETRY_PROMPT,
 )
+from studio.services.episodes.feedback import FEEDBACK_API
 
 __all__ = [
     "ENV_KEY", "ENV_MODEL", "ENV_URL", "LlmAgent", "LlmError", "LlmSettings", "LlmUnavailable",
@@ -126,20 +128,28 @@ class LlmAgent:
     usage: Usage = field(default_factory=Usage)
     _turns: list[_Turn] = field(default_factory=list)
     _seen: list[Observation] = field(default_factory=list)  # earlier observations (OM > 1)
+    feedback_turns: int = 0  # mid-episode evaluations the run grants (episodes.feedback)
+    _heard: list[str] = field(default_factory=list)  # the feedback turns' texts, in order
 
     def __post_init__(self) -> None:
         self.mode = Mode(self.mode)
         self.name = self.name or self.settings.model
 
     async def act(self, observation: Observation) -> tuple[dict[str, Any], str]:
-        """Ask the model for the next action; retry once when the reply holds none."""
+        """Ask the model for the next action; retry once when the reply holds none. With
+        feedback turns left, the model may ask for feedback (`request_feedback`) instead."""
+        left = self.feedback_turns - len(self._heard)
+        system = system_prompt(self.mode)
+        if left > 0:
+            system += "\n\n" + FEEDBACK_PROMPT.format(left=left)
+        extra = (FEEDBACK_API,) if left > 0 else ()
         messages = [
-            {"role": "system", "content": system_prompt(self.mode)},
+            {"role": "system", "content": system},
             {"role": "user", "content": self._user_content(observation)},
         ]
         reply = await self._chat(messages)
         try:
-            action, reasoning = parse_reply(reply, self.mode)
+            action, reasoning = parse_reply(reply, self.mode, extra)
         except ReplyError as exc:
             self.usage.malformed_replies += 1
             messages += [
@@ -148,7 +158,7 @@ class LlmAgent:
             ]
             reply = await self._chat(messages)
             try:
-                action, reasoning = parse_reply(reply, self.mode)
+                action, reasoning = parse_reply(reply, self.mode, extra)
             except ReplyError as again:
                 self.usage.malformed_replies += 1
                 action = {"api": "failed", "args": {}}
@@ -161,6 +171,10 @@ class LlmAgent:
         if self._turns:
             self._turns[-1].error = error
 
+    def evaluated(self, record: dict[str, Any], text: str) -> None:
+        """A feedback turn it asked for: the structured feedback goes into the next prompts."""
+        self._heard.append(text)
+
     # ---- prompt ------------------------------------------------------------------------
     def _user_content(self, obs: Observation) -> Any:
         keep = max(self.settings.observations, 1) - 1  # earlier observations shown
@@ -172,6 +186,8 @@ class LlmAgent:
             parts.append(f"Observation before step {old.step + 1}:\n" + observation_text(old))
             if old.screenshot_png_b64:
                 images.append(old.screenshot_png_b64)
+        if self._heard:  # the latest feedback turn's score, failing tests and messages
+            parts.append("Latest feedback on your program:\n" + self._heard[-1])
         parts += ["Current observation:\n" + observation_text(obs), "What is your next action?"]
         text = "\n\n".join(parts)
         if self.mode is Mode.PRIMITIVE and self.settings.images and obs.screenshot_png_b64:
@@ -339,8 +355,9 @@ def reply_text(data: dict[str, Any]) -> str:
     return content if isinstance(content, str) else ""
 
 
-def parse_reply(reply: str, mode: Mode) -> tuple[dict[str, Any], str]:
-    """The action and the reasoning in a reply; ReplyError says what is wrong."""
+def parse_reply(reply: str, mode: Mode, extra: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
+    """The action and the reasoning in a reply; ReplyError says what is wrong. `extra`: names
+    taken besides the mode's actions (`request_feedback` while feedback turns are left)."""
     if not reply.strip():
         raise ReplyError("the reply was empty")
     found = _last_action(reply)
@@ -349,7 +366,8 @@ def parse_reply(reply: str, mode: Mode) -> tuple[dict[str, Any], str]:
     action, start = found
     action = {"api": action["api"], "args": action.get("args") or {}}
     try:
-        parse_action(action, mode)
+        if action["api"] not in extra:
+            parse_action(action, mode)
     except ActionError as exc:
         raise ReplyError(f"the action is invalid: {exc}") from None
     reasoning = reply[:start].strip() or _FENCE.sub("", reply).strip()

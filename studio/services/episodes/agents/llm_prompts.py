@@ -7,7 +7,9 @@ in a fenced ```json block.
 
 from __future__ import annotations
 
-__all__ = ["COMPOSITE_SYSTEM", "PRIMITIVE_SYSTEM", "REPLY_FORMAT", "RETRY_PROMPT"]
+__all__ = [
+    "COMPOSITE_SYSTEM", "FEEDBACK_PROMPT", "PRIMITIVE_SYSTEM", "REPLY_FORMAT", "RETRY_PROMPT",
+]  # fmt: skip
 
 REPLY_FORMAT = """\
 Reply format, every turn:
@@ -86,3 +88,10 @@ Answer again: brief reasoning, then exactly one action as JSON in a ```json fenc
 ```json
 {{"api": "done", "args": {{}}}}
 ```"""
+
+FEEDBACK_PROMPT = """\
+Feedback turns: {left} left. Instead of an action you may reply with
+{{"api": "request_feedback", "args": {{}}}} to have your program as it stands judged by the
+automatic tests now: you get the score, the tests that fail and their messages, then go on.
+Ask when you believe the program is complete or want to know what still fails; it is not a
+step, but each request uses one turn and the final judgement still comes after you finish."""

@@ -14,6 +14,8 @@ DONE: dict[str, Any] = {"api": "done", "args": {}}
 
 class ScriptedAgent:
     """Replays a fixed list of actions (each an action dict, or (action, reasoning)), then done.
+    A `request_feedback` in the list asks for a feedback turn (episodes.feedback); the turns'
+    records are kept in `heard`.
 
     Indexes in a script refer to the observations the replay will meet, so a script is tied to
     the task it was written for.
@@ -28,9 +30,13 @@ class ScriptedAgent:
             action, why = item if isinstance(item, tuple) else (item, "")
             self._queue.append((action, why or "scripted step"))
         self.errors: list[str] = []
+        self.heard: list[dict[str, Any]] = []
 
     def feedback(self, error: str) -> None:
         self.errors.append(error)
+
+    def evaluated(self, record: dict[str, Any], text: str) -> None:
+        self.heard.append(record)
 
     async def act(self, observation: Observation) -> tuple[dict[str, Any], str]:
         if self._queue:

@@ -6,7 +6,12 @@ Events are dicts as the page's capture script sends them: `t` (ms), `type` ("dow
 modifier flags `ctrl`, `shift`, `alt`, `meta`.
 
 Rules: a press released within 5 px of where it started is a click (at the press point), further
-away a drag_and_drop (left button only; the schema has no other drag); a `dblclick` after two
+away a drag_and_drop (left button only; the schema has no other drag), or a `stroke` through the
+pointer's path when that path leaves the straight line from press to release by more than
+STROKE_DEVIATION_PX anywhere (a curve drawn in the paint editor, a drag around something: the
+human's path is kept, also when it ends back where it started; points closer than
+STROKE_STEP_PX to the last one kept are left out, and a longer path is thinned evenly to the
+schema's MAX_STROKE_POINTS); a `dblclick` after two
 left clicks replaces them with one double_click. Wheel events in the same direction at the same
 point less than 400 ms apart merge into one scroll of |delta| / 100 notches (at least 1).
 Printable characters typed without Control/Alt/Meta merge into one `type` until another kind of
@@ -23,15 +28,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from studio.models.agent import ActionError, Mode, parse_action
 
 __all__ = [
     "BUTTONS", "CLICK_SLOP_PX", "DOUBLE_CLICK_MS", "EVENT_TYPES", "IGNORED_KEYS", "KEY_NAMES",
-    "MAX_DRAG_S", "MAX_SCROLL_NOTCHES", "MODIFIER_KEYS", "TYPE_PAUSE_MS", "WHEEL_MERGE_MS",
-    "WHEEL_PX_PER_NOTCH", "EventCoalescer", "HumanAction", "coalesce",
+    "MAX_DRAG_S", "MAX_SCROLL_NOTCHES", "MAX_STROKE_POINTS", "MODIFIER_KEYS", "STROKE_DEVIATION_PX",
+    "STROKE_STEP_PX", "TYPE_PAUSE_MS", "WHEEL_MERGE_MS", "WHEEL_PX_PER_NOTCH", "EventCoalescer",
+    "HumanAction", "coalesce",
 ]  # fmt: skip
 
 CLICK_SLOP_PX = 5.0
@@ -41,6 +47,9 @@ WHEEL_MERGE_MS = 400.0
 WHEEL_PX_PER_NOTCH = 100.0
 MAX_SCROLL_NOTCHES = 50
 MAX_DRAG_S = 10.0
+STROKE_DEVIATION_PX = 25.0  # a drag whose path strays further from its line is a stroke
+STROKE_STEP_PX = 2.0
+MAX_STROKE_POINTS = 500  # the action schema's bound (models.agent.StrokeArgs)
 
 EVENT_TYPES = ("down", "up", "move", "dblclick", "wheel", "keydown")
 BUTTONS = {0: "left", 1: "middle", 2: "right"}
@@ -84,6 +93,7 @@ class _Press:
     last_t: float
     last_x: float
     last_y: float
+    path: list[tuple[float, float]] = field(default_factory=list)  # where the pointer went
 
 
 @dataclass
@@ -157,6 +167,9 @@ class EventCoalescer:
         point = _point(event)
         if self._press is not None and point is not None:
             self._press.last_t, (self._press.last_x, self._press.last_y) = t, point
+            path = self._press.path
+            if not path or math.dist(path[-1], point) >= STROKE_STEP_PX:
+                path.append(point)
 
     def _on_down(self, event: dict[str, Any], t: float) -> None:
         point = _point(event)
@@ -172,7 +185,7 @@ class EventCoalescer:
         if button not in BUTTONS:  # back/forward buttons: nothing the schema can express
             self.dropped += 1
             return
-        self._press = _Press(t, *point, button, t, *point)
+        self._press = _Press(t, *point, button, t, *point, [point])
 
     def _on_up(self, event: dict[str, Any], t: float) -> None:
         p = self._press
@@ -186,8 +199,9 @@ class EventCoalescer:
         assert p is not None
         self._close_typing()  # keys typed while the button was held come first
         self._close_scroll()
-        if math.hypot(x - p.x, y - p.y) > CLICK_SLOP_PX and p.button == 0:
-            self._drag(p, x, y, t)
+        moved = math.hypot(x - p.x, y - p.y) > CLICK_SLOP_PX
+        if p.button == 0 and (moved or _deviation([*p.path, (x, y)]) > STROKE_DEVIATION_PX):
+            self._drag(p, x, y, t)  # a closed shape drawn back to its start is no click
         elif p.button != 0:
             args = {"x": _r(p.x), "y": _r(p.y), "button": BUTTONS[p.button]}
             self._close_clicks()
@@ -196,12 +210,19 @@ class EventCoalescer:
             self._left_click(p, t)
 
     def _drag(self, p: _Press, x: float, y: float, t: float) -> None:
+        path = [*p.path, (x, y)] if p.path else [(p.x, p.y), (x, y)]
+        duration = round(min(MAX_DRAG_S, max(0.0, t - p.t) / 1000), 3)
+        if _deviation(path) > STROKE_DEVIATION_PX:
+            points = [[_r(px), _r(py)] for px, py in _thinned(path)]
+            self._close_clicks()
+            self._emit({"api": "stroke", "args": {"points": points, "duration": duration}}, p.t, t)
+            return
         args = {
             "start_x": _r(p.x),
             "start_y": _r(p.y),
             "end_x": _r(x),
             "end_y": _r(y),
-            "duration": round(min(MAX_DRAG_S, max(0.0, t - p.t) / 1000), 3),
+            "duration": duration,
         }
         self._close_clicks()
         self._emit({"api": "drag_and_drop", "args": args}, p.t, t)
@@ -313,6 +334,25 @@ def coalesce(events: Iterable[dict[str, Any]]) -> list[HumanAction]:
     coalescer = EventCoalescer()
     coalescer.feed_all(events)
     return coalescer.flush()
+
+
+def _deviation(path: list[tuple[float, float]]) -> float:
+    """How far (px) the path strays at most from the straight line from its first point to
+    its last."""
+    (x0, y0), (x1, y1) = path[0], path[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return max(math.hypot(x - x0, y - y0) for x, y in path)
+    return max(abs((x1 - x0) * (y0 - y) - (x0 - x) * (y1 - y0)) / length for x, y in path)
+
+
+def _thinned(path: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """At most MAX_STROKE_POINTS of the path, evenly chosen, its first and last kept."""
+    if len(path) <= MAX_STROKE_POINTS:
+        return path
+    last = len(path) - 1
+    picks = {round(i * last / (MAX_STROKE_POINTS - 1)) for i in range(MAX_STROKE_POINTS)}
+    return [path[i] for i in sorted(picks)]
 
 
 def _point(event: dict[str, Any]) -> tuple[float, float] | None:

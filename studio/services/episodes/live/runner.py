@@ -1,9 +1,10 @@
 """A built-in agent acting live on an episode: observe, decide, wait at the gate, act.
 
 The loop is `agents.base.run_episode`'s, with the episode's gate set to the run's controls
-so the viewer can pause before an action, let one through, resume or stop. Stopping ends the
-loop without performing the held action; the program is still evaluated, so the viewer can
-show how far the agent got.
+so the viewer can pause before an action, let one through, resume or stop. A feedback turn
+the agent asks for within the episode's budget (episodes.feedback) is taken without the gate.
+Stopping ends the loop without performing the held action; the program is still evaluated,
+so the viewer can show how far the agent got.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from studio.models.agent import ActionError
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.episodes.agents.base import Agent
 from studio.services.episodes.episode import Episode
+from studio.services.episodes.feedback import FEEDBACK_API, feedback_turn
 from studio.services.episodes.live.controls import RunControls, StoppedError
 
 __all__ = ["LiveRun", "watch"]
@@ -60,6 +62,10 @@ class LiveRun:
                 action, reasoning = await self.agent.act(obs)
             finally:
                 self._thinking(False)
+            if action.get("api") == FEEDBACK_API and episode.feedback_turns.left > 0:
+                controls.set_activity("evaluating the program for feedback")
+                await feedback_turn(self.agent, episode, self.clock)
+                continue
             try:
                 await episode.step(action, reasoning)
             except StoppedError:
