@@ -1,5 +1,7 @@
 """Patch mode in the real editor and VM: the oracle solves a forged task, idle does not, and a
-patch that does not apply changes nothing in the page.
+patch that does not apply changes nothing in the page. The repair measures of the recorded
+episodes (forge.episode_measures): d_edit and semantic drift 0 for the oracle, both above 0
+for idle, whose program still starts the score at 5.
 
 The forged task is made here as the forge makes one (`forge.writer.write_task`: the bundled
 debug_score_reset's golden with its score set to 5 instead of 0 on the green flag as the
@@ -13,6 +15,7 @@ from __future__ import annotations
 import copy
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +31,10 @@ from studio.services.core.store import TaskFolder, load_task
 from studio.services.episodes.agents import IdleAgent, OracleAgent, run_episode
 from studio.services.episodes.episode import EpisodeManager
 from studio.services.episodes.patch_mode import with_project_json
+from studio.services.forge.episode_measures import EpisodeMeasures
 from studio.services.forge.writer import write_task
 from studio.services.runtime import page_scripts
+from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser
@@ -80,25 +85,46 @@ def forged(tmp_path_factory: pytest.TempPathFactory) -> TaskFolder:
     )
 
 
+@pytest.fixture(scope="module")
+def measures(browser_pool: Any) -> Iterator[EpisodeMeasures]:
+    kept = EpisodeMeasures(Evaluator(browser_pool))
+    yield kept
+    kept.close()
+
+
 def test_the_oracle_solves_a_forged_task_with_its_inverse_patch(
-    forged: TaskFolder, manager: EpisodeManager, loop_thread: LoopThread
+    forged: TaskFolder,
+    manager: EpisodeManager,
+    loop_thread: LoopThread,
+    measures: EpisodeMeasures,
+    tmp_path: Path,
 ) -> None:
     agent = OracleAgent(forged)
-    result, _ = loop_thread.run(
-        run_episode(manager, forged, Mode.PATCH, agent, clock=Clock.VIRTUAL)
+    result, folder = loop_thread.run(
+        run_episode(manager, forged, Mode.PATCH, agent, tmp_path / "oracle", Clock.VIRTUAL)
     )
     assert result.success, [d for d in result.details if not d.passed] or result.error
     assert agent.errors == []
+    assert folder is not None
+    figures = loop_thread.run(measures.measure(folder))
+    assert figures == {"d_edit": 0, "drift": 0.0}
 
 
 def test_idle_does_not_solve_it(
-    forged: TaskFolder, manager: EpisodeManager, loop_thread: LoopThread
+    forged: TaskFolder,
+    manager: EpisodeManager,
+    loop_thread: LoopThread,
+    measures: EpisodeMeasures,
+    tmp_path: Path,
 ) -> None:
-    result, _ = loop_thread.run(
-        run_episode(manager, forged, Mode.PATCH, IdleAgent(), clock=Clock.VIRTUAL)
+    result, folder = loop_thread.run(
+        run_episode(manager, forged, Mode.PATCH, IdleAgent(), tmp_path / "idle", Clock.VIRTUAL)
     )
     assert result.error is None, result.error
     assert not result.success and result.passed_tests < result.total_tests
+    assert folder is not None
+    figures = loop_thread.run(measures.measure(folder))
+    assert figures is not None and figures["d_edit"] == 1 and figures["drift"] > 0, figures
 
 
 def test_a_patch_that_does_not_apply_leaves_the_page_program_as_it_was(
