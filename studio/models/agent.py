@@ -31,6 +31,7 @@ class Mode(StrEnum):
     PRIMITIVE = "primitive"
     COMPOSITE = "composite"
     PATCH = "patch"  # the repair track: one patch of atomic edits (studio.models.patch_action)
+    UNDERSTAND = "understand"  # name a forged bug's triggers and mechanism (ditto)
 
 
 class _Args(BaseModel):
@@ -326,10 +327,10 @@ def parse_action(raw: Any, mode: Mode) -> Any:
     """Validate `{"api": ..., "args": {...}}` for `mode`; raise ActionError with a fix hint."""
     if not isinstance(raw, dict) or "api" not in raw:
         raise ActionError('an action is a JSON object {"api": ..., "args": {...}}')
-    if mode is Mode.PATCH:
+    if mode in (Mode.PATCH, Mode.UNDERSTAND):
         from studio.models.patch_action import parse_patch_action
 
-        return parse_patch_action(raw)
+        return parse_patch_action(raw, mode)
     apis = PRIMITIVE_APIS if mode is Mode.PRIMITIVE else COMPOSITE_APIS
     if raw["api"] not in apis:
         raise ActionError(

@@ -1,15 +1,14 @@
 """Patch mode (the repair track) without a browser: actions, observation, all-or-nothing apply.
 
-The page is a stand-in that answers the three calls patch mode makes of the editor: the VM's
-program (`studioEditor.program`), `saveProjectBase64` and `loadProjectBase64` (which it can be
-told to refuse, as the VM does a project it cannot load). The task is tests.helpers.tasks': the
+The page is a stand-in (tests.helpers.program_page) that answers the three calls patch mode
+makes of the editor: the VM's program, `saveProjectBase64` and `loadProjectBase64` (which it can
+be told to refuse, as the VM does a project it cannot load). The task is tests.helpers.tasks': the
 Cat's move block changes x by 10 where the golden changes it by 100.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -19,50 +18,19 @@ import pytest
 from studio.models.agent import ActionError, Mode, parse_action
 from studio.models.patch_action import ApplyPatch
 from studio.services.core.errors import TaskFileError
-from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import load_task
 from studio.services.episodes.agents.oracle import OracleAgent
 from studio.services.episodes.agents.random_agent import RandomAgent
 from studio.services.episodes.handlers import make_handler, observation_summary
 from studio.services.episodes.mode_registry import MODES
 from studio.services.episodes.patch_mode import PatchMode
-from studio.services.runtime import page_scripts
+from tests.helpers.program_page import FakeEditorPage
 from tests.helpers.tasks import cat_project, make_task
 
 FIX = {"op": "change", "sprite": "Cat", "block_id": "move", "what": "input:DX",
        "value": [1, [4, "100"]]}  # fmt: skip
 REPORT = {"symptom": "the Cat stops at x 10", "expected": "the Cat walks to x 100",
           "trigger": "green flag", "triggers": ["green_flag"]}  # fmt: skip
-
-
-class FakeEditorPage:
-    """The editor's program as .sb3 bytes; counts the loads; refuses them when told to."""
-
-    def __init__(self, sb3: bytes) -> None:
-        self.sb3 = sb3
-        self.loads = 0
-        self.refuse: str | None = None
-
-    @property
-    def project(self) -> dict[str, Any]:
-        return read_project_json(self.sb3, "fake")
-
-    async def evaluate(self, js: str, arg: Any = None) -> Any:
-        if js == page_scripts.BRIDGE_JS:
-            fn, args = arg
-            if fn == "saveProjectBase64":
-                return base64.b64encode(self.sb3).decode()
-            if fn == "loadProjectBase64":
-                if self.refuse:
-                    raise RuntimeError(self.refuse)
-                self.loads += 1
-                self.sb3 = base64.b64decode(args[0])
-                return {}
-        if js == page_scripts.CALL_JS and arg[:3] == ["studioEditor", arg[1], "program"]:
-            return self.project
-        if js == page_scripts.CALL_JS or js == page_scripts.INSTALL_JS:
-            return None
-        raise AssertionError(f"unexpected page call {js[:40]!r}")
 
 
 def _record(folder: Path, inverse: list[dict[str, Any]]) -> None:

@@ -16,6 +16,7 @@ __all__ = [
     "observation_summary",
     "patch_handler",
     "primitive_handler",
+    "understand_handler",
 ]
 
 
@@ -54,13 +55,20 @@ def patch_handler(options: HandlerOptions) -> ModeHandler:
     return PatchMode(options.task)
 
 
+def understand_handler(options: HandlerOptions) -> ModeHandler:
+    """Understanding mode's handler: name a forged bug's triggers and mechanism."""
+    from studio.services.episodes.understand_mode import UnderstandMode
+
+    return UnderstandMode(options.task)
+
+
 def observation_summary(obs: Observation | None) -> str:
     """A short line describing an observation ("" for none)."""
     if obs is None:
         return ""
     if obs.mode is Mode.COMPOSITE:
         return f"target {obs.editing_target}, {len(obs.blocks)} blocks, version {obs.version}"
-    if obs.mode is Mode.PATCH:
+    if obs.mode in (Mode.PATCH, Mode.UNDERSTAND):
         blocks = sum(len(b) for b in (obs.program or {}).values())
         report = ", bug report" if obs.report else ""
         return f"{len(obs.program or {})} targets, {blocks} blocks{report}"

@@ -50,3 +50,8 @@ MODES.add(
     "studio.services.episodes.handlers:patch_handler",
     "one patch of atomic block edits on the program and a bug report (the repair track)",
 )
+MODES.add(
+    "understand",
+    "studio.services.episodes.handlers:understand_handler",
+    "name a forged bug's triggers and mechanism from its program and symptom",
+)

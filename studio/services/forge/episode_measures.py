@@ -14,6 +14,11 @@ kept): `{"d_edit": int | None, "drift": float | None}`, with `drift_error` sayin
 missing (no golden project, a program the recorder cannot run, no browser where the episodes
 played). The golden program's recording is made once per task and reused. Episodes of other
 categories, and episodes without a final program, are left alone (None).
+
+An episode of understanding mode changes no program: its last `explain_bug` answer (from its
+steps.jsonl) is scored against the task's bug record instead (`forge.understanding`) and kept
+under `meta.understanding`: `{"trigger_f1": float, "mechanism_correct": bool, "answered": bool}`
+(no answer scores as an empty one: F1 0 unless the record names no trigger, mechanism wrong).
 """
 
 from __future__ import annotations
@@ -24,11 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.models.agent import Mode
 from studio.models.errors import StudioError
-from studio.models.trajectory import FINAL_PROJECT, RUN_FILE, RunInfo
+from studio.models.forge import BUG_FILE, BugRecord
+from studio.models.trajectory import FINAL_PROJECT, RUN_FILE, STEPS_FILE, RunInfo
 from studio.services.core import atomic
+from studio.services.core.jsonl import json_lines
 from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import TaskFolder, load_task
+from studio.services.forge.understanding import score_understanding
 from studio.services.propose import trace
 from studio.services.propose.drift import trace_drift
 from studio.services.propose.model import Traces
@@ -84,6 +93,8 @@ class EpisodeMeasures:
             entry = load_task(Path(run.task_folder or ""))
         except (OSError, ValueError, StudioError):
             return None
+        if run.mode is Mode.UNDERSTAND:
+            return self._understanding(run, entry, folder)
         final = folder / FINAL_PROJECT
         if entry.task.category.value != "debug" or not final.is_file():
             return None
@@ -97,6 +108,31 @@ class EpisodeMeasures:
                 figures["drift_error"] = str(exc)
         run.meta["repair"] = figures
         atomic.write_text(path, run.model_dump_json(indent=2))
+        return figures
+
+    def _understanding(
+        self, run: RunInfo, entry: TaskFolder, folder: Path
+    ) -> dict[str, Any] | None:
+        try:
+            record = BugRecord.model_validate_json((entry.folder / BUG_FILE).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None  # no bug record: nothing to score the answer against
+        answer: dict[str, Any] = {}
+        with contextlib.suppress(OSError, StudioError):
+            for _n, step in json_lines(folder / STEPS_FILE):
+                action = step.get("action") if isinstance(step, dict) else None
+                ok = isinstance(step, dict) and step.get("ok") is not False
+                if ok and isinstance(action, dict) and action.get("api") == "explain_bug":
+                    answer = action.get("args") or {}
+        triggers = [str(t) for t in answer.get("triggers") or []]
+        score = score_understanding(record, triggers, str(answer.get("mechanism") or ""))
+        figures: dict[str, Any] = {
+            "trigger_f1": score.trigger_f1,
+            "mechanism_correct": score.mechanism_correct,
+            "answered": bool(answer),
+        }
+        run.meta["understanding"] = figures
+        atomic.write_text(folder / RUN_FILE, run.model_dump_json(indent=2))
         return figures
 
     async def _drift(self, entry: TaskFolder, program: bytes) -> float:

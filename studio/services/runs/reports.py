@@ -37,7 +37,7 @@ from studio.services.runs.protocol_report import (
     diagnostic_notes,
     protocol_lines,
 )
-from studio.services.runs.repair_measures import repair_cell, repair_of
+from studio.services.runs.repair_measures import repair_cell, repair_of, understanding_of
 from studio.services.runs.report_metrics import METRICS
 
 __all__ = [
@@ -106,6 +106,7 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
     category = task_category(run, cache if cache is not None else {})
     protocol = protocol_of(run.meta.get("protocol"))
     d_edit, drift = repair_of(run, folder, category)
+    trigger_f1, mechanism_correct = understanding_of(run)
     return RunEntry(
         agent=run.agent + label_suffix(protocol) + (UNSEALED_SUFFIX if unsealed else ""),
         mode=run.mode.value,
@@ -127,6 +128,8 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
         d_edit=d_edit,
         drift=drift,
+        trigger_f1=trigger_f1,
+        mechanism_correct=mechanism_correct,
         protocol=protocol.name if protocol else None,
         protocol_settings=protocol.settings if protocol else {},
     )

@@ -1,4 +1,5 @@
-"""The oracle in patch mode: it answers with the task's minimal fix, then says done.
+"""The oracle in patch mode: it answers with the task's minimal fix, then says done (and in
+understanding mode with the bug record's triggers and mechanism: `UnderstandOracle`).
 
 The fix is `core.gold_fix.gold_fix` of the task folder: a forged task's inverse patch (from its
 bug record), else the minimal patch from its initial to its golden project. A task for which
@@ -11,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from studio.models.errors import StudioError
+from studio.models.forge import BUG_FILE, BugRecord
 from studio.services.core.gold_fix import gold_fix
 from studio.services.core.store import TaskFolder
 
-__all__ = ["PatchOracle"]
+__all__ = ["PatchOracle", "UnderstandOracle"]
 
 Action = dict[str, Any]
 
@@ -52,3 +54,27 @@ class PatchOracle:
                 "Apply the task's minimal fix.",
             )
         return {"api": "done", "args": {}}, "The minimal fix is applied."
+
+
+class UnderstandOracle:
+    """One understanding-mode episode of the oracle: the bug record's triggers and mechanism,
+    then done; failed for a task without a bug record."""
+
+    def __init__(self, task: TaskFolder) -> None:
+        self.answer: dict[str, Any] | None = None
+        self.reason = ""
+        try:
+            record = BugRecord.model_validate_json((task.folder / BUG_FILE).read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            self.reason = f"no bug record to answer from ({exc.__class__.__name__})"
+        else:
+            self.answer = {"triggers": record.report.triggers, "mechanism": record.mechanism}
+        self.sent = False
+
+    def act(self) -> tuple[Action, str]:
+        if self.answer is None:
+            return {"api": "failed", "args": {}}, f"The oracle cannot act: {self.reason}."
+        if not self.sent:
+            self.sent = True
+            return {"api": "explain_bug", "args": self.answer}, "Name what the bug record says."
+        return {"api": "done", "args": {}}, "The bug is explained."

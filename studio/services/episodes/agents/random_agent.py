@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from studio.models.agent import Mode, Observation
+from studio.models.forge import MECHANISMS
 from studio.services.episodes.catalog import OPCODES
 from studio.services.episodes.modes import VIEWPORT
 
@@ -37,6 +38,12 @@ class RandomAgent:
             return self._composite(observation), "random composite action"
         if observation.mode is Mode.PATCH:
             return self._patch(observation), "random patch"
+        if observation.mode is Mode.UNDERSTAND:
+            if self.taken > 1:
+                return {"api": "done", "args": {}}, "answered"
+            triggers = self.rng.sample(["green_flag", "key:space", "click:Stage"], k=1)
+            args = {"triggers": triggers, "mechanism": self.rng.choice(MECHANISMS)}
+            return {"api": "explain_bug", "args": args}, "a random answer"
         return self._primitive(observation), "random primitive action"
 
     def _composite(self, obs: Observation) -> dict[str, Any]:
