@@ -1,5 +1,6 @@
 """Patch mode in the real editor and VM: the oracle solves a forged task, idle does not, and a
-patch that does not apply changes nothing in the page. The repair measures of the recorded
+patch that does not apply changes nothing in the page; a bundled debug task without a bug
+record is solved with the initial -> golden patch. The repair measures of the recorded
 episodes (forge.episode_measures): d_edit and semantic drift 0 for the oracle, both above 0
 for idle, whose program still starts the score at 5.
 
@@ -108,6 +109,17 @@ def test_the_oracle_solves_a_forged_task_with_its_inverse_patch(
     assert folder is not None
     figures = loop_thread.run(measures.measure(folder))
     assert figures == {"d_edit": 0, "drift": 0.0}
+
+
+def test_the_oracle_solves_a_bundled_debug_task_without_a_record(
+    manager: EpisodeManager, loop_thread: LoopThread, tmp_path: Path
+) -> None:
+    # no bug.json: the initial -> golden patch, found once the golden's ids are aligned
+    task = load_task(shutil.copytree(paths.BUNDLED_TASKS / "debug_game_over", tmp_path / "t"))
+    agent = OracleAgent(task)
+    result, _ = loop_thread.run(run_episode(manager, task, Mode.PATCH, agent, clock=Clock.VIRTUAL))
+    assert result.success, [d for d in result.details if not d.passed] or result.error
+    assert agent.errors == []
 
 
 def test_idle_does_not_solve_it(
