@@ -48,7 +48,7 @@ MODES.add(
 MODES.add(
     "patch",
     "studio.services.episodes.handlers:patch_handler",
-    "one patch of atomic block edits on the program and a bug report (the repair track)",
+    "the repair track: one patch of atomic block edits on the program and a bug report",
 )
 MODES.add(
     "understand",
