@@ -28,10 +28,10 @@ from studio.services.core import paths
 from studio.services.core.blocks import find_target
 from studio.services.core.patch import patch_between
 from studio.services.core.sb3 import load_sb3
+from studio.services.core.sb3_swap import with_project_json
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.episodes.agents import IdleAgent, OracleAgent, run_episode
 from studio.services.episodes.episode import EpisodeManager
-from studio.services.episodes.patch_mode import with_project_json
 from studio.services.forge.episode_measures import EpisodeMeasures
 from studio.services.forge.writer import write_task
 from studio.services.runtime import page_scripts

@@ -20,9 +20,6 @@ failed step, and the program stays exactly as it was. `done` and `failed` end th
 from __future__ import annotations
 
 import base64
-import io
-import json
-import zipfile
 from typing import Any
 
 from studio.models.agent import ActionError, Mode, Observation
@@ -31,7 +28,8 @@ from studio.models.patch import PatchError
 from studio.models.patch_action import PATCH_APIS, ApplyPatch
 from studio.services.core.errors import TaskFileError
 from studio.services.core.patch import apply_patch, parse_patch
-from studio.services.core.sb3 import PROJECT_JSON, open_sb3, read_members, read_project_json
+from studio.services.core.sb3 import read_project_json
+from studio.services.core.sb3_swap import with_project_json
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.action_table import ENDS_EPISODE, ActionTable, handles
 from studio.services.episodes.modes import ActionOutcome
@@ -39,7 +37,7 @@ from studio.services.episodes.patch_view import program_by_target, render_patch_
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_seam import EditorPage
 
-__all__ = ["PATCH_ACTIONS", "PatchMode", "bug_report", "with_project_json"]
+__all__ = ["PATCH_ACTIONS", "PatchMode", "bug_report"]
 
 _EDITOR_SB3 = "the editor's program"
 
@@ -57,18 +55,6 @@ def bug_report(task: TaskFolder | None) -> dict[str, Any] | None:
     except (OSError, ValueError) as exc:
         raise TaskFileError(path, f"not a valid bug record: {exc}") from None
     return record.report.model_dump()
-
-
-def with_project_json(sb3: bytes, project: dict[str, Any]) -> bytes:
-    """`sb3` with its project.json replaced by `project` (the assets kept as they are)."""
-    out = io.BytesIO()
-    with open_sb3(sb3, _EDITOR_SB3) as src:
-        members = read_members(src, _EDITOR_SB3, skip=frozenset({PROJECT_JSON}))
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info, data in members:
-            dst.writestr(info, data)
-        dst.writestr(PROJECT_JSON, json.dumps(project, separators=(",", ":")))
-    return out.getvalue()
 
 
 class PatchMode:
@@ -109,7 +95,7 @@ class PatchMode:
             patched = apply_patch(project, edits)
         except PatchError as exc:
             raise ActionError(f"apply_patch: {exc}; nothing was applied") from None
-        data = base64.b64encode(with_project_json(sb3, patched)).decode("ascii")
+        data = base64.b64encode(with_project_json(sb3, patched, _EDITOR_SB3)).decode("ascii")
         title = self.task.task.id if self.task is not None else "patched"
         try:
             await page_scripts.bridge(page, "loadProjectBase64", data, "patched.sb3", title)
