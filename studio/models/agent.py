@@ -30,6 +30,8 @@ __all__ = [
 class Mode(StrEnum):
     PRIMITIVE = "primitive"
     COMPOSITE = "composite"
+    PATCH = "patch"  # the repair track: one patch of atomic edits (studio.models.patch_action)
+    UNDERSTAND = "understand"  # name a forged bug's triggers and mechanism (ditto)
 
 
 class _Args(BaseModel):
@@ -325,6 +327,10 @@ def parse_action(raw: Any, mode: Mode) -> Any:
     """Validate `{"api": ..., "args": {...}}` for `mode`; raise ActionError with a fix hint."""
     if not isinstance(raw, dict) or "api" not in raw:
         raise ActionError('an action is a JSON object {"api": ..., "args": {...}}')
+    if mode in (Mode.PATCH, Mode.UNDERSTAND):
+        from studio.models.patch_action import parse_patch_action
+
+        return parse_patch_action(raw, mode)
     apis = PRIMITIVE_APIS if mode is Mode.PRIMITIVE else COMPOSITE_APIS
     if raw["api"] not in apis:
         raise ActionError(
@@ -387,6 +393,10 @@ class Observation(BaseModel):
     version: int = 0  # program version the indexes refer to (composite mode)
     editing_target: str | None = None
     blocks: list[BlockInfo] = Field(default_factory=list)
+    # patch mode: every target's blocks as in project.json (sprite name -> block id -> block)
+    # and the task's bug report (symptom, expected, trigger), when it has one
+    program: dict[str, dict[str, Any]] | None = None
+    report: dict[str, Any] | None = None
 
 
 class EpisodeStatus(StrEnum):

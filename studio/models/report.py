@@ -45,6 +45,9 @@ class RunEntry(BaseModel):
     completion_tokens: int = 0
     cost: float | None = None  # in the price table's currency
     d_edit: int | None = None  # debug episodes: edit distance to the task's minimal fix
+    drift: float | None = None  # debug episodes: semantic drift from the golden (0 to 1)
+    trigger_f1: float | None = None  # understanding episodes: F1 of the triggers named
+    mechanism_correct: bool | None = None  # understanding episodes: the mechanism named right
     protocol: str | None = None  # the run's protocol (None: recorded before protocols were)
     protocol_settings: dict[str, Any] = Field(default_factory=dict)
 
@@ -77,6 +80,15 @@ class CellStats(BaseModel):
     cost: float | None = None
     d_edit_mean: float | None = None  # over the debug episodes whose d_edit is known
     d_edit_runs: int = 0
+    d_edit_ci95: tuple[float, float] | None = None  # t interval over those episodes
+    drift_mean: float | None = None  # over the debug episodes whose drift was measured
+    drift_runs: int = 0
+    drift_ci95: tuple[float, float] | None = None
+    understanding_runs: int = 0  # understanding episodes scored
+    trigger_f1_mean: float | None = None
+    trigger_f1_ci95: tuple[float, float] | None = None  # t interval
+    mechanism_accuracy: float | None = None
+    mechanism_ci95: tuple[float, float] | None = None  # Wilson interval
 
 
 class EpisodeFigure(BaseModel):

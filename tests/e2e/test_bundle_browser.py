@@ -121,3 +121,30 @@ def test_the_bundle_draws_a_studys_human_tables(
     assert (name, ended, psr, secs, actions) == ("<b>P-01</b>", "2", "75.00", "42.0 s", "7.5")
     assert sr.startswith("50.00") and "[10.00, 90.00]" in sr
     assert seen["second"] == ["P-02", "0", "-", "-", "-", "-"]
+
+
+def test_the_bundle_draws_the_repair_measures_a_row_carries(
+    tmp_path: Path, loop_thread: LoopThread, browser_pool: Any
+) -> None:
+    summary = write_bundle(FIXTURE, tmp_path / "site")
+    data_js = summary.out / "data.js"
+    prefix, text = data_js.read_text(encoding="utf-8").split(" = ", 1)
+    data = json.loads(text.rstrip().rstrip(";"))
+    first = data["report"]["rows"][0]
+    first["overall"].update(d_edit_mean=1.5, d_edit_ci95=[0.5, 2.5], drift_mean=0.125)
+    data_js.write_text(f"{prefix} = {json.dumps(data)};\n", encoding="utf-8")
+
+    async def look() -> tuple[list[str], list[str]]:
+        page = await browser_pool.context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            await page.goto(summary.index.as_uri())
+            await page.wait_for_selector("body[data-ready='1']")
+            return await page.locator("ul.repair li").all_text_contents(), errors
+        finally:
+            await page.close()
+
+    lines, errors = loop_thread.run(look())
+    assert errors == []
+    assert lines == [f"{first['agent']}: d_edit 1.50 [0.50, 2.50]; drift 0.125"]

@@ -13,8 +13,9 @@ from pathlib import Path
 from studio.models.agent import EpisodeStatus, Mode
 from studio.models.evaluation import EvalResult
 from studio.models.trajectory import FINAL_PROJECT, RUN_FILE, RunInfo
+from studio.services.core.gold_fix import gold_fix
 from studio.services.core.sb3 import read_project_json
-from studio.services.runs.repair_measures import gold_fix, run_d_edit
+from studio.services.runs.repair_measures import run_d_edit
 from studio.services.runs.reports import format_table, report_for
 from tests.helpers.tasks import cat_project, make_task
 

@@ -1,5 +1,5 @@
 /* The bundle page: reads window.STUDIO_BUNDLE (data.js) and draws the report's tables (with
-   95% intervals when the rows carry them), a human baseline study's tables (report.studies),
+   95% intervals when the rows carry them, and the repair measures under them), a human baseline study's tables (report.studies),
    the episodes with filters, each episode's step film strip with the action drawn over its
    screenshot (SVG, as the run viewer draws it), and two runs side by side. Plain script, no network: everything comes from files beside the page.
    Text from the data is always set as text, never parsed as HTML. */
@@ -94,7 +94,32 @@
       });
       box.appendChild(el("h2", {}, cap(mode) + " mode (success rate %)"));
       box.appendChild(el("table", { cls: "grid", "data-mode": mode }, el("thead", {}, head), body));
+      var repair = repairList(rows);
+      if (repair) { repair.setAttribute("data-mode", mode); box.appendChild(repair); }
     });
+  }
+  /* The repair measures of the rows with debug or understanding episodes measured: d_edit and
+     semantic drift (means with their 95% intervals), trigger F1 and mechanism accuracy. */
+  function repairList(rows) {
+    function figure(o, name, key, digits) {
+      var v = o[key + "_mean"] !== undefined ? o[key + "_mean"] : o[key];
+      if (typeof v !== "number") return null;
+      var ci = o[key + "_ci95"];
+      var text = name + " " + v.toFixed(digits);
+      if (interval(ci)) text += " [" + ci[0].toFixed(digits) + ", " + ci[1].toFixed(digits) + "]";
+      return text;
+    }
+    var list = el("ul", { cls: "repair" });
+    rows.forEach(function (r) {
+      var o = r.overall || {};
+      var parts = [
+        figure(o, "d_edit", "d_edit", 2), figure(o, "drift", "drift", 3),
+        figure(o, "trigger F1", "trigger_f1", 3),
+        typeof o.mechanism_accuracy === "number" ? "mechanism accuracy " + o.mechanism_accuracy.toFixed(3) : null
+      ].filter(function (p) { return p; });
+      if (parts.length) list.appendChild(el("li", {}, r.agent + ": " + parts.join("; ")));
+    });
+    return list.children.length ? list : null;
   }
   function drawDiagnostics() {
     var rows = DATA.report.diagnostics || [], box = document.getElementById("diagnostics");

@@ -7,7 +7,8 @@ a served API; a Ray cluster), `request.workers` side by side, each within the ca
 limits and prices, on the clock `request.realtime` asks for (else accelerated unless the task
 needs real time). First the tasks are checked (studio.services.runs.preflight): a broken one
 is recorded as the task's problem and not played (`TasksRefused`). Every episode's run.json
-records the protocol; each finished one is added to the results ledger.
+records the protocol; each finished one is added to the results ledger, a debug episode with
+its repair measures (d_edit and semantic drift: studio.services.forge.episode_measures).
 
 `cancel` (a threading.Event, set from any thread) stops the play after the episodes under
 way: no new episode starts, those left have no folder and no result, so a resume of the run
@@ -24,9 +25,11 @@ from typing import Any
 
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
+from studio.services.forge.episode_measures import EpisodeMeasures
 from studio.services.runs.batch import run_batch
 from studio.services.runs.preflight import TaskProblem, record_problems, task_problems
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
+from studio.services.runtime.evaluator import Evaluator
 
 from .events import (
     CampaignFailed,
@@ -63,6 +66,7 @@ async def play_campaign(
                 emit(TasksRefused(campaign.run_dir, problems))
             planned = len(campaign.jobs)
             emit(CampaignStarted(campaign.run_dir, planned, campaign.finished))
+            measures = EpisodeMeasures(_local_evaluator(runner))
             batch = await run_batch(
                 runner,
                 campaign.tasks,
@@ -81,13 +85,24 @@ async def play_campaign(
                 prices=campaign.prices,
                 run_meta={"protocol": _protocol(request)},
                 should_stop=cancel.is_set if cancel is not None else None,
+                after_episode=measures.measure,
             )
+            measures.close()
     except Exception as exc:
         emit(CampaignFailed(campaign.run_dir, str(exc) or type(exc).__name__))
         raise
     result = CampaignResult(campaign.run_dir, batch, problems, planned - len(batch.outcomes))
     emit(CampaignFinished(result))
     return result
+
+
+def _local_evaluator(runner: Any) -> Evaluator | None:
+    """An evaluator on this process's browser when the episodes play here (the repair
+    measures' drift runs there); None for episodes played elsewhere."""
+    try:
+        return Evaluator(runner.pool)
+    except Exception:
+        return None
 
 
 def _protocol(request: CampaignRequest) -> dict[str, Any] | None:

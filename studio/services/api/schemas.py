@@ -35,7 +35,10 @@ class EpisodeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     task: str = Field(description="a task folder path, or the id of a task in the library")
-    mode: Mode = Field(Mode.COMPOSITE, description="composite (text) or primitive (pixels)")
+    mode: Mode = Field(
+        Mode.COMPOSITE,
+        description="composite (text), primitive (pixels) or patch (one patch of block edits)",
+    )
     agent: str = Field("api", description="the name recorded in the trajectory's run.json")
     step_limit: int | None = Field(None, ge=1, le=MAX_STEP_LIMIT)
     feedback_turns: int = Field(
@@ -57,7 +60,8 @@ class EpisodeRequest(BaseModel):
     @classmethod
     def _mode(cls, value: Any) -> Any:
         if not isinstance(value, str) or value not in {m.value for m in Mode}:
-            raise ValueError(f"'mode' must be 'composite' or 'primitive', not {value!r}")
+            names = " or ".join(repr(m.value) for m in Mode)
+            raise ValueError(f"'mode' must be {names}, not {value!r}")
         return value
 
     @field_validator("agent", mode="before")

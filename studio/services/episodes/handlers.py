@@ -5,19 +5,29 @@ chosen on."""
 from __future__ import annotations
 
 from studio.models.agent import Mode, Observation
+from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EnvError
 from studio.services.episodes.mode_registry import MODES, HandlerOptions
 from studio.services.episodes.modes import ModeHandler
 
-__all__ = ["composite_handler", "make_handler", "observation_summary", "primitive_handler"]
+__all__ = [
+    "composite_handler",
+    "make_handler",
+    "observation_summary",
+    "patch_handler",
+    "primitive_handler",
+    "understand_handler",
+]
 
 
-def make_handler(mode: Mode, element_list: bool = True) -> ModeHandler:
+def make_handler(
+    mode: Mode, element_list: bool = True, task: TaskFolder | None = None
+) -> ModeHandler:
     """A fresh handler for `mode` (one per episode: handlers keep per-page state), made by the
     mode's maker in `MODES`; `element_list=False`: primitive mode without the element list
-    (screenshots only)."""
+    (screenshots only); `task`: the episode's task (patch mode reads its bug record)."""
     maker = MODES.get(Mode(mode).value)
-    return maker(HandlerOptions(element_list=element_list))
+    return maker(HandlerOptions(element_list=element_list, task=task))
 
 
 def composite_handler(_options: HandlerOptions) -> ModeHandler:
@@ -38,10 +48,28 @@ def primitive_handler(options: HandlerOptions) -> ModeHandler:
     return handler
 
 
+def patch_handler(options: HandlerOptions) -> ModeHandler:
+    """Patch mode's handler: one patch of atomic edits on the program and a bug report."""
+    from studio.services.episodes.patch_mode import PatchMode
+
+    return PatchMode(options.task)
+
+
+def understand_handler(options: HandlerOptions) -> ModeHandler:
+    """Understanding mode's handler: name a forged bug's triggers and mechanism."""
+    from studio.services.episodes.understand_mode import UnderstandMode
+
+    return UnderstandMode(options.task)
+
+
 def observation_summary(obs: Observation | None) -> str:
     """A short line describing an observation ("" for none)."""
     if obs is None:
         return ""
     if obs.mode is Mode.COMPOSITE:
         return f"target {obs.editing_target}, {len(obs.blocks)} blocks, version {obs.version}"
+    if obs.mode in (Mode.PATCH, Mode.UNDERSTAND):
+        blocks = sum(len(b) for b in (obs.program or {}).values())
+        report = ", bug report" if obs.report else ""
+        return f"{len(obs.program or {})} targets, {blocks} blocks{report}"
     return f"{len(obs.elements)} elements"

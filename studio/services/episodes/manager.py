@@ -140,7 +140,7 @@ class EpisodeManager:
         `handler` replaces the mode's own (a ScratchWorld session takes both modes' actions);
         without `load_initial` the page keeps the editor's default project."""
         mode = Mode(mode)
-        handler = handler or make_handler(mode, self.element_list)
+        handler = handler or make_handler(mode, self.element_list, task)
         await self.start()
         episode_id = uuid.uuid4().hex[:12]
         folder = Path(record_to) if record_to else None

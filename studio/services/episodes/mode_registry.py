@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from studio.services.core.registry import Registry
 
 if TYPE_CHECKING:
+    from studio.services.core.store import TaskFolder
     from studio.services.episodes.modes import ModeHandler
 
 __all__ = ["MODES", "HandlerOptions", "ModeMaker"]
@@ -24,9 +25,11 @@ __all__ = ["MODES", "HandlerOptions", "ModeMaker"]
 @dataclass(frozen=True)
 class HandlerOptions:
     """What a mode's maker is given: `element_list=False` asks the primitive mode for
-    screenshots only (no element list); other modes ignore it."""
+    screenshots only (no element list); other modes ignore it. `task` is the episode's task
+    (patch mode reads its bug report from it; None when the episode has none yet)."""
 
     element_list: bool = True
+    task: TaskFolder | None = None
 
 
 ModeMaker = Callable[[HandlerOptions], "ModeHandler"]
@@ -41,4 +44,14 @@ MODES.add(
     "primitive",
     "studio.services.episodes.handlers:primitive_handler",
     "mouse and keys on screenshots",
+)
+MODES.add(
+    "patch",
+    "studio.services.episodes.handlers:patch_handler",
+    "the repair track: one patch of atomic block edits on the program and a bug report",
+)
+MODES.add(
+    "understand",
+    "studio.services.episodes.handlers:understand_handler",
+    "name a forged bug's triggers and mechanism from its program and symptom",
 )

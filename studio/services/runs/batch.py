@@ -29,7 +29,7 @@ import logging
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -301,6 +301,7 @@ async def run_batch(
     jobs: list[Job] | None = None,
     run_meta: dict[str, Any] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    after_episode: Callable[[Path], Awaitable[Any]] | None = None,
 ) -> BatchResult:
     """Run `epochs` episodes per task (less what `ledger` holds), `workers` at a time;
     `on_done(done, total, outcome)` reports each. `jobs`: the episodes `plan_jobs` already
@@ -313,7 +314,9 @@ async def run_batch(
     settings) goes into every episode's run.json `meta`; its `feedback_turns` is each episode's
     feedback budget (episodes.feedback). Once `should_stop()` is true no
     further episode starts (those under way finish): the outcomes are those played, and the
-    others, never begun, are left to a resume.
+    others, never begun, are left to a resume. `after_episode(folder)` is awaited after each
+    counted episode, before its result line (the repair measures of a debug episode go into
+    its run.json there); an error of it is logged and the batch goes on.
     """
     if isinstance(manager, EpisodeRunner):
         runner: EpisodeRunner = manager
@@ -332,6 +335,11 @@ async def run_batch(
                 return None  # not begun: no folder, no result
             clock = clock_for(job.task) if clock_for else Clock.REAL
             outcome = await _retried(runner, job, agent_for, batch, clock, retries)
+            if after_episode is not None and outcome.counted:
+                try:
+                    await after_episode(job.folder)
+                except Exception:
+                    log.exception("%s: measuring the episode failed", job.task.task.id)
             if ledger is not None and outcome.counted:  # the others a resume plays again
                 run = _read_run(job.folder)
                 if run is not None:

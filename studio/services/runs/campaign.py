@@ -223,6 +223,7 @@ def result_line(run: RunInfo, task_id: str, epoch: int, folder: Path) -> dict[st
         "total": result.total_tests if result else 0,
         "failure": run.meta.get("failure"),
         "folder": str(folder),
+        **{k: run.meta[k] for k in ("repair", "understanding") if k in run.meta},
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from studio.models.report import RunReport
 from studio.services.runs.epochs import epoch_line
+from studio.services.runs.repair_measures import repair_line
 from studio.services.runs.reports import interval_line
 
 __all__ = ["d_edit_lines", "interval_lines"]
@@ -22,10 +23,7 @@ def interval_lines(report: RunReport, mode: str) -> list[str]:
 
 
 def d_edit_lines(report: RunReport, mode: str) -> list[str]:
-    """Per row of `mode` with debug episodes: the mean d_edit and over how many."""
-    return [
-        f"  {row.agent}: d_edit {row.overall.d_edit_mean:.2f} (mean over "
-        f"{row.overall.d_edit_runs} debug episodes; 0 = exactly the minimal fix)"
-        for row in report.rows_for(mode)
-        if row.overall.d_edit_mean is not None
-    ]
+    """Per row of `mode` with debug episodes measured: the mean d_edit and semantic drift,
+    over how many, with their intervals (`repair_measures.repair_line`)."""
+    lines = [(row.agent, repair_line(row.overall)) for row in report.rows_for(mode)]
+    return [f"  {agent}: {line}" for agent, line in lines if line]

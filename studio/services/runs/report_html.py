@@ -14,6 +14,7 @@ from studio.services.core import paths
 from studio.services.diagnostics.report import diagnostics_html
 from studio.services.runs.epochs import epoch_line, epochs_cell
 from studio.services.runs.protocol_report import protocols_html
+from studio.services.runs.repair_html import repair_html
 from studio.services.runs.reports import ci_text, duration, header_counts, interval_line, pct
 
 __all__ = [
@@ -64,6 +65,7 @@ def _mode_section(report: RunReport, mode: str) -> str:
     rows = report.rows_for(mode)
     parts = [f"<h2>{escape(mode.capitalize())} mode</h2>", _table(report, mode, rows)]
     parts.append(_chart(report, mode, rows))
+    parts.append(repair_html(rows))
     parts.append(_task_details(rows))
     return "\n".join(parts)
 

@@ -37,7 +37,7 @@ from studio.services.runs.protocol_report import (
     diagnostic_notes,
     protocol_lines,
 )
-from studio.services.runs.repair_measures import run_d_edit
+from studio.services.runs.repair_measures import repair_cell, repair_of, understanding_of
 from studio.services.runs.report_metrics import METRICS
 
 __all__ = [
@@ -105,6 +105,8 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
     cost = usage.get("cost")
     category = task_category(run, cache if cache is not None else {})
     protocol = protocol_of(run.meta.get("protocol"))
+    d_edit, drift = repair_of(run, folder, category)
+    trigger_f1, mechanism_correct = understanding_of(run)
     return RunEntry(
         agent=run.agent + label_suffix(protocol) + (UNSEALED_SUFFIX if unsealed else ""),
         mode=run.mode.value,
@@ -124,7 +126,10 @@ def entry_from_run(run: RunInfo, folder: Path, cache: dict[str, str] | None = No
         prompt_tokens=_int(usage.get("prompt_tokens")) or 0,
         completion_tokens=_int(usage.get("completion_tokens")) or 0,
         cost=float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
-        d_edit=run_d_edit(run, folder) if category == "debug" else None,
+        d_edit=d_edit,
+        drift=drift,
+        trigger_f1=trigger_f1,
+        mechanism_correct=mechanism_correct,
         protocol=protocol.name if protocol else None,
         protocol_settings=protocol.settings if protocol else {},
     )
@@ -243,7 +248,6 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
     successes = sum(t.successes for t in tasks)
     counts = [(t.runs, t.successes) for t in tasks]
     costs = [r.cost for r in runs if r.cost is not None]
-    edits = [r.d_edit for r in runs if r.d_edit is not None]
     return CellStats(
         tasks=len(tasks),
         runs=episodes,
@@ -259,8 +263,7 @@ def _cell(tasks: list[TaskStats], runs: list[RunEntry]) -> CellStats:
         prompt_tokens=sum(r.prompt_tokens for r in runs),
         completion_tokens=sum(r.completion_tokens for r in runs),
         cost=sum(costs) if costs else None,
-        d_edit_mean=mean(edits) if edits else None,
-        d_edit_runs=len(edits),
+        **repair_cell(runs),
     )
 
 

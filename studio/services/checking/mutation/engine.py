@@ -12,11 +12,9 @@ Mutants equal to the golden project, to the initial project or to an earlier mut
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import random
 import re
-import zipfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -31,7 +29,7 @@ from studio.services.checking.mutation.patterns import SCRATCHEVAL_OPERATORS
 from studio.services.checking.mutation.patterns_events import EVENT_OPERATORS
 from studio.services.core.blocks import Project, find_target, script_top
 from studio.services.core.diff import changed_blocks_by_sprite
-from studio.services.core.sb3 import PROJECT_JSON, open_sb3, read_members
+from studio.services.core.sb3_swap import with_project_json
 
 __all__ = [
     "OPERATORS", "TIERS", "generate_mutants", "get_operator", "mutant_sb3", "operator_catalog",
@@ -180,11 +178,4 @@ def mutant_sb3(
     raises ProjectFileError naming `name`, the member and the limit.
     """
     project = mutant.project if isinstance(mutant, Mutant) else mutant
-    out = io.BytesIO()
-    with open_sb3(golden_sb3, name) as src:
-        members = read_members(src, name, skip=frozenset({PROJECT_JSON}))
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info, data in members:
-            dst.writestr(info, data)
-        dst.writestr(PROJECT_JSON, json.dumps(project, separators=(",", ":")))
-    return out.getvalue()
+    return with_project_json(golden_sb3, project, name)

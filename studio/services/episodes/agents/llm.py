@@ -39,6 +39,7 @@ from studio.services.episodes.agents.llm_prompts import (
     PRIMITIVE_SYSTEM,
     RETRY_PROMPT,
 )
+from studio.services.episodes.agents.llm_repair_prompts import PATCH_SYSTEM, UNDERSTAND_SYSTEM
 from studio.services.episodes.feedback import FEEDBACK_API
 
 __all__ = [
@@ -239,12 +240,17 @@ async def chat(settings: LlmSettings, messages: list[dict[str, Any]], usage: Usa
 
 
 def system_prompt(mode: Mode) -> str:
-    return COMPOSITE_SYSTEM if Mode(mode) is Mode.COMPOSITE else PRIMITIVE_SYSTEM
+    prompts = {
+        Mode.COMPOSITE: COMPOSITE_SYSTEM,
+        Mode.PATCH: PATCH_SYSTEM,
+        Mode.UNDERSTAND: UNDERSTAND_SYSTEM,
+    }
+    return prompts.get(Mode(mode), PRIMITIVE_SYSTEM)
 
 
 def observation_text(obs: Observation) -> str:
     """The observation as the model reads it (the screenshot goes as an image part)."""
-    if obs.mode is Mode.COMPOSITE:
+    if obs.mode in (Mode.COMPOSITE, Mode.PATCH, Mode.UNDERSTAND):
         return obs.text or "(empty observation)"
     if not obs.elements and obs.text:  # no element list (screenshots only): the mode says so
         return obs.text

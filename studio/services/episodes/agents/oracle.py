@@ -1,5 +1,6 @@
 """The oracle agent: rebuilds the golden program through the composite APIs (or, in primitive
-mode, with real clicks and drags: see `oracle_primitive`).
+mode, with real clicks and drags: see `oracle_primitive`; in patch mode it answers with the
+task's minimal fix: see `oracle_patch`).
 
 It knows the task's initial and golden projects and nothing else; it acts only through the
 action space every agent has, reading block indexes from fresh observations. It first creates
@@ -18,6 +19,7 @@ from studio.services.core.blocks import target_name
 from studio.services.core.diff import diff_projects
 from studio.services.core.sb3 import load_sb3
 from studio.services.core.store import TaskFolder
+from studio.services.episodes.agents.oracle_patch import PatchOracle, UnderstandOracle
 from studio.services.episodes.agents.oracle_plan import Action, TargetPlan, expand_reporters
 from studio.services.episodes.agents.oracle_primitive import PrimitiveOracle
 
@@ -71,6 +73,7 @@ class OracleAgent:
         self.errors: list[str] = []  # every refusal, for checks
         self._refused_last = False
         self._primitive: PrimitiveOracle | None = None
+        self._patch: PatchOracle | UnderstandOracle | None = None
         if self.golden is not None:
             self.data = data_actions(self.initial, self.golden)
             self.todo = targets_to_edit(self.initial, self.golden)
@@ -83,9 +86,16 @@ class OracleAgent:
         self._refused_last = True
         if self._primitive is not None:
             self._primitive.feedback(error)
+        if isinstance(self._patch, PatchOracle):
+            self._patch.feedback(error)
         log.info("oracle: action refused (%d in a row): %s", self.refusals, error)
 
     async def act(self, observation: Observation) -> tuple[dict[str, Any], str]:
+        if observation.mode in (Mode.PATCH, Mode.UNDERSTAND):  # from the bug record
+            if self._patch is None:
+                patch = observation.mode is Mode.PATCH
+                self._patch = PatchOracle(self.task) if patch else UnderstandOracle(self.task)
+            return self._patch.act()
         if self.golden is None:
             return {"api": "failed", "args": {}}, "The oracle cannot act: no golden project."
         if observation.mode is Mode.PRIMITIVE:

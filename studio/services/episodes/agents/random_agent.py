@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from studio.models.agent import Mode, Observation
+from studio.models.forge import MECHANISMS
 from studio.services.episodes.catalog import OPCODES
 from studio.services.episodes.modes import VIEWPORT
 
@@ -35,6 +36,14 @@ class RandomAgent:
             return {"api": "done", "args": {}}, "enough random steps"
         if observation.mode is Mode.COMPOSITE:
             return self._composite(observation), "random composite action"
+        if observation.mode is Mode.PATCH:
+            return self._patch(observation), "random patch"
+        if observation.mode is Mode.UNDERSTAND:
+            if self.taken > 1:
+                return {"api": "done", "args": {}}, "answered"
+            triggers = self.rng.sample(["green_flag", "key:space", "click:Stage"], k=1)
+            args = {"triggers": triggers, "mechanism": self.rng.choice(MECHANISMS)}
+            return {"api": "explain_bug", "args": args}, "a random answer"
         return self._primitive(observation), "random primitive action"
 
     def _composite(self, obs: Observation) -> dict[str, Any]:
@@ -79,6 +88,32 @@ class RandomAgent:
             args = {"blockIndex": block.index, "fieldName": rng.choice(names), "value": value}
             return {"api": "set_block_field", "args": args}
         return {"api": api, "args": {"blockIndex": block.index}}
+
+    def _patch(self, obs: Observation) -> dict[str, Any]:
+        """A one-edit patch: remove a random block, or change a random field or input of one
+        to a random value (done when the program has no blocks)."""
+        rng = self.rng
+        sites = [
+            (sprite, bid, blk)
+            for sprite, blocks in sorted((obs.program or {}).items())
+            for bid, blk in blocks.items()
+            if isinstance(blk, dict) and not blk.get("shadow")
+        ]
+        if not sites:
+            return {"api": "done", "args": {}}
+        sprite, bid, blk = rng.choice(sites)
+        parts = [f"field:{n}" for n in blk.get("fields", {})]
+        parts += [f"input:{n}" for n in blk.get("inputs", {})]
+        if not parts or rng.random() < 0.3:
+            edit: dict[str, Any] = {"op": "remove", "sprite": sprite, "block_id": bid}
+        else:
+            what = rng.choice(parts)
+            value: Any = [rng.choice(["0", "10", "hello"]), None]
+            if what.startswith("input:"):
+                value = [1, [4, rng.choice(["0", "1", "10", "-5"])]]
+            edit = {"op": "change", "sprite": sprite, "block_id": bid, "what": what}
+            edit["value"] = value
+        return {"api": "apply_patch", "args": {"edits": [edit]}}
 
     def _primitive(self, obs: Observation) -> dict[str, Any]:
         rng = self.rng
