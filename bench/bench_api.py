@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from studio.app.serving.agent_api import start_serving  # noqa: E402
 from studio.app.serving.options import ServeOptions  # noqa: E402
-from studio.services.episodes.episode import EpisodeManager  # noqa: E402
+from studio.services.episodes.manager import EpisodeManager  # noqa: E402
 
 TOKEN = "bench"
 CHECKOUT = ROOT / "tests" / "fixtures" / "scratchworld_diag"

@@ -28,7 +28,8 @@ if str(ROOT) not in sys.path:
 
 from studio.models.agent import Mode, Observation  # noqa: E402
 from studio.services.core.store import load_task  # noqa: E402
-from studio.services.episodes.episode import Episode, EpisodeManager  # noqa: E402
+from studio.services.episodes.episode import Episode  # noqa: E402
+from studio.services.episodes.manager import EpisodeManager  # noqa: E402
 
 OBSERVE_TARGET_MS = 150.0
 

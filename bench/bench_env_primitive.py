@@ -26,7 +26,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.models.agent import Mode, parse_action  # noqa: E402
+from studio.models.action_parse import parse_action  # noqa: E402
+from studio.models.agent import Mode  # noqa: E402
 from studio.services.episodes.modes import VIEWPORT  # noqa: E402
 from studio.services.episodes.primitive import PrimitiveMode  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402

@@ -69,7 +69,7 @@ def episode_runner(
                 "--api needs the server's token: --token-file F, STUDIO_TOKEN or --token T"
             )
         return RemoteEpisodeManager(api, found, step_limit=steps)
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
     shared: dict[str, Any] = {"pool": pool, "server": pool.server} if pool is not None else {}
     if steps:

@@ -2,7 +2,7 @@
 
 Primitive mode (the agent sees pixels) and composite mode (the agent sees structure) each have
 their own action set (FORMATS.md sections 3 and 4). Every action is `{"api": ..., "args": {...}}`;
-`parse_action` validates one and names what is wrong.
+`studio.models.action_parse.parse_action` validates one and names what is wrong.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from studio.models.errors import StudioError
 
@@ -23,7 +23,7 @@ __all__ = [
     "Failed", "Hotkey", "HotkeyArgs", "Key", "KeyArgs", "Mode", "Observation", "Placement",
     "PointArgs", "PrimitiveAction", "ProgramChange", "Scroll", "ScrollArgs", "SelectSprite",
     "SelectSpriteArgs", "SelectStage", "SetBlockField", "SetFieldArgs", "StepRecord", "Stroke",
-    "StrokeArgs", "TypeArgs", "TypeText", "parse_action",
+    "StrokeArgs", "TypeArgs", "TypeText",
 ]  # fmt: skip
 
 
@@ -290,8 +290,6 @@ CompositeAction = Annotated[
     Field(discriminator="api"),
 ]
 
-_PRIMITIVE = TypeAdapter(PrimitiveAction)
-_COMPOSITE = TypeAdapter(CompositeAction)
 PRIMITIVE_APIS = (
     "click",
     "double_click",
@@ -323,29 +321,9 @@ class ActionError(StudioError, ValueError):
     """An action that is not valid for the mode; the message says what to fix."""
 
 
-def parse_action(raw: Any, mode: Mode) -> Any:
-    """Validate `{"api": ..., "args": {...}}` for `mode`; raise ActionError with a fix hint."""
-    if not isinstance(raw, dict) or "api" not in raw:
-        raise ActionError('an action is a JSON object {"api": ..., "args": {...}}')
-    if mode in (Mode.PATCH, Mode.UNDERSTAND):
-        from studio.models.patch_action import parse_patch_action
-
-        return parse_patch_action(raw, mode)
-    apis = PRIMITIVE_APIS if mode is Mode.PRIMITIVE else COMPOSITE_APIS
-    if raw["api"] not in apis:
-        raise ActionError(
-            f"unknown api {raw['api']!r} in {mode.value} mode; use one of " + ", ".join(apis)
-        )
-    data = {"api": raw["api"], "args": raw.get("args") or {}}
-    try:
-        return (_PRIMITIVE if mode is Mode.PRIMITIVE else _COMPOSITE).validate_python(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"][1:]) or "args"
-        raise ActionError(f"{raw['api']}: {where}: {first['msg']}") from None
-
-
 # ---- observations and steps -----------------------------------------------------------------
+
+
 class Element(BaseModel):
     """One entry of the primitive-mode element list."""
 

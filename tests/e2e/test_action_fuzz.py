@@ -60,7 +60,7 @@ class Client:
 @pytest.fixture(scope="module")
 def client(loop_thread: LoopThread, browser_pool: Any) -> Iterator[Client]:
     from studio.services.api.server import ApiServer
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
     before = os.environ.get("STUDIO_OCR")
     os.environ["STUDIO_OCR"] = "off"

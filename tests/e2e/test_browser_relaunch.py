@@ -36,7 +36,7 @@ def _browser_pids(profile: Path) -> list[int]:
 async def _kill_and_relaunch(task_dir: Path, out: Path) -> None:
     from studio.models.agent import Mode
     from studio.services.core.store import load_task
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
     async with EpisodeManager(eval_spares=0, spare_pages=0) as manager:
         pool = manager.pool

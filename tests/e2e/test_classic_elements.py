@@ -18,7 +18,7 @@ from studio.models.evaluation import Clock
 from studio.services.core import paths
 from studio.services.core.store import load_task
 from studio.services.episodes.agents import OracleAgent, run_episode
-from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.manager import EpisodeManager
 from studio.services.episodes.modes import VIEWPORT
 from studio.services.runtime import page_scripts
 from studio.services.runtime.browser import BrowserPool

@@ -17,7 +17,8 @@ from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation
 from studio.models.trajectory import RunInfo
 from studio.services.core import paths
 from studio.services.core.store import load_task
-from studio.services.episodes.episode import Episode, EpisodeManager
+from studio.services.episodes.episode import Episode
+from studio.services.episodes.manager import EpisodeManager
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

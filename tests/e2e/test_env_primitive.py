@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from studio.models.agent import ActionError, Element, Mode, Observation, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, Element, Mode, Observation
 from studio.services.core import paths
 from studio.services.episodes.modes import VIEWPORT, ActionOutcome
 from studio.services.episodes.primitive import PrimitiveMode
@@ -291,7 +292,7 @@ def test_episode_in_primitive_mode(
     tmp_path: Path, loop_thread: LoopThread, browser_pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from studio.services.core.store import load_task
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
     monkeypatch.setenv("STUDIO_OCR", "off")
     task = load_task(EMPTY_TASK)

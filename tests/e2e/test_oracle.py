@@ -19,7 +19,7 @@ from studio.models.evaluation import Clock
 from studio.services.core import paths
 from studio.services.core.store import TaskFolder, scan_library
 from studio.services.episodes.agents import IdleAgent, OracleAgent, run_episode
-from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.manager import EpisodeManager
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

@@ -19,7 +19,7 @@ from studio.services.core.blocks import block_items
 from studio.services.core.sb3 import load_sb3
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.episodes.agents import IdleAgent, OracleAgent, run_episode
-from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.manager import EpisodeManager
 from tests.helpers.loop_thread import LoopThread
 
 pytestmark = pytest.mark.browser

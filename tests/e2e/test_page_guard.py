@@ -35,7 +35,7 @@ SPRITE_PANE = (1100, 550)
 def manager(loop_thread: LoopThread, browser_pool: Any, tmp_path_factory: Any) -> Iterator[Any]:
     import os
 
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
     before = os.environ.get("STUDIO_OCR")
     os.environ["STUDIO_OCR"] = "off"  # the element list is enough here

@@ -31,7 +31,7 @@ from studio.services.core.sb3 import load_sb3
 from studio.services.core.sb3_swap import with_project_json
 from studio.services.core.store import TaskFolder, load_task
 from studio.services.episodes.agents import IdleAgent, OracleAgent, run_episode
-from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.manager import EpisodeManager
 from studio.services.forge.episode_measures import EpisodeMeasures
 from studio.services.forge.writer import write_task
 from studio.services.runtime import page_scripts

@@ -34,7 +34,7 @@ from studio.services.distributed.cluster import RayCluster
 from studio.services.distributed.episodes import ClusterEpisodes
 from studio.services.distributed.evaluations import ClusterEvaluator
 from studio.services.episodes.agents import OracleAgent
-from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.manager import EpisodeManager
 from studio.services.runs.batch import run_batch
 from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.clock_agreement import AgreementCache

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from studio.services.api.app import INTERNAL
 from studio.services.api.server import ApiServer
-from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.manager import EpisodeManager
 from studio.services.formats.scratchworld.server.checkout import SwCheckout
 from studio.services.formats.scratchworld.server.routes import SwRoutes
 from studio.services.formats.scratchworld.server.sessions import SwSessions

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
-from studio.models.agent import ActionError, Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, Mode
 from studio.services.core import paths
 from studio.services.episodes.agents import OracleAgent
 from studio.services.episodes.primitive import PrimitiveMode

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.models.action_parse import parse_action
 from studio.models.agent import (
     ActionError,
     Element,
@@ -22,7 +23,6 @@ from studio.models.agent import (
     Observation,
     ProgramChange,
     StepRecord,
-    parse_action,
 )
 from studio.models.evaluation import Clock, EvalResult, TestDetail
 from studio.models.trajectory import RUN_FILE, RunInfo

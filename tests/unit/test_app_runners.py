@@ -15,7 +15,7 @@ from studio.app.runners import episode_runner
 from studio.models.errors import StudioError
 from studio.services import distributed
 from studio.services.api.client import RemoteEpisodeManager
-from studio.services.episodes.episode import EpisodeManager
+from studio.services.episodes.manager import EpisodeManager
 
 
 def test_each_flag_gives_its_own_home_for_the_episodes(

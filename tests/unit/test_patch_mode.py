@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from studio.models.agent import ActionError, Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, Mode
 from studio.models.patch_action import ApplyPatch
 from studio.services.core.errors import TaskFileError
 from studio.services.core.store import load_task

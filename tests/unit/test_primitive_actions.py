@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from studio.models.agent import ActionError, Element, Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, Element, Mode
 from studio.services.episodes.modes import ActionOutcome
 from studio.services.episodes.primitive import (
     MIN_DRAG_STEPS,

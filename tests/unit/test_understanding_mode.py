@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from studio.models.agent import ActionError, EpisodeStatus, Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, EpisodeStatus, Mode
 from studio.models.evaluation import EvalResult
 from studio.models.patch_action import ExplainBug
 from studio.models.trajectory import FINAL_PROJECT, RUN_FILE, STEPS_FILE, RunInfo

@@ -83,7 +83,7 @@ class EpisodeLike(Protocol):
 
 
 class EpisodeManagerLike(Protocol):
-    """What the API needs of the episode manager (episodes.episode.EpisodeManager)."""
+    """What the API needs of the episode manager (episodes.manager.EpisodeManager)."""
 
     async def create(
         self,

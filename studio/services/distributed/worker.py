@@ -35,7 +35,7 @@ from studio.services.runtime.evaluator import Prepared, evaluate_prepared
 
 if TYPE_CHECKING:
     from studio.services.diagnostics.drag.run import ItemRun
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
 __all__ = ["DragItemJob", "DragItemReturn", "EpisodeJob", "EpisodeReturn", "StudioWorker"]
 
@@ -206,7 +206,7 @@ class StudioWorker:
             return self._edition_pools[edition]
 
     async def _manager(self, step_limit: int | None) -> EpisodeManager:
-        from studio.services.episodes.episode import EpisodeManager
+        from studio.services.episodes.manager import EpisodeManager
 
         pool = await self._browser()
         async with self._lock:

@@ -1,6 +1,6 @@
 """Episodes: one agent acting on one task in the real Scratch editor, one action per step.
 
-An `EpisodeManager` (studio.services.episodes.manager; importable from here too) owns one
+An `EpisodeManager` (studio.services.episodes.manager) owns one
 headless Chromium (through a `BrowserPool`, whose fresh pages also serve evaluations) and the
 `EditorServer`. Each episode gets a page of its own showing the full editor at 1280x720 with
 the task's initial project loaded and the editor in a known layout (first sprite selected,
@@ -24,16 +24,10 @@ import contextlib
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from studio.models.agent import (
-    ActionError,
-    EpisodeStatus,
-    Mode,
-    Observation,
-    StepRecord,
-    parse_action,
-)
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation, StepRecord
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EnvError
@@ -47,13 +41,10 @@ from studio.services.episodes.modes import (
 )
 from studio.services.episodes.page_loss import PageLost, bounded, close_page, lose
 from studio.services.episodes.recorder import TrajectoryRecorder, program_change
-from studio.services.episodes.seams import PageSource, StepGate, StepListener
+from studio.services.episodes.seams import EpisodeHost, PageSource, StepGate, StepListener
 from studio.services.runtime import page_scripts
 from studio.services.runtime.evaluator import Evaluator
 from studio.services.runtime.page_seam import EditorPage
-
-if TYPE_CHECKING:
-    from studio.services.episodes.manager import EpisodeManager
 
 DEFAULT_STEP_LIMIT = 100
 
@@ -73,7 +64,7 @@ class Episode:
     def __init__(
         self,
         episode_id: str,
-        manager: EpisodeManager,
+        manager: EpisodeHost,
         task: TaskFolder,
         mode: Mode,
         page: EditorPage,
@@ -373,17 +364,7 @@ class Episode:
             return None
 
 
-def __getattr__(name: str) -> Any:
-    """`EpisodeManager` lives in episodes.manager (it creates episodes, so it imports this
-    module); it stays importable from here, loaded when first asked for."""
-    if name == "EpisodeManager":
-        from studio.services.episodes.manager import EpisodeManager
-
-        return EpisodeManager
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
-    "DEFAULT_STEP_LIMIT", "ActionError", "EnvError", "Episode", "EpisodeManager", "PageLost",
+    "DEFAULT_STEP_LIMIT", "ActionError", "EnvError", "Episode", "PageLost",
     "PageSource", "StepGate", "StepListener", "make_handler",
 ]  # fmt: skip

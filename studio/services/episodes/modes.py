@@ -2,10 +2,10 @@
 
 An episode owns one browser page showing the full Scratch editor (resources/web/editor.html)
 at 1280x720 with the task's initial project loaded. It validates each action with
-`studio.models.agent.parse_action` and hands it to the mode's handler; it records the step and
-the program change itself. A handler raises `ActionError` for an action that cannot be done
-in the current state (an index that does not exist, a stale composite index, a point outside
-the viewport): the episode reports it as a 4xx and stays usable.
+`studio.models.action_parse.parse_action` and hands it to the mode's handler; it records
+the step and the program change itself. A handler raises `ActionError` for an action that
+cannot be done in the current state (an index that does not exist, a stale composite index, a
+point outside the viewport): the episode reports it as a 4xx and stays usable.
 """
 
 from __future__ import annotations

@@ -5,12 +5,15 @@ ActionError), and a listener called after each recorded step (`StepListener`).""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from studio.models.agent import Observation, StepRecord
 from studio.services.runtime.page_seam import EditorPage
 
-__all__ = ["PageSource", "StepGate", "StepListener"]
+if TYPE_CHECKING:
+    from studio.services.runtime.browser import BrowserPool
+
+__all__ = ["EpisodeHost", "PageSource", "StepGate", "StepListener"]
 
 # Called with the raw action before a step runs; may wait (a paused live view) or raise
 # ActionError (a stopped one).
@@ -35,3 +38,17 @@ class PageSource(Protocol):
         """Before each observation and action: put the page back in the episode's state
         (e.g. its screen size, which a resized window may have reset)."""
         ...
+
+
+class EpisodeHost(Protocol):
+    """What an episode needs of the manager that made it (`manager.EpisodeManager`): the
+    browser whose fresh pages run its evaluations, the source that lends it a page (or None),
+    and the way to give back a page it owns."""
+
+    @property
+    def pool(self) -> BrowserPool: ...
+
+    @property
+    def page_source(self) -> PageSource | None: ...
+
+    def release_page(self, page: EditorPage) -> None: ...

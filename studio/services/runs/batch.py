@@ -52,7 +52,7 @@ from studio.services.runs.failures import (
 )
 
 if TYPE_CHECKING:
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
 __all__ = [
     "ENVIRONMENT_KINDS", "NOT_COUNTED", "TASK_KINDS", "AgentFactory", "BatchResult",

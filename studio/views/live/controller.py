@@ -25,10 +25,11 @@ from studio.models.protocols import ProtocolRecord
 from studio.services.core import paths
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.agents.base import Agent
-from studio.services.episodes.episode import Episode, EpisodeManager
+from studio.services.episodes.episode import Episode
 from studio.services.episodes.live.controls import RunControls
 from studio.services.episodes.live.runner import LiveRun, watch
 from studio.services.episodes.live.window_pages import WindowPageSource
+from studio.services.episodes.manager import EpisodeManager
 from studio.views.live.ocr_preload import preload_ocr
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.viewer.steps import ViewerStep, flag_live

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from studio.models.agent import BlockInfo, Element, Mode, Observation, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import BlockInfo, Element, Mode, Observation
 from studio.services.episodes.agents import Agent, IdleAgent, RandomAgent, ScriptedAgent
 
 COMPOSITE = Observation(

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from studio.models.agent import ActionError, BlockInfo, Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, BlockInfo, Mode
 from studio.services.episodes.catalog import CATALOG, OPCODES, catalog_text, check_opcode
 from studio.services.episodes.composite import CompositeMode, IndexMap
 from tests.helpers.script_page import ScriptHost

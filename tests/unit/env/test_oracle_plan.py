@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from studio.models.agent import BlockInfo, Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import BlockInfo, Mode
 from studio.services.core import paths
 from studio.services.core.blocks import target_name
 from studio.services.core.sb3 import load_sb3

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from studio.models.agent import Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import Mode
 from studio.services.episodes.human.coalesce import EventCoalescer, HumanAction, coalesce
 
 

@@ -15,7 +15,7 @@ from studio.services.episodes.feedback import FEEDBACK_API, feedback_turn
 from studio.services.episodes.limits import Limits, Meter, PriceTable
 
 if TYPE_CHECKING:
-    from studio.services.episodes.episode import EpisodeManager
+    from studio.services.episodes.manager import EpisodeManager
 
 __all__ = ["Agent", "run_episode"]
 

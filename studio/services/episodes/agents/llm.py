@@ -31,7 +31,8 @@ from typing import Any
 
 import httpx
 
-from studio.models.agent import ActionError, Mode, Observation, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, Mode, Observation
 from studio.models.errors import StudioError
 from studio.services.episodes.agents.llm_prompts import (
     COMPOSITE_SYSTEM,

@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from studio.models.agent import ActionError, Mode, Observation, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, Mode, Observation
 from studio.services.episodes.agents.llm import (
     LlmAgent,
     LlmSettings,

@@ -31,7 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from studio.models.agent import ActionError, Mode, parse_action
+from studio.models.action_parse import parse_action
+from studio.models.agent import ActionError, Mode
 
 __all__ = [
     "BUTTONS", "CLICK_SLOP_PX", "DOUBLE_CLICK_MS", "EVENT_TYPES", "IGNORED_KEYS", "KEY_NAMES",

@@ -13,6 +13,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from studio.models.action_parse import parse_action
 from studio.models.agent import (
     ActionError,
     EpisodeStatus,
@@ -20,7 +21,6 @@ from studio.models.agent import (
     Observation,
     ProgramChange,
     StepRecord,
-    parse_action,
 )
 from studio.models.errors import StudioError
 from studio.models.evaluation import EvalResult

@@ -37,8 +37,9 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, ValidationError
 
+from studio.models.action_parse import parse_action
 from studio.models.agent import COMPOSITE_APIS as STUDIO_COMPOSITE_APIS
-from studio.models.agent import ActionError, Mode, Observation, parse_action
+from studio.models.agent import ActionError, Mode, Observation
 from studio.services.episodes.composite import INDEX_FIELDS, STALE, CompositeMode
 from studio.services.episodes.modes import VIEWPORT, ActionOutcome
 from studio.services.episodes.primitive import check_point, normalize_key
