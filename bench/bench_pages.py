@@ -45,8 +45,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from studio.app.clocks import ClockPolicy  # noqa: E402
+from studio.app.task_checks import TasksToCheck, check_and_record  # noqa: E402
 from studio.models.check import CheckReport  # noqa: E402
-from studio.services.checking.checker import CheckOptions, check_tasks  # noqa: E402
+from studio.services.checking.checker import CheckOptions  # noqa: E402
 from studio.services.core.store import TaskFolder, scan_library  # noqa: E402
 from studio.services.formats.scratchworld.published_protocol import PublishedProtocol  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
@@ -96,7 +98,11 @@ async def one_pass(
     before = load()
     async with BrowserPool(spares=options.workers, reuse=reuse) as pool:
         t0 = time.perf_counter()
-        report = await check_tasks(Evaluator(pool), entries, [], options)
+        report = (
+            await check_and_record(
+                Evaluator(pool), TasksToCheck(list(entries)), options, ClockPolicy(), record=False
+            )
+        ).report
         wall = time.perf_counter() - t0
         reused, discards = pool.reused, dict(pool.discards)
     s = report.summary

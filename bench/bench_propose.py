@@ -25,9 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from studio.app.clocks import ClockPolicy
+from studio.app.task_checks import check_task_and_record
 from studio.models.errors import StudioError
 from studio.models.task import Category
-from studio.services.checking.checker import CheckOptions, TaskChecker
+from studio.services.checking.checker import CheckOptions
 from studio.services.core.store import load_task, scan_library
 from studio.services.formats.scratchworld.tasks.importer import import_scratchworld
 from studio.services.propose.pipeline import ProposeOptions, propose
@@ -51,8 +53,8 @@ async def bench_task(evaluator: Evaluator, source: Path, args: argparse.Namespac
             return {"id": entry.task.id, "error": str(exc), "seconds": time.perf_counter() - t0}
         seconds = time.perf_counter() - t0
         entry.script_path.write_text(report.script, encoding="utf-8")
-        checker = TaskChecker(evaluator, CheckOptions(mutants=args.check_mutants, reruns=3))
-        check = await checker.check(entry)
+        options = CheckOptions(mutants=args.check_mutants, reruns=3)
+        check = (await check_task_and_record(evaluator, entry, options, ClockPolicy())).check
     equivalent = {m.mutant_id for m in entry.task.equivalent_mutants}
     ran = [m for m in check.mutants if m.status != "invalid" and m.id not in equivalent]
     seen = [m for m in check.mutants[: args.mutants] if m in ran]  # `studio check`'s mutants

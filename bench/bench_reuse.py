@@ -19,7 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from studio.services.checking.checker import CheckOptions, check_tasks  # noqa: E402
+from studio.app.clocks import ClockPolicy  # noqa: E402
+from studio.app.task_checks import TasksToCheck, check_and_record  # noqa: E402
+from studio.services.checking.checker import CheckOptions  # noqa: E402
 from studio.services.core.store import scan_library  # noqa: E402
 from studio.services.runtime.browser import BrowserPool, default_spares  # noqa: E402
 from studio.services.runtime.evaluator import Evaluator  # noqa: E402
@@ -30,7 +32,11 @@ async def one_pass(library: Path, reuse: bool, options: CheckOptions) -> dict[st
     entries = list(scan.tasks)
     async with BrowserPool(spares=options.workers, reuse=reuse) as pool:
         t0 = time.perf_counter()
-        report = await check_tasks(Evaluator(pool), entries, [], options)
+        report = (
+            await check_and_record(
+                Evaluator(pool), TasksToCheck(list(entries)), options, ClockPolicy(), record=False
+            )
+        ).report
         wall = time.perf_counter() - t0
         s = report.summary
         verdicts = {t.id: (t.verdict.value, t.mutants_killed) for t in report.tasks}

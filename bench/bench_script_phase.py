@@ -36,8 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_pages import load, published_library, task_verdicts  # noqa: E402
 from bench.published_like import write_set  # noqa: E402
+from studio.app.clocks import ClockPolicy  # noqa: E402
+from studio.app.task_checks import TasksToCheck, check_and_record  # noqa: E402
 from studio.models.check import PhaseTimes  # noqa: E402
-from studio.services.checking.checker import CheckOptions, check_tasks  # noqa: E402
+from studio.services.checking.checker import CheckOptions  # noqa: E402
 from studio.services.core.store import TaskFolder, scan_library  # noqa: E402
 from studio.services.runtime import evaluator  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
@@ -65,7 +67,15 @@ async def one_pass(
     before = load()
     async with BrowserPool(spares=options.workers) as pool:
         t0 = time.perf_counter()
-        report = await check_tasks(evaluator.Evaluator(pool), entries, [], options)
+        report = (
+            await check_and_record(
+                evaluator.Evaluator(pool),
+                TasksToCheck(list(entries)),
+                options,
+                ClockPolicy(),
+                record=False,
+            )
+        ).report
         wall = time.perf_counter() - t0
     s = report.summary
     return {
