@@ -6,9 +6,11 @@ registries.
   made) taking an `EpisodeAgentRequest`. A new agent is a maker and one `add` line here (or
   `@EPISODE_AGENTS.register(NAME, help)` on the maker). Traits: `seeded` (uses the seed),
   `needs-file` (needs a file given: the scripted one), `needs-endpoint` (the LLM one),
-  `baseline` (played by `studio run --baselines`: idle, then random).
+  `baseline` (played by `studio run --baselines`: idle, then random), `priced` (its episodes
+  cost money: `--max-cost` applies).
 - `ITEM_AGENTS`: the agents that answer diagnostic items ("oracle", "random", "scripted",
-  "llm"), makers taking an `ItemAgentRequest`.
+  "llm"), makers taking an `ItemAgentRequest`; trait `reads-prompt`: takes the drag run's
+  knowledge hints.
 - `episode_agents(name, mode, seed, actions, settings)`: a factory (task, position) -> a fresh
   episode agent of kind `name`; the random agent of position `pos` is seeded `seed + pos`, the
   scripted one replays `actions` (a JSON list of actions, JSON lines, or a folder with
@@ -100,7 +102,7 @@ EPISODE_AGENTS.add(
     "llm",
     f"{_MAKERS}:llm",
     "a language model acts (STUDIO_LLM_URL, STUDIO_LLM_MODEL, STUDIO_LLM_KEY)",
-    traits=["needs-endpoint"],
+    traits=["needs-endpoint", "priced"],
 )
 
 ITEM_AGENTS: Registry[ItemAgentMaker] = Registry("agent")
@@ -116,7 +118,7 @@ ITEM_AGENTS.add(
     "llm",
     f"{_MAKERS}:item_llm",
     "a language model answers (STUDIO_LLM_URL, STUDIO_LLM_MODEL)",
-    traits=["needs-endpoint"],
+    traits=["needs-endpoint", "reads-prompt"],
 )
 
 

@@ -160,7 +160,8 @@ def _with_settings(agent: Any, items: dict[str, Any], args: argparse.Namespace) 
 
     settings = args.protocol_record.settings
     gt, knowledge = bool(settings.get("ground_truth_start")), bool(settings.get("knowledge"))
-    problems = drag_settings_problems(items, args.agent, gt, knowledge)
+    prompted = ITEM_AGENTS.with_trait("reads-prompt")
+    problems = drag_settings_problems(items, args.agent, gt, knowledge, prompted)
     if problems:
         raise StudioError("; ".join(problems))
     return SettingsDragAgent(agent, items, gt, knowledge) if gt or knowledge else agent

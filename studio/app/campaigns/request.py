@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.app.agents import EPISODE_AGENTS
 from studio.models.errors import StudioError
 from studio.models.protocols import ProtocolRecord
 from studio.services.episodes.limits import Limits, PriceTable, load_prices
@@ -109,7 +110,13 @@ def limits_for(request: CampaignRequest) -> tuple[Limits | None, PriceTable | No
     ):
         if value is not None and value <= 0:
             raise StudioError(f"{flag} must be more than 0")
-    if request.max_cost is not None and prices is not None and request.agent == "llm":
+    if (
+        request.max_cost is not None
+        and prices is not None
+        and request.agent is not None
+        and request.agent in EPISODE_AGENTS
+        and "priced" in EPISODE_AGENTS.entry(request.agent).traits
+    ):
         from studio.services.episodes.agents.llm import ENV_MODEL  # httpx: the LLM agent's
 
         model = os.environ.get(ENV_MODEL, "")

@@ -19,15 +19,13 @@ scripted agent keep their own starts.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from studio.models.drag_item import DragItem
 from studio.services.diagnostics.agents import DragAgent, DragDecision, DragObservation, oracle_drag
 
-__all__ = ["KNOWLEDGE_HINTS", "PROMPT_AGENTS", "SettingsDragAgent", "settings_problems"]
-
-PROMPT_AGENTS = ("llm",)
+__all__ = ["KNOWLEDGE_HINTS", "SettingsDragAgent", "settings_problems"]
 
 KNOWLEDGE_HINTS = """\
 Hints for placing a drag in the Scratch editor:
@@ -47,12 +45,19 @@ Hints for placing a drag in the Scratch editor:
 
 
 def settings_problems(
-    items: Mapping[str, DragItem], agent: str, ground_truth_start: bool, knowledge: bool
+    items: Mapping[str, DragItem],
+    agent: str,
+    ground_truth_start: bool,
+    knowledge: bool,
+    prompted: Sequence[str],
 ) -> list[str]:
-    """Why these settings cannot run on these items with this agent (empty when they can)."""
+    """Why these settings cannot run on these items with this agent (empty when they can);
+    `prompted` names the agents that read a prompt (the item agents' trait "reads-prompt")."""
     problems = []
-    if knowledge and agent not in PROMPT_AGENTS:
-        problems.append(f"--knowledge: the {agent} agent reads no prompt (only: llm)")
+    if knowledge and agent not in prompted:
+        problems.append(
+            f"--knowledge: the {agent} agent reads no prompt (only: {', '.join(prompted)})"
+        )
     if ground_truth_start:
         missing = sorted(i for i, item in items.items() if oracle_drag(item) is None)
         if missing:

@@ -92,7 +92,7 @@ class CampaignDialog(QDialog):
                 self.tasks.setCurrentItem(item)  # scrolled into view
         self.agent = QComboBox(self)
         self.agent.addItems(list(EPISODE_AGENTS))
-        self.agent.setCurrentText("idle")
+        self.agent.setCurrentText(EPISODE_AGENTS.with_trait("baseline")[0])
         self.actions_file = QLineEdit(self)
         self.actions_file.setPlaceholderText("scripted agent: a JSON list of actions, or a folder")
         self.mode = QComboBox(self)

@@ -58,12 +58,12 @@ def test_the_llm_prompt_carries_the_start_and_the_hints() -> None:
 
 def test_settings_that_cannot_run_are_named() -> None:
     items = {"a": drag_item("a"), "b": drag_item("b", regions=False)}
-    assert settings_problems(items, "oracle", True, True) == [
+    assert settings_problems(items, "oracle", True, True, ("llm",)) == [
         "--knowledge: the oracle agent reads no prompt (only: llm)",
         "--ground-truth-start: no computed start region for item(s) b (`studio regions "
         "compute` first)",
     ]
-    assert settings_problems({"a": items["a"]}, "llm", True, True) == []
+    assert settings_problems({"a": items["a"]}, "llm", True, True, ("llm",)) == []
 
 
 def test_drag_run_refuses_knowledge_for_an_agent_without_a_prompt(
