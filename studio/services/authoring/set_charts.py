@@ -63,7 +63,11 @@ def stats_charts(stats: dict[str, Any]) -> list[dict[str, Any]]:
     """The bar charts of a set's figures (see the module doc)."""
     overall, cats = stats["overall"], stats["categories"]
     modified = [
-        {"label": c, "value": g["modified_blocks"]["mean"], "note": f"max {g['modified_blocks']['max']}"}
+        {
+            "label": c,
+            "value": g["modified_blocks"]["mean"],
+            "note": f"max {g['modified_blocks']['max']}",
+        }
         for c, g in cats.items()
         if g["modified_blocks"]["mean"] is not None
     ]

@@ -91,7 +91,9 @@ class SetStatsDialog(QDialog):
             for c, text in enumerate(row):
                 item = QTableWidgetItem(text)
                 if c:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         rows_height = sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))

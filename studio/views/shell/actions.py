@@ -75,7 +75,7 @@ class StudioActions:
         self.set_statistics = make(
             "Set &statistics…",
             [],
-            "What the library covers: tasks per category and difficulty, blocks, tests (studio stats)",
+            "What the library covers: tasks per category, difficulty, blocks, tests (studio stats)",
         )
         self.save = make(
             "&Save task",

@@ -46,7 +46,9 @@ class LibraryWiring:
         c.new_task.triggered.connect(lambda: spawn(ops.new_task()))
         c.open_task_folder.triggered.connect(lambda: spawn(ops.open_folder()))
         c.restore_task.triggered.connect(lambda: spawn(ops.restore()))
-        c.set_statistics.triggered.connect(lambda: spawn(open_set_stats(shell.parent, shell.library)))
+        c.set_statistics.triggered.connect(
+            lambda: spawn(open_set_stats(shell.parent, shell.library))
+        )
         c.duplicate_task.triggered.connect(lambda: self._with_selected(ops.duplicate))
         c.rename_task.triggered.connect(lambda: self._with_selected(self.rename))
         c.delete_task.triggered.connect(lambda: self._with_selected(self.delete))

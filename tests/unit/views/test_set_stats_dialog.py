@@ -37,7 +37,10 @@ def test_the_dialog_shows_the_bundled_librarys_figures_and_escape_closes_it(qtbo
     head = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     modified = head.index("Modified mean")
     assert table.item(rows["all"], 1).text() == str(len(scan.tasks))
-    assert table.item(rows["all"], modified).text() == f"{stats['overall']['modified_blocks']['mean']:.2f}"
+    assert (
+        table.item(rows["all"], modified).text()
+        == f"{stats['overall']['modified_blocks']['mean']:.2f}"
+    )
     assert set(dialog.charts) == {"tasks", "difficulty", "modified", "block_categories", "review"}
     assert all(w.renderer().isValid() for w in dialog.charts.values())
     assert f"{stats['overall']['block_types']} block types" in dialog.summary.text()

@@ -8,8 +8,9 @@ neighbours, but it may load a script): `{format, version, generated, root, repor
 as `studio report --json` prints it, so the interval fields `sr_ci95` / `psr_ci95` of its rows
 are there when the report computes them), runs: [{id, label, agent, mode, folder, episodes}],
 episodes: [episode_data ...], task_set: the statistics of the runs' tasks, table and bar charts
-(`bundle.set_figures.bundle_stats`; null when no task folder of the runs could be read)}`. A run is one run folder: a `studio run` batch folder, or a
-ScratchWorld task runner's `result_<model>_<mode>_<agent>/` (read through `runs.result_readers`).
+(`bundle.set_figures.bundle_stats`; null when no task folder of the runs could be read)}`.
+A run is one run folder: a `studio run` batch folder, or a ScratchWorld task runner's
+`result_<model>_<mode>_<agent>/` (read through `runs.result_readers`).
 
 The site is built in a temporary folder beside DIR and moved into place at the end, so DIR
 is a whole bundle or untouched; an existing DIR is replaced only when it is a bundle itself.
