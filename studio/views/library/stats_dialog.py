@@ -46,6 +46,8 @@ class SetStatsDialog(QDialog):
         self.setObjectName("set-stats-dialog")
         self.setWindowTitle(f"Set statistics — {root}")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.closed = False  # a Python flag: read safely after Qt has deleted the dialog
+        self.finished.connect(self._on_finished)
         self.resize(1180, 760)
         self.summary = QLabel(f"Computing the figures of {root}…")
         self.summary.setWordWrap(True)
@@ -66,6 +68,9 @@ class SetStatsDialog(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(scroll, 1)
         layout.addWidget(buttons)
+
+    def _on_finished(self, _result: int) -> None:
+        self.closed = True
 
     def show_problem(self, text: str) -> None:
         """Say why there are no figures."""
@@ -114,6 +119,8 @@ async def open_set_stats(parent: QWidget | None, library: LibraryLookup) -> SetS
     dialog = SetStatsDialog(root, parent)
     dialog.show()
     scan: LibraryScan | None = await library.scan()
+    if dialog.closed:
+        return dialog
     if scan is None:
         dialog.show_problem(f"{root}: the library could not be read (see the library pane).")
         return dialog
@@ -121,6 +128,6 @@ async def open_set_stats(parent: QWidget | None, library: LibraryLookup) -> SetS
         dialog.show_problem(f"{root}: holds no task folder (with task.json).")
         return dialog
     stats = await asyncio.to_thread(set_stats, scan.tasks)
-    if dialog.isVisible():
+    if not dialog.closed:
         dialog.show_stats(stats)
     return dialog

@@ -8,7 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtWidgets import QApplication
 
 from studio.services.authoring.set_stats import set_stats
 from studio.services.core import paths
@@ -53,6 +54,24 @@ def test_an_empty_library_is_said_not_shown_as_zeros(qtbot: Any, tmp_path: Path)
     qtbot.addWidget(dialog)
     assert "holds no task folder" in dialog.summary.text()
     assert dialog.table.rowCount() == 0 and not dialog.charts
+
+
+def test_a_dialog_closed_before_the_figures_come_is_left_alone(qtbot: Any) -> None:
+    root = paths.BUNDLED_TASKS
+    scan = scan_library(root)
+
+    async def close_then_read() -> LibraryScan | None:
+        for widget in QApplication.topLevelWidgets():
+            if widget.objectName() == "set-stats-dialog" and widget.isVisible():
+                widget.close()  # Qt deletes it (WA_DeleteOnClose)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        return scan
+
+    lookup = LibraryLookup(
+        root=lambda: root, scan=close_then_read, selected=lambda: None, find=lambda _: None
+    )
+    dialog = asyncio.run(open_set_stats(None, lookup))
+    assert dialog.closed and not dialog.charts  # nothing drawn into a deleted dialog
 
 
 def test_the_library_menu_offers_it(qtbot: Any) -> None:
