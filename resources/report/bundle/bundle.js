@@ -1,6 +1,7 @@
 /* The bundle page: reads window.STUDIO_BUNDLE (data.js) and draws the report's tables (with
    95% intervals when the rows carry them, and the repair measures under them), a human baseline study's tables (report.studies),
-   the episodes with filters, each episode's step film strip with the action drawn over its
+   the statistics of the runs' tasks (task_set: a table, and bar charts drawn by the studio as SVG
+   shown as images, so no markup from the data enters the page), the episodes with filters, each episode's step film strip with the action drawn over its
    screenshot (SVG, as the run viewer draws it), and two runs side by side. Plain script, no network: everything comes from files beside the page.
    Text from the data is always set as text, never parsed as HTML. */
 (function () {
@@ -164,6 +165,33 @@
         box.appendChild(el("table", { cls: "study", "data-table": t[0] }, el("thead", {}, head), body));
       });
     });
+  }
+
+  /* ---- the statistics of the runs' tasks (task_set, studio stats' figures) ---- */
+  function drawTaskSet() {
+    var set = DATA.task_set, box = document.getElementById("task-set");
+    if (!set) return;
+    box.appendChild(el("h2", {}, "Task set: " + set.tasks + " task(s) the runs played"));
+    var head = el("tr", {});
+    set.table.head.forEach(function (h) { head.appendChild(el("th", {}, h)); });
+    var body = el("tbody");
+    set.table.rows.forEach(function (row) {
+      var tr = el("tr", {});
+      row.forEach(function (c) { tr.appendChild(el("td", {}, c)); });
+      body.appendChild(tr);
+    });
+    box.appendChild(el("table", { cls: "task-set" }, el("thead", {}, head), body));
+    var charts = el("div", { cls: "charts" });
+    set.charts.forEach(function (c) {
+      charts.appendChild(el("img", { cls: "chart", "data-chart": c.id, alt: c.title,
+        src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(c.svg) }));
+    });
+    box.appendChild(charts);
+    if (set.missing.length) {
+      box.appendChild(el("p", { cls: "meta" }, "Not in these figures (no readable task folder recorded): " +
+        set.missing.join(", ")));
+    }
+    box.hidden = false;
   }
 
   /* ---- the action drawn on a screenshot ---- */
@@ -411,6 +439,7 @@
     drawTables();
     drawDiagnostics();
     drawStudies();
+    drawTaskSet();
     wireFilters();
     drawEpisodes();
     wireCompare();

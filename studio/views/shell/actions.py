@@ -72,6 +72,11 @@ class StudioActions:
             "Delete task…", ["Ctrl+Del"], "Move the selected task to the library's trash"
         )
         self.restore_task = make("Restore deleted task…", [], "Bring a deleted task back")
+        self.set_statistics = make(
+            "Set &statistics…",
+            [],
+            "What the library covers: tasks per category, difficulty, blocks, tests (studio stats)",
+        )
         self.save = make(
             "&Save task",
             ["Ctrl+S"],
@@ -153,6 +158,7 @@ class StudioActions:
             self.rename_task,
             self.delete_task,
             self.restore_task,
+            self.set_statistics,
         )
 
     def all(self) -> list[QAction]:

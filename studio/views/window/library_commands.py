@@ -1,4 +1,5 @@
-"""The window's library commands: new, open folder, duplicate, rename, delete, restore.
+"""The window's library commands: new, open folder, duplicate, rename, delete, restore, and
+the set's statistics (studio.views.library.stats_dialog).
 
 Connects the Library menu and the library panel's context menu to the LibraryController, and
 keeps the task being authored consistent when its folder is renamed or deleted.
@@ -20,6 +21,7 @@ from studio.services.core.store import TaskFolder
 from studio.views.authoring.controller import AuthoringController
 from studio.views.library.controller import LibraryController
 from studio.views.library.panel import LibraryPanel
+from studio.views.library.stats_dialog import open_set_stats
 from studio.views.library.task_details import TaskDetails
 from studio.views.shell.studio_shell import StudioShell
 
@@ -44,6 +46,9 @@ class LibraryWiring:
         c.new_task.triggered.connect(lambda: spawn(ops.new_task()))
         c.open_task_folder.triggered.connect(lambda: spawn(ops.open_folder()))
         c.restore_task.triggered.connect(lambda: spawn(ops.restore()))
+        c.set_statistics.triggered.connect(
+            lambda: spawn(open_set_stats(shell.parent, shell.library))
+        )
         c.duplicate_task.triggered.connect(lambda: self._with_selected(ops.duplicate))
         c.rename_task.triggered.connect(lambda: self._with_selected(self.rename))
         c.delete_task.triggered.connect(lambda: self._with_selected(self.delete))

@@ -7,8 +7,10 @@ Each episode's final program is drawn as block pictures (`bundle.programs`).
 neighbours, but it may load a script): `{format, version, generated, root, report (the report
 as `studio report --json` prints it, so the interval fields `sr_ci95` / `psr_ci95` of its rows
 are there when the report computes them), runs: [{id, label, agent, mode, folder, episodes}],
-episodes: [episode_data ...]}`. A run is one run folder: a `studio run` batch folder, or a
-ScratchWorld task runner's `result_<model>_<mode>_<agent>/` (read through `runs.result_readers`).
+episodes: [episode_data ...], task_set: the statistics of the runs' tasks, table and bar charts
+(`bundle.set_figures.bundle_stats`; null when no task folder of the runs could be read)}`.
+A run is one run folder: a `studio run` batch folder, or a ScratchWorld task runner's
+`result_<model>_<mode>_<agent>/` (read through `runs.result_readers`).
 
 The site is built in a temporary folder beside DIR and moved into place at the end, so DIR
 is a whole bundle or untouched; an existing DIR is replaced only when it is a bundle itself.
@@ -32,6 +34,7 @@ from studio.models.report import RunEntry, RunReport
 from studio.services.core import paths
 from studio.services.runs.bundle.episodes import episode_data
 from studio.services.runs.bundle.programs import add_programs
+from studio.services.runs.bundle.set_figures import bundle_stats
 from studio.services.runs.result_readers import folder_readers, read_all
 
 __all__ = [
@@ -124,6 +127,7 @@ def write_bundle(root: Path, out: Path, report: RunReport | None = None) -> Bund
             "report": report.model_dump(mode="json"),
             "runs": runs,
             "episodes": episodes,
+            "task_set": bundle_stats(entries),
         }
         _write_site(tmp, data)
         _swap(tmp, out)

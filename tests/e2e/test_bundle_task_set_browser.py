@@ -1,0 +1,59 @@
+"""The bundle's Task set section in a real browser, opened from disk: the table of the runs'
+tasks and each bar chart drawn (an SVG image that decodes to its own size), no console error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.services.runs.bundle import write_bundle
+from tests.helpers.loop_thread import LoopThread
+from tests.unit.test_bundle_task_set import _library, _runs
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_task_set_section_renders(
+    tmp_path: Path, loop_thread: LoopThread, browser_pool: Any
+) -> None:
+    summary = write_bundle(_runs(tmp_path / "runs", _library(tmp_path / "lib")), tmp_path / "site")
+
+    async def look() -> dict[str, Any]:
+        page = await browser_pool.context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            await page.goto(summary.index.as_uri())
+            await page.wait_for_selector("body[data-ready='1']")
+            section = page.locator("#task-set")
+            seen: dict[str, Any] = {"visible": await section.is_visible()}
+            seen["title"] = await section.locator("h2").text_content()
+            first_cells = section.locator("table.task-set tbody tr td:first-child")
+            seen["rows"] = await first_cells.all_text_contents()
+            charts = section.locator("img.chart")
+            seen["charts"] = []
+            for i in range(await charts.count()):
+                img = charts.nth(i)
+                await img.evaluate("i => i.decode()")
+                seen["charts"].append(
+                    (
+                        await img.get_attribute("data-chart"),
+                        await img.evaluate("i => i.naturalWidth"),
+                    )
+                )
+            seen["errors"] = errors
+            return seen
+        finally:
+            await page.close()
+
+    seen = loop_thread.run(look())
+    assert seen["errors"] == [] and seen["visible"]
+    assert seen["title"] == "Task set: 3 task(s) the runs played"
+    assert seen["rows"] == ["create", "debug", "compute", "all"]
+    assert [c for c, _ in seen["charts"]] == [
+        "tasks", "difficulty", "modified", "block_categories", "review",
+    ]  # fmt: skip
+    assert all(width == 520 for _, width in seen["charts"])  # the SVG's own width, drawn
