@@ -8,7 +8,9 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-QT_USE = re.compile(r"\bqtbot\b|\bboot_window\b|mark\.gui\b|^\s*(from|import) PySide6|window_harness", re.M)
+QT_USE = re.compile(
+    r"\bqtbot\b|\bboot_window\b|mark\.gui\b|^\s*(from|import) PySide6|window_harness", re.M
+)
 
 
 def gui_tests() -> list[str]:
