@@ -35,7 +35,8 @@ def test_the_forge_runs_in_the_window_and_a_kept_task_enters_the_library(
     action = next(a for a in menu.actions() if a.text().startswith("Forge debug tasks from deb"))
     action.trigger()
     dialog = window.forging.dialog
-    assert dialog is not None
+    assert dialog is not None and dialog.reruns.value() == 2
+    dialog.start.click()
     qtbot.waitUntil(lambda: not dialog.running, timeout=LIMIT_MS)
     assert "Done: 1 debug task(s) forged" in dialog.status.text(), dialog.status.text()
     kept = [r for r in dialog.rows if r.state == PENDING]

@@ -1,12 +1,13 @@
 """*Forge debug tasks…* on a task or on the library: the forge in the background, reviewed.
 
-`start(paths)` forges from the goldens under `paths` (the selected task's folder, or the
-library) through `studio.app.forging.forge_all` with the window's evaluator, into a staging
-folder of the library (`forging.open_staging`), so nothing enters the library before the
-author says so: the dialog lists every judged candidate as the forge validates it, and Keep
-moves a forged task into the library (`forging.keep`, with the edited instruction) and reloads
-the library, Drop removes it. Cancel (or closing the dialog) cancels the forge; the staging
-folder and whatever was neither kept nor dropped are removed when the dialog closes.
+`start(paths)` opens the dialog on the forge's options; its *Forge* (`begin`) forges from the
+goldens under `paths` (the selected task's folder, or the library) through
+`studio.app.forging.forge_all` with the window's evaluator and the options chosen, into a
+staging folder of the library (`forging.open_staging`), so nothing enters the library before
+the author says so: the dialog lists every judged candidate as the forge validates it, and
+Keep moves a forged task into the library (`forging.keep`, with the edited instruction) and
+reloads the library, Drop removes it. Cancel cancels the forge; closing the dialog cancels it
+too, and the staging folder and whatever was neither kept nor dropped are removed.
 """
 
 from __future__ import annotations
@@ -65,13 +66,22 @@ class ForgeController(QObject):
             self.message.emit(str(exc))
             return None
         self.dialog = self.open_dialog()
+        self.dialog.start_requested.connect(lambda options: self.begin(goldens, options))
         self.dialog.show()
-        self._running = asyncio.ensure_future(self.run(goldens))
         return self.dialog
+
+    def begin(self, goldens: list[TaskFolder], options: ForgeOptions) -> None:
+        """The author pressed Forge with `options`: forge in the background."""
+        if self._running is not None and not self._running.done():
+            return
+        self.options = options
+        if self.dialog is not None:
+            self.dialog.begin()  # at once: a second click finds the forge started
+        self._running = asyncio.ensure_future(self.run(goldens))
 
     def open_dialog(self) -> ForgeDialog:
         self._closing = False
-        dialog = ForgeDialog(self.window)
+        dialog = ForgeDialog(self.window, self.options)
         dialog.keep_requested.connect(self.keep)
         dialog.drop_requested.connect(self.drop)
         dialog.cancel_requested.connect(self.cancel)
@@ -87,6 +97,7 @@ class ForgeController(QObject):
         """Forge from `goldens` into a new staging folder; the outcomes, None if stopped."""
         dialog = self.dialog
         assert dialog is not None
+        dialog.begin()
         self.staging = forging.open_staging(self.library_root())
         self._goldens = {}
         for entry in goldens:

@@ -1,25 +1,28 @@
 """The *Forge debug tasks* dialog: candidates as they are validated, kept or dropped by hand.
 
-While the forge runs, a progress bar counts the goldens done and a line says what the forge
-is doing (Cancel stops it; what was kept stays whole). Every judged candidate is a row of the
-list: its verdict (kept by the forge, or the reason it was rejected), its mechanism, and its
-reruns as ✓ (the bugged program passed) or ✗ (it failed), one mark per seeded rerun. The row
-chosen shows the diff golden → bug (the Diff view: pseudocode, or blocks with *Pictures*) and,
-for a forged task, its instruction, which the author may edit. *Keep* emits `keep_requested`
-(task id, instruction) and *Drop* `drop_requested` (task id); the controller moves the task
-into the library or removes it and tells the dialog with `mark`. A rejected candidate cannot
-be kept. Closing the dialog emits `closed` (Cancel emits `cancel_requested` while the forge
-runs).
+It opens on the forge's options (reruns R, bugs kept per golden N, candidates tried per golden
+K, tests derived from behaviour where the golden's own script misses a bug); *Forge* emits
+`start_requested` with them. While the forge runs, a progress bar counts the goldens done and
+a line says what the forge is doing (Cancel stops it; what was kept stays whole). Every judged
+candidate is a row of the list: its verdict (kept by the forge, or the reason it was
+rejected), its mechanism, and its reruns as ✓ (the bugged program passed) or ✗ (it failed),
+one mark per seeded rerun. The row chosen shows the diff golden → bug (the Diff view:
+pseudocode, or blocks with *Pictures*) and, for a forged task, its instruction, which the
+author may edit. *Keep* emits `keep_requested` (task id, instruction) and *Drop*
+`drop_requested` (task id); the controller moves the task into the library or removes it and
+tells the dialog with `mark`. A rejected candidate cannot be kept. Closing the dialog emits
+`closed` (Cancel emits `cancel_requested` while the forge runs).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -28,12 +31,13 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-from studio.services.forge.pipeline import Verdict
+from studio.services.forge.pipeline import ForgeOptions, Verdict
 from studio.views.authoring.diff_view import DiffView
 
 __all__ = ["DROPPED", "KEPT", "PENDING", "ForgeDialog", "Row", "reruns_text"]
@@ -63,15 +67,17 @@ class ForgeDialog(QDialog):
     keep_requested = Signal(str, str)  # task id, instruction
     drop_requested = Signal(str)  # task id
     cancel_requested = Signal()
+    start_requested = Signal(object)  # ForgeOptions
     closed = Signal()  # the author closed the dialog (Close, the title bar, Esc)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, options: ForgeOptions | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Forge debug tasks")
         self.resize(1180, 760)
         self.rows: list[Row] = []
-        self.running = True
-        self.status = QLabel("Starting the forge…", self)
+        self.running = False
+        self.options = options or ForgeOptions()
+        self.status = QLabel("Choose the options and press Forge.", self)
         self.status.setWordWrap(True)
         self.progress = QProgressBar(self)
         self.progress.setFormat("%v of %m goldens")
@@ -88,8 +94,8 @@ class ForgeDialog(QDialog):
         self.drop = QPushButton("Drop", self)
         self.drop.setToolTip("Forget this forged task")
         self.drop.clicked.connect(self._on_drop)
-        self.cancel = QPushButton("Cancel", self)
-        self.cancel.setToolTip("Stop the forge; what it wrote so far stays whole")
+        self.cancel = QPushButton("Close", self)
+        self.cancel.setToolTip("Close the dialog")
         self.cancel.clicked.connect(self._on_cancel)
         right = QWidget(self)
         side = QVBoxLayout(right)
@@ -101,17 +107,67 @@ class ForgeDialog(QDialog):
         split.addWidget(self.candidates)
         split.addWidget(right)
         split.setSizes([420, 760])
+        options_row = self._options_row()
         buttons = QHBoxLayout()
         buttons.addWidget(self.keep)
         buttons.addWidget(self.drop)
         buttons.addStretch(1)
         buttons.addWidget(self.cancel)
         layout = QVBoxLayout(self)
+        layout.addLayout(options_row)
         layout.addWidget(self.status)
         layout.addWidget(self.progress)
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
         self._update_buttons()
+
+    def _spin(self, row: QHBoxLayout, label: str, value: int, low: int, tip: str) -> QSpinBox:
+        spin = QSpinBox(self)
+        spin.setRange(low, 1000)
+        spin.setValue(value)
+        spin.setToolTip(tip)
+        row.addWidget(QLabel(label, self))
+        row.addWidget(spin)
+        return spin
+
+    def _options_row(self) -> QHBoxLayout:
+        o = self.options
+        row = QHBoxLayout()
+        self.reruns = self._spin(row, "Reruns R", o.reruns, 1, "Seeded runs per program")
+        self.per_golden = self._spin(row, "Bugs per golden N", o.per_golden, 1, "Kept at most")
+        self.tries = self._spin(row, "Tries K", o.tries, 1, "Candidates tried per golden")
+        self.derive = QCheckBox("Derive tests where the script misses a bug", self)
+        self.derive.setChecked(o.derive)
+        row.addWidget(self.derive)
+        row.addStretch(1)
+        self.start = QPushButton("Forge", self)
+        self.start.setDefault(True)
+        self.start.clicked.connect(self._on_start)
+        row.addWidget(self.start)
+        return row
+
+    def chosen_options(self) -> ForgeOptions:
+        """The options as the author set them (the others as given)."""
+        return replace(
+            self.options,
+            reruns=self.reruns.value(),
+            per_golden=self.per_golden.value(),
+            tries=self.tries.value(),
+            derive=self.derive.isChecked(),
+        )
+
+    def begin(self) -> None:
+        """The forge started: the options are fixed, Cancel stops it."""
+        self.running = True
+        for widget in (self.reruns, self.per_golden, self.tries, self.derive, self.start):
+            widget.setEnabled(False)
+        self.status.setText("Starting the forge…")
+        self.cancel.setText("Cancel")
+        self.cancel.setToolTip("Stop the forge; what it wrote so far stays whole")
+
+    def _on_start(self) -> None:
+        if not self.running and self.start.isEnabled():
+            self.start_requested.emit(self.chosen_options())
 
     def set_progress(self, done: int, total: int, what: str) -> None:
         """`done` goldens of `total` are forged; `what` the forge is doing now."""

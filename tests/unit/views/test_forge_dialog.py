@@ -45,9 +45,23 @@ def test_candidates_are_listed_as_validated_and_kept_edited_or_dropped_by_the_au
     golden = load_task(make_task(tmp_path / "golden"))
     library = tmp_path / "library"
     controller = _controller(qtbot, library, FakeEvaluator(cat_rule))
+    controller.options = ForgeOptions()  # the dialog starts on the command's defaults
     dialog = controller.open_dialog()
+    dialog.start_requested.connect(lambda options: controller.begin([golden], options))
     dialog.show()
-    outcomes = asyncio.run(controller.run([golden]))
+    assert (dialog.reruns.value(), dialog.tries.value(), dialog.derive.isChecked()) == (5, 20, True)
+    assert not dialog.running and dialog.cancel.text() == "Close"
+
+    async def forge() -> Any:
+        dialog.reruns.setValue(2)
+        dialog.derive.setChecked(False)
+        dialog.start.click()
+        assert controller._running is not None and dialog.cancel.text() == "Cancel"
+        assert not dialog.reruns.isEnabled()
+        return await controller._running
+
+    outcomes = asyncio.run(forge())
+    assert controller.options.reruns == 2 and not controller.options.derive
     assert outcomes is not None and outcomes[0].kept == 2, outcomes
     assert [r.state for r in dialog.rows] == [PENDING, PENDING]
     assert all(r.verdict.reruns == (False, False) for r in dialog.rows)
