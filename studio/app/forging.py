@@ -79,9 +79,12 @@ async def forge_all(
     library: Path,
     options: ForgeOptions,
     events: ForgeEvents | None = None,
+    kept_in: Sequence[Path] = (),
 ) -> list[ForgeOutcome]:
     """Forge from every golden in turn into `library`; one outcome per golden, in order (a
-    golden that cannot be forged has its `error` and the others go on)."""
+    golden that cannot be forged has its `error` and the others go on). A task already in
+    `library` or in one of `kept_in` (the window's library, when forging into its staging
+    folder) counts as kept before and is not forged again."""
     events = events or ForgeEvents()
     outcomes: list[ForgeOutcome] = []
     total = len(goldens)
@@ -90,7 +93,9 @@ async def forge_all(
         def said(golden: str, what: str, index: int = index) -> None:
             events.progress(index, total, golden, what)
 
-        outcome = await forge_golden(evaluator, entry, library, options, said, events.verdict)
+        outcome = await forge_golden(
+            evaluator, entry, library, options, said, events.verdict, kept_in
+        )
         outcomes.append(outcome)
         events.finished(index, total, outcome)
     return outcomes

@@ -161,8 +161,10 @@ class _Forge:
         opts: ForgeOptions,
         progress: ProgressFn | None,
         on_verdict: VerdictFn | None = None,
+        kept_in: Sequence[Path] = (),
     ) -> None:
         self.evaluator, self.entry, self.library, self.opts = evaluator, entry, library, opts
+        self.kept_in = list(kept_in)
         self.progress = progress or (lambda _g, _w: None)
         self.on_verdict = on_verdict or (lambda _v: None)
         self.gate = asyncio.Semaphore(max(1, opts.workers))
@@ -214,7 +216,7 @@ class _Forge:
                 f"{entry.folder}: nothing to mutate (no site for the forge's operators)"
             )
             return self.out
-        done = writer.forged_ids(self.library)
+        done = writer.forged_ids(self.library).union(*map(writer.forged_ids, self.kept_in))
         fresh = []
         for c in candidates:
             if c.task_id in done:
@@ -435,13 +437,15 @@ async def forge_golden(
     opts: ForgeOptions,
     progress: ProgressFn | None = None,
     on_verdict: VerdictFn | None = None,
+    kept_in: Sequence[Path] = (),
 ) -> ForgeOutcome:
     """Forge debug tasks from `entry` into `library`; the outcome names an error, if any.
-    `on_verdict` hears of every judged candidate (see the module doc)."""
+    `on_verdict` hears of every judged candidate (see the module doc); a task already in
+    `library` or in one of `kept_in` counts as kept before and is not forged again."""
     t0 = time.perf_counter()
     writer.clean_leftovers(library)
     try:
-        out = await _Forge(evaluator, entry, library, opts, progress, on_verdict).run()
+        out = await _Forge(evaluator, entry, library, opts, progress, on_verdict, kept_in).run()
     except ProposalError as exc:
         out = ForgeOutcome(golden=entry.task.id, error=str(exc))
     out.seconds = time.perf_counter() - t0

@@ -114,7 +114,7 @@ class ForgeController(QObject):
         try:
             evaluator = await self._evaluator()
             outcomes = await forging.forge_all(
-                evaluator, goldens, self.staging, self.options, events
+                evaluator, goldens, self.staging, self.options, events, [self.library_root()]
             )
         except asyncio.CancelledError:
             dialog.finish("Stopped. The forged tasks listed can still be kept.")
@@ -126,9 +126,11 @@ class ForgeController(QObject):
             return None
         self.outcomes = outcomes
         forged = sum(o.kept for o in outcomes)
+        before = sum(o.kept_before for o in outcomes)
         errors = [f"{o.golden}: {o.error}" for o in outcomes if o.error]
         dialog.finish(
             f"Done: {forged} debug task(s) forged from {total} golden(s); keep or drop each."
+            + (f" ({before} already in the library, not forged again)" if before else "")
             + ("\n" + "\n".join(errors) if errors else "")
         )
         return outcomes

@@ -161,3 +161,19 @@ def test_a_path_without_a_golden_is_named_before_anything_runs(tmp_path: Path) -
 
     with pytest.raises(StudioError, match="no task with a golden project"):
         forging.goldens_in([tmp_path])
+
+
+def test_a_bug_kept_in_the_library_is_not_forged_again(qtbot: Any, tmp_path: Path) -> None:
+    golden = load_task(make_task(tmp_path / "golden"))
+    library = tmp_path / "library"
+    controller = _controller(qtbot, library, FakeEvaluator(cat_rule))
+    dialog = controller.open_dialog()
+    asyncio.run(controller.run([golden]))
+    first = dialog.rows[0].verdict.task_id
+    dialog.keep.click()
+    dialog.close()
+    again = controller.open_dialog()
+    outcomes = asyncio.run(controller.run([golden]))
+    assert outcomes is not None and outcomes[0].kept_before == 1 and outcomes[0].kept == 1
+    assert first not in [r.verdict.task_id for r in again.rows]
+    assert "(1 already in the library, not forged again)" in again.status.text()
