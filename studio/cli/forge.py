@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli.common import EXIT_FAILED, EXIT_OK
-from studio.models.errors import StudioError
 from studio.services.runtime import editions
 
 COMMAND = "forge"
@@ -72,26 +71,13 @@ def forge(args: argparse.Namespace) -> int:
     return asyncio.run(_forge(args))
 
 
-def _goldens(paths: list[Path]) -> list[Any]:
-    from studio.services.core.store import scan_library
-
-    found = []
-    for path in paths:
-        scan = scan_library(path)
-        for error in scan.errors:
-            print(f"skipped: {error}", file=sys.stderr)
-        found += [t for t in scan.tasks if t.task.golden_project]
-    return found
-
-
 async def _forge(args: argparse.Namespace) -> int:
-    from studio.app import runners
-    from studio.services.forge.pipeline import ForgeOptions, forge_golden
+    from studio.app import forging, runners
+    from studio.services.forge.pipeline import ForgeOptions
 
-    goldens = _goldens(args.paths)
-    if not goldens:
-        names = ", ".join(str(p) for p in args.paths)
-        raise StudioError(f"{names}: no task with a golden project to forge from")
+    goldens, errors = forging.goldens_in(args.paths)
+    for error in errors:
+        print(f"skipped: {error}", file=sys.stderr)
     edition = editions.choose(args.edition, args.paths)
     if not args.ray:
         editions.require_installed(edition, str(args.paths[0]))
@@ -106,18 +92,18 @@ async def _forge(args: argparse.Namespace) -> int:
         mechanisms=args.mechanism or list(MECHANISM_NAMES),
         derive=not args.no_derive,
     )
-    outcomes = []
 
-    def progress(golden: str, what: str) -> None:
+    def progress(_index: int, _total: int, golden: str, what: str) -> None:
         if not args.json:
             print(f"{golden}: {what}", file=sys.stderr)
 
     async with runners.evaluator(args.ray, options.workers, edition) as evaluator:
-        for entry in goldens:
-            outcome = await forge_golden(evaluator, entry, args.out, options, progress)
-            outcomes.append(outcome)
-            if outcome.error:
-                print(f"{entry.task.id}: {outcome.error}", file=sys.stderr)
+        outcomes = await forging.forge_all(
+            evaluator, goldens, args.out, options, forging.ForgeEvents(progress=progress)
+        )
+    for o in outcomes:
+        if o.error:
+            print(f"{o.golden}: {o.error}", file=sys.stderr)
     kept = sum(o.kept + o.kept_before for o in outcomes)
     if args.json:
         print(json.dumps([o.model_dump() for o in outcomes], indent=2))

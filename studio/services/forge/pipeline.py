@@ -17,6 +17,10 @@
 5. A caught candidate whose failures (tests and messages, run by run) equal those of a bug kept
    before for this golden is behaviourally equivalent to it and rejected; the others are kept,
    up to N per golden, each written as a whole debug task (`writer.write_task`).
+
+Each judged candidate is told to `on_verdict` (when given) as a `Verdict`: its task id,
+mechanism and operator, the pass/fail of every bugged rerun, kept or the reason it was
+rejected, and the bugged program, so a front end can show candidates as they are validated.
 """
 
 from __future__ import annotations
@@ -45,10 +49,31 @@ from studio.services.propose.model import ProposalError
 from studio.services.propose.pipeline import ProposeOptions, propose
 from studio.services.runtime.evaluator import Evaluates, Evaluator
 
-__all__ = ["ForgeOptions", "ProgressFn", "forge_golden", "forged_task_id"]
+__all__ = ["ForgeOptions", "ProgressFn", "Verdict", "VerdictFn", "forge_golden", "forged_task_id"]
 
 ProgressFn = Callable[[str, str], None]  # (golden id, what happened)
 _SCRIPT_FAULTS = {ErrorKind.SYNTAX, ErrorKind.SETUP, ErrorKind.RESULT}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One judged candidate: `kept`, or `reason` says why it was rejected. `reruns` are the
+    bugged program's pass (True) or fail per seeded rerun under the tests that judged it
+    (`tests_from`: "own" or "derived"); `sb3` is the bugged program."""
+
+    golden: str
+    task_id: str
+    mechanism: str
+    operator: str
+    description: str
+    reruns: tuple[bool, ...]
+    tests_from: str
+    kept: bool
+    reason: str
+    sb3: bytes
+
+
+VerdictFn = Callable[[Verdict], None]
 
 
 @dataclass
@@ -135,9 +160,13 @@ class _Forge:
         library: Path,
         opts: ForgeOptions,
         progress: ProgressFn | None,
+        on_verdict: VerdictFn | None = None,
+        kept_in: Sequence[Path] = (),
     ) -> None:
         self.evaluator, self.entry, self.library, self.opts = evaluator, entry, library, opts
+        self.kept_in = list(kept_in)
         self.progress = progress or (lambda _g, _w: None)
+        self.on_verdict = on_verdict or (lambda _v: None)
         self.gate = asyncio.Semaphore(max(1, opts.workers))
         self.seeds = [opts.seed + i for i in range(max(1, opts.reruns))]
         self.out = ForgeOutcome(golden=entry.task.id)
@@ -187,7 +216,7 @@ class _Forge:
                 f"{entry.folder}: nothing to mutate (no site for the forge's operators)"
             )
             return self.out
-        done = writer.forged_ids(self.library)
+        done = writer.forged_ids(self.library).union(*map(writer.forged_ids, self.kept_in))
         fresh = []
         for c in candidates:
             if c.task_id in done:
@@ -255,7 +284,7 @@ class _Forge:
     ) -> None:
         opts = self.opts
         if any(r.error and r.error.kind is ErrorKind.PROJECT for r in runs):
-            self.out.reject("the VM cannot load it")
+            self._tell(c, runs, "own", "the VM cannot load it")
             return
         failing = _failing(golden_runs, runs, opts) if _rate(runs) <= opts.theta_fail else []
         derived: str | None = None
@@ -268,11 +297,11 @@ class _Forge:
                 derived, failing, runs, g_rate, b_rate = found
                 tests_from = "derived"
         if not failing:
-            self.out.reject("not caught by the tests")
+            self._tell(c, runs, tests_from, "not caught by the tests")
             return
         sig = _signature(runs)
         if sig in signatures:
-            self.out.reject("equivalent to a bug kept before")
+            self._tell(c, runs, tests_from, "equivalent to a bug kept before")
             return
         signatures.append(sig)
         record = self._record(c, gj, failing, tests_from, g_rate, b_rate)
@@ -280,7 +309,28 @@ class _Forge:
         writer.write_task(self.library, c.task_id, self.entry, bugged_sb3, record, derived)
         self.out.kept += 1
         self.out.records[c.task_id] = record
+        self._tell(c, runs, tests_from, "")
         self.progress(self.entry.task.id, f"kept {c.task_id} ({c.mechanism})")
+
+    def _tell(self, c: _Candidate, runs: list[EvalResult], tests_from: str, reason: str) -> None:
+        """Reject `c` for `reason` (kept when empty) and tell `on_verdict`."""
+        if reason:
+            self.out.reject(reason)
+        m = c.mutant
+        self.on_verdict(
+            Verdict(
+                golden=self.entry.task.id,
+                task_id=c.task_id,
+                mechanism=c.mechanism,
+                operator=m.operator,
+                description=m.description,
+                reruns=tuple(bool(r.success) for r in runs),
+                tests_from=tests_from,
+                kept=not reason,
+                reason=reason,
+                sb3=c.sb3,
+            )
+        )
 
     async def _derive(
         self, c: _Candidate, golden_bytes: bytes
@@ -386,12 +436,16 @@ async def forge_golden(
     library: Path,
     opts: ForgeOptions,
     progress: ProgressFn | None = None,
+    on_verdict: VerdictFn | None = None,
+    kept_in: Sequence[Path] = (),
 ) -> ForgeOutcome:
-    """Forge debug tasks from `entry` into `library`; the outcome names an error, if any."""
+    """Forge debug tasks from `entry` into `library`; the outcome names an error, if any.
+    `on_verdict` hears of every judged candidate (see the module doc); a task already in
+    `library` or in one of `kept_in` counts as kept before and is not forged again."""
     t0 = time.perf_counter()
     writer.clean_leftovers(library)
     try:
-        out = await _Forge(evaluator, entry, library, opts, progress).run()
+        out = await _Forge(evaluator, entry, library, opts, progress, on_verdict, kept_in).run()
     except ProposalError as exc:
         out = ForgeOutcome(golden=entry.task.id, error=str(exc))
     out.seconds = time.perf_counter() - t0

@@ -47,6 +47,7 @@ class LibraryPanel(QWidget):
     delete_requested = Signal(object)  # TaskFolder
     open_folder_requested = Signal()
     restore_requested = Signal()
+    forge_requested = Signal(object)  # TaskFolder, or None for the whole library
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -254,6 +255,13 @@ class LibraryPanel(QWidget):
             menu.addAction(f"Delete {entry.task.id}…", lambda: self.delete_requested.emit(entry))
         menu.addSeparator()
         menu.addAction("Restore a deleted task…", self.restore_requested.emit)
+        menu.addSeparator()
+        forge_from = f"from {entry.task.id}" if entry is not None else "from the library"
+        menu.addAction(f"Forge debug tasks {forge_from}…", lambda: self.forge_requested.emit(entry))
+        if entry is not None:
+            menu.addAction(
+                "Forge debug tasks from the library…", lambda: self.forge_requested.emit(None)
+            )
         return menu
 
     def _on_current_item_changed(self, current: QTreeWidgetItem | None, _previous: object) -> None:

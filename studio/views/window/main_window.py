@@ -54,6 +54,7 @@ from studio.views.shell.studio_shell import LibraryLookup, StudioShell
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.widgets.background import BackgroundTasks
 from studio.views.widgets.dialogs import ask_buttons
+from studio.views.window import forge_menu
 from studio.views.window.edition import EditionFollower, EvaluationBrowser
 from studio.views.window.library_commands import LibraryWiring
 from studio.views.window.run_menu import RunWiring
@@ -239,6 +240,7 @@ class MainWindow(QMainWindow):
         c.submit.triggered.connect(lambda: self.background.spawn(self.quality.submit()))
         self.quality.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.proposing.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.forging = forge_menu.install(self, library, self.browser.ready_evaluator)
         self.diff_tab = DiffTab(self.tabs, self.diff, self.quality.show_session_diff, shell.spawn)
         self.quality.diff_shown.connect(self.diff_tab.show_asked)
         self.library.task_selected.connect(self._on_task_selected)
