@@ -176,7 +176,8 @@ def _play(client: Client, mode: str, actions: int, seed: int) -> list[tuple[int,
         # final: the result as it stands, whether or not the fuzz ended the episode (a running
         # episode's plain evaluate is a feedback turn, refused without a budget)
         status, result = client("POST", f"/episodes/{episode}/evaluate", {"final": True})
-        assert status == 200 and result["total_tests"] > 0, result
+        assert status == 200, result
+        assert result["total_tests"] > 0, (result.get("error"), result)  # the error first
     finally:
         client("DELETE", f"/episodes/{episode}")
     return answers
