@@ -14,6 +14,7 @@ delivers the result on the GUI thread: `drawn(token, targets per project)` or
 
 from __future__ import annotations
 
+import contextlib
 import html
 import threading
 from dataclasses import dataclass
@@ -170,18 +171,27 @@ class PictureDrawer(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.token = 0
+        self.worker: threading.Thread | None = None
 
     def request(self, projects: list[dict[str, Any]]) -> int:
-        """Start drawing; the token the answer will carry (the latest request's is `token`)."""
+        """Start drawing; the token the answer will carry (the latest request's is `token`).
+        `worker` is the thread drawing it."""
         self.token += 1
         token = self.token
-        threading.Thread(target=self._work, args=(token, projects), daemon=True).start()
+        self.worker = threading.Thread(target=self._work, args=(token, projects), daemon=True)
+        self.worker.start()
         return token
 
     def _work(self, token: int, projects: list[dict[str, Any]]) -> None:
         try:
             result: list[list[TargetPictures]] = many_pictures([p["targets"] for p in projects])
         except Exception as exc:  # a renderer that cannot run: the pane says why
-            self.failed.emit(token, str(exc))
+            self._answer("failed", token, str(exc))
             return
-        self.drawn.emit(token, result)
+        self._answer("drawn", token, result)
+
+    def _answer(self, signal: str, *args: Any) -> None:
+        """Emit `signal` unless the drawer was deleted while it drew (its pane or window closed):
+        then nobody waits for the answer, and Qt's "Signal source has been deleted" is dropped."""
+        with contextlib.suppress(RuntimeError):
+            getattr(self, signal).emit(*args)
