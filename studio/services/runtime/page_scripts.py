@@ -73,7 +73,8 @@ __all__ = [
     "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
     "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
     "RUNNER_PATH", "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS",
-    "SYNTAX_JS", "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "HandlePage", "PageScript",
+    "SYNTAX_JS", "TEXT_APPLY",
+    "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "HandlePage", "PageScript",
     "QtScriptPage", "add_runner", "bridge", "call", "call_handle", "contain", "contain_ahead",
     "handle", "in_order", "install", "own", "own_call", "own_now", "ping", "qt_bridge_call",
     "qt_json", "replace_document", "run_evaluation", "runner", "source", "syntax_error", "version",
@@ -175,7 +176,8 @@ ELEMENTS = PageScript("elements.js", "StudioElements", (HELPERS,))
 SCRATCHWORLD = PageScript("scratchworld.js", "StudioScratchWorld")
 INPUT = PageScript("input-capture.js", "studioInput")
 EDITOR = PageScript("editor-reads.js", "studioEditor", (HELPERS,))
-SCRIPTS = (HELPERS, COMPOSITE, DRAG, QA, ELEMENTS, SCRATCHWORLD, INPUT, EDITOR)
+TEXT_APPLY = PageScript("text-apply.js", "studioTextApply", (HELPERS,))
+SCRIPTS = (HELPERS, COMPOSITE, DRAG, QA, ELEMENTS, SCRATCHWORLD, INPUT, EDITOR, TEXT_APPLY)
 
 
 @cache

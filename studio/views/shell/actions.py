@@ -92,6 +92,14 @@ class StudioActions:
         )
         self.submit = make("Su&bmit for review", ["Ctrl+Shift+S"], "Lint, then submit for review")
         self.show_diff = make("Show &diff", ["Ctrl+3"], "Initial vs golden, block by block")
+        self.show_text = make(
+            "Block te&xt", ["Ctrl+4"], "The editing target's scripts as block text (Text tab)"
+        )
+        self.apply_text = make(
+            "&Apply block text",
+            ["Ctrl+Shift+Return"],
+            "Put the Text tab's blocks into the editor's target (one undo step)",
+        )
         self.shortcuts = make("&Keyboard shortcuts", ["F1"], "List every shortcut")
         self.start_run = make(
             "&Start agent run…",
@@ -179,6 +187,9 @@ class StudioActions:
         task_menu = menu.addMenu("&Task")
         for action in (*self.task_actions, *self.authoring_actions):
             task_menu.addAction(action)
+        task_menu.addSeparator()
+        task_menu.addAction(self.show_text)
+        task_menu.addAction(self.apply_text)
         task_menu.addSeparator()
         task_menu.addAction(self.reload_editor)
         run_menu = menu.addMenu("&Run")

@@ -37,6 +37,7 @@ from studio.views.authoring.document_bar import DocumentBar
 from studio.views.authoring.propose_controller import ProposeController
 from studio.views.authoring.script_editor import ScriptEditor
 from studio.views.authoring.task_form import TaskForm
+from studio.views.authoring.text_pane import TextPane
 from studio.views.checks.panel import ChecksPanel
 from studio.views.checks.quality_controller import QualityController
 from studio.views.checks.review_panel import ReviewPanel
@@ -54,7 +55,7 @@ from studio.views.shell.studio_shell import LibraryLookup, StudioShell
 from studio.views.viewer.run_panel import RunPanel
 from studio.views.widgets.background import BackgroundTasks
 from studio.views.widgets.dialogs import ask_buttons
-from studio.views.window import forge_menu
+from studio.views.window import forge_menu, text_tab
 from studio.views.window.edition import EditionFollower, EvaluationBrowser
 from studio.views.window.library_commands import LibraryWiring
 from studio.views.window.run_menu import RunWiring
@@ -103,6 +104,7 @@ class MainWindow(QMainWindow):
         self.checks = ChecksPanel(self)
         self.review = ReviewPanel(self)
         self.run_panel = RunPanel(self)
+        self.text_pane = TextPane(self)
         self.tabs = QTabWidget(self)
         self.authoring = AuthoringController(self, self.editor, self.bar, self.form, self.script)
         self.authoring.spawn = self.background.spawn
@@ -134,6 +136,7 @@ class MainWindow(QMainWindow):
                 (self.results, "Results"),
                 (self.checks, "Checks"),
                 (self.diff, "Diff"),
+                (self.text_pane, "Text"),
                 (self.review, "Review"),
                 (self.run_panel, "Run"),
             ],
@@ -241,6 +244,7 @@ class MainWindow(QMainWindow):
         self.quality.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.proposing.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
         self.forging = forge_menu.install(self, library, self.browser.ready_evaluator)
+        self.text = text_tab.install(shell, self.current, self.text_pane, self.tabs)
         self.diff_tab = DiffTab(self.tabs, self.diff, self.quality.show_session_diff, shell.spawn)
         self.quality.diff_shown.connect(self.diff_tab.show_asked)
         self.library.task_selected.connect(self._on_task_selected)

@@ -1,0 +1,130 @@
+"""The Text tab in the real window: the pane follows the editor, Apply puts the text's blocks
+into the real editor's VM as one undo step, and a line that cannot be placed changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.sample_task import write_sample_task
+
+pytestmark = [pytest.mark.gui, pytest.mark.browser]
+WAIT_MS = 90_000
+
+CAT = "vm.runtime.getSpriteTargetByName('Cat')"
+CAT_OPCODES = f"Object.values({CAT}.blocks._blocks).map(b => b.opcode).sort().join(',')"
+CAT_TOPS = f"{CAT}.blocks.getScripts().length"
+HITS = "Boolean(vm.runtime.getTargetForStage().lookupVariableByNameAndType('hits', ''))"
+APPLIED_OPCODES = sorted(
+    [
+        "control_repeat",
+        "data_changevariableby",
+        "event_whenflagclicked",
+        "math_number",
+        "math_whole_number",
+    ]
+)
+NEW_TEXT = "when green flag clicked\nrepeat (3)\n    change [hits v] by (2)\nend\n"
+
+
+def _type(pane: Any, text: str) -> None:
+    """Replace the pane's text as typing or pasting does (an edit: the pane is dirty)."""
+    pane.editor.selectAll()
+    pane.editor.insertPlainText(text)
+
+
+def _scripts(text: str) -> list[str]:
+    return sorted(part.strip() for part in text.split("\n\n") if part.strip())
+
+
+def _open_golden(qtbot: Any, window: Any) -> None:
+    assert window.library.select_task("cat-hello")
+    qtbot.waitUntil(window.commands.open_golden.isEnabled, timeout=WAIT_MS)
+    window.commands.open_golden.trigger()
+    qtbot.waitUntil(lambda: window.editor.project_name.endswith("golden.sb3"), timeout=WAIT_MS)
+
+
+def test_apply_puts_the_text_into_the_editor_and_one_undo_takes_it_back(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
+) -> None:
+    write_sample_task(tmp_path / "lib" / "cat-hello")
+    window = boot_window(tmp_path / "lib")
+    run_async(window.wait_library())
+    _open_golden(qtbot, window)
+    pane = window.text_pane
+    before = js(window, CAT_OPCODES)
+    assert js(window, CAT_TOPS) == 2
+
+    window.commands.show_text.trigger()  # Ctrl+4: the tab, with the Cat's scripts
+    assert window.tabs.currentWidget() is pane
+    qtbot.waitUntil(lambda: "when this sprite clicked" in pane.text(), timeout=WAIT_MS)
+    assert "Cat" in pane.target.text() and not pane.dirty
+    shown = pane.text()
+
+    # a line that cannot be placed: listed with its number, nothing applied
+    _type(pane, "when green flag clicked\nmove (10) steps\nend\n")
+    assert pane.dirty
+    window.commands.apply_text.trigger()
+    qtbot.waitUntil(lambda: pane.problems.count() > 0, timeout=WAIT_MS)
+    assert "line 3" in pane.problems.item(0).text(), pane.problems.item(0).text()
+    assert pane.status.text().startswith("Nothing applied")
+    assert js(window, CAT_OPCODES) == before
+
+    # Apply: the Cat's scripts are the text's, a new variable made, the editor unsaved
+    _type(pane, NEW_TEXT)
+    window.commands.apply_text.trigger()
+    qtbot.waitUntil(lambda: pane.status.text().startswith("Applied"), timeout=WAIT_MS)
+    assert "variable 'hits'" in pane.status.text() and "differ" not in pane.status.text()
+    assert pane.problems.isHidden() and not pane.dirty
+    assert js(window, CAT_TOPS) == 1
+    assert js(window, CAT_OPCODES) == ",".join(APPLIED_OPCODES)
+    assert js(window, HITS) is True
+    assert run_async(window.editor.bridge_now("isDirty")) is True
+    qtbot.waitUntil(lambda: window.current.dirty().get("golden") is True, timeout=WAIT_MS)
+
+    # the program runs as the text says: the flag makes hits 6
+    js(window, "vm.greenFlag(), true")
+    qtbot.waitUntil(
+        lambda: js(window, "vm.runtime.getTargetForStage()"
+                           ".lookupVariableByNameAndType('hits', '').value") == 6,
+        timeout=WAIT_MS,
+    )  # fmt: skip
+
+    # one undo (the editor's own undo stack, one event group) brings the blocks back
+    assert pane.undo_button.isEnabled()
+    pane.undo_button.click()
+    qtbot.waitUntil(lambda: pane.status.text().startswith("The apply was undone"), timeout=WAIT_MS)
+    assert js(window, CAT_OPCODES) == before
+    assert js(window, CAT_TOPS) == 2
+    assert js(window, HITS) is False
+    assert _scripts(pane.text()) == _scripts(shown) and not pane.dirty  # (in the VM's order)
+
+
+def test_the_pane_follows_the_editor_and_keeps_typed_text(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
+) -> None:
+    write_sample_task(tmp_path / "lib" / "cat-hello")
+    window = boot_window(tmp_path / "lib")
+    run_async(window.wait_library())
+    _open_golden(qtbot, window)
+    pane = window.text_pane
+    window.commands.show_text.trigger()
+    qtbot.waitUntil(lambda: "when this sprite clicked" in pane.text(), timeout=WAIT_MS)
+
+    # a change in the editor (a script deleted there) reaches a pane nothing was typed in
+    js(window, "workspace.getTopBlocks(false).find(b => b.type === 'event_whenthisspriteclicked')"
+               ".dispose(false), true")  # fmt: skip
+    qtbot.waitUntil(lambda: "when this sprite clicked" not in pane.text(), timeout=WAIT_MS)
+    assert "when @greenFlag clicked" in pane.text() and not pane.dirty
+
+    # typed text is kept when the editor changes; the pane says so; Reload takes the editor's
+    _type(pane, "say [mine]\n")
+    js(window, "workspace.getTopBlocks(false)[0].dispose(false), true")
+    qtbot.waitUntil(pane.stale.isVisible, timeout=WAIT_MS)
+    assert pane.text() == "say [mine]\n"
+    pane.reload_button.click()
+    qtbot.waitUntil(lambda: pane.text() == "" and not pane.dirty, timeout=WAIT_MS)
+    assert pane.stale.isHidden()
