@@ -3,6 +3,7 @@
 ```
 studio blocks text PROJECT.sb3 [--sprite NAME] [--json]
 studio blocks build TEXT --out PROJECT.sb3 [--into PROJECT.sb3] [--sprite NAME]
+studio blocks set-task TASK --golden|--initial TEXT [--sprite NAME]
 studio blocks picture PROJECT.sb3 [--sprite NAME] --out DIR|FILE.svg|FILE.html
 studio nl2scratch score PREDICTIONS.jsonl [--gold GOLD.jsonl] [--tasks LIBRARY] [--json]
 studio import nl2scratch FILE.jsonl DEST [--json]
@@ -15,6 +16,10 @@ studio export nl2scratch SRC OUT.jsonl [--json]
 `--into` the given project with the scripts of each target the text names replaced (text
 without markers: the `--sprite` target); it prints what it had to create. A line that cannot
 be placed stops the build (exit 2) with every such line named: nothing is written.
+`blocks set-task TASK --golden|--initial TEXT` makes a task's golden (or initial) project
+from text: the text's targets replace their scripts in that project (in a copy of the other
+one when the task has none yet), written atomically, task.json's metadata updated
+(`studio.app.text_authoring.set_task_project`).
 `blocks picture` draws the scripts as SVG pictures with the scratchblocks package (Scratch 3
 style; `studio.app.block_pictures` says what each form of `--out` holds).
 `nl2scratch score` prints NL2Scratch's metrics (with `--json`, the totals under the scoring
@@ -55,6 +60,13 @@ def register(subparsers: Any) -> None:
     build.add_argument("--into", type=Path, metavar="PROJECT.sb3", help="replace scripts here")
     build.add_argument("--sprite", default="Sprite1", help="the target of unmarked text")
     build.set_defaults(handler=build_text)
+    task = sub.add_parser("set-task", help="make a task's golden or initial project from text")
+    task.add_argument("task", type=Path, metavar="TASK", help="the task folder")
+    which = task.add_mutually_exclusive_group(required=True)
+    which.add_argument("--golden", metavar="TEXT", help="a text file (- for stdin): the golden")
+    which.add_argument("--initial", metavar="TEXT", help="a text file (- for stdin): the initial")
+    task.add_argument("--sprite", default="Sprite1", help="the target of unmarked text")
+    task.set_defaults(handler=set_task)
     picture = sub.add_parser("picture", help="draw a project's scripts as block pictures (SVG)")
     picture.add_argument("project", type=Path, metavar="PROJECT.sb3")
     picture.add_argument("--sprite", help="only this sprite's scripts ('Stage' for the stage)")
@@ -171,6 +183,21 @@ def build_text(args: argparse.Namespace) -> int:
     atomic.write_bytes(args.out, built.data)
     print(f"wrote {args.out}: {built.scripts} script(s)")
     for item in built.created:
+        print(f"  created {item}")
+    return EXIT_OK
+
+
+def set_task(args: argparse.Namespace) -> int:
+    from studio.app.text_authoring import set_task_project
+
+    which = "golden" if args.golden is not None else "initial"
+    name = args.golden if args.golden is not None else args.initial
+    source = "stdin" if name == "-" else name
+    text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    made = set_task_project(args.task, which, text, args.sprite, source)
+    start = "" if made.base == which else f" (from the {made.base} project)"
+    print(f"wrote {made.path}{start}: {made.scripts} script(s) from {source}")
+    for item in made.created:
         print(f"  created {item}")
     return EXIT_OK
 
