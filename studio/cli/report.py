@@ -76,6 +76,7 @@ def show_report(args: argparse.Namespace) -> int:
         from studio.services.core import atomic
 
         page = render_html(report)
+        page = _with_task_cards(page, args.runs_dir)
         if studies:
             extra = "".join(html for _, html, _ in studies)
             page = (
@@ -101,6 +102,14 @@ def show_report(args: argparse.Namespace) -> int:
                 f"{bundle.images} screenshots, {bundle.seconds:.1f} s)"
             )
     return EXIT_OK
+
+
+def _with_task_cards(page: str, runs_dir: Path) -> str:
+    """The page with the cards of the tasks its runs played (services.runs.task_cards)."""
+    from studio.services.runs.task_cards import task_cards_html
+
+    cards = task_cards_html(runs_dir)
+    return page.replace("</body>", cards + "</body>", 1) if "</body>" in page else page + cards
 
 
 def _study_tables(runs_dir: Path) -> list[tuple[str, str, StudyTables]]:
