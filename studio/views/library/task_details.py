@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from studio.models.task import Convention
 from studio.services.core.store import TaskFolder
+from studio.views.library.card_pictures import CardPictures
 
 _CATEGORY_COLORS = {
     "create": "#1a73e8",
@@ -24,12 +26,19 @@ class TaskDetails(QWidget):
         super().__init__(parent)
         self.browser = QTextBrowser(self)
         self.browser.setOpenLinks(False)
+        self.pictures = CardPictures(self)  # the golden's changed scripts, as blocks
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.setObjectName("task-card-splitter")
+        split.addWidget(self.browser)
+        split.addWidget(self.pictures)
+        split.setSizes([160, 240])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.browser)
+        layout.addWidget(split)
         self.clear()
 
     def clear(self) -> None:
+        self.pictures.clear()
         self.browser.setHtml(
             "<p style='color:#5f6368'>Select a task in the library. "
             "Ctrl+1 opens its initial project, Ctrl+2 its golden project, "
@@ -62,8 +71,10 @@ class TaskDetails(QWidget):
             + f"<br>{escape(str(entry.folder))}</p>"
         )
         self.browser.setHtml("".join(parts))
+        self.pictures.show_task(entry)
 
     def show_load_error(self, message: str) -> None:
+        self.pictures.clear()
         self.browser.setHtml(
             "<h3 style='margin:0; color:#b3261e'>This task failed to load</h3>"
             f"<p style='white-space:pre-wrap'>{escape(message)}</p>"
