@@ -3,6 +3,7 @@ into the real editor's VM as one undo step, and a line that cannot be placed cha
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,11 @@ def test_apply_puts_the_text_into_the_editor_and_one_undo_takes_it_back(
     assert js(window, HITS) is True
     assert run_async(window.editor.bridge_now("isDirty")) is True
     qtbot.waitUntil(lambda: window.current.dirty().get("golden") is True, timeout=WAIT_MS)
+
+    shots = os.environ.get("STUDIO_SHOT_DIR")  # README's picture of the pane (opt-in)
+    if shots:
+        qtbot.waitUntil(lambda: window.details.pictures.changes is not None, timeout=WAIT_MS)
+        window.grab().save(str(Path(shots) / "text-pane.png"))
 
     # the program runs as the text says: the flag makes hits 6
     js(window, "vm.greenFlag(), true")
