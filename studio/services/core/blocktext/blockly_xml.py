@@ -95,9 +95,7 @@ def _mutation(mutation: dict[str, Any]) -> str:
         for key, value in mutation.items()
         if key not in ("tagName", "children")
     )
-    children = "".join(
-        _mutation(c) for c in mutation.get("children") or [] if isinstance(c, dict)
-    )
+    children = "".join(_mutation(c) for c in mutation.get("children") or [] if isinstance(c, dict))
     return f"<{tag}{attrs}>{children}</{tag}>"
 
 
