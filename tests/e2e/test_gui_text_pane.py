@@ -134,3 +134,53 @@ def test_the_pane_follows_the_editor_and_keeps_typed_text(
     pane.reload_button.click()
     qtbot.waitUntil(lambda: pane.text() == "" and not pane.dirty, timeout=WAIT_MS)
     assert pane.stale.isHidden()
+
+
+RICH_TEXT = """\
+define jump (height) <fast>
+if <fast> then
+    change y by (height)
+else
+    change y by ((height) / (2))
+end
+add (height) to [seen v]
+
+when green flag clicked
+delete all of [seen v]
+set [score v] to (0)
+repeat until <(score) > (3)>
+    change [score v] by (1)
+    jump (score) <(score) = (2)>
+end
+broadcast (finished v)
+
+when I receive [finished v]
+say (join [seen: ] (length of [seen v]))
+"""
+
+
+def test_custom_blocks_lists_and_messages_apply_exactly_and_run(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
+) -> None:
+    write_sample_task(tmp_path / "lib" / "cat-hello")
+    window = boot_window(tmp_path / "lib")
+    run_async(window.wait_library())
+    _open_golden(qtbot, window)
+    pane = window.text_pane
+    window.commands.show_text.trigger()
+    qtbot.waitUntil(lambda: "when this sprite clicked" in pane.text(), timeout=WAIT_MS)
+    _type(pane, RICH_TEXT)
+    window.commands.apply_text.trigger()
+    qtbot.waitUntil(lambda: pane.status.text().startswith("Applied"), timeout=WAIT_MS)
+    status = pane.status.text()
+    assert "Applied 3 script(s)" in status and "differ" not in status, status  # as planned
+    for made in ("variable 'score'", "list 'seen'", "message 'finished'"):
+        assert made in status
+    run_async(window.text.reload())  # the editor's own text of what it holds
+    assert _scripts(pane.text()) == _scripts(RICH_TEXT.replace("green flag", "@greenFlag"))
+
+    js(window, "vm.greenFlag(), true")
+    seen = "vm.runtime.getTargetForStage().lookupVariableByNameAndType('seen', 'list').value"
+    qtbot.waitUntil(lambda: js(window, f"{seen}.length") == 4, timeout=WAIT_MS)
+    assert js(window, f"{seen}.map(String).join(',')") == "1,2,3,4"
+    assert js(window, f"{CAT}.y") == 50 + 0.5 + 2 + 1.5 + 2  # half a jump unless fast
