@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from studio.services.runtime.editions import Edition, write_edition
 from tests.helpers.sample_task import write_sample_task
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
@@ -184,3 +185,27 @@ def test_custom_blocks_lists_and_messages_apply_exactly_and_run(
     qtbot.waitUntil(lambda: js(window, f"{seen}.length") == 4, timeout=WAIT_MS)
     assert js(window, f"{seen}.map(String).join(',')") == "1,2,3,4"
     assert js(window, f"{CAT}.y") == 50 + 0.5 + 2 + 1.5 + 2  # half a jump unless fast
+
+
+def test_apply_and_undo_on_the_classic_editor(
+    qtbot: Any, tmp_path: Path, boot_window: Callable[..., Any], run_async: Any, js: Any
+) -> None:
+    library = tmp_path / "lib"
+    write_sample_task(library / "cat-hello")
+    write_edition(library, Edition.CLASSIC)
+    window = boot_window(library)
+    assert js(window, "window.studioEdition.name") == "classic"
+    run_async(window.wait_library())
+    _open_golden(qtbot, window)
+    before = js(window, CAT_OPCODES)
+    pane = window.text_pane
+    window.commands.show_text.trigger()
+    qtbot.waitUntil(lambda: "when this sprite clicked" in pane.text(), timeout=WAIT_MS)
+    _type(pane, RICH_TEXT)
+    window.commands.apply_text.trigger()
+    qtbot.waitUntil(lambda: pane.status.text().startswith("Applied"), timeout=WAIT_MS)
+    assert "differ" not in pane.status.text(), pane.status.text()
+    assert js(window, CAT_TOPS) == 3
+    pane.undo_button.click()
+    qtbot.waitUntil(lambda: pane.status.text().startswith("The apply was undone"), timeout=WAIT_MS)
+    assert js(window, CAT_OPCODES) == before and js(window, CAT_TOPS) == 2
