@@ -136,6 +136,20 @@ def test_the_pane_follows_the_editor_and_keeps_typed_text(
     qtbot.waitUntil(lambda: pane.text() == "" and not pane.dirty, timeout=WAIT_MS)
     assert pane.stale.isHidden()
 
+    # text typed for the Cat is not applied to another target the editor switched to
+    _type(pane, "when @greenFlag clicked\nshow\n")
+    js(window, "vm.setEditingTarget(vm.runtime.getTargetForStage().id), true")
+    qtbot.waitUntil(lambda: "shows Stage now" in pane.stale.text(), timeout=WAIT_MS)
+    assert pane.stale.isVisible() and pane.text() == "when @greenFlag clicked\nshow\n"
+    stage_blocks = "Object.keys(vm.runtime.getTargetForStage().blocks._blocks).length"
+    stage_before = js(window, stage_blocks)
+    window.commands.apply_text.trigger()
+    qtbot.waitUntil(lambda: pane.status.text().startswith("Nothing applied"), timeout=WAIT_MS)
+    assert "the text is Cat's" in pane.status.text()
+    assert js(window, stage_blocks) == stage_before and js(window, CAT_TOPS) == 0
+    pane.reload_button.click()
+    qtbot.waitUntil(lambda: "Stage" in pane.target.text() and not pane.dirty, timeout=WAIT_MS)
+
 
 RICH_TEXT = """\
 define jump (height) <fast>

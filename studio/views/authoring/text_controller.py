@@ -4,7 +4,8 @@
   for its editing target and a count of its workspace's changes (resources/js/text-apply.js
   `state`); when either moved, the pane takes the target's text (`studio.app.text_authoring.
   pane_text` of the VM's serialization of the target), unless the author typed in the pane
-  since it was last set: then the pane keeps the typed text and says the editor changed.
+  since it was last set: then the pane keeps the typed text and says the editor changed (or
+  that it shows another target now: text is applied only to the target it was set from).
 - **Apply.** The editor's project (`export_project`) and the pane's text make the plan
   (`text_authoring.plan_apply`, off the GUI thread): every line that cannot be placed is listed
   with its number and nothing is applied. Otherwise the page replaces the editing target's
@@ -90,8 +91,12 @@ class TextPaneController(QObject):
             seen = (str(state["target"]), int(state.get("version") or 0))
             if seen == self.seen:
                 return False
-            if self.pane.dirty and self.seen is not None and seen[0] == self.seen[0]:
-                self.pane.set_stale(True)
+            if self.pane.dirty and self.seen is not None:
+                mine = self.pane.target_name or self.seen[0]
+                if seen[0] == mine:
+                    self.pane.set_stale(True)
+                else:
+                    self.pane.set_stale(True, _other_target(seen[0], mine))
                 return False
             return await self._load(seen)
 
@@ -138,6 +143,10 @@ class TextPaneController(QObject):
             data = await self.editor.export_project()
         except (StudioError, KeyError, TypeError) as exc:
             self.pane.show_status(f"Nothing applied: the editor cannot be read ({exc})", True)
+            return False
+        mine = self.pane.target_name
+        if mine is not None and target != mine:
+            self.pane.show_status(f"Nothing applied: {_other_target(target, mine)}", error=True)
             return False
         name = self.editor.project_name or "the editor's project"
         try:
@@ -195,3 +204,10 @@ class TextPaneController(QObject):
             await self._load((str(state["target"]), int(state.get("version") or 0)))
         self.pane.show_status("The apply was undone: the editor holds the scripts from before.")
         return True
+
+
+def _other_target(shown: str, mine: str) -> str:
+    return (
+        f"the editor shows {shown} now and the text is {mine}'s: select {mine} in the editor "
+        f"to apply it, or Reload from editor to take {shown}'s scripts."
+    )

@@ -6,6 +6,7 @@ the editor, *Undo apply* takes the last apply back, *Reload from editor* puts th
 scripts into the pane (dropping what was typed). Lines that cannot be placed are listed with
 their number under the text; a click on one puts the cursor on that line. A line above the
 text says when the editor changed while the pane held typed text (nothing is replaced then).
+Text set from one target is applied to that target only (select it in the editor again).
 The pane is the widget alone: `TextPaneController` (text_controller.py) drives it.
 """
 
@@ -44,6 +45,7 @@ class TextPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.target = QLabel("No project in the editor yet", self)
+        self.target_name: str | None = None  # whose scripts the text was set from
         self.apply_button = QPushButton("Apply", self)
         self.apply_button.setToolTip(
             "Replace the target's scripts in the editor by the text's (Ctrl+Shift+Return); "
@@ -99,6 +101,7 @@ class TextPane(QWidget):
 
     def set_text(self, target: str, text: str) -> None:
         """Show `target`'s scripts (the pane is clean afterwards: nothing typed)."""
+        self.target_name = target
         self.target.setText(f"Scripts of <b>{target}</b>")
         self.editor.setPlainText(text)
         self.editor.document().setModified(False)
@@ -110,7 +113,9 @@ class TextPane(QWidget):
         self.stale.hide()
         self.show_problems([])
 
-    def set_stale(self, stale: bool) -> None:
+    def set_stale(self, stale: bool, why: str = _STALE) -> None:
+        """Say (or stop saying) that the editor changed while text was typed here."""
+        self.stale.setText(why)
         self.stale.setVisible(stale)
 
     def show_problems(self, problems: list[Problem]) -> None:
