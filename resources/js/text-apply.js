@@ -13,7 +13,7 @@
  *                                         Blockly event group, every script of the workspace
  *                                         is deleted and each XML script is made and placed
  *                                         at (x, y); the VM follows through its workspace
- *                                         listener, and one undo (Ctrl+Z, `undo`) takes the
+ *                                         listener, and one workspace undo (`undo`) takes the
  *                                         whole group back. Refused, changing nothing, when
  *                                         the editing target is not `request.target`; a
  *                                         script the workspace refuses undoes what was done.
@@ -96,7 +96,7 @@
     await settle();
     const w = ws();
     if (!group || newestGroup(w) !== group) {
-      return { ok: false, error: 'the editor changed since this apply: undo there (Ctrl+Z)' };
+      return { ok: false, error: 'the editor changed since this apply: undo it in the editor' };
     }
     w.undo(false);
     await settle();

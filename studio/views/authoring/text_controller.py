@@ -10,7 +10,7 @@
   (`text_authoring.plan_apply`, off the GUI thread): every line that cannot be placed is listed
   with its number and nothing is applied. Otherwise the page replaces the editing target's
   scripts in one Blockly event group (`apply`): the VM follows through its own workspace
-  listener, the editor's undo (Ctrl+Z in the editor, or *Undo apply* here) takes the whole
+  listener, one undo of the editor's own undo stack (*Undo apply* here) takes the whole
   apply back in one step, and the window's unsaved-work tracking sees the change as any edit.
   After it, the target the VM holds is compared with the plan (`applied_as_planned`), and the
   status line says what the text made (variables, lists, messages) and what it names but the
@@ -173,7 +173,7 @@ class TextPaneController(QObject):
         self.seen = (target, int(state.get("version") or 0))
         self.pane.show_status(self._report(plan, applied_as_planned(plan, after)))
         self.applied.emit(len(plan.scripts))
-        self.message.emit(f"Applied {len(plan.scripts)} script(s) to {target} (Ctrl+Z undoes)")
+        self.message.emit(f"Applied {len(plan.scripts)} script(s) to {target} (Undo apply takes it back)")
         return True
 
     @staticmethod
