@@ -173,7 +173,8 @@ class TextPaneController(QObject):
         self.seen = (target, int(state.get("version") or 0))
         self.pane.show_status(self._report(plan, applied_as_planned(plan, after)))
         self.applied.emit(len(plan.scripts))
-        self.message.emit(f"Applied {len(plan.scripts)} script(s) to {target} (Undo apply takes it back)")
+        count = len(plan.scripts)
+        self.message.emit(f"Applied {count} script(s) to {target} (Undo apply takes it back)")
         return True
 
     @staticmethod
