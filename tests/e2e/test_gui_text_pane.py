@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from studio.services.runtime.editions import Edition, write_edition
+from studio.views.live.page import QtEditorPage
 from tests.helpers.sample_task import write_sample_task
 
 pytestmark = [pytest.mark.gui, pytest.mark.browser]
@@ -199,6 +200,21 @@ def test_custom_blocks_lists_and_messages_apply_exactly_and_run(
     qtbot.waitUntil(lambda: js(window, f"{seen}.length") == 4, timeout=WAIT_MS)
     assert js(window, f"{seen}.map(String).join(',')") == "1,2,3,4"
     assert js(window, f"{CAT}.y") == 50 + 0.5 + 2 + 1.5 + 2  # half a jump unless fast
+
+    # Ctrl+Z pressed in the editor's code area (real Qt input) undoes the whole apply at once
+    page = QtEditorPage(window.editor)
+    corner = js(
+        window,
+        "(() => { const r = document.querySelector('.blocklyMainBackground')"
+        ".getBoundingClientRect(); return [r.right - 120, r.bottom - 60]; })()",
+    )
+    zoom = window.editor.view.zoomFactor()  # the view's pixels are CSS pixels times the zoom
+    run_async(page.mouse.click(corner[0] * zoom, corner[1] * zoom))
+    run_async(page.keyboard.press("Control+z"))
+    qtbot.waitUntil(lambda: js(window, CAT_TOPS) == 2, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "when this sprite clicked" in pane.text(), timeout=WAIT_MS)
+    assert js(window, "Boolean(vm.runtime.getTargetForStage()"
+                      ".lookupVariableByNameAndType('seen', 'list'))") is False  # fmt: skip
 
 
 def test_apply_and_undo_on_the_classic_editor(

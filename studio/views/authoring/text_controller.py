@@ -10,8 +10,8 @@
   (`text_authoring.plan_apply`, off the GUI thread): every line that cannot be placed is listed
   with its number and nothing is applied. Otherwise the page replaces the editing target's
   scripts in one Blockly event group (`apply`): the VM follows through its own workspace
-  listener, one undo of the editor's own undo stack (*Undo apply* here) takes the whole
-  apply back in one step, and the window's unsaved-work tracking sees the change as any edit.
+  listener, one undo of the editor's own stack (Ctrl+Z in its code area, *Undo apply* here)
+  takes the whole apply back, and the window's unsaved-work tracking sees the change as any edit.
   After it, the target the VM holds is compared with the plan (`applied_as_planned`), and the
   status line says what the text made (variables, lists, messages) and what it names but the
   editor lacks (costumes, sounds, sprites).
@@ -174,7 +174,7 @@ class TextPaneController(QObject):
         self.pane.show_status(self._report(plan, applied_as_planned(plan, after)))
         self.applied.emit(len(plan.scripts))
         count = len(plan.scripts)
-        self.message.emit(f"Applied {count} script(s) to {target} (Undo apply takes it back)")
+        self.message.emit(f"Applied {count} script(s) to {target} (Ctrl+Z there undoes it)")
         return True
 
     @staticmethod

@@ -52,7 +52,7 @@ class TextPane(QWidget):
             "one undo takes it back"
         )
         self.undo_button = QPushButton("Undo apply", self)
-        self.undo_button.setToolTip("Take the last apply back: one undo of the editor's workspace")
+        self.undo_button.setToolTip("Take the last apply back (as Ctrl+Z in the code area does)")
         self.undo_button.setEnabled(False)
         self.reload_button = QPushButton("Reload from editor", self)
         self.reload_button.setToolTip("Put the editor's scripts into the pane (drops your text)")
