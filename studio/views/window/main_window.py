@@ -110,19 +110,12 @@ class MainWindow(QMainWindow):
         self.authoring.spawn = self.background.spawn
         self.current = self.authoring.current  # the open task, as the panels read it
         self.library_ops = LibraryController(self, lambda: self.library_root)
+        evaluator, spawn = self.browser.ready_evaluator, self.background.spawn
         self.quality = QualityController(
-            self,
-            self.authoring,
-            self.checks,
-            self.review,
-            self.diff,
-            self.browser.ready_evaluator,
-            self.background.spawn,
+            self, self.authoring, self.checks, self.review, self.diff, evaluator, spawn
         )
         self.quality.on_check_recorded = self._on_check_recorded
-        self.proposing = ProposeController(
-            self, self.authoring, self.script, self.browser.ready_evaluator, self.background.spawn
-        )
+        self.proposing = ProposeController(self, self.authoring, self.script, evaluator, spawn)
         self._close_confirmed = False
         self._splitters = window_layout.build(
             self,
