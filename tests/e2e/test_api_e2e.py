@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.cli import studio_here
+
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "e2e-token"
@@ -155,7 +157,7 @@ def test_oracle_solves_a_task_of_each_category_through_the_api_and_idle_fails(
         out = studio("run", *tasks, "--agent", agent, *common, *extra)
         assert out.returncode == 0, out.stdout + out.stderr
         assert "SR " in out.stdout and "PSR " in out.stdout
-    out = studio("report", str(local), "--json", "--html", str(tmp_path / "report.html"))
+    out = studio_here("report", str(local), "--json", "--html", str(tmp_path / "report.html"))
     assert out.returncode == 0, out.stderr
     rows = {r["agent"]: r for r in json.loads(out.stdout)["rows"]}
     assert rows["oracle"]["overall"]["sr"] == 1.0, rows["oracle"]["tasks"]
@@ -165,7 +167,7 @@ def test_oracle_solves_a_task_of_each_category_through_the_api_and_idle_fails(
     assert (tmp_path / "report.html").read_text().count("<svg") == 1
     # the server recorded the oracle's episodes with their steps, and none of the idle run's
     assert len(_runs(api, "oracle")) == len(API_TASKS) and _runs(api, "idle") == []
-    out = studio("report", str(api.runs), "--json")
+    out = studio_here("report", str(api.runs), "--json")
     rows = {r["agent"]: r for r in json.loads(out.stdout)["rows"]}
     assert rows["oracle"]["overall"]["sr"] == 1.0
     assert rows["oracle"]["overall"]["tasks"] == len(API_TASKS)

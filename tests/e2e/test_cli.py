@@ -1,4 +1,8 @@
-"""The command line, run as a user would: exit codes, JSON shape, messages for bad input."""
+"""The command line, run as a user would: exit codes, JSON shape, messages for bad input.
+
+The first test starts `python -m studio eval` as a process of its own (the exit status a shell
+sees); the others run the same command lines in the test's process (`studio_here`: the same
+parser, handler, output and exit code, without one more interpreter start-up each)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import studio
+from tests.helpers.cli import studio, studio_here
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser
@@ -25,7 +29,7 @@ def test_eval_prints_tests_and_rates(tmp_path: Path) -> None:
 
 def test_eval_json_of_failing_project(tmp_path: Path) -> None:
     folder = make_task(tmp_path / "t")
-    out = studio("eval", str(folder), "--project", str(folder / "initial.sb3"), "--json")
+    out = studio_here("eval", str(folder), "--project", str(folder / "initial.sb3"), "--json")
     assert out.returncode == 1
     data = json.loads(out.stdout)
     assert data["success"] is False and data["passed_tests"] == 1 and data["total_tests"] == 2
@@ -36,7 +40,7 @@ def test_eval_json_of_failing_project(tmp_path: Path) -> None:
 def test_eval_bad_task_json_exits_non_zero(tmp_path: Path) -> None:
     folder = make_task(tmp_path / "t")
     (folder / "task.json").write_text('{"id": "t", "category": "create"}')
-    out = studio("eval", str(folder))
+    out = studio_here("eval", str(folder))
     assert out.returncode == 2
     assert "task.json" in out.stderr and "instruction" in out.stderr
     assert "Traceback" not in out.stderr
@@ -46,7 +50,7 @@ def test_eval_broken_project_exits_non_zero(tmp_path: Path) -> None:
     folder = make_task(tmp_path / "t")
     bad = tmp_path / "bad.sb3"
     bad.write_text("nope")
-    out = studio("eval", str(folder), "--project", str(bad))
+    out = studio_here("eval", str(folder), "--project", str(bad))
     assert out.returncode == 2
     assert "bad.sb3" in out.stdout and "not a zip" in out.stdout
 
@@ -62,7 +66,7 @@ def checked_library(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict
     (weak / "initial.sb3").write_bytes((weak / "golden.sb3").read_bytes())
     broken = make_task(lib / "broken", task_id="broken")
     (broken / "task.json").write_text("{")
-    out = studio("check", str(lib), "--json", "--mutants", "0", "--reruns", "1")
+    out = studio_here("check", str(lib), "--json", "--mutants", "0", "--reruns", "1")
     return out.returncode, json.loads(out.stdout)
 
 

@@ -68,7 +68,7 @@ def test_a_scratchworld_campaign_records_and_reports_its_settings(tmp_path: Any)
     labels the row and lists the settings, and the campaign is a leaderboard file."""
     import json
 
-    from tests.helpers.cli import studio
+    from tests.helpers.cli import studio_here as studio
     from tests.helpers.tasks import make_task
 
     task = make_task(tmp_path / "lib" / "t", task_id="create_t")

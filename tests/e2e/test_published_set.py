@@ -23,7 +23,6 @@ import pytest
 from studio.services.core.store import load_task
 from studio.services.formats.scratchworld.published_protocol import PublishedProtocol
 from studio.services.runtime import editions
-from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.clock_agreement import verdicts
 from studio.services.runtime.editions import Edition
 from tests.helpers.cli import studio
@@ -49,7 +48,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_imported_set_checks_as_the_published_protocol_judges_it(
     tmp_path: Path,
     loop_thread,
-    browser_pool,  # type: ignore[no-untyped-def]
+    classic_pool,  # type: ignore[no-untyped-def]
 ) -> None:
     ids = _cheapest_per_category()
     published = build_published_set(tmp_path / "checkout", ids)
@@ -71,10 +70,8 @@ def test_imported_set_checks_as_the_published_protocol_judges_it(
 
     async def both() -> list[Any]:  # real time: the two runs wait side by side
         paths = (entry.golden_path, entry.initial_path)
-        classic = BrowserPool(browser_pool.server, spares=0, edition=Edition.CLASSIC)
-        async with classic:
-            protocol = PublishedProtocol(classic)
-            return list(await asyncio.gather(*(protocol.evaluate(entry, p) for p in paths)))
+        protocol = PublishedProtocol(classic_pool)  # the session's classic browser
+        return list(await asyncio.gather(*(protocol.evaluate(entry, p) for p in paths)))
 
     for label, reference in zip(labels, loop_thread.run(both()), strict=True):
         ours = checks[debug][label]

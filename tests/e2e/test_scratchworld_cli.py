@@ -1,5 +1,7 @@
-"""`studio import/export scratchworld` as a user runs them, and an imported task evaluated in the
-real browser with the set's own helper library installed as window.EvaluationUtils."""
+"""`studio import/export scratchworld` as a user runs them (the command lines, in the test's
+process; as processes of their own in tests/e2e/test_published_set.py), and an imported task
+evaluated in the real browser with the set's own helper library installed as
+window.EvaluationUtils."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from studio.services.core.store import load_task
-from tests.helpers.cli import studio
+from tests.helpers.cli import studio_here
 from tests.helpers.scratchworld_fixture import build_set
 
 pytestmark = pytest.mark.browser
@@ -24,7 +26,7 @@ def test_imported_tasks_pass_on_golden_with_the_sets_helpers(
     evaluate,  # type: ignore[no-untyped-def]
 ) -> None:
     sw = build_set(tmp_path / "sw")
-    out = studio("import", "scratchworld", str(sw.root), str(tmp_path / "lib"), "--json")
+    out = studio_here("import", "scratchworld", str(sw.root), str(tmp_path / "lib"), "--json")
     assert out.returncode == 0, out.stderr
     assert sorted(json.loads(out.stdout)["imported"]) == sorted(sw.ids)
 
@@ -45,7 +47,7 @@ def test_imported_tasks_pass_on_golden_with_the_sets_helpers(
         result = evaluate(entry, entry.golden_path)
         assert result.error is None and result.success, (task_id, result.details)
 
-    back = studio("export", "scratchworld", str(tmp_path / "lib"), str(tmp_path / "out"))
+    back = studio_here("export", "scratchworld", str(tmp_path / "lib"), str(tmp_path / "out"))
     assert back.returncode == 0, back.stderr
     assert "exported 6 tasks" in back.stdout
     assert _tree(tmp_path / "out") == sw.files()

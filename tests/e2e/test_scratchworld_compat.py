@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.cli import studio_here
 from tests.helpers.published_set import build_published_set
 from tests.helpers.sw_client import (
     CLIENT_SELECTORS,
@@ -722,15 +723,8 @@ def test_sealed_sessions(sw: Served, tmp_path: Path) -> None:
 
 
 def _report(runs: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    """`studio report RUNS` as a user runs it."""
-    return subprocess.run(
-        [*studio_cmd(), "report", str(runs), *flags],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    """`studio report RUNS` as a user runs it (the command line, in this process)."""
+    return studio_here("report", str(runs), *flags)
 
 
 def test_sessions_are_recorded(sw: Served, shared: str) -> None:

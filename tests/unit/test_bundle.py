@@ -13,7 +13,7 @@ from studio.models.agent import Element, EpisodeStatus
 from studio.models.errors import StudioError
 from studio.services.runs.bundle import write_bundle
 from studio.services.runs.bundle.writer import GLOBAL
-from tests.helpers.cli import studio
+from tests.helpers.cli import studio_here
 from tests.unit.trajectories.build import (
     observation,
     png,
@@ -138,7 +138,7 @@ def test_an_episode_folder_that_vanished_keeps_its_verdict(tmp_path: Path) -> No
 
 def test_cli_report_bundle(tmp_path: Path) -> None:
     root = studio_runs(tmp_path / "runs")
-    done = studio("report", str(root), "--bundle", str(tmp_path / "site"))
+    done = studio_here("report", str(root), "--bundle", str(tmp_path / "site"))
     assert done.returncode == 0, done.stderr
     assert f"bundle written to {tmp_path / 'site' / 'index.html'} (3 episodes" in done.stdout
     assert read_data(tmp_path / "site")["root"] == str(root)

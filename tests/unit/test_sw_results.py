@@ -13,7 +13,7 @@ import pytest
 from studio.services.formats.scratchworld.results.folders import classify, find_result_folders
 from studio.services.runs.reports import format_table, report_for
 from studio.services.runs.trajectories.view import load_view
-from tests.helpers.cli import studio
+from tests.helpers.cli import studio_here
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sw_results"
 PRIM = FIXTURE / "result_gpt-4o_primitive_scratch_agent"
@@ -123,7 +123,7 @@ def test_the_viewer_opens_a_task_runner_folder_with_its_steps() -> None:
 
 
 def test_cli_report_json_on_the_fixture() -> None:
-    done = studio("report", str(FIXTURE), "--json")
+    done = studio_here("report", str(FIXTURE), "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert {(r["agent"], r["mode"]) for r in data["rows"]} == {
