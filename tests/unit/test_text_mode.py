@@ -106,6 +106,9 @@ def test_an_answer_replaces_the_marked_targets_scripts_through_the_vm_load(
     assert _cat_text(page) == "when @greenFlag clicked\nset [score v] to (0)"
     assert render_target(find_target(page.project, "Bat")) == "show"
     assert outcome.detail["created"] == ["variable 'score'", "sprite 'Bat'"]
+    _apply(handler, page, "// sprite: Bat\n")  # a marker alone empties its target
+    assert render_target(find_target(page.project, "Bat")) == ""
+    assert _cat_text(page) == "when @greenFlag clicked\nset [score v] to (0)"  # not marked: kept
 
 
 def test_unmarked_text_goes_to_the_only_sprite_or_the_one_named(tmp_path: Path) -> None:
@@ -129,6 +132,7 @@ def test_unmarked_text_goes_to_the_only_sprite_or_the_one_named(tmp_path: Path) 
         ("// sprite: Cat\nwhen flag clicked\n(x position)\n", r"line 3: "),
         ("// stage\nwhen flag clicked\n\n// sprite: Cat\nhide\n<mouse down?>\n", r"line 6: .*reporter"),
         ("// sprite: Cat\nsay [" + "a" * 20_000 + "]\n", r"line 2: "),
+        ("// sprite: Cat\n" + "repeat (2)\n" * 400, r"line 2: .*nest more than 300 levels"),
         ("\n   \n", r"holds no block and marks no target"),
     ],
 )
