@@ -20,13 +20,14 @@ from studio.models.text_action import ApplyText
 from studio.services.core.blocks import find_target
 from studio.services.core.blocktext.writing import render_target
 from studio.services.core.store import load_task
-from studio.services.episodes.agents.llm import parse_reply, system_prompt
+from studio.services.episodes.agents.llm import LlmAgent, LlmSettings, parse_reply, system_prompt
 from studio.services.episodes.agents.oracle import OracleAgent
 from studio.services.episodes.agents.random_agent import RandomAgent
 from studio.services.episodes.agents.scripted import IdleAgent
 from studio.services.episodes.handlers import make_handler, observation_summary
 from studio.services.episodes.mode_registry import MODES
 from studio.services.episodes.text_mode import TextMode
+from tests.helpers.fake_llm_server import FakeLlmServer
 from tests.helpers.program_page import FakeEditorPage
 from tests.helpers.sample_task import project_json, sb3_bytes
 from tests.helpers.tasks import cat_project, make_task
@@ -128,10 +129,13 @@ def test_unmarked_text_goes_to_the_only_sprite_or_the_one_named(tmp_path: Path) 
     ("text", "named"),
     [
         ("// sprite: Cat\nwhen flag clicked\nmove (10) steps\nend\n", r"line 4: .*end"),
-        ("// sprite: Cat\nwhen flag clicked\nfly to the moon\n", r"line 3: "),
-        ("// sprite: Cat\nwhen flag clicked\n(x position)\n", r"line 3: "),
-        ("// stage\nwhen flag clicked\n\n// sprite: Cat\nhide\n<mouse down?>\n", r"line 6: .*reporter"),
-        ("// sprite: Cat\nsay [" + "a" * 20_000 + "]\n", r"line 2: "),
+        ("// sprite: Cat\nwhen flag clicked\nfly to the moon\n", r"line 3: unknown block"),
+        ("// sprite: Cat\nwhen flag clicked\n(x position)\n", r"line 3: a reporter"),
+        (
+            "// stage\nwhen flag clicked\n\n// sprite: Cat\nhide\n<mouse down?>\n",
+            r"line 6: .*reporter",
+        ),
+        ("// sprite: Cat\nsay [" + "a" * 20_000 + "]\n", r"line 2: .*10000"),
         ("// sprite: Cat\n" + "repeat (2)\n" * 400, r"line 2: .*nest more than 300 levels"),
         ("\n   \n", r"holds no block and marks no target"),
     ],
@@ -198,3 +202,20 @@ def test_the_llm_agent_has_a_text_prompt_and_reads_a_scratchblocks_answer() -> N
     assert reasoning == "The Cat must walk."
     done, _ = parse_reply('All set.\n```json\n{"api": "done", "args": {}}\n```', Mode.TEXT)
     assert done == {"api": "done", "args": {}}
+
+
+def test_an_llm_agent_answer_in_text_mode_is_built_into_the_program(tmp_path: Path) -> None:
+    task = load_task(make_task(tmp_path / "t", category="debug"))
+    page = FakeEditorPage(cat_project(10))
+    handler = TextMode(task)
+    obs = _run(handler.observe(page, 0))
+    reply = "The step is too short.\n```scratchblocks\n" + FIXED + "```"
+    with FakeLlmServer([reply]) as llm:
+        settings = LlmSettings(url=llm.url, model="fake-model", retries=0)
+        agent = LlmAgent(settings, Mode.TEXT, task.task.instruction)
+        action, _ = _run(agent.act(obs))
+    system, user = llm.requests[0]["messages"]
+    assert system["content"] == system_prompt(Mode.TEXT)
+    assert "// sprite: Cat\nwhen @greenFlag clicked" in user["content"]
+    _run(handler.execute(page, parse_action(action, Mode.TEXT)))
+    assert _cat_text(page).endswith("change x by (100)")
