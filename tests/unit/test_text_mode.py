@@ -16,9 +16,12 @@ import pytest
 
 from studio.models.action_parse import parse_action
 from studio.models.agent import ActionError, Mode, Observation
+from studio.models.patch import ChangeEdit
 from studio.models.text_action import ApplyText
 from studio.services.core.blocks import find_target
 from studio.services.core.blocktext.writing import render_target
+from studio.services.core.patch import patch_between
+from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import load_task
 from studio.services.episodes.agents.llm import LlmAgent, LlmSettings, parse_reply, system_prompt
 from studio.services.episodes.agents.oracle import OracleAgent
@@ -110,6 +113,16 @@ def test_an_answer_replaces_the_marked_targets_scripts_through_the_vm_load(
     _apply(handler, page, "// sprite: Bat\n")  # a marker alone empties its target
     assert render_target(find_target(page.project, "Bat")) == ""
     assert _cat_text(page) == "when @greenFlag clicked\nset [score v] to (0)"  # not marked: kept
+
+
+def test_blocks_the_answer_keeps_keep_their_ids_so_the_answer_reads_as_its_edits() -> None:
+    page = FakeEditorPage(cat_project(10))
+    _apply(TextMode(), page, FIXED)
+    assert sorted(find_target(page.project, "Cat")["blocks"]) == ["flag", "goto", "move"]
+    before = read_project_json(cat_project(10), "initial")
+    assert patch_between(before, page.project) == [
+        ChangeEdit(sprite="Cat", block_id="move", what="input:DX", value=[1, [4, "100"]])
+    ]
 
 
 def test_unmarked_text_goes_to_the_only_sprite_or_the_one_named(tmp_path: Path) -> None:

@@ -12,11 +12,15 @@ are kept; text before the first marker goes to `args.sprite`, else to the projec
 sprite. What the text names and the project lacks (variables, lists, messages, a sprite,
 costumes and sounds as stubs) is created. The built program replaces the editor's through its
 VM's load (the bridge's `loadProjectBase64`, which puts the previous program back if the VM
-refuses it). A text with a line that cannot be placed is an `ActionError` listing every such
-line with its number in the answer: the step is refused, recorded as a failed step, and the
-program stays exactly as it was. So is unmarked text when the project has several sprites
-and `args.sprite` names none, and a text with no blocks and no marker. `done` and `failed`
-end the episode; the task's evaluation script judges the program it ends with.
+refuses it). The built blocks take the ids of the blocks they correspond to in the program
+before (`core.align_ids`: only ids change), so that a block the answer keeps keeps its id: the
+step's change record, and the repair measures of a debug episode (d_edit against the minimal
+fix), read the answer as the edits it amounts to. A text with a line that cannot be placed is
+an `ActionError` listing every such line with its number in the answer: the step is refused,
+recorded as a failed step, and the program stays exactly as it was. So is unmarked text when
+the project has several sprites and `args.sprite` names none, and a text with no blocks and no
+marker. `done` and `failed` end the episode; the task's evaluation script judges the program
+it ends with.
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ from typing import Any
 
 from studio.models.agent import ActionError, Mode, Observation
 from studio.models.text_action import TEXT_APIS, ApplyText
+from studio.services.core.align_ids import align_ids
 from studio.services.core.blocks import target_name
 from studio.services.core.blocktext.project_text import BlockTextError, build_into, split_targets
 from studio.services.core.sb3 import read_project_json
+from studio.services.core.sb3_swap import with_project_json
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.action_table import ENDS_EPISODE, ActionTable, handles
 from studio.services.episodes.modes import ActionOutcome
@@ -98,7 +104,8 @@ class TextMode:
             )
         except BlockTextError as exc:
             raise ActionError(str(exc)) from None
-        data = base64.b64encode(built.data).decode("ascii")
+        aligned = align_ids(project, read_project_json(built.data, _EDITOR_SB3))
+        data = base64.b64encode(with_project_json(built.data, aligned, _EDITOR_SB3)).decode()
         title = self.task.task.id if self.task is not None else "answer"
         try:
             await page_scripts.bridge(page, "loadProjectBase64", data, "answer.sb3", title)
