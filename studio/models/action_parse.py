@@ -2,8 +2,8 @@
 
 `parse_action(raw, mode)` checks `{"api": ..., "args": {...}}` against the mode's actions
 (primitive and composite in `studio.models.agent`, patch and understand in
-`studio.models.patch_action`) and returns the typed action, or raises `ActionError` with what
-to fix.
+`studio.models.patch_action`, text in `studio.models.text_action`) and returns the typed
+action, or raises `ActionError` with what to fix.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from studio.models.agent import (
     PrimitiveAction,
 )
 from studio.models.patch_action import parse_patch_action
+from studio.models.text_action import parse_text_action
 
 __all__ = ["COMPOSITE_ADAPTER", "PRIMITIVE_ADAPTER", "parse_action"]
 
@@ -34,6 +35,8 @@ def parse_action(raw: Any, mode: Mode) -> Any:
         raise ActionError('an action is a JSON object {"api": ..., "args": {...}}')
     if mode in (Mode.PATCH, Mode.UNDERSTAND):
         return parse_patch_action(raw, mode)
+    if mode is Mode.TEXT:
+        return parse_text_action(raw)
     apis = PRIMITIVE_APIS if mode is Mode.PRIMITIVE else COMPOSITE_APIS
     if raw["api"] not in apis:
         raise ActionError(

@@ -32,6 +32,7 @@ class Mode(StrEnum):
     COMPOSITE = "composite"
     PATCH = "patch"  # the repair track: one patch of atomic edits (studio.models.patch_action)
     UNDERSTAND = "understand"  # name a forged bug's triggers and mechanism (ditto)
+    TEXT = "text"  # the text track: scratchblocks text answers (studio.models.text_action)
 
 
 class _Args(BaseModel):

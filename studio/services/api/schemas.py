@@ -37,7 +37,8 @@ class EpisodeRequest(BaseModel):
     task: str = Field(description="a task folder path, or the id of a task in the library")
     mode: Mode = Field(
         Mode.COMPOSITE,
-        description="composite (text), primitive (pixels) or patch (one patch of block edits)",
+        description="composite (text), primitive (pixels), patch (one patch of block edits), "
+        "understand (name a bug's triggers) or text (answers in scratchblocks text)",
     )
     agent: str = Field("api", description="the name recorded in the trajectory's run.json")
     step_limit: int | None = Field(None, ge=1, le=MAX_STEP_LIMIT)

@@ -16,6 +16,7 @@ __all__ = [
     "observation_summary",
     "patch_handler",
     "primitive_handler",
+    "text_handler",
     "understand_handler",
 ]
 
@@ -62,6 +63,13 @@ def understand_handler(options: HandlerOptions) -> ModeHandler:
     return UnderstandMode(options.task)
 
 
+def text_handler(options: HandlerOptions) -> ModeHandler:
+    """Text mode's handler: scratchblocks text answers built into the program."""
+    from studio.services.episodes.text_mode import TextMode
+
+    return TextMode(options.task)
+
+
 def observation_summary(obs: Observation | None) -> str:
     """A short line describing an observation ("" for none)."""
     if obs is None:
@@ -72,4 +80,6 @@ def observation_summary(obs: Observation | None) -> str:
         blocks = sum(len(b) for b in (obs.program or {}).values())
         report = ", bug report" if obs.report else ""
         return f"{len(obs.program or {})} targets, {blocks} blocks{report}"
+    if obs.mode is Mode.TEXT:
+        return f"{len((obs.text or '').splitlines())} lines of text"
     return f"{len(obs.elements)} elements"

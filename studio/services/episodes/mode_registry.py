@@ -55,3 +55,8 @@ MODES.add(
     "studio.services.episodes.handlers:understand_handler",
     "name a forged bug's triggers and mechanism from its program and symptom",
 )
+MODES.add(
+    "text",
+    "studio.services.episodes.handlers:text_handler",
+    "the text track: the program as scratchblocks text, answered with scratchblocks text",
+)

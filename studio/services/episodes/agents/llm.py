@@ -41,6 +41,7 @@ from studio.services.episodes.agents.llm_prompts import (
     RETRY_PROMPT,
 )
 from studio.services.episodes.agents.llm_repair_prompts import PATCH_SYSTEM, UNDERSTAND_SYSTEM
+from studio.services.episodes.agents.llm_text_prompts import TEXT_SYSTEM, text_answer
 from studio.services.episodes.feedback import FEEDBACK_API
 
 __all__ = [
@@ -245,13 +246,14 @@ def system_prompt(mode: Mode) -> str:
         Mode.COMPOSITE: COMPOSITE_SYSTEM,
         Mode.PATCH: PATCH_SYSTEM,
         Mode.UNDERSTAND: UNDERSTAND_SYSTEM,
+        Mode.TEXT: TEXT_SYSTEM,
     }
     return prompts.get(Mode(mode), PRIMITIVE_SYSTEM)
 
 
 def observation_text(obs: Observation) -> str:
     """The observation as the model reads it (the screenshot goes as an image part)."""
-    if obs.mode in (Mode.COMPOSITE, Mode.PATCH, Mode.UNDERSTAND):
+    if obs.mode in (Mode.COMPOSITE, Mode.PATCH, Mode.UNDERSTAND, Mode.TEXT):
         return obs.text or "(empty observation)"
     if not obs.elements and obs.text:  # no element list (screenshots only): the mode says so
         return obs.text
@@ -367,6 +369,13 @@ def parse_reply(reply: str, mode: Mode, extra: tuple[str, ...] = ()) -> tuple[di
     taken besides the mode's actions (`request_feedback` while feedback turns are left)."""
     if not reply.strip():
         raise ReplyError("the reply was empty")
+    answer = text_answer(reply) if Mode(mode) is Mode.TEXT else None
+    if answer is not None:  # text mode: the program in a scratchblocks block
+        try:
+            parse_action(answer, mode)
+        except ActionError as exc:
+            raise ReplyError(f"the scratchblocks answer is invalid: {exc}") from None
+        return answer, _FENCE.sub("", reply).strip()
     found = _last_action(reply)
     if found is None:
         raise ReplyError('it holds no JSON object with an "api" key')

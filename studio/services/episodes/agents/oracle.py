@@ -1,6 +1,6 @@
 """The oracle agent: rebuilds the golden program through the composite APIs (or, in primitive
 mode, with real clicks and drags: see `oracle_primitive`; in patch mode it answers with the
-task's minimal fix: see `oracle_patch`).
+task's minimal fix: see `oracle_patch`; in text mode with the golden's text: `oracle_text`).
 
 It knows the task's initial and golden projects and nothing else; it acts only through the
 action space every agent has, reading block indexes from fresh observations. It first creates
@@ -22,6 +22,7 @@ from studio.services.core.store import TaskFolder
 from studio.services.episodes.agents.oracle_patch import PatchOracle, UnderstandOracle
 from studio.services.episodes.agents.oracle_plan import Action, TargetPlan, expand_reporters
 from studio.services.episodes.agents.oracle_primitive import PrimitiveOracle
+from studio.services.episodes.agents.oracle_text import TextOracle
 
 __all__ = ["MAX_REFUSALS", "OracleAgent", "data_actions", "targets_to_edit"]
 
@@ -74,6 +75,7 @@ class OracleAgent:
         self._refused_last = False
         self._primitive: PrimitiveOracle | None = None
         self._patch: PatchOracle | UnderstandOracle | None = None
+        self._text: TextOracle | None = None
         if self.golden is not None:
             self.data = data_actions(self.initial, self.golden)
             self.todo = targets_to_edit(self.initial, self.golden)
@@ -88,6 +90,8 @@ class OracleAgent:
             self._primitive.feedback(error)
         if isinstance(self._patch, PatchOracle):
             self._patch.feedback(error)
+        if self._text is not None:
+            self._text.feedback(error)
         log.info("oracle: action refused (%d in a row): %s", self.refusals, error)
 
     async def act(self, observation: Observation) -> tuple[dict[str, Any], str]:
@@ -96,6 +100,10 @@ class OracleAgent:
                 patch = observation.mode is Mode.PATCH
                 self._patch = PatchOracle(self.task) if patch else UnderstandOracle(self.task)
             return self._patch.act()
+        if observation.mode is Mode.TEXT:  # the golden program's text
+            if self._text is None:
+                self._text = TextOracle(self.task)
+            return self._text.act()
         if self.golden is None:
             return {"api": "failed", "args": {}}, "The oracle cannot act: no golden project."
         if observation.mode is Mode.PRIMITIVE:

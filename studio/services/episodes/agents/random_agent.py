@@ -14,10 +14,13 @@ from studio.models.forge import MECHANISMS
 from studio.services.episodes.catalog import OPCODES
 from studio.services.episodes.modes import VIEWPORT
 
-__all__ = ["KEYS", "KINDS", "RandomAgent"]
+__all__ = ["HATS", "KEYS", "KINDS", "LINES", "RandomAgent"]
 
 KINDS = ("stack_before", "stack_after", "statement_into", "value_into", "wrap")
 KEYS = ("space", "ArrowLeft", "ArrowRight", "Enter", "a", "1")
+HATS = ("when green flag clicked", "when this sprite clicked", "when [space v] key pressed")
+LINES = ("move ({n}) steps", "turn right ({n}) degrees", "say [{n}]", "wait ({n}) seconds",
+         "change x by ({n})", "change y by ({n})", "hide", "show")  # fmt: skip
 
 
 class RandomAgent:
@@ -38,6 +41,10 @@ class RandomAgent:
             return self._composite(observation), "random composite action"
         if observation.mode is Mode.PATCH:
             return self._patch(observation), "random patch"
+        if observation.mode is Mode.TEXT:
+            if self.taken > 1:
+                return {"api": "done", "args": {}}, "answered"
+            return self._text(observation), "a random script"
         if observation.mode is Mode.UNDERSTAND:
             if self.taken > 1:
                 return {"api": "done", "args": {}}, "answered"
@@ -114,6 +121,16 @@ class RandomAgent:
             edit = {"op": "change", "sprite": sprite, "block_id": bid, "what": what}
             edit["value"] = value
         return {"api": "apply_patch", "args": {"edits": [edit]}}
+
+    def _text(self, obs: Observation) -> dict[str, Any]:
+        """One script of a random hat and a few random motion and looks lines, under the
+        marker of a random sprite the observation lists (unmarked when it lists none)."""
+        rng = self.rng
+        markers = [m for m in (obs.text or "").splitlines() if m.startswith("// sprite: ")]
+        body = [rng.choice(HATS)]
+        body += [rng.choice(LINES).format(n=rng.choice((1, 10, -5))) for _ in range(3)]
+        head = [rng.choice(markers)] if markers else []
+        return {"api": "apply_text", "args": {"text": "\n".join([*head, *body])}}
 
     def _primitive(self, obs: Observation) -> dict[str, Any]:
         rng = self.rng
