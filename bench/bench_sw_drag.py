@@ -9,7 +9,13 @@ delete) with the item's published oracle answer, `drag_start_point` -> `first_va
 drop that connects in the editor the item was built on). Prints one line per item and the
 number that connect, palette items (`use_flyout`) apart, and the seconds per item.
 
-    PYTHONPATH=. .venv/bin/python bench/bench_sw_drag.py [CHECKOUT] [--edition E] [--json]
+`--border N` plays each item N more times, from its grab point to N points spread along the
+inner border of its stored end region (points of the region with a 4-neighbour outside it:
+the drops a slightly different editor would miss first), each a run of its own, and counts
+the ones that connect.
+
+    PYTHONPATH=. .venv/bin/python bench/bench_sw_drag.py [CHECKOUT] [--edition E] [--border N]
+        [--json]
 """
 
 from __future__ import annotations
@@ -52,10 +58,19 @@ def serve(root: Path, runs: Path, edition: str | None) -> tuple[subprocess.Popen
     return proc, first.split(" on ")[1].split()[0]
 
 
+def border(points: list[list[int]], grid: int, most: int) -> list[list[int]]:
+    """At most `most` points of the region with a 4-neighbour outside it, spread along it."""
+    region = {(int(p[0]), int(p[1])) for p in points}
+    steps = ((grid, 0), (-grid, 0), (0, grid), (0, -grid))
+    edge = sorted(p for p in region if any((p[0] + a, p[1] + b) not in region for a, b in steps))
+    return [list(p) for p in edge[:: max(1, len(edge) // most)][:most]] if most > 0 else []
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", nargs="?", type=Path, default=CLASSIC)
     parser.add_argument("--edition", help="serve on this edition (default: the ROOT's, classic)")
+    parser.add_argument("--border", type=int, default=0, help="drops on N border points too")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
@@ -78,6 +93,17 @@ def main() -> None:
                     "why": run.details.get("why"),
                     "seconds": round(time.perf_counter() - t0, 1),
                 }
+                edge = border(cfg.get("feasible_points") or [], 5, args.border)
+                if edge:
+                    ok = []
+                    for end in edge:
+                        drop = run_drag_item(
+                            client, item, cfg["drag_start_point"], (end[0], end[1])
+                        )
+                        ok.append(drop.passed)
+                        if not drop.passed:
+                            row.setdefault("border_missed", []).append(end)
+                    row["border_connected"] = f"{sum(ok)} of {len(ok)}"
                 rows.append(row)
                 print(json.dumps(row), file=sys.stderr, flush=True)
         finally:
@@ -92,6 +118,9 @@ def main() -> None:
         "palette_connected": sum(r["connected"] for r in palette),
         "seconds_mean": round(sum(r["seconds"] for r in rows) / max(1, len(rows)), 1),
     }
+    tried = [r["border_connected"].split(" of ") for r in rows if "border_connected" in r]
+    if tried:
+        summary["border"] = f"{sum(int(a) for a, _ in tried)} of {sum(int(b) for _, b in tried)}"
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary}, indent=2))
         return
@@ -99,6 +128,7 @@ def main() -> None:
         f"drag runner protocol, oracle answers: {summary['connected']} of {summary['items']} "
         f"items connect ({summary['palette_connected']} of {summary['palette_items']} palette "
         f"items), {summary['seconds_mean']} s per item"
+        + (f"; border drops connecting: {summary['border']}" if "border" in summary else "")
     )
 
 

@@ -170,8 +170,11 @@
       // the palette's own scrollbar (scrollbar_ here) puts its workspace's scrollY at -value
       // the scrollbar clamps to the content's height, which a category click's scroll may
       // have passed: then the palette's workspace is put there as its setMetrics_ would
+      // a category's scroll animation under way is stopped first (each of its frames steps
+      // from where the palette is: it would carry on from y to the category)
       scrollFlyout: (ws, y) => {
         const flyout = ws.getFlyout();
+        flyout.scrollTarget = null;
         flyout.scrollbar_.set(-y);
         const fw = flyout.getWorkspace();
         if (Math.abs(fw.scrollY - y) > 0.01) {

@@ -32,7 +32,7 @@
  *     scrollTo(ws, x, y)                 put the canvas's translation at (x, y), as Blockly
  *                                        12's ws.scroll(x, y) does
  *     scrollFlyout(ws, y)                scroll the palette so that its workspace's scrollY
- *                                        is y
+ *                                        is y (a category's scroll animation under way stops)
  *   drag                      what drag trials and region computation (drag-trials.js) need:
  *     toScreen(SB, ws, x, y)             a workspace point of `ws` on the screen {x, y}
  *     connectionXY(c)                    a connection's workspace point {x, y}
@@ -211,6 +211,7 @@
       scrollTo: (ws, x, y) => ws.scroll(x, y),
       scrollFlyout: (ws, y) => {
         const flyout = ws.getFlyout();
+        flyout.scrollTarget = undefined; // a category's scroll animation stops (see classic)
         if (flyout.scrollbar) flyout.scrollbar.set(-y);
         else flyout.getWorkspace().scroll(flyout.getWorkspace().scrollX, y);
       },

@@ -23,6 +23,8 @@ import pytest
 
 from studio.app.regions import RegionOptions, RegionWorkshop
 from studio.services.diagnostics.drag.item import DragItemError, load_item
+from studio.services.diagnostics.drag.page import Job, TrialPages, open_window
+from studio.services.diagnostics.drag.regions import choose_destination
 from studio.services.formats.scratchworld.checkout import import_checkout
 from studio.services.runtime.editions import Edition
 from tests.helpers.loop_thread import LoopThread
@@ -58,8 +60,7 @@ def test_regions_for_the_items_grab_point_agree_with_the_independent_ones(
     assert grab is not None and grab[0] % 5 and grab[1] % 5  # off the grid, as published
     # no start_at: the item's own grab point is the end region's; the copy is outside the
     # (classic) library, so its edition is named. Windows of its own, as a published item
-    # gets a fresh page: a window kept from T2_102 shows T2_103's palette elsewhere (an open
-    # problem of kept windows, not of the regions)
+    # gets a fresh page (a kept window sets an item up alike: the test below)
     options = RegionOptions(pages=2, compare=True, edition=Edition.CLASSIC)
     outcome = loop_thread.run(RegionWorkshop(browser_pool).compute(entry, options))
     result, compared = outcome.result, outcome.compared
@@ -88,6 +89,74 @@ def test_a_set_up_that_does_not_reach_the_grab_point_names_it(
         r"start point .* pan_canvas_actions \(1\), workspace_state\)",
     ):
         loop_thread.run(RegionWorkshop(browser_pool).compute(entry, options))
+
+
+def _edge(region: set[tuple[int, int]], grid: int, most: int) -> list[tuple[int, int]]:
+    """At most `most` grid points on both sides of the region's border, spread along it."""
+    steps = ((grid, 0), (-grid, 0), (0, grid), (0, -grid))
+    near = {(x + dx, y + dy) for x, y in region for dx, dy in steps}
+    edge = sorted(
+        p
+        for p in region | near
+        if any(((p[0] + dx, p[1] + dy) in region) != (p in region) for dx, dy in steps)
+    )
+    return edge[:: max(1, len(edge) // most)][:most]
+
+
+def test_a_window_kept_from_another_item_sets_the_next_one_up_as_a_fresh_page(
+    library: Path, browser_pool: Any, loop_thread: LoopThread
+) -> None:
+    """T2_103 in a window kept from T2_102 (whose palette click scrolled to Operators and
+    whose trial drags were made and undone) and in a fresh window: the same screen (geometry,
+    view, palette scroll) and the same verdict of every real drag across both regions' borders
+    (a category's scroll animation that outlived the palette's return to its top left T2_103's
+    palette 8.1 px lower: start IoU 0.67, end 0.78 in kept windows)."""
+    folder = library / "diagnostics" / "drag"
+    before, item = load_item(folder / "T2_102"), load_item(folder / "T2_103")
+    cfg = item.item.evaluation_config
+    assert cfg.drag_start_point is not None
+    grab = (float(cfg.drag_start_point[0]), float(cfg.drag_start_point[1]))
+    grid = cfg.grid
+    starts = _edge({(int(x), int(y)) for x, y in cfg.feasible_start_points}, grid, 8)
+    ends = _edge({(int(x), int(y)) for x, y in cfg.feasible_points}, grid, 10)
+    pool = browser_pool
+
+    async def verdicts(windows: list[Any]) -> tuple[dict[str, Any], list[tuple[bool, bool]]]:
+        async with TrialPages(
+            pool.context, pool.server, item, 1, windows, Edition.CLASSIC
+        ) as pages:
+            dest = await choose_destination(pages, pages.geometry)
+            jobs: list[Job] = [((p[0] * 1.0, p[1] * 1.0), dest) for p in starts]
+            jobs += [(grab, (p[0] * 1.0, p[1] * 1.0)) for p in ends]
+            out = await pages.run(jobs)
+            screen = {"geometry": pages.geometry, "view": await pages.lead().ask("viewState")}
+        cut = len(starts)
+        return screen, [(v.moved, False) for v in out[:cut]] + [
+            (False, v.connected) for v in out[cut:]
+        ]
+
+    async def both() -> tuple[Any, Any]:
+        kept = await open_window(pool.context, pool.server, Edition.CLASSIC)
+        fresh = await open_window(pool.context, pool.server, Edition.CLASSIC)
+        try:
+            async with TrialPages(
+                pool.context, pool.server, before, 1, [kept], Edition.CLASSIC
+            ) as pages:
+                bc = before.item.evaluation_config
+                ds, first = bc.drag_start_point or [], (bc.model_extra or {})["first_valid_point"]
+                done = await pages.run([((ds[0], ds[1]), (first[0], first[1]))])
+                assert done[0].connected  # a drag made and undone, as a computation leaves it
+            return await verdicts([kept]), await verdicts([fresh])
+        finally:
+            await kept.close()
+            await fresh.close()
+
+    (kept_screen, kept_out), (fresh_screen, fresh_out) = loop_thread.run(both())
+    assert kept_screen == fresh_screen
+    stored = [(p in {tuple(q) for q in cfg.feasible_start_points}, False) for p in starts] + [
+        (False, p in {tuple(q) for q in cfg.feasible_points}) for p in ends
+    ]
+    assert kept_out == fresh_out, (starts, ends, stored)
 
 
 @pytest.fixture(scope="module")

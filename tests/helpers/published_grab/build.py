@@ -36,7 +36,9 @@ from tests.helpers.published_set.kit import (
     look,
     op,
     say,
+    setx,
     show,
+    touching,
     until,
 )
 
@@ -244,8 +246,10 @@ def _cat(
     return p
 
 
-def _ball(*scripts: list[Any]) -> ProjectBuilder:
+def _ball(*scripts: list[Any], variables: tuple[str, ...] = ()) -> ProjectBuilder:
     p = ProjectBuilder()
+    for name in variables:
+        p.add_variable(name, 0)
     cat = p.add_sprite("Cat", [look("cat", 44, 44, "#f7a21b", bitmap=True)], x=-80)
     cat.add_script(flag(), say("Hello!"))
     ball = p.add_sprite("Ball", [look("ball", 40, 40, "#4c97ff", "circle", True)], x=60)
@@ -344,6 +348,31 @@ SPECS = [
         grab=(0.6, 0.5),
         off=(0.9, -2.1),
         pan=(-20.0, -15.0),
+    ),
+    # "set my variable to" from the palette into a "repeat until" mouth again, the published
+    # shape that missed: on another sprite, two variables, a block below the C-block (its
+    # next connection competes with the mouth), a scrolled and panned code area
+    GrabSpec(
+        ItemSpec(
+            "T2_104",
+            "T2",
+            "Drag a 'set my variable to' block from the palette into the 'repeat until' block.",
+            lambda: _ball(
+                [flag(), setx(0), until(touching("_edge_")), say("done")],
+                variables=("my variable", "score"),
+            ),
+            {"event_whenflagclicked": (300, 240)},
+            ("flyout", "data_setvariableto"),
+            "control_repeat_until",
+            "substack_1",
+            sprite="Ball",
+            categories=["Variables"],
+            variable_name="my variable",
+            wheel=(0, 120),
+        ),
+        grab=(0.3, 0.5),
+        off=(2.4, -1.3),
+        pan=(35.0, -20.0),
     ),
 ]
 

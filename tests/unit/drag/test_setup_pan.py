@@ -29,8 +29,14 @@ class _Page(ScriptHost):
     async def click(self, x: float, y: float) -> None:
         self.calls.append(("click", [x, y]))
 
+    async def move(self, x: float, y: float) -> None:
+        self.calls.append(("move", [x, y]))
+
     async def answer(self, name: str, function: str, args: list[Any]) -> Any:
-        if function in ("paletteTop", "clickSmallStage", "smallStageShown", "still"):
+        if function == "paletteTop":
+            self.calls.append(("paletteTop", args))
+            return True
+        if function in ("clickSmallStage", "smallStageShown", "still"):
             return True
         if function == "hitAt":
             return "a sprite tile"
@@ -64,7 +70,13 @@ def test_a_pan_is_replayed_with_its_function_and_payload_after_the_pre_actions()
     assert [s.name for s in setup.steps] == ["switch_sprite_actions[0]", "pan_canvas_actions[0]"]
     page = _Page({"ok": True, "value": None})
     asyncio.run(run_setup(page, setup, "T1_009"))
-    assert page.calls == [("click", [900, 600]), ("pan", [PAN_FN, payload])]
+    # first as a fresh page: the mouse hovering nothing, the palette at its top
+    assert page.calls == [
+        ("move", [0, 0]),
+        ("paletteTop", []),
+        ("click", [900, 600]),
+        ("pan", [PAN_FN, payload]),
+    ]
 
 
 def test_a_pan_that_cannot_be_replayed_names_its_step() -> None:

@@ -16,6 +16,10 @@ class _Page(ScriptHost):
     def __init__(self, editing: str) -> None:
         super().__init__()
         self.editing = editing
+        self.mouse = self
+
+    async def move(self, x: float, y: float) -> None:
+        """The set-up's first move (to hover nothing, as a fresh page)."""
 
     async def answer(self, name: str, function: str, args: list[Any]) -> Any:
         if function == "editingSprite":

@@ -4,8 +4,8 @@ A published item's regions are screen points of one particular editor state, and
 says how the runner reaches it (FORMATS.md section 5, SCRATCHWORLD_API.md section 9), in this
 order, at a 1280x720 page:
 
-1. load the project (in a fresh page, whose palette shows its top: a kept page's palette is
-   scrolled back there);
+1. load the project (in a fresh page, whose palette shows its top and whose mouse hovers
+   nothing: a kept page's palette is scrolled back there, its mouse moved to (0, 0));
 2. switch the editor to small stage mode (the "Switch to small stage" button);
 3. `switch_sprite_actions`, then `locate_target_actions`: real input, `click {x, y}` and
    `scroll {direction, amount, x?, y?}` (a mouse wheel), in order;
@@ -125,7 +125,10 @@ def published_setup(item: DragItem) -> PublishedSetup | None:
 async def run_setup(page: EditorPage, setup: PublishedSetup, item_id: str) -> None:
     """The palette at its top, small stage mode, then each pre-action as real input (the
     project is loaded)."""
-    # the published runner opens a fresh page per item, whose palette is at its top
+    # the published runner opens a fresh page per item, whose palette is at its top and whose
+    # mouse is at (0, 0), hovering nothing (a kept window's still lights up what an earlier
+    # item clicked, a category in the menu)
+    await page.mouse.move(0, 0)
     await page_scripts.call(page, page_scripts.DRAG, "paletteTop")
     helpers = page_scripts.HELPERS
     clicked = await page_scripts.call(page, helpers, "clickSmallStage")
