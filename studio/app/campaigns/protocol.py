@@ -32,10 +32,6 @@ def resolve_run_protocol(request: CampaignRequest) -> ProtocolRecord:
         raise StudioError(
             "--no-element-list plays in this process's browser only: leave out --ray and --api"
         )
-    if record.settings.get("feedback_turns") and (request.ray or request.api):
-        raise StudioError(
-            "--feedback-turns plays in this process's browser only: leave out --ray and --api"
-        )
     _apply(request, record)
     return record
 
