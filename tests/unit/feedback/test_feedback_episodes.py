@@ -97,6 +97,11 @@ def test_the_protocol_setting_is_the_studios_and_recorded(tmp_path: Path) -> Non
     request = CampaignRequest(tasks=[a], agent="idle", feedback_turns=-1, out=tmp_path / "r")
     with pytest.raises(StudioError, match="--feedback-turns must be at least 0"):
         open_campaign(request, lambda _m: None)
+    request = CampaignRequest(
+        tasks=[a], agent="idle", feedback_turns=25, api="http://127.0.0.1:9", out=tmp_path / "r"
+    )  # over the API (whose bound it is) as here: refused before anything plays
+    with pytest.raises(StudioError, match="--feedback-turns must be at most 20, not 25"):
+        open_campaign(request, lambda _m: None)
 
 
 def test_the_llm_agent_is_offered_turns_and_shown_the_feedback(tmp_path: Path) -> None:
