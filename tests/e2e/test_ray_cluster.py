@@ -166,21 +166,6 @@ def test_an_oracle_run_on_the_cluster_equals_the_local_run(
     assert run["task_folder"] == str(task.folder) and run["eval"]["success"] is True
 
 
-def test_feedback_turns_and_repair_measures_on_the_cluster_equal_the_local_ones(
-    cluster: Any, loop_thread: LoopThread, browser_pool: BrowserPool, tmp_path: Path
-) -> None:
-    """Issue 42 point 6 and issue 40 point 3 on Ray: a campaign with a feedback budget on a
-    debug task records the turn, the final program, d_edit and the drift (recorded on the
-    workers) exactly as the same campaign played in this process's browser."""
-    from tests.e2e.test_remote_feedback_e2e import campaign_in, check_record, local_record, play
-
-    here = local_record(loop_thread, browser_pool, tmp_path)
-    check_record(here)
-    _library, request = campaign_in(tmp_path / "ray")
-    request.ray = cluster.address
-    assert play(request, loop_thread) == here
-
-
 DRAG_ITEMS = ("t1_goto_below_flag", "t2_yposition_into_gt")
 
 

@@ -1,8 +1,8 @@
 """Feedback turns and repair measures of a debug episode played through a served agent API, on
 the real editor: the campaign use case with `api` against a real `studio serve` server in this
 process (its episodes in the session's browser) records what the same campaign played here
-records (issue 42 point 6, issue 40 point 3). tests/e2e/test_ray_cluster.py compares a Ray
-campaign with the same local record (`local_record`)."""
+records (issue 42 point 6, issue 40 point 3); so does the campaign with `ray` on a local Ray
+instance (its worker's own browser plays the episode and records the drift)."""
 
 from __future__ import annotations
 
@@ -96,3 +96,12 @@ def test_a_campaign_over_the_api_records_what_a_local_one_records(
         loop_thread.run(server.close())
         loop_thread.run(manager.close())
     assert remote == here
+
+
+def test_a_campaign_on_ray_records_what_a_local_one_records(
+    loop_thread: LoopThread, browser_pool: Any, tmp_path: Path
+) -> None:
+    here = local_record(loop_thread, browser_pool, tmp_path)
+    _library, request = campaign_in(tmp_path / "ray")
+    request.ray = "local"
+    assert play(request, loop_thread) == here
