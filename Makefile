@@ -38,7 +38,7 @@ run: setup
 GUI_TESTS := tests/unit/views tests/e2e/test_gui_window.py tests/e2e/test_gui_authoring.py \
 	tests/e2e/test_gui_live.py tests/e2e/test_gui_human.py tests/e2e/test_gui_labeling.py \
 	tests/e2e/test_gui_classic.py tests/e2e/test_gui_campaign.py tests/e2e/test_gui_live_feedback.py \
-	tests/e2e/test_gui_forge.py tests/e2e/test_gui_text_pane.py
+	tests/e2e/test_gui_forge.py tests/e2e/test_gui_text_pane.py tests/e2e/test_paint_strokes.py
 
 test: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15 $(addprefix --ignore=,$(GUI_TESTS))

@@ -6,7 +6,7 @@ One choice, written once, for each kind of work:
   manager: this process's own browser (`EpisodeManager`), a running `studio serve` at `api`
   (`RemoteEpisodeManager`, with the server's token from `token`, `token_file` or STUDIO_TOKEN),
   or the workers of the Ray cluster at `ray` (`workers` per node, each episode within `steps`,
-  `limits` and `prices`). `api` and `ray` exclude each other.
+  `limits` and `prices`, granting `feedback_turns`). `api` and `ray` exclude each other.
 - `item_runner(ray, pages)`: where labeling (drag) items play: `ItemPlace(context, server,
   None)` of this machine's browser, or `ItemPlace(None, None, runner)` of the cluster at `ray`
   (`pages` items at once per node).
@@ -45,6 +45,7 @@ def episode_runner(
     prices: Any = None,
     element_list: bool = True,
     pool: Any = None,
+    feedback_turns: int = 0,
 ) -> Any:
     """The episodes' home (an async context manager), as the module docstring says.
     `element_list=False` (primitive mode screenshots only) plays in this process's browser;
@@ -58,7 +59,7 @@ def episode_runner(
             raise StudioError("--ray and --api exclude each other")
         from studio.services.distributed import cluster_episodes
 
-        return cluster_episodes(ray, workers, steps, limits, prices)
+        return cluster_episodes(ray, workers, steps, limits, prices, feedback_turns)
     if api:
         from studio.services.api.client import RemoteEpisodeManager
         from studio.services.api.server import find_token

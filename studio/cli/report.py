@@ -75,7 +75,7 @@ def show_report(args: argparse.Namespace) -> int:
     if args.html:
         from studio.services.core import atomic
 
-        page = render_html(report)
+        page = render_html(report, task_set=_task_set(args.runs_dir))
         page = _with_task_cards(page, args.runs_dir)
         if studies:
             extra = "".join(html for _, html, _ in studies)
@@ -133,3 +133,11 @@ def _study_tables(runs_dir: Path) -> list[tuple[str, str, StudyTables]]:
             (format_results(results), results_html(results), study_tables(results, folder))
         )
     return tables
+
+
+def _task_set(root: Path) -> dict[str, Any] | None:
+    """The statistics of the tasks the runs below `root` played, as the bundle shows them."""
+    from studio.services.runs.bundle.set_figures import bundle_stats
+    from studio.services.runs.bundle.writer import collect_entries
+
+    return bundle_stats(collect_entries(root))

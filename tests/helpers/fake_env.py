@@ -201,6 +201,12 @@ class FakeEpisode:
             details=details,
         )
 
+    async def program_sb3(self) -> bytes:
+        """The program as it stands: the fake keeps no project, so the task's initial one."""
+        if self.closed:
+            raise ActionError(f"episode {self.id} is closed")
+        return (self.task.folder / self.task.task.initial_project).read_bytes()
+
     async def close(self) -> None:
         self.closed = True
         if self.status is EpisodeStatus.RUNNING:
@@ -234,11 +240,13 @@ class FakeEpisodeManager:
         record_to: Path | None = None,
         agent_name: str = "unknown",
         step_limit: int | None = None,
+        feedback_turns: int = 0,
     ) -> FakeEpisode:
         episode_id = f"ep{next(self._ids)}"
         limit = step_limit or self.max_steps
         episode = FakeEpisode(episode_id, task, mode, record_to, self.goal, limit)
         episode.agent_name = agent_name
+        episode.feedback_turns.budget = feedback_turns
         self.episodes[episode_id] = episode
         self.created.append(
             {"task": task.task.id, "mode": mode, "agent": agent_name, "limit": limit}

@@ -35,6 +35,7 @@ def test_document_covers_the_routes_with_their_errors() -> None:
         ("/episodes/{episode_id}", "delete"),
         ("/episodes/{episode_id}/observation", "get"),
         ("/episodes/{episode_id}/actions", "post"),
+        ("/episodes/{episode_id}/program", "get"),
         ("/episodes/{episode_id}/evaluate", "post"),
     }
     for path, ops in paths.items():

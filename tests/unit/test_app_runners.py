@@ -24,8 +24,10 @@ def test_each_flag_gives_its_own_home_for_the_episodes(
     joined: list[tuple[Any, ...]] = []
     monkeypatch.setattr(distributed, "cluster_episodes", lambda *a: joined.append(a) or "cluster")
     limits, prices = object(), object()
-    found = episode_runner(ray="local", workers=3, steps=7, limits=limits, prices=prices)
-    assert found == "cluster" and joined == [("local", 3, 7, limits, prices)]
+    found = episode_runner(
+        ray="local", workers=3, steps=7, limits=limits, prices=prices, feedback_turns=2
+    )
+    assert found == "cluster" and joined == [("local", 3, 7, limits, prices, 2)]
 
     with pytest.raises(StudioError, match="--ray and --api exclude each other"):
         episode_runner(api="http://127.0.0.1:1", token="t", ray="local")

@@ -8,7 +8,10 @@ limits and prices, on the clock `request.realtime` asks for (else accelerated un
 needs real time). First the tasks are checked (studio.services.runs.preflight): a broken one
 is recorded as the task's problem and not played (`TasksRefused`). Every episode's run.json
 records the protocol; each finished one is added to the results ledger, a debug episode with
-its repair measures (d_edit and semantic drift: studio.services.forge.episode_measures).
+its repair measures (d_edit and semantic drift: studio.services.forge.episode_measures), wherever
+it played (the drift on this process's browser, the cluster's workers, or for a served API a
+browser started here when a debug episode needs it). The protocol's feedback budget goes to
+every episode, here, on the server or on the workers.
 
 `cancel` (a threading.Event, set from any thread) stops the play after the episodes under
 way: no new episode starts, those left have no folder and no result, so a resume of the run
@@ -21,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 from studio.models.agent import Mode
 from studio.models.errors import StudioError
@@ -29,7 +32,7 @@ from studio.services.forge.episode_measures import EpisodeMeasures
 from studio.services.runs.batch import run_batch
 from studio.services.runs.preflight import TaskProblem, record_problems, task_problems
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
-from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.evaluator import Evaluates, Evaluator
 
 from .events import (
     CampaignFailed,
@@ -66,28 +69,30 @@ async def play_campaign(
                 emit(TasksRefused(campaign.run_dir, problems))
             planned = len(campaign.jobs)
             emit(CampaignStarted(campaign.run_dir, planned, campaign.finished))
-            measures = EpisodeMeasures(_local_evaluator(runner))
-            batch = await run_batch(
-                runner,
-                campaign.tasks,
-                campaign.agent_for,
-                mode,
-                campaign.run_dir,
-                request.workers,
-                campaign.manifest.agent,
-                lambda done, total, outcome: emit(EpisodeDone(done, total, outcome)),
-                clock_for=lambda task: clock_for(task, bool(request.realtime), cache),
-                epochs=campaign.manifest.epochs,
-                ledger=campaign.ledger,
-                jobs=campaign.jobs,
-                retries=request.retries or 0,
-                limits=campaign.limits,
-                prices=campaign.prices,
-                run_meta={"protocol": _protocol(request)},
-                should_stop=cancel.is_set if cancel is not None else None,
-                after_episode=measures.measure,
-            )
-            measures.close()
+            measures = EpisodeMeasures(_measuring_evaluator(runner), own_browser=True)
+            try:
+                batch = await run_batch(
+                    runner,
+                    campaign.tasks,
+                    campaign.agent_for,
+                    mode,
+                    campaign.run_dir,
+                    request.workers,
+                    campaign.manifest.agent,
+                    lambda done, total, outcome: emit(EpisodeDone(done, total, outcome)),
+                    clock_for=lambda task: clock_for(task, bool(request.realtime), cache),
+                    epochs=campaign.manifest.epochs,
+                    ledger=campaign.ledger,
+                    jobs=campaign.jobs,
+                    retries=request.retries or 0,
+                    limits=campaign.limits,
+                    prices=campaign.prices,
+                    run_meta={"protocol": _protocol(request)},
+                    should_stop=cancel.is_set if cancel is not None else None,
+                    after_episode=measures.measure,
+                )
+            finally:
+                await measures.aclose()
     except Exception as exc:
         emit(CampaignFailed(campaign.run_dir, str(exc) or type(exc).__name__))
         raise
@@ -96,13 +101,24 @@ async def play_campaign(
     return result
 
 
-def _local_evaluator(runner: Any) -> Evaluator | None:
-    """An evaluator on this process's browser when the episodes play here (the repair
-    measures' drift runs there); None for episodes played elsewhere."""
+def _measuring_evaluator(runner: Any) -> Evaluates | None:
+    """Where the repair measures' drift runs: this process's browser when the episodes play
+    here, the cluster's workers when they play there; None for a served API (the measures
+    then start a browser of this process when a debug episode needs one)."""
+    cluster = getattr(runner, "evaluator", None)
+    if cluster is not None:
+        return cast("Evaluates", cluster)
     try:
         return Evaluator(runner.pool)
     except Exception:
         return None
+
+
+def _feedback_turns(request: CampaignRequest) -> int:
+    """The feedback budget of the campaign's protocol (0: none)."""
+    record = request.protocol_record
+    turns = record.settings.get("feedback_turns") if record is not None else None
+    return turns if isinstance(turns, int) and not isinstance(turns, bool) else 0
 
 
 def _protocol(request: CampaignRequest) -> dict[str, Any] | None:
@@ -145,6 +161,7 @@ async def episode_home(
         prices=campaign.prices,
         element_list=request.element_list is not False,
         pool=pool,
+        feedback_turns=_feedback_turns(request),
     )
     async with home as runner:
         yield runner

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.models.errors import StudioError
-from studio.models.protocols import ProtocolRecord, resolve_protocol
+from studio.models.protocols import MAX_FEEDBACK_TURNS, ProtocolRecord, resolve_protocol
 
 from .request import CampaignRequest
 
@@ -31,10 +31,6 @@ def resolve_run_protocol(request: CampaignRequest) -> ProtocolRecord:
     if record.settings.get("element_list") is False and (request.ray or request.api):
         raise StudioError(
             "--no-element-list plays in this process's browser only: leave out --ray and --api"
-        )
-    if record.settings.get("feedback_turns") and (request.ray or request.api):
-        raise StudioError(
-            "--feedback-turns plays in this process's browser only: leave out --ray and --api"
         )
     _apply(request, record)
     return record
@@ -75,6 +71,9 @@ def _given(request: CampaignRequest) -> dict[str, Any]:
     ):
         if value is not None and value < least:
             raise StudioError(f"{flag} must be at least {least}")
+    turns = getattr(request, "feedback_turns", None)
+    if turns is not None and turns > MAX_FEEDBACK_TURNS:  # the API's bound, here and everywhere
+        raise StudioError(f"--feedback-turns must be at most {MAX_FEEDBACK_TURNS}, not {turns}")
     return {
         "steps": request.steps,
         "element_list": getattr(request, "element_list", None),

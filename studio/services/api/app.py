@@ -21,6 +21,7 @@ Tasks are resolved only in the library the server was started with (`TaskResolve
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -76,6 +77,7 @@ class EpisodeLike(Protocol):
     async def step(self, raw_action: dict[str, Any], reasoning: str = "") -> Any: ...
     async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> Any: ...
     async def request_feedback(self, clock: Clock = Clock.REAL, seed: int = 0) -> Any: ...
+    async def program_sb3(self) -> bytes: ...
     async def close(self) -> Any: ...
 
     @property
@@ -306,6 +308,15 @@ class ApiApp:
                 "Perform one action",
             ),
             Route(
+                "/episodes/{episode_id}/program",
+                "GET",
+                self.program,
+                200,
+                schemas.ProgramResponse,
+                (404, 409, 503),
+                "The current program as a base64 .sb3 (until the episode is deleted)",
+            ),
+            Route(
                 "/episodes/{episode_id}/evaluate",
                 "POST",
                 self.evaluate,
@@ -414,6 +425,18 @@ class ApiApp:
             except PageLost as exc:
                 raise _lost(exc) from None
         return JSONResponse(record.model_dump(mode="json"))
+
+    async def program(self, episode_id: str) -> JSONResponse:
+        episode = self._episode(episode_id)
+        async with self._lock(episode_id):
+            try:
+                sb3 = await episode.program_sb3()
+            except ActionError as exc:
+                raise _error(409, f"{exc}; start a new episode") from None
+            except PageLost as exc:
+                raise _lost(exc) from None
+        encoded = base64.b64encode(sb3).decode("ascii")
+        return JSONResponse({"id": episode.id, "sb3_base64": encoded})
 
     async def evaluate(
         self, episode_id: str, body: schemas.EvaluateRequest | None = None

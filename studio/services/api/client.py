@@ -1,10 +1,16 @@
 """A client of the agent API shaped like the episode manager, so agents run against a server.
 
 `RemoteEpisodeManager(url, token)` offers `create/get/list/delete` and episodes with `observe`,
-`step`, `evaluate`, `close`, like `studio.services.episodes.episode`, but every call goes over HTTP
-to `studio serve` (or the GUI's server). `run_episode` and batch runs use it unchanged: this is
-how `studio run --api URL` drives episodes through the API. A refused action (422, 409) is an
-`ActionError` with the server's message, as in-process.
+`step`, `evaluate`, `request_feedback`, `close`, like `studio.services.episodes.episode`, but
+every call goes over HTTP to `studio serve` (or the GUI's server). `run_episode` and batch runs
+use it unchanged: this is how `studio run --api URL` drives episodes through the API. A refused
+action (422, 409) is an `ActionError` with the server's message, as in-process.
+
+An episode created with `feedback_turns` N asks the server for that budget (POST /episodes); a
+feedback turn is an evaluate of the running episode, counted by the same ledger a local episode
+keeps (`episodes.feedback.FeedbackTurns`) and refused as it would be (`FeedbackRefused`, also
+when the server refuses with 409). With `record_to`, what the run's reports and measures read
+is kept there (`remote_record.LocalRecord`: the turns, the result, the final program).
 
 The calls go through httpx, which follows no redirect (a redirect is an `ApiCallError` naming
 the Location: the bearer token is never sent on to it) and ignores the environment: the studio
@@ -14,9 +20,13 @@ listens on loopback, so no proxy from `HTTP_PROXY`/`ALL_PROXY` and no netrc are 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import json
+import logging
 import ssl
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +35,14 @@ import httpx
 from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation, StepRecord
 from studio.models.errors import StudioError
 from studio.models.evaluation import Clock, EvalResult
+from studio.models.trajectory import RunInfo
+from studio.services.api.remote_record import LocalRecord
 from studio.services.core.store import TaskFolder
+from studio.services.episodes.feedback import FeedbackRefused, FeedbackTurns
 
 __all__ = ["ApiCallError", "ApiClient", "RemoteEpisode", "RemoteEpisodeManager"]
+
+log = logging.getLogger(__name__)
 
 
 class ApiCallError(StudioError):
@@ -107,14 +122,23 @@ def _error_text(resp: httpx.Response) -> str:
 class RemoteEpisode:
     """An episode living in a server; mirrors its status from the answers."""
 
-    def __init__(self, client: ApiClient, data: dict[str, Any], task: TaskFolder) -> None:
+    def __init__(
+        self,
+        client: ApiClient,
+        data: dict[str, Any],
+        task: TaskFolder,
+        feedback_turns: int = 0,
+        record: LocalRecord | None = None,
+    ) -> None:
         self.client = client
         self.id = str(data["id"])
         self.task = task
         self.mode = Mode(data["mode"])
         self.status = EpisodeStatus(data["status"])
         self.step_count = int(data["steps"])
-        self.trajectory_dir: Path | None = None  # recorded on the server's side
+        self.trajectory_dir: Path | None = None  # the steps are recorded on the server's side
+        self.feedback_turns = FeedbackTurns(budget=feedback_turns)
+        self.record = record  # what this machine keeps (remote_record), or None
 
     @property
     def running(self) -> bool:
@@ -146,11 +170,50 @@ class RemoteEpisode:
 
     async def evaluate(self, clock: Clock = Clock.REAL, seed: int = 0) -> EvalResult:
         """The episode's result; an episode still running (a limit ended the loop) is
-        evaluated as it stands and closed (`final`), never as a feedback turn."""
+        evaluated as it stands and closed (`final`), never as a feedback turn. With a local
+        record, the program is kept first (as `final.sb3`) and the result after."""
         body: dict[str, Any] = {"clock": Clock(clock).value, "seed": seed}
         if self.running:
             body["final"] = True
-        return EvalResult.model_validate(await self._call("POST", "/evaluate", body))
+        if self.record is not None:
+            await self._keep_program(self.record)
+        result = EvalResult.model_validate(await self._call("POST", "/evaluate", body))
+        if self.record is not None:
+            if self.running:  # `final` closed it on the server
+                self.status = EpisodeStatus.CLOSED
+            self.record.result(result, self.step_count, self.status)
+        return result
+
+    async def request_feedback(
+        self, clock: Clock = Clock.REAL, seed: int = 0
+    ) -> tuple[EvalResult, dict[str, Any]]:
+        """One feedback turn: the running episode evaluated on the server and counted here as
+        a local episode counts it; FeedbackRefused beyond the budget, here or on the server."""
+        if not self.running:
+            raise self.feedback_turns.refusal()
+
+        async def evaluate() -> EvalResult:
+            body = {"clock": Clock(clock).value, "seed": seed}
+            try:
+                return EvalResult.model_validate(await self._call("POST", "/evaluate", body))
+            except ApiCallError as exc:
+                if exc.status == 409:
+                    raise FeedbackRefused(str(exc).removeprefix("HTTP 409: ")) from None
+                raise
+
+        result, turn = await self.feedback_turns.take(evaluate, self.step_count)
+        if self.record is not None:
+            self.record.turns(self.feedback_turns.budget, self.feedback_turns.turns)
+        return result, turn
+
+    async def _keep_program(self, record: LocalRecord) -> None:
+        """The current program from the server into the local record; a server that cannot
+        give it (an older one, a lost page) leaves the episode without a final program."""
+        try:
+            data = await self._call("GET", "/program")
+            record.program(base64.b64decode(str(data["sb3_base64"]), validate=True))
+        except (ApiCallError, KeyError, TypeError, binascii.Error) as exc:
+            log.warning("episode %s: its program was not kept: %s", self.id, exc)
 
     async def close(self) -> None:
         try:
@@ -204,8 +267,11 @@ class RemoteEpisodeManager:
         record_to: Path | None = None,
         agent_name: str = "unknown",
         step_limit: int | None = None,
+        feedback_turns: int = 0,
     ) -> RemoteEpisode:
-        """Start an episode on the server (`record_to` is ignored: the server records)."""
+        """Start an episode on the server, which records its steps; with `record_to`, the
+        feedback turns, the result and the final program are kept there too (module
+        docstring). `feedback_turns`: the mid-episode evaluations it grants."""
         body: dict[str, Any] = {
             "task": str(Path(task.folder).resolve()),
             "mode": Mode(mode).value,
@@ -213,9 +279,22 @@ class RemoteEpisodeManager:
         }
         if step_limit or self.step_limit:
             body["step_limit"] = step_limit or self.step_limit
-        episode = RemoteEpisode(
-            self.client, await self.client.call("POST", "/episodes", body), task
-        )
+        if feedback_turns:
+            body["feedback_turns"] = feedback_turns
+        data = await self.client.call("POST", "/episodes", body)
+        record = None
+        if record_to is not None:
+            header = RunInfo(
+                episode_id=str(data["id"]),
+                task_id=task.task.id,
+                task_folder=str(task.folder),
+                mode=Mode(mode),
+                agent=agent_name,
+                started_at=datetime.now(UTC),
+                step_limit=step_limit or self.step_limit,
+            )
+            record = LocalRecord(Path(record_to), header)
+        episode = RemoteEpisode(self.client, data, task, feedback_turns, record)
         self._episodes[episode.id] = episode
         return episode
 

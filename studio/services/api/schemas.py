@@ -17,7 +17,7 @@ from studio.services.episodes.feedback import MAX_FEEDBACK_TURNS
 
 __all__ = [
     "MAX_STEP_LIMIT", "ActionRequest", "Deleted", "EpisodeList", "EpisodeRequest", "EpisodeSummary",
-    "ErrorBody", "EvaluateRequest", "ObservationResponse",
+    "ErrorBody", "EvaluateRequest", "ObservationResponse", "ProgramResponse",
 ]  # fmt: skip
 
 MAX_STEP_LIMIT = 10_000
@@ -192,3 +192,11 @@ class ObservationResponse(Observation):
     """What the agent sees, with the episode's status."""
 
     status: EpisodeStatus
+
+
+class ProgramResponse(BaseModel):
+    """GET /episodes/{id}/program: the episode's current program (until it is deleted), what
+    `studio run --api` keeps as an episode's final program (its d_edit and drift)."""
+
+    id: str
+    sb3_base64: str = Field(description="the program as a .sb3 file, base64-encoded")

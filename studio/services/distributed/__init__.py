@@ -69,15 +69,17 @@ async def cluster_episodes(
     step_limit: int | None = None,
     limits: Limits | None = None,
     prices: PriceTable | None = None,
+    feedback_turns: int = 0,
 ) -> AsyncIterator[EpisodeRunner]:
     """An episode runner whose episodes play on the cluster at `address`, each within
-    `step_limit` and `limits`, the agent's tokens priced by `prices`."""
+    `step_limit` and `limits`, the agent's tokens priced by `prices`, granting
+    `feedback_turns` mid-episode evaluations."""
     from studio.services.distributed.cluster import RayCluster
     from studio.services.distributed.episodes import ClusterEpisodes
 
     async with RayCluster(address, per_node) as cluster:
         assert cluster.dispatcher is not None
-        yield ClusterEpisodes(cluster.dispatcher, step_limit, limits, prices)
+        yield ClusterEpisodes(cluster.dispatcher, step_limit, limits, prices, feedback_turns)
 
 
 @contextlib.asynccontextmanager

@@ -2,11 +2,14 @@
 
 The task folder travels to the worker as files; the agent is made there from the same
 factory as a local run; the clock is chosen here, and the limits (steps, wall time, tokens,
-cost) and the price table go along, so an episode ends and is priced as a local one is. The
-worker records the trajectory into a scratch folder and sends its files back, with what the
-agent spent; they are written under the run folder on this machine (`run.json` names this
-machine's task folder and holds `meta.usage` and `meta.limit`), only once the episode
-finished, so an episode that ran again after a lost worker leaves one trajectory, not two.
+cost), the price table and the feedback budget go along, so an episode ends, is priced and
+grants feedback turns as a local one does. The worker records the trajectory into a scratch
+folder (its feedback turns in run.json `meta.feedback`, its program in `final.sb3`) and sends
+its files back, with what the agent spent; they are written under the run folder on this
+machine (`run.json` names this machine's task folder and holds `meta.usage` and `meta.limit`),
+only once the episode finished, so an episode that ran again after a lost worker leaves one
+trajectory, not two. `evaluator` evaluates on the same workers (the repair measures' drift of a
+debug episode runs there: studio.services.forge.episode_measures).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from studio.services.core import atomic
 from studio.services.core.store import TaskFolder
 from studio.services.distributed import files
 from studio.services.distributed.dispatch import Dispatcher
+from studio.services.distributed.evaluations import ClusterEvaluator
 from studio.services.distributed.worker import EpisodeJob, EpisodeReturn
 from studio.services.episodes.limits import Limits, PriceTable
 from studio.services.runs.batch import AgentFactory
@@ -39,11 +43,18 @@ class ClusterEpisodes:
         step_limit: int | None = None,
         limits: Limits | None = None,
         prices: PriceTable | None = None,
+        feedback_turns: int = 0,
     ) -> None:
         self.dispatcher = dispatcher
         self.step_limit = step_limit
         self.limits = limits
         self.prices = prices
+        self.feedback_turns = feedback_turns
+
+    @property
+    def evaluator(self) -> ClusterEvaluator:
+        """An evaluator on the same workers."""
+        return ClusterEvaluator(self.dispatcher)
 
     async def play(
         self,
@@ -65,6 +76,7 @@ class ClusterEpisodes:
             self.step_limit,
             self.limits,
             self.prices,
+            self.feedback_turns,
         )
         key = f"episode/{position}/{task.task.id}"
         back: EpisodeReturn = await self.dispatcher.run(key, "episode", job)

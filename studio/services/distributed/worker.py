@@ -7,9 +7,10 @@ an evaluation sent for another edition, `evaluate_on`, gets a pool of that editi
 the first such call, whose missing bundle is that evaluation's set-up error), episode pages from an
 `EpisodeManager` on the same browser, drag items' editor windows from `drag.page.open_window`.
 Nothing here decides a verdict: the driver prepared the evaluation (`evaluator.prepare`) and
-judges the result; an episode is `agents.run_episode` within the limits and with the price
-table the driver sent, recorded into a scratch folder whose files (and what the agent spent)
-go back to the driver; a drag item is `drag.run.run_item`, its first screen sent back.
+judges the result; an episode is `agents.run_episode` within the limits, with the price
+table and the feedback budget the driver sent, recorded into a scratch folder whose files (and
+what the agent spent) go back to the driver; a drag item is `drag.run.run_item`, its first
+screen sent back.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class EpisodeJob:
     step_limit: int | None = None
     limits: Limits | None = None  # wall time, tokens, cost (agents.run_episode)
     prices: PriceTable | None = None
+    feedback_turns: int = 0  # mid-episode evaluations granted (episodes.feedback)
 
 
 @dataclass
@@ -145,7 +147,16 @@ class StudioWorker:
             manager = await self._manager(job.step_limit)
             spent: dict[str, Any] = {}
             result, _ = await run_episode(
-                manager, task, job.mode, agent, record, job.clock, job.limits, job.prices, spent
+                manager,
+                task,
+                job.mode,
+                agent,
+                record,
+                job.clock,
+                job.limits,
+                job.prices,
+                spent,
+                job.feedback_turns,
             )
             return EpisodeReturn(result, agent.name, files.pack(record), spent)
 

@@ -283,6 +283,19 @@ class Episode:
                 self._update_run()
             return result, record
 
+    async def program_sb3(self) -> bytes:
+        """The current program as .sb3 bytes, read within the page's deadline under the
+        episode's lock (what an API client keeps as the episode's final program: GET
+        /episodes/{id}/program). ActionError once closed; a lost page is PageLost."""
+        self._check_open()
+        async with self._lock:
+            self._check_open()
+            try:
+                return await bounded(self._page(), "export the program", self.export_sb3())
+            except PageLost as exc:
+                lose(self, str(exc))
+                raise
+
     async def export_sb3(self) -> bytes:
         """The current program as .sb3 bytes (vm.saveProjectSb3); read by the handler's own
         reader when it has one (a sealed ScratchWorld session's, captured before agent code)."""

@@ -134,11 +134,13 @@ class EpisodeManager:
         step_limit: int | None = None,
         handler: ModeHandler | None = None,
         load_initial: bool = True,
+        feedback_turns: int = 0,
     ) -> Episode:
         """A new episode: fresh page, editor ready, initial project loaded, known layout.
 
         `handler` replaces the mode's own (a ScratchWorld session takes both modes' actions);
-        without `load_initial` the page keeps the editor's default project."""
+        without `load_initial` the page keeps the editor's default project. `feedback_turns`:
+        the mid-episode evaluations it grants (episodes.feedback)."""
         mode = Mode(mode)
         handler = handler or make_handler(mode, self.element_list, task)
         await self.start()
@@ -184,6 +186,7 @@ class EpisodeManager:
         episode = Episode(
             episode_id, self, task, mode, page, handler, limit, recorder, agent_name, owns_page
         )
+        episode.feedback_turns.budget = feedback_turns
         self._episodes[episode_id] = episode
         for hook in list(self.on_created):
             hook(episode)

@@ -11,8 +11,11 @@ After each episode of a *debug* task, in any mode, `EpisodeMeasures.measure(fold
 
 and stores them under `meta.repair` of the episode's run.json (atomically, the rest of the file
 kept): `{"d_edit": int | None, "drift": float | None}`, with `drift_error` saying why drift is
-missing (no golden project, a program the recorder cannot run, no browser where the episodes
-played). The golden program's recording is made once per task and reused. Episodes of other
+missing (no golden project, a program the recorder cannot run, no browser to run it in). The
+golden program's recording is made once per task and reused. The recordings run on the
+evaluator given (this process's browser, or a cluster's workers: any `Evaluates`); with none
+and `own_browser`, on a browser of this process started at the first debug episode that needs
+one (episodes played on a served API) and closed by `aclose`. Episodes of other
 categories, and episodes without a final program, are left alone (None).
 
 An episode of understanding mode changes no program: its last `explain_bug` answer (from its
@@ -44,7 +47,8 @@ from studio.services.propose.model import Traces
 from studio.services.propose.pipeline import read_projects
 from studio.services.propose.scenarios import build_scenarios
 from studio.services.runs.repair_measures import run_d_edit
-from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.browser import BrowserPool
+from studio.services.runtime.evaluator import Evaluates, Evaluator
 
 __all__ = ["EpisodeMeasures"]
 
@@ -60,7 +64,7 @@ class _Watched:
     golden: Traces
 
 
-async def _watch(evaluator: Evaluator, entry: TaskFolder) -> _Watched:
+async def _watch(evaluator: Evaluates, entry: TaskFolder) -> _Watched:
     golden, gj, _initial, ij = read_projects(entry)
     scenarios = build_scenarios(gj, ij, entry.task.instruction)
     folder = trace.scratch_folder()
@@ -77,12 +81,14 @@ async def _watch(evaluator: Evaluator, entry: TaskFolder) -> _Watched:
 
 @dataclass
 class EpisodeMeasures:
-    """Measures debug episodes as they end; `evaluator` None: d_edit only (the episodes played
-    where this process has no browser), drift left out with the reason."""
+    """Measures debug episodes as they end; `evaluator` None and not `own_browser`: d_edit
+    only, drift left out with the reason."""
 
-    evaluator: Evaluator | None
+    evaluator: Evaluates | None
+    own_browser: bool = False
     _watched: dict[str, _Watched] = field(default_factory=dict)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one golden recording per task
+    _pool: BrowserPool | None = None  # the browser started here (own_browser)
 
     async def measure(self, folder: Path) -> dict[str, Any] | None:
         """Compute and store the measures of the episode recorded in `folder` (None when it
@@ -99,7 +105,7 @@ class EpisodeMeasures:
         if entry.task.category.value != "debug" or not final.is_file():
             return None
         figures: dict[str, Any] = {"d_edit": run_d_edit(run, folder), "drift": None}
-        if self.evaluator is None:
+        if self.evaluator is None and not self.own_browser:
             figures["drift_error"] = "no browser where the episodes played"
         else:
             try:
@@ -140,11 +146,18 @@ class EpisodeMeasures:
         key = str(entry.folder.resolve())
         async with self._lock:
             if key not in self._watched:
-                assert self.evaluator is not None
-                self._watched[key] = await _watch(self.evaluator, entry)
+                self._watched[key] = await _watch(await self._evaluator(), entry)
         watched = self._watched[key]
         traces = trace.traces_of(await watched.runner.run(program, FINAL_PROJECT, SEED), "final")
         return trace_drift(watched.golden, traces)
+
+    async def _evaluator(self) -> Evaluates:
+        """The evaluator given, else this process's browser, started now (under the lock)."""
+        if self.evaluator is None:
+            pool = BrowserPool(spares=1)
+            await pool.start()
+            self._pool, self.evaluator = pool, Evaluator(pool)
+        return self.evaluator
 
     def close(self) -> None:
         """Remove the scratch folders."""
@@ -152,3 +165,11 @@ class EpisodeMeasures:
             with contextlib.suppress(OSError):
                 watched.folder.cleanup()
         self._watched.clear()
+
+    async def aclose(self) -> None:
+        """Remove the scratch folders and close the browser started here, if any."""
+        self.close()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            self.evaluator = None
+            await pool.close()

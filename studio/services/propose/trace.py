@@ -19,7 +19,7 @@ from studio.services.core.store import TaskFolder
 from studio.services.propose import codegen
 from studio.services.propose.model import ProposalError, TraceError, Traces, recording_from_json
 from studio.services.propose.scenarios import Scenario
-from studio.services.runtime.evaluator import Evaluator
+from studio.services.runtime.evaluator import Evaluates
 
 __all__ = [
     "LIMIT_MARGIN_S", "SCRIPT_NAME", "ScriptRunner", "scratch_folder", "total_ms", "traces_of",
@@ -33,7 +33,7 @@ LIMIT_MARGIN_S = 60.0
 class ScriptRunner:
     """Evaluates a generated script on programs of one task, from a scratch folder."""
 
-    def __init__(self, evaluator: Evaluator, entry: TaskFolder, folder: Path) -> None:
+    def __init__(self, evaluator: Evaluates, entry: TaskFolder, folder: Path) -> None:
         self.evaluator = evaluator
         self.task = entry.task.model_copy(deep=True)
         self.task.evaluation.script = SCRIPT_NAME

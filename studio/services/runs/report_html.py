@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from html import escape
+from typing import Any
 
 from studio.models.report import ReportRow, RunReport
 from studio.services.core import paths
@@ -16,6 +17,7 @@ from studio.services.runs.epochs import epoch_line, epochs_cell
 from studio.services.runs.protocol_report import protocols_html
 from studio.services.runs.repair_html import repair_html
 from studio.services.runs.reports import ci_text, duration, header_counts, interval_line, pct
+from studio.services.runs.task_set_html import task_set_html
 
 __all__ = [
     "CHART_H", "CHART_W", "MARGIN_B", "MARGIN_L", "MARGIN_T", "PALETTE", "TEMPLATE_DIR",
@@ -27,8 +29,13 @@ PALETTE = ("#2f6fb3", "#e07b39", "#3f9b5a", "#b8434a", "#7b5ea7", "#8c6d3f", "#d
 CHART_W, CHART_H, MARGIN_L, MARGIN_B, MARGIN_T = 900, 280, 44, 40, 16
 
 
-def render_html(report: RunReport, title: str = "Scratch benchmark report") -> str:
-    """The whole page as a string."""
+def render_html(
+    report: RunReport,
+    title: str = "Scratch benchmark report",
+    task_set: dict[str, Any] | None = None,
+) -> str:
+    """The whole page as a string; `task_set` (`bundle.set_figures.bundle_stats` of the runs)
+    adds the "Task set" section (runs.task_set_html)."""
     template = (TEMPLATE_DIR / "report.html").read_text(encoding="utf-8")
     style = (TEMPLATE_DIR / "report.css").read_text(encoding="utf-8")
     runs = sum(r.overall.runs for r in report.rows)
@@ -37,6 +44,7 @@ def render_html(report: RunReport, title: str = "Scratch benchmark report") -> s
     body = "\n".join(_mode_section(report, mode) for mode in report.modes())
     body += "\n" + diagnostics_html(report.diagnostics)
     body += protocols_html(report)
+    body += task_set_html(task_set)
     apart = [(r, line) for r in report.rows for line in r.not_counted]
     if apart:  # the task's and environment's failures and unfinished episodes, named
         items = "".join(

@@ -94,13 +94,13 @@ def test_the_protocol_setting_is_the_studios_and_recorded(tmp_path: Path) -> Non
     from studio.app.campaigns import CampaignRequest, open_campaign
 
     a = make_task(tmp_path / "lib" / "a", task_id="create_a")
-    request = CampaignRequest(
-        tasks=[a], agent="idle", feedback_turns=1, api="http://127.0.0.1:9", out=tmp_path / "r"
-    )
-    with pytest.raises(StudioError, match="--feedback-turns plays in this process's browser"):
-        open_campaign(request, lambda _m: None)
     request = CampaignRequest(tasks=[a], agent="idle", feedback_turns=-1, out=tmp_path / "r")
     with pytest.raises(StudioError, match="--feedback-turns must be at least 0"):
+        open_campaign(request, lambda _m: None)
+    request = CampaignRequest(
+        tasks=[a], agent="idle", feedback_turns=25, api="http://127.0.0.1:9", out=tmp_path / "r"
+    )  # over the API (whose bound it is) as here: refused before anything plays
+    with pytest.raises(StudioError, match="--feedback-turns must be at most 20, not 25"):
         open_campaign(request, lambda _m: None)
 
 

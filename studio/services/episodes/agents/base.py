@@ -68,9 +68,13 @@ async def run_episode(
     """
     meter = Meter(agent, prices)
     t0 = time.monotonic()
-    episode = await manager.create(task, mode, record_to=record_to, agent_name=agent.name)
+    # the budget goes with the creation: a server's episode (api.client) is granted it there
     if feedback_turns:
-        episode.feedback_turns.budget = feedback_turns
+        episode = await manager.create(
+            task, mode, record_to=record_to, agent_name=agent.name, feedback_turns=feedback_turns
+        )
+    else:
+        episode = await manager.create(task, mode, record_to=record_to, agent_name=agent.name)
     try:
         while episode.running:
             hit = _limit_hit(limits, meter, time.monotonic() - t0)

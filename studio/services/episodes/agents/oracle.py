@@ -6,7 +6,9 @@ It knows the task's initial and golden projects and nothing else; it acts only t
 action space every agent has, reading block indexes from fresh observations. It first creates
 the variables and lists the golden project has and the initial one lacks, then visits each
 target whose blocks differ and edits it until it matches (see `oracle_plan`), then says done.
-A task without a golden project cannot be solved by it: it says failed.
+A task without a golden project cannot be solved by it: it says failed. In primitive mode it
+also draws the strokes a task's `metadata.drawing` gives on the sprites' costumes, with the
+paint editor's brush (`paint_plan`), once the code matches.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from studio.services.episodes.agents.oracle_patch import PatchOracle, Understand
 from studio.services.episodes.agents.oracle_plan import Action, TargetPlan, expand_reporters
 from studio.services.episodes.agents.oracle_primitive import PrimitiveOracle
 from studio.services.episodes.agents.oracle_text import TextOracle
+from studio.services.episodes.agents.paint_plan import parse_drawing
 
 __all__ = ["MAX_REFUSALS", "OracleAgent", "data_actions", "targets_to_edit"]
 
@@ -76,6 +79,8 @@ class OracleAgent:
         self._primitive: PrimitiveOracle | None = None
         self._patch: PatchOracle | UnderstandOracle | None = None
         self._text: TextOracle | None = None
+        extra = task.task.metadata.model_extra or {}
+        self.drawing = parse_drawing(extra.get("drawing"), f"{task.folder}: metadata.drawing")
         if self.golden is not None:
             self.data = data_actions(self.initial, self.golden)
             self.todo = targets_to_edit(self.initial, self.golden)
@@ -113,6 +118,7 @@ class OracleAgent:
                     self.golden,
                     list(self.todo),
                     {k: list(v) for k, v in self.data.items()},
+                    self.drawing,
                 )
             return await self._primitive.act(observation)
         if not self._refused_last:

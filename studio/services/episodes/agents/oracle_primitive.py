@@ -8,7 +8,9 @@ block to its connection, type its numbers and texts, pick its dropdown values. V
 lists the golden project adds are made with the palette's "Make a Variable" / "Make a List"
 dialog. Each drop aims a few pixels off the connection on purpose: a block that lands exactly
 on the connection has snapped, so every placement is checked on the next observation, and the
-oracle says `failed` with the reason when the editor did not do what it meant.
+oracle says `failed` with the reason when the editor did not do what it meant. Last, it draws
+the strokes of `drawing` (a task's `metadata.drawing`) on each sprite's costume with the paint
+editor's brush (`paint_plan`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from studio.models.agent import Element, Observation
 from studio.services.core.blocks import is_hat, target_name
+from studio.services.episodes.agents.paint_plan import Drawing, PaintStuck, paint_steps
 from studio.services.episodes.agents.primitive_plan import (
     CONDITION_DX,
     CONDITION_DY,
@@ -77,9 +80,15 @@ class PrimitiveOracle:
     name = "oracle"
 
     def __init__(
-        self, initial: dict[str, Any], golden: dict[str, Any], todo: list[str], data: Any
+        self,
+        initial: dict[str, Any],
+        golden: dict[str, Any],
+        todo: list[str],
+        data: Any,
+        drawing: Drawing | None = None,
     ) -> None:
         self.initial, self.golden = initial, golden
+        self.drawing = drawing or {}  # strokes to draw on costumes, by sprite (paint_plan)
         self.todo = todo
         self.data = data  # {owner or None: [{"api": add_variable|add_list, "args": ...}]}
         self.obs: Observation | None = None
@@ -172,6 +181,23 @@ class PrimitiveOracle:
             blocks = golden.get("blocks") or {}
             for script in build_plan(blocks):
                 yield from self._build(script)
+        for name, strokes in self.drawing.items():
+            yield from self._select(name)
+            yield from self._paint(strokes)
+
+    def _paint(self, strokes: list[list[tuple[float, float]]]) -> Steps:
+        """Draw `strokes` on the selected sprite's costume (paint_plan.paint_steps)."""
+        assert self.obs is not None
+        plan = paint_steps(strokes, self.obs)
+        try:
+            action, why = next(plan)
+            while True:
+                yield self._do(action, why)
+                action, why = plan.send(self.obs)
+        except StopIteration:
+            return
+        except PaintStuck as exc:
+            raise Stuck(str(exc)) from None
 
     def _select(self, name: str) -> Steps:
         def is_it(e: Element) -> bool:
