@@ -99,7 +99,8 @@ def test_caught_bugs_become_whole_debug_tasks_with_their_bug_record(tmp_path: Pa
         assert stored.golden_pass_rate == 1.0 and stored.bugged_pass_rate == 0.0
         bugged = read_project_json((library / tid / "initial.sb3").read_bytes(), "initial")
         assert not all(cat_rule(bugged, 0).values())
-    assert ev.calls == 5 * 3  # golden and both candidates, 5 reruns each
+    # golden and both candidates, 5 reruns each, then all three again on 5 fresh seeds
+    assert ev.calls == 5 * 3 * 2
     again, _, ev2 = _forge(tmp_path, cat_rule)
     assert (again.kept, again.kept_before, ev2.calls) == (0, 2, 5)  # a rerun repeats nothing
 
@@ -121,6 +122,22 @@ def test_bugs_the_tests_miss_flaky_bugs_and_unwanted_mechanisms_are_rejected(
     assert out.kept == 0 and out.rejected == {"not caught by the tests": 2}
     out, _, _ = _forge(tmp_path / "c", cat_rule, mechanisms=["event_handler_conflict"])
     assert out.kept == 1 and out.rejected == {"mechanism not wanted": 1}
+
+
+def test_a_bug_caught_on_the_forge_s_seeds_only_is_rejected(tmp_path: Path) -> None:
+    """Tests that hold on seeds 0-4 only (a random end state, say) do not make a task that an
+    independent check with other seeds would call invalid."""
+
+    def seed_bound(project: dict[str, Any], seed: int) -> dict[str, bool]:
+        v = cat_rule(project, seed)
+        return {"starts at 0": v["starts at 0"], "moves once": v["moves once"] or seed >= 5}
+
+    out, library, _ = _forge(tmp_path, seed_bound)
+    assert out.kept == 1 and out.rejected == {"not caught on fresh seeds": 1}, out
+    (record,) = out.records.values()
+    assert record.mechanism == "missing_initialization"
+    assert [p.name for p in library.iterdir()] == list(out.records)
+    assert out.phases["confirm"] > 0
 
 
 def test_a_bug_failing_exactly_like_a_kept_one_is_equivalent(tmp_path: Path) -> None:
