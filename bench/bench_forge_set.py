@@ -17,10 +17,16 @@
 Every step prints its figures and the tasks that fail it; the last lines say PASS or FAIL per
 criterion. The machine may be shared: times are noisy (the load averages are printed).
 
+On a busy machine the steps can be run apart on one `--work` folder: `--steps forge --sets
+published` forges (and prints the speed figure of) the published-style sample alone; a later
+`--steps check,runs` checks and plays the libraries forged there. A forge into a library that
+holds tasks already goes on where it stopped (`studio forge` keeps what it wrote), and the
+imported published-style set is reused.
+
 Usage:
   .venv/bin/python bench/bench_forge_set.py [--published 10] [--bundled tasks]
       [--reruns 5] [--per-golden 2] [--tries 20] [--workers 2] [--check-seed 100]
-      [--work DIR] [--skip-runs]
+      [--work DIR] [--steps forge,check,runs] [--sets bundled,published]
 """
 
 from __future__ import annotations
@@ -220,34 +226,44 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--check-seed", type=int, default=100)
     parser.add_argument("--work", type=Path, help="keep the libraries and runs here")
-    parser.add_argument("--skip-runs", action="store_true", help="leave out step 3")
+    parser.add_argument("--steps", default="forge,check,runs", help="of forge, check, runs")
+    parser.add_argument("--sets", default="bundled,published", help="of bundled, published")
     args = parser.parse_args()
+    steps, sets = set(args.steps.split(",")), set(args.sets.split(","))
     from bench.bench_pages import published_library
 
     with tempfile.TemporaryDirectory(prefix="bench-forge-set-") as tmp:
         work = args.work or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         before = load()
-        published = sample(published_library(work), args.published)
         bundled_out, published_out = work / "forged-bundled", work / "forged-published"
-        forged = [bundled_out, published_out]
-        b = forge("bundled library", [args.bundled], bundled_out, args)
-        p = forge(f"published-style sample {len(published)} of 83", published, published_out, args)
-        speed(f"published-style sample, R={args.reruns}, K={args.tries}", p["outcomes"])
-        speed(f"bundled library, R={args.reruns}, K={args.tries}", b["outcomes"])
+        pairs = ((bundled_out, "bundled"), (published_out, "published"))
+        forged = [out for out, name in pairs if name in sets]
+        if "forge" in steps and "bundled" in sets:
+            b = forge("bundled library", [args.bundled], bundled_out, args)
+            speed(f"bundled library, R={args.reruns}, K={args.tries}", b["outcomes"])
+        if "forge" in steps and "published" in sets:
+            lib = work / "lib"
+            published = sample(lib if lib.is_dir() else published_library(work), args.published)
+            name = f"published-style sample {len(published)} of 83"
+            p = forge(name, published, published_out, args)
+            speed(f"published-style sample, R={args.reruns}, K={args.tries}", p["outcomes"])
         libraries = [lib for lib in forged if any(lib.glob("*/bug.json"))]
+        if not ({"check", "runs"} & steps):
+            print(f"\nload average {before} -> {load()}")
+            return 0
         ids = sorted(f.parent.name for lib in libraries for f in lib.glob("*/bug.json"))
         counts = ", ".join(f"{x.name} {len(list(x.glob('*/bug.json')))}" for x in libraries)
         print(f"\nforged tasks: {len(ids)} ({counts})")
-        checked = check(libraries, args)
         mechs = mechanisms(libraries)
         print(f"\n== mechanisms: {len(mechs)} of {MECHANISMS}: {dict(sorted(mechs.items()))}")
-        verdicts = {
-            "every forged task checked valid": len(ids) > 0
-            and all(checked.get(t, {}).get("verdict") == "valid" for t in ids),
-            f"at least 5 of {MECHANISMS} mechanisms": len(mechs) >= 5,
-        }
-        if not args.skip_runs:
+        verdicts = {f"at least 5 of {MECHANISMS} mechanisms": len(mechs) >= 5}
+        if "check" in steps:
+            checked = check(libraries, args)
+            verdicts["every forged task checked valid"] = len(ids) > 0 and all(
+                checked.get(t, {}).get("verdict") == "valid" for t in ids
+            )
+        if "runs" in steps:
             oracle = episodes("oracle", libraries, work / "runs", args.workers)
             idle = episodes("idle", libraries, work / "runs", args.workers)
             verdicts["the oracle solves every forged task"] = all(
