@@ -238,3 +238,32 @@ def test_the_command_refuses_paths_without_a_golden_before_a_browser_starts(
 
     assert main(["forge", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     assert "no task with a golden project to forge from" in capsys.readouterr().err
+
+
+def test_a_crashed_or_stalled_page_is_no_verdict_and_runs_again(tmp_path: Path) -> None:
+    class Stalling(FakeEvaluator):
+        """Every other evaluation (or every one) ends on a page that stopped answering."""
+
+        def __init__(self, always: bool) -> None:
+            super().__init__(cat_rule)
+            self.always = always
+
+        async def evaluate(self, entry: TaskFolder, *args: Any, **kw: Any) -> EvalResult:
+            result = await super().evaluate(entry, *args, **kw)
+            if self.always or self.calls % 2:
+                error = EvalError(kind=ErrorKind.STALLED, message="no page got ready")
+                return EvalResult(task_id=entry.task.id, project="p", error=error)
+            return result
+
+    golden = load_task(make_task(tmp_path / "golden"))
+    opts = ForgeOptions(reruns=5, per_golden=3, derive=False)
+    flaky = Stalling(always=False)
+    out = asyncio.run(forge_golden(flaky, golden, tmp_path / "a", opts))  # type: ignore[arg-type]
+    assert out.error is None and out.kept == 2, out
+    assert out.evaluations == flaky.calls == 2 * 5 * 3 * 2  # each one twice
+    dead = Stalling(always=True)
+    out = asyncio.run(forge_golden(dead, golden, tmp_path / "b", opts))  # type: ignore[arg-type]
+    assert "could not be evaluated in 5 of 5 runs, even on fresh pages (stalled" in (
+        out.error or ""
+    )
+    assert dead.calls == 5 * 3  # three attempts per run

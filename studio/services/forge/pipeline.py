@@ -24,6 +24,9 @@
    each written as a whole debug task (`writer.write_task`), which an independent `studio
    check` with other seeds then passes.
 
+An evaluation whose page crashed or stopped answering gave no verdict: it runs again on a fresh
+page (ATTEMPTS in all), and a golden still without verdicts is named as such, not as failing.
+
 Each judged candidate is told to `on_verdict` (when given) as a `Verdict`: its task id,
 mechanism and operator, the pass/fail of every bugged rerun, kept or the reason it was
 rejected, and the bugged program, so a front end can show candidates as they are validated.
@@ -55,10 +58,32 @@ from studio.services.propose.model import ProposalError
 from studio.services.propose.pipeline import ProposeOptions, propose
 from studio.services.runtime.evaluator import Evaluates, Evaluator
 
-__all__ = ["ForgeOptions", "ProgressFn", "Verdict", "VerdictFn", "forge_golden", "forged_task_id"]
+__all__ = [
+    "ATTEMPTS",
+    "ForgeOptions",
+    "ProgressFn",
+    "Verdict",
+    "VerdictFn",
+    "forge_golden",
+    "forged_task_id",
+]
 
 ProgressFn = Callable[[str, str], None]  # (golden id, what happened)
 _SCRIPT_FAULTS = {ErrorKind.SYNTAX, ErrorKind.SETUP, ErrorKind.RESULT}
+# A page that crashed or stopped answering gave no verdict (a loaded machine can do that): the
+# evaluation runs again on a fresh page, up to ATTEMPTS times in all.
+_ENVIRONMENT = {ErrorKind.CRASH, ErrorKind.STALLED}
+ATTEMPTS = 3
+
+
+async def _settled(call: Callable[[], Awaitable[EvalResult]]) -> EvalResult:
+    """`call()`, again while it ends in a crashed or stalled page (at most ATTEMPTS in all)."""
+    result = await call()
+    for _ in range(ATTEMPTS - 1):
+        if result.error is None or result.error.kind not in _ENVIRONMENT:
+            break
+        result = await call()
+    return result
 
 
 @dataclass(frozen=True)
@@ -182,10 +207,13 @@ class _Forge:
         self.clock = Clock.REAL if real else Clock.VIRTUAL
 
     async def _eval(self, project: bytes | Path, name: str, seed: int) -> EvalResult:
-        self.out.evaluations += 1
-        return await self.evaluator.evaluate(
-            self.entry, project, project_name=name, clock=self.clock, seed=seed
-        )
+        async def once() -> EvalResult:
+            self.out.evaluations += 1
+            return await self.evaluator.evaluate(
+                self.entry, project, project_name=name, clock=self.clock, seed=seed
+            )
+
+        return await _settled(once)
 
     async def run(self) -> ForgeOutcome:
         entry, opts = self.entry, self.opts
@@ -208,6 +236,14 @@ class _Forge:
             self.out.error = (
                 f"{entry.script_path}: the script cannot run ({fault.kind.value} "
                 f"error{where}): {fault.message[:300]}"
+            )
+            return self.out
+        lost = [r.error for r in golden_runs if r.error and r.error.kind in _ENVIRONMENT]
+        if lost and _rate(golden_runs) < opts.theta_pass:
+            self.out.error = (
+                f"{entry.folder}: the golden could not be evaluated in {len(lost)} of "
+                f"{len(golden_runs)} runs, even on fresh pages ({lost[0].kind.value} error: "
+                f"{lost[0].message[:200]}); is the machine overloaded?"
             )
             return self.out
         if _rate(golden_runs) < opts.theta_pass:
@@ -389,10 +425,13 @@ class _Forge:
         entry = TaskFolder(task, folder)
 
         async def ev(project: bytes | Path, name: str, seed: int) -> EvalResult:
-            self.out.evaluations += 1
-            return await self.evaluator.evaluate(
-                entry, project, project_name=name, clock=Clock.VIRTUAL, seed=seed
-            )
+            async def once() -> EvalResult:
+                self.out.evaluations += 1
+                return await self.evaluator.evaluate(
+                    entry, project, project_name=name, clock=Clock.VIRTUAL, seed=seed
+                )
+
+            return await _settled(once)
 
         return entry, ev
 
