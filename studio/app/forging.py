@@ -15,6 +15,12 @@ tasks…* run (the forge itself is `services.forge.pipeline`).
   `keep(staged_task, library, instruction)` moves one forged task into the library whole (one
   rename), with the author's edited instruction when given; `drop(staged_task)` removes one;
   `close_staging(staging)` removes what the author neither kept nor dropped.
+- A forge or a window killed while it forged leaves its staging folder behind:
+  `clean_stale_staging(library)` removes the staging folders whose owner process is gone
+  (`services.forge.staging`: each staging folder names its owner), and `forge_all` does so
+  first in the library it forges into and in `kept_in`; the window calls it whenever it opens
+  a library. Only whole tasks are left in the library, and what the author kept there is not
+  forged again.
 """
 
 from __future__ import annotations
@@ -31,12 +37,14 @@ from studio.models.forge import ForgeOutcome
 from studio.models.task import TASK_FILE
 from studio.services.core import atomic
 from studio.services.core.store import TaskFolder, load_task, scan_library
+from studio.services.forge import staging as staging_folders
 from studio.services.forge.pipeline import ForgeOptions, Verdict, forge_golden
 from studio.services.runtime.evaluator import Evaluates
 
 __all__ = [
     "STAGING_PREFIX",
     "ForgeEvents",
+    "clean_stale_staging",
     "close_staging",
     "drop",
     "forge_all",
@@ -45,7 +53,7 @@ __all__ = [
     "open_staging",
 ]
 
-STAGING_PREFIX = ".review-forge-"
+STAGING_PREFIX = staging_folders.PREFIX
 
 
 @dataclass
@@ -84,7 +92,10 @@ async def forge_all(
     """Forge from every golden in turn into `library`; one outcome per golden, in order (a
     golden that cannot be forged has its `error` and the others go on). A task already in
     `library` or in one of `kept_in` (the window's library, when forging into its staging
-    folder) counts as kept before and is not forged again."""
+    folder) counts as kept before and is not forged again. Stale staging folders of `library`
+    and of `kept_in` (left by a forge that was killed) are removed first."""
+    for root in (library, *kept_in):
+        clean_stale_staging(root)
     events = events or ForgeEvents()
     outcomes: list[ForgeOutcome] = []
     total = len(goldens)
@@ -106,7 +117,14 @@ def open_staging(library: Path) -> Path:
     library.mkdir(parents=True, exist_ok=True)
     staging = library / f"{STAGING_PREFIX}{secrets.token_hex(4)}"
     staging.mkdir()
+    staging_folders.claim(staging)
     return staging
+
+
+def clean_stale_staging(library: Path) -> list[Path]:
+    """Remove the staging folders of `library` left by a forge whose process is gone (a kill,
+    a crash): what the author had not kept. The folders removed."""
+    return staging_folders.clean_stale(library)
 
 
 def keep(staged_task: Path, library: Path, instruction: str | None = None) -> Path:

@@ -99,7 +99,8 @@ def test_caught_bugs_become_whole_debug_tasks_with_their_bug_record(tmp_path: Pa
         assert stored.golden_pass_rate == 1.0 and stored.bugged_pass_rate == 0.0
         bugged = read_project_json((library / tid / "initial.sb3").read_bytes(), "initial")
         assert not all(cat_rule(bugged, 0).values())
-    assert ev.calls == 5 * 3  # golden and both candidates, 5 reruns each
+    # golden and both candidates, 5 reruns each, then all three again on 5 fresh seeds
+    assert ev.calls == 5 * 3 * 2
     again, _, ev2 = _forge(tmp_path, cat_rule)
     assert (again.kept, again.kept_before, ev2.calls) == (0, 2, 5)  # a rerun repeats nothing
 
@@ -121,6 +122,22 @@ def test_bugs_the_tests_miss_flaky_bugs_and_unwanted_mechanisms_are_rejected(
     assert out.kept == 0 and out.rejected == {"not caught by the tests": 2}
     out, _, _ = _forge(tmp_path / "c", cat_rule, mechanisms=["event_handler_conflict"])
     assert out.kept == 1 and out.rejected == {"mechanism not wanted": 1}
+
+
+def test_a_bug_caught_on_the_forge_s_seeds_only_is_rejected(tmp_path: Path) -> None:
+    """Tests that hold on seeds 0-4 only (a random end state, say) do not make a task that an
+    independent check with other seeds would call invalid."""
+
+    def seed_bound(project: dict[str, Any], seed: int) -> dict[str, bool]:
+        v = cat_rule(project, seed)
+        return {"starts at 0": v["starts at 0"], "moves once": v["moves once"] or seed >= 5}
+
+    out, library, _ = _forge(tmp_path, seed_bound)
+    assert out.kept == 1 and out.rejected == {"not caught on fresh seeds": 1}, out
+    (record,) = out.records.values()
+    assert record.mechanism == "missing_initialization"
+    assert [p.name for p in library.iterdir()] == list(out.records)
+    assert out.phases["confirm"] > 0
 
 
 def test_a_bug_failing_exactly_like_a_kept_one_is_equivalent(tmp_path: Path) -> None:
@@ -221,3 +238,32 @@ def test_the_command_refuses_paths_without_a_golden_before_a_browser_starts(
 
     assert main(["forge", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     assert "no task with a golden project to forge from" in capsys.readouterr().err
+
+
+def test_a_crashed_or_stalled_page_is_no_verdict_and_runs_again(tmp_path: Path) -> None:
+    class Stalling(FakeEvaluator):
+        """Every other evaluation (or every one) ends on a page that stopped answering."""
+
+        def __init__(self, always: bool) -> None:
+            super().__init__(cat_rule)
+            self.always = always
+
+        async def evaluate(self, entry: TaskFolder, *args: Any, **kw: Any) -> EvalResult:
+            result = await super().evaluate(entry, *args, **kw)
+            if self.always or self.calls % 2:
+                error = EvalError(kind=ErrorKind.STALLED, message="no page got ready")
+                return EvalResult(task_id=entry.task.id, project="p", error=error)
+            return result
+
+    golden = load_task(make_task(tmp_path / "golden"))
+    opts = ForgeOptions(reruns=5, per_golden=3, derive=False)
+    flaky = Stalling(always=False)
+    out = asyncio.run(forge_golden(flaky, golden, tmp_path / "a", opts))  # type: ignore[arg-type]
+    assert out.error is None and out.kept == 2, out
+    assert out.evaluations == flaky.calls == 2 * 5 * 3 * 2  # each one twice
+    dead = Stalling(always=True)
+    out = asyncio.run(forge_golden(dead, golden, tmp_path / "b", opts))  # type: ignore[arg-type]
+    assert "could not be evaluated in 5 of 5 runs, even on fresh pages (stalled" in (
+        out.error or ""
+    )
+    assert dead.calls == 5 * 3  # three attempts per run

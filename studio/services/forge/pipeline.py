@@ -15,8 +15,17 @@
    derives them (golden → bugged), and is caught when the derived script, which passes the
    golden on all R runs, fails on at least 1 - θ_fail of R bugged runs.
 5. A caught candidate whose failures (tests and messages, run by run) equal those of a bug kept
-   before for this golden is behaviourally equivalent to it and rejected; the others are kept,
-   up to N per golden, each written as a whole debug task (`writer.write_task`).
+   before for this golden is behaviourally equivalent to it and rejected.
+6. The others are confirmed on R fresh seeds (S+R..S+2R-1, which no step above used): the
+   golden (under the tests that caught the bug) must pass in at least θ_pass of these runs, the
+   bugged program in at most θ_fail, and some test must again tell them apart under the same
+   rule; otherwise the bug was caught by tests that hold on the forge's seeds only (a random
+   program's end state, say) and is rejected. The confirmed ones are kept, up to N per golden,
+   each written as a whole debug task (`writer.write_task`), which an independent `studio
+   check` with other seeds then passes.
+
+An evaluation whose page crashed or stopped answering gave no verdict: it runs again on a fresh
+page (ATTEMPTS in all), and a golden still without verdicts is named as such, not as failing.
 
 Each judged candidate is told to `on_verdict` (when given) as a `Verdict`: its task id,
 mechanism and operator, the pass/fail of every bugged rerun, kept or the reason it was
@@ -29,7 +38,7 @@ import asyncio
 import hashlib
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -49,10 +58,32 @@ from studio.services.propose.model import ProposalError
 from studio.services.propose.pipeline import ProposeOptions, propose
 from studio.services.runtime.evaluator import Evaluates, Evaluator
 
-__all__ = ["ForgeOptions", "ProgressFn", "Verdict", "VerdictFn", "forge_golden", "forged_task_id"]
+__all__ = [
+    "ATTEMPTS",
+    "ForgeOptions",
+    "ProgressFn",
+    "Verdict",
+    "VerdictFn",
+    "forge_golden",
+    "forged_task_id",
+]
 
 ProgressFn = Callable[[str, str], None]  # (golden id, what happened)
 _SCRIPT_FAULTS = {ErrorKind.SYNTAX, ErrorKind.SETUP, ErrorKind.RESULT}
+# A page that crashed or stopped answering gave no verdict (a loaded machine can do that): the
+# evaluation runs again on a fresh page, up to ATTEMPTS times in all.
+_ENVIRONMENT = {ErrorKind.CRASH, ErrorKind.STALLED}
+ATTEMPTS = 3
+
+
+async def _settled(call: Callable[[], Awaitable[EvalResult]]) -> EvalResult:
+    """`call()`, again while it ends in a crashed or stalled page (at most ATTEMPTS in all)."""
+    result = await call()
+    for _ in range(ATTEMPTS - 1):
+        if result.error is None or result.error.kind not in _ENVIRONMENT:
+            break
+        result = await call()
+    return result
 
 
 @dataclass(frozen=True)
@@ -169,15 +200,20 @@ class _Forge:
         self.on_verdict = on_verdict or (lambda _v: None)
         self.gate = asyncio.Semaphore(max(1, opts.workers))
         self.seeds = [opts.seed + i for i in range(max(1, opts.reruns))]
+        self.fresh = [s + len(self.seeds) for s in self.seeds]  # step 6's seeds
+        self._golden_fresh: list[EvalResult] | None = None
         self.out = ForgeOutcome(golden=entry.task.id)
         real = entry.task.evaluation.clock is ClockPreference.REAL
         self.clock = Clock.REAL if real else Clock.VIRTUAL
 
     async def _eval(self, project: bytes | Path, name: str, seed: int) -> EvalResult:
-        self.out.evaluations += 1
-        return await self.evaluator.evaluate(
-            self.entry, project, project_name=name, clock=self.clock, seed=seed
-        )
+        async def once() -> EvalResult:
+            self.out.evaluations += 1
+            return await self.evaluator.evaluate(
+                self.entry, project, project_name=name, clock=self.clock, seed=seed
+            )
+
+        return await _settled(once)
 
     async def run(self) -> ForgeOutcome:
         entry, opts = self.entry, self.opts
@@ -200,6 +236,14 @@ class _Forge:
             self.out.error = (
                 f"{entry.script_path}: the script cannot run ({fault.kind.value} "
                 f"error{where}): {fault.message[:300]}"
+            )
+            return self.out
+        lost = [r.error for r in golden_runs if r.error and r.error.kind in _ENVIRONMENT]
+        if lost and _rate(golden_runs) < opts.theta_pass:
+            self.out.error = (
+                f"{entry.folder}: the golden could not be evaluated in {len(lost)} of "
+                f"{len(golden_runs)} runs, even on fresh pages ({lost[0].kind.value} error: "
+                f"{lost[0].message[:200]}); is the machine overloaded?"
             )
             return self.out
         if _rate(golden_runs) < opts.theta_pass:
@@ -304,6 +348,9 @@ class _Forge:
             self._tell(c, runs, tests_from, "equivalent to a bug kept before")
             return
         signatures.append(sig)
+        if not await self._confirmed(c, golden_bytes, derived):
+            self._tell(c, runs, tests_from, "not caught on fresh seeds")
+            return
         record = self._record(c, gj, failing, tests_from, g_rate, b_rate)
         bugged_sb3 = c.sb3
         writer.write_task(self.library, c.task_id, self.entry, bugged_sb3, record, derived)
@@ -332,6 +379,62 @@ class _Forge:
             )
         )
 
+    async def _confirmed(self, c: _Candidate, golden_bytes: bytes, derived: str | None) -> bool:
+        """Step 6: golden and bugged on the fresh seeds, under the golden's own script (the
+        golden's runs made once per golden) or the `derived` one, still tell them apart."""
+        opts, t0 = self.opts, time.perf_counter()
+        bugged_subject = Subject(c.sb3, f"{c.mutant.id}.sb3", self.fresh, c.mutant.id)
+        try:
+            if derived is None:
+                if self._golden_fresh is None:
+                    golden_subject = Subject(golden_bytes, "golden.sb3", self.fresh, "golden")
+                    (self._golden_fresh,) = await run_gated(self._eval, [golden_subject], self.gate)
+                (bugged,) = await run_gated(self._eval, [bugged_subject], self.gate)
+                golden = self._golden_fresh
+            else:
+                with tempfile.TemporaryDirectory(prefix="studio-forge-") as tmp:
+                    _, ev = self._scratch(Path(tmp), golden_bytes, c.sb3, derived)
+                    golden, bugged = await run_gated(
+                        ev,
+                        [Subject(golden_bytes, "golden.sb3", self.fresh), bugged_subject],
+                        self.gate,
+                    )
+        finally:
+            self.out.spent("confirm", time.perf_counter() - t0)
+        return (
+            _rate(golden) >= opts.theta_pass
+            and _rate(bugged) <= opts.theta_fail
+            and bool(_failing(golden, bugged, opts))
+        )
+
+    def _scratch(
+        self, folder: Path, golden_bytes: bytes, bugged: bytes, script: str | None = None
+    ) -> tuple[TaskFolder, Callable[[bytes | Path, str, int], Awaitable[EvalResult]]]:
+        """A debug task golden → `bugged` in `folder` (with `script` as its evaluate.js when
+        given), and a function evaluating a project of it on the virtual clock."""
+        task = self.entry.task.model_copy(deep=True)
+        task.category = Category.DEBUG
+        task.initial_project, task.golden_project = "initial.sb3", "golden.sb3"
+        task.evaluation.script, task.evaluation.helper_library = "evaluate.js", None
+        task.evaluation.convention = Convention.STUDIO  # as propose runs its scripts
+        atomic.write_bytes(folder / "golden.sb3", golden_bytes)
+        atomic.write_bytes(folder / "initial.sb3", bugged)
+        atomic.write_text(folder / TASK_FILE, task.model_dump_json())
+        if script is not None:
+            atomic.write_text(folder / "evaluate.js", script)
+        entry = TaskFolder(task, folder)
+
+        async def ev(project: bytes | Path, name: str, seed: int) -> EvalResult:
+            async def once() -> EvalResult:
+                self.out.evaluations += 1
+                return await self.evaluator.evaluate(
+                    entry, project, project_name=name, clock=Clock.VIRTUAL, seed=seed
+                )
+
+            return await _settled(once)
+
+        return entry, ev
+
     async def _derive(
         self, c: _Candidate, golden_bytes: bytes
     ) -> tuple[str, list[FailingTest], list[EvalResult], float, float] | None:
@@ -339,15 +442,7 @@ class _Forge:
         opts = self.opts
         with tempfile.TemporaryDirectory(prefix="studio-forge-") as tmp:
             folder = Path(tmp)
-            task = self.entry.task.model_copy(deep=True)
-            task.category = Category.DEBUG
-            task.initial_project, task.golden_project = "initial.sb3", "golden.sb3"
-            task.evaluation.script, task.evaluation.helper_library = "evaluate.js", None
-            task.evaluation.convention = Convention.STUDIO  # as propose runs its scripts
-            atomic.write_bytes(folder / "golden.sb3", golden_bytes)
-            atomic.write_bytes(folder / "initial.sb3", c.sb3)
-            atomic.write_text(folder / TASK_FILE, task.model_dump_json())
-            tmp_entry = TaskFolder(task, folder)
+            tmp_entry, ev = self._scratch(folder, golden_bytes, c.sb3)
             popts = ProposeOptions(
                 mutants=0, seed=opts.seed, reruns=len(self.seeds), workers=opts.workers
             )
@@ -357,13 +452,6 @@ class _Forge:
             except ProposalError:
                 return None
             atomic.write_text(folder / "evaluate.js", report.script)
-
-            async def ev(project: bytes | Path, name: str, seed: int) -> EvalResult:
-                self.out.evaluations += 1
-                return await self.evaluator.evaluate(
-                    tmp_entry, project, project_name=name, clock=Clock.VIRTUAL, seed=seed
-                )
-
             # propose kept only tests that pass the golden on these same R seeds
             (bugged,) = await run_gated(ev, [Subject(c.sb3, "initial.sb3", self.seeds)], self.gate)
         if _rate(bugged) > opts.theta_fail:

@@ -1,14 +1,16 @@
 """The *Forge debug tasks* dialog: candidates as they are validated, kept or dropped by hand.
 
-It opens on the forge's options (reruns R, bugs kept per golden N, candidates tried per golden
-K, tests derived from behaviour where the golden's own script misses a bug); *Forge* emits
-`start_requested` with them. While the forge runs, a progress bar counts the goldens done and
-a line says what the forge is doing (Cancel stops it; what was kept stays whole). Every judged
-candidate is a row of the list: its verdict (kept by the forge, or the reason it was
-rejected), its mechanism, and its reruns as ✓ (the bugged program passed) or ✗ (it failed),
-one mark per seeded rerun. The row chosen shows the diff golden → bug (the Diff view:
-pseudocode, or blocks with *Pictures*) and, for a forged task, its instruction, which the
-author may edit. *Keep* emits `keep_requested` (task id, instruction) and *Drop*
+It opens on the forge's options, those of `studio forge` (`options.ForgeOptionsForm`: reruns R,
+bugs kept per golden N, candidates tried per golden K, θ_pass, θ_fail, the seed, tests derived
+from behaviour where the golden's own script misses a bug, and the mechanisms wanted); *Forge*
+emits `start_requested` with them, or, when they cannot forge (no mechanism ticked, θ_fail not
+below θ_pass), stays disabled and the status line says why. While the forge runs, a progress
+bar counts the goldens done and a line says what the forge is doing (Cancel stops it; what was
+kept stays whole). Every judged candidate is a row of the list: its verdict (kept by the forge,
+or the reason it was rejected), its mechanism, and its reruns as ✓ (the bugged program passed)
+or ✗ (it failed), one mark per seeded rerun. The row chosen shows the diff golden → bug (the
+Diff view: pseudocode, or blocks with *Pictures*) and, for a forged task, its instruction,
+which the author may edit. *Keep* emits `keep_requested` (task id, instruction) and *Drop*
 `drop_requested` (task id); the controller moves the task into the library or removes it and
 tells the dialog with `mark`. A rejected candidate cannot be kept. Closing the dialog emits
 `closed` (Cancel emits `cancel_requested` while the forge runs).
@@ -16,13 +18,12 @@ tells the dialog with `mark`. A rejected candidate cannot be kept. Closing the d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QCheckBox,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -31,7 +32,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from studio.services.forge.pipeline import ForgeOptions, Verdict
 from studio.views.authoring.diff_view import DiffView
+from studio.views.forge.options import ForgeOptionsForm
 
 __all__ = ["DROPPED", "KEPT", "PENDING", "ForgeDialog", "Row", "reruns_text"]
 
@@ -121,25 +122,15 @@ class ForgeDialog(QDialog):
         layout.addLayout(buttons)
         self._update_buttons()
 
-    def _spin(self, row: QHBoxLayout, label: str, value: int, low: int, tip: str) -> QSpinBox:
-        spin = QSpinBox(self)
-        spin.setRange(low, 1000)
-        spin.setValue(value)
-        spin.setToolTip(tip)
-        row.addWidget(QLabel(label, self))
-        row.addWidget(spin)
-        return spin
-
     def _options_row(self) -> QHBoxLayout:
-        o = self.options
+        self.form = ForgeOptionsForm(self.options, self)
+        form = self.form
+        self.reruns, self.per_golden, self.tries = form.reruns, form.per_golden, form.tries
+        self.theta_pass, self.theta_fail, self.seed = form.theta_pass, form.theta_fail, form.seed
+        self.derive = form.derive
+        form.changed.connect(self._on_options_changed)
         row = QHBoxLayout()
-        self.reruns = self._spin(row, "Reruns R", o.reruns, 1, "Seeded runs per program")
-        self.per_golden = self._spin(row, "Bugs per golden N", o.per_golden, 1, "Kept at most")
-        self.tries = self._spin(row, "Tries K", o.tries, 1, "Candidates tried per golden")
-        self.derive = QCheckBox("Derive tests where the script misses a bug", self)
-        self.derive.setChecked(o.derive)
-        row.addWidget(self.derive)
-        row.addStretch(1)
+        row.addWidget(form, 1)
         self.start = QPushButton("Forge", self)
         self.start.setDefault(True)
         self.start.clicked.connect(self._on_start)
@@ -148,25 +139,26 @@ class ForgeDialog(QDialog):
 
     def chosen_options(self) -> ForgeOptions:
         """The options as the author set them (the others as given)."""
-        return replace(
-            self.options,
-            reruns=self.reruns.value(),
-            per_golden=self.per_golden.value(),
-            tries=self.tries.value(),
-            derive=self.derive.isChecked(),
-        )
+        return self.form.chosen(self.options)
+
+    def _on_options_changed(self) -> None:
+        if self.running:
+            return
+        problem = self.form.problem()
+        self.start.setEnabled(problem is None)
+        self.status.setText(problem or "Choose the options and press Forge.")
 
     def begin(self) -> None:
         """The forge started: the options are fixed, Cancel stops it."""
         self.running = True
-        for widget in (self.reruns, self.per_golden, self.tries, self.derive, self.start):
-            widget.setEnabled(False)
+        self.form.set_enabled(False)
+        self.start.setEnabled(False)
         self.status.setText("Starting the forge…")
         self.cancel.setText("Cancel")
         self.cancel.setToolTip("Stop the forge; what it wrote so far stays whole")
 
     def _on_start(self) -> None:
-        if not self.running and self.start.isEnabled():
+        if not self.running and self.start.isEnabled() and self.form.problem() is None:
             self.start_requested.emit(self.chosen_options())
 
     def set_progress(self, done: int, total: int, what: str) -> None:

@@ -2,7 +2,8 @@
 
 On a selected task the forge works from that task's golden; on the library, from every golden
 in it. Kept tasks enter the library and the library is read again; messages go to the
-status bar.
+status bar. Whenever the window has read a library, the staging folders a killed forge left
+in it are removed (`forging.clean_stale_staging`; a live forge's folder stays).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Protocol
 
+from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QStatusBar
 
+from studio.app import forging
 from studio.services.core.store import TaskFolder
 from studio.services.runtime.evaluator import Evaluates
 from studio.views.forge.controller import ForgeController
@@ -25,6 +28,7 @@ class ForgeHost(Protocol):
     """What the forge needs of the window: its library, reading it again, its status bar."""
 
     library_root: Path
+    library_loaded: SignalInstance  # (tasks, errors) after the window read a library
 
     def reload_library(self, root: Path) -> None: ...
 
@@ -49,4 +53,5 @@ def install(
     panel.forge_requested.connect(on_forge)
     controller.message.connect(lambda m: window.statusBar().showMessage(m, 10000))
     controller.library_changed.connect(lambda: window.reload_library(root()))
+    window.library_loaded.connect(lambda *_: forging.clean_stale_staging(root()))
     return controller

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from studio.app import forging
+from studio.models.forge import MECHANISMS
 from studio.models.task import ReviewState
 from studio.services.core.store import load_task, scan_library
 from studio.services.forge.pipeline import ForgeOptions
@@ -177,3 +178,68 @@ def test_a_bug_kept_in_the_library_is_not_forged_again(qtbot: Any, tmp_path: Pat
     assert outcomes is not None and outcomes[0].kept_before == 1 and outcomes[0].kept == 1
     assert first not in [r.verdict.task_id for r in again.rows]
     assert "(1 already in the library, not forged again)" in again.status.text()
+
+
+def test_theta_seed_and_mechanisms_set_in_the_dialog_reach_the_forge(
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """θ_pass, θ_fail, the seed and the mechanisms wanted go from the dialog through
+    `forging.forge_all` to the forge: only the mechanism ticked is forged, each rerun uses
+    seed + i, and a bug the golden's runs tell apart only under the θ set is kept."""
+    golden = load_task(make_task(tmp_path / "golden"))
+    library = tmp_path / "library"
+    seeds: list[int] = []
+
+    def rule(project: dict[str, Any], seed: int) -> dict[str, bool]:
+        seeds.append(seed)
+        v = cat_rule(project, seed)
+        return {k: ok or seed % 5 == 0 for k, ok in v.items()}  # bugs pass 1 run in 5
+
+    controller = _controller(qtbot, library, FakeEvaluator(rule))
+    controller.options = ForgeOptions()
+    heard: list[ForgeOptions] = []
+    real = forging.forge_all
+
+    async def spy(evaluator: Any, goldens: Any, lib: Path, options: ForgeOptions, *a: Any) -> Any:
+        heard.append(options)
+        return await real(evaluator, goldens, lib, options, *a)
+
+    monkeypatch.setattr(forging, "forge_all", spy)
+    dialog = controller.open_dialog()
+    dialog.start_requested.connect(lambda options: controller.begin([golden], options))
+    dialog.show()
+    form = dialog.form
+    assert (form.theta_pass.value(), form.theta_fail.value(), form.seed.value()) == (0.9, 0.1, 0)
+    assert form.wanted() == list(MECHANISMS)
+    # what cannot forge: Forge stays disabled and the status says why
+    form.theta_fail.setValue(0.9)
+    assert not dialog.start.isEnabled() and "must be below θ pass" in dialog.status.text()
+    form.theta_fail.setValue(0.2)
+    for box in form.mechanisms.values():
+        box.setChecked(False)
+    assert not dialog.start.isEnabled() and "Tick at least one mechanism" in dialog.status.text()
+    form.mechanisms["missing_initialization"].setChecked(True)
+    assert dialog.start.isEnabled()
+    dialog.reruns.setValue(5)
+    dialog.derive.setChecked(False)
+    form.seed.setValue(40)
+
+    async def forge() -> Any:
+        dialog.start.click()
+        assert (
+            not form.theta_pass.isEnabled() and not form.mechanisms["desynchronization"].isEnabled()
+        )
+        return await controller._running
+
+    outcomes = asyncio.run(forge())
+    (options,) = heard
+    assert (options.theta_pass, options.theta_fail, options.seed) == (0.9, 0.2, 40)
+    assert options.mechanisms == ["missing_initialization"] and controller.options == options
+    assert outcomes is not None
+    (outcome,) = outcomes
+    # θ_fail 0.2 keeps the MIR bug passing 1 run in 5; EHC is not a mechanism wanted
+    assert outcome.kept == 1 and outcome.rejected == {"mechanism not wanted": 1}, outcome
+    (record,) = outcome.records.values()
+    assert record.mechanism == "missing_initialization" and record.bugged_pass_rate == 0.2
+    assert sorted(set(seeds)) == list(range(40, 50))  # seeds 40-44, then fresh 45-49
+    dialog.close()
