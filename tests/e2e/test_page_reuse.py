@@ -16,6 +16,7 @@ import pytest
 
 from studio.models.evaluation import Clock
 from studio.services.core.store import load_task
+from studio.services.runtime import page_reuse
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser
@@ -98,8 +99,9 @@ LATE = """await new Promise((r) => setTimeout(r, 500));
 
 
 def test_a_change_made_after_the_script_returned_is_caught(
-    tmp_path: Path, evaluate: Any, browser_pool: Any
+    tmp_path: Path, evaluate: Any, browser_pool: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(page_reuse, "QUICK_CHECK", True)  # the page checks itself in the run
     probe = load_task(make_task(tmp_path / "probe", script=PROBE))
     assert evaluate(probe).success
     discards = sum(browser_pool.discards.values())

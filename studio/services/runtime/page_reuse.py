@@ -30,9 +30,11 @@ if TYPE_CHECKING:
 
 __all__ = ["QUICK_CHECK", "TARGETS", "check", "listeners", "targets"]
 
-# The quick form of the check (see the module docstring); False asks everything in turn, as
-# before (bench/bench_script_phase.py compares both).
-QUICK_CHECK = True
+# The quick form of the check (see the module docstring). Off by default: it halves the check
+# of one page at a time (bench/bench_post_run_check.py), but three side-by-side runs of the
+# published-style set with 3 workers (bench/bench_script_phase.py) were slower with it, by
+# more than their load drift clearly explains (docs/evaluation-page.md); on is for measuring.
+QUICK_CHECK = False
 TARGETS = ("window", "document")  # whose listeners are compared (every node of the document)
 _GROUP = "studio-reuse"  # objects named for one check, released after it
 _KEPT_GROUP = "studio-reuse-targets"  # the window and document, named once per page
