@@ -5,7 +5,9 @@
  * window.StudioEval.run(...); with `args.reuse` the evaluation leaves the page as it found it
  * (its VM made from fresh classes on a canvas of its own, quit and released at the end; the
  * globals, console and Math.random it touched put back; its timers cancelled) so that the pool
- * may use the page again once page-reuse.js finds it clean. Without it the page is thrown away.
+ * may use the page again once page-reuse.js finds it clean (with `args.checkInRun`, the page's
+ * own check is made at the end of the run and its answer is the outcome's `check`). Without it
+ * the page is thrown away.
  *
  * window.StudioEval.runOn(vm, args) does the same on a VM that already exists, in real time:
  * the editor page's own VM, as the published ScratchWorld service evaluates
@@ -28,6 +30,7 @@
   const PageReuse = window.PageReuse || {
     baseline() {}, check: () => ['the page cannot be checked'], trackWork() {}, endWork() {},
     withoutWorkers: (make) => make(), settle: () => Promise.resolve(), cancelScheduled() {},
+    nextTurn: () => Promise.resolve(),
   };
   const RealWork = window.RealWork;
   // Decodes shared by content while a project loads (asset-cache.js); none on an editor page.
@@ -229,7 +232,10 @@
 
   function newOutcome(args) {
     Object.assign(LIMITS, args.limits || {});
-    return { timings: {}, result: null, error: null, console: { calls: 0, forwarded: 0, chars: 0 } };
+    // `check` is an own property from the start: no setter a script left on a prototype can
+    // catch the page's own answer when it is filled in.
+    return { timings: {}, result: null, error: null, check: null,
+             console: { calls: 0, forwarded: 0, chars: 0 } };
   }
 
   /** One evaluation: {timings, result, error}; `args.clock` is 'virtual' or 'real'. With
@@ -291,7 +297,19 @@
       }
       if (reuse) release(vm, canvas, pageStage, virtual, pending, nodes);
       out.timings.release_ms = realNow() - released;
+      if (reuse && args.checkInRun) await checkInRun(out);
     }
+  }
+
+  /** The page's own check (page-reuse.js), made here once the evaluation is released, so that
+   * its answer comes back with the outcome instead of in a round trip of its own. A real turn
+   * of the page first: whatever the script's promise chains still do, they have done. The
+   * pool still checks the listeners through DevTools and wipes the storage. */
+  async function checkInRun(out) {
+    const began = realNow();
+    await PageReuse.nextTurn();
+    out.check = check();
+    out.timings.check_ms = realNow() - began;
   }
 
   /** Put back what an evaluation changed on a page that may be used again: its VM stopped

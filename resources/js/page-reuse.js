@@ -25,7 +25,7 @@
  *      compared by the pool through the DevTools protocol (they are not properties).
  * The walk runs on references taken when this file loads, so a script that replaces a built-in
  * cannot change how the page is checked (the replacement itself is a difference).
- * Exposes window.PageReuse = {baseline, check, trackWork, endWork, uses}.
+ * Exposes window.PageReuse = {baseline, check, trackWork, endWork, nextTurn, uses, ...}.
  */
 (function () {
   'use strict';
@@ -329,11 +329,18 @@
     });
   }
 
+  /** A promise settled in a later real macrotask: every microtask queued before it (a
+   * script's promise chain, however long) has run by then, so a check after it sees what
+   * they did. */
+  function nextTurn() {
+    return new Promise((resolve) => { apply(real.setTimeout, win, [resolve, 0]); });
+  }
+
   /** The audio context of an evaluation's VM (closed at its end): not one a script made. */
   const audioContext = () => new RealAudioContext();
 
   window.PageReuse = {
     baseline, check, trackWork, cancelScheduled, endWork, withoutWorkers, audioContext, settle,
-    uses: () => uses,
+    nextTurn, uses: () => uses,
   };
 }());

@@ -8,6 +8,7 @@
  * Faithful where a browser is:
  *   - `Date()` called without `new` returns the date string; `Date.now()` is a whole number;
  *   - a repeating timer that fell behind skips the ticks it missed, as browsers do;
+ *   - a timer's delay is a whole number of milliseconds, as browsers take it (1000 / 30 is 33);
  *   - a loop that busy-waits on `Date.now()` or `performance.now()` ends: past a large number of
  *     clock reads within one turn of the page, every read moves time on a little;
  *   - sounds end after their duration in virtual time ("play sound until done" waits as long as
@@ -71,6 +72,14 @@
   function newProfile() {
     return { steps: 0, stepMs: 0, passes: 0, skipped: 0, draws: 0, drawMs: 0, timers: 0, timerMs: 0, turns: 0,
              turnMs: 0, idleMs: 0 };
+  }
+
+  /** A delay given to setTimeout or setInterval as a browser takes it: a WebIDL `long` (the
+   * fraction dropped, NaN 0, past 2^31 wrapped). The VM's frame timer, setInterval(step,
+   * 1000 / 30), ticks every 33 ms in a browser (30.3 frames a second), not every 33.33.
+   * (Animation frames and sounds keep their exact times.) */
+  function delayOf(delay) {
+    return Number(delay) | 0;
   }
 
   function addTimer(fn, delay, args, repeat) {
@@ -231,8 +240,8 @@
     state.profile = newProfile();
     // Each replacement is undone at `uninstall` with the property as it was (the same function,
     // not a copy): a page used again must look exactly as before (page-reuse.js).
-    replace(window, 'setTimeout', (fn, delay, ...args) => addTimer(fn, delay, args, false));
-    replace(window, 'setInterval', (fn, delay, ...args) => addTimer(fn, delay, args, true));
+    replace(window, 'setTimeout', (fn, delay, ...args) => addTimer(fn, delayOf(delay), args, false));
+    replace(window, 'setInterval', (fn, delay, ...args) => addTimer(fn, delayOf(delay), args, true));
     replace(window, 'clearTimeout', clearTimer);
     replace(window, 'clearInterval', clearTimer);
     replace(window, 'requestAnimationFrame',

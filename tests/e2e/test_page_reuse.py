@@ -16,6 +16,7 @@ import pytest
 
 from studio.models.evaluation import Clock
 from studio.services.core.store import load_task
+from studio.services.runtime import page_reuse
 from tests.helpers.tasks import make_task
 
 pytestmark = pytest.mark.browser
@@ -82,3 +83,30 @@ def test_nothing_an_evaluation_does_reaches_the_next(
             assert browser_pool.reused >= reused + 2, (name, browser_pool.discards)
         else:  # the polluter's page was closed; the probe ran on another
             assert sum(browser_pool.discards.values()) > discards, name
+
+
+# Sets a global once the script has returned: a promise chain longer than the runner's own
+# awaits between the script's end and the page's check. It starts after the project's own real
+# work (decodes) is over, so that no real turn of the page comes between them by chance (the
+# runner waits for pending real work with a timer). The page's check, made at the end of the
+# run (issue 39), waits for a real turn of the page first, so the global is there when it looks.
+LATE = """await new Promise((r) => setTimeout(r, 500));
+  let n = 0;
+  const later = () => {
+    if (++n < 200000) Promise.resolve().then(later); else window.leftover = 1;
+  };
+  later();"""
+
+
+def test_a_change_made_after_the_script_returned_is_caught(
+    tmp_path: Path, evaluate: Any, browser_pool: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(page_reuse, "QUICK_CHECK", True)  # the page checks itself in the run
+    probe = load_task(make_task(tmp_path / "probe", script=PROBE))
+    assert evaluate(probe).success
+    discards = sum(browser_pool.discards.values())
+    late = evaluate(_task(tmp_path, "late", LATE))
+    assert late.error is None, late.error
+    after = evaluate(probe)
+    assert [(d.name, d.passed) for d in after.details if not d.passed] == []
+    assert sum(browser_pool.discards.values()) > discards, browser_pool.discards

@@ -49,7 +49,7 @@ class FakePool:
     async def discard(self, page: Any) -> None:
         self.discarded.append(page)
 
-    async def release(self, page: Any, reusable: bool = True) -> bool:
+    async def release(self, page: Any, reusable: bool = True, found: str | None = None) -> bool:
         """As BrowserPool(reuse=False): every page is closed after its evaluation."""
         await self.discard(page)
         return False

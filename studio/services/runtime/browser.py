@@ -138,6 +138,7 @@ class BrowserPool:
         self._in_use: dict[Any, ReadyPage] = {}
         self._cdp: dict[Any, Any] = {}
         self._baseline: dict[Any, list[tuple[Any, ...]]] = {}  # listeners of a clean page
+        self._named: dict[Any, dict[str, str]] = {}  # its window and document, for DevTools
         self._returned = asyncio.Event()  # a page came back (warm) or was closed (slot free)
         self.reused = 0  # evaluations that ran on a page used before
         self.discards: dict[str, int] = {}  # why pages given back were closed, and how often
@@ -216,6 +217,7 @@ class BrowserPool:
             self._in_use.clear()
             self._cdp.clear()
             self._baseline.clear()
+            self._named.clear()
             self._broken.clear()
             self._retired.clear()
             await self.start()
@@ -311,6 +313,7 @@ class BrowserPool:
             await page_scripts.runner(page, "baseline")
             self._cdp[page] = cdp
             self._baseline[page] = await page_reuse.listeners(cdp)
+            self._named[page] = await page_reuse.targets(cdp)
 
     async def _adopt_popup(self, page: Page) -> None:
         """Remember a popup of an evaluation page, so that it is closed with its opener."""
@@ -398,14 +401,15 @@ class BrowserPool:
             return ready
         return await self._open_eval_page()
 
-    async def release(self, page: Page, reusable: bool = True) -> bool:
+    async def release(self, page: Page, reusable: bool = True, found: str | None = None) -> bool:
         """Give back a page an evaluation used: kept warm for the next evaluation when it is
-        proved clean (see the module docstring), else closed. True when it is kept."""
+        proved clean (see the module docstring), else closed. True when it is kept. `found`
+        is the page's own check as its run answered it (page_reuse.check), else it is asked."""
         ready = self._in_use.pop(page, None)
         why = self._unclean(page, ready, reusable)
         if why is None:
             try:
-                why = await asyncio.wait_for(self._check(page), CHECK_LIMIT_S) or None
+                why = await asyncio.wait_for(self._check(page, found), CHECK_LIMIT_S) or None
             except Exception as exc:  # a page that does not answer is not proved clean
                 why = f"the page's check failed: {type(exc).__name__}"
         if why is not None or ready is None:
@@ -431,10 +435,14 @@ class BrowserPool:
             return f"the page served {MAX_USES} evaluations"
         return None
 
-    async def _check(self, page: Page) -> str:
+    async def _check(self, page: Page, found: str | None = None) -> str:
         """'' when the page is clean; else the first reasons it is not."""
         origin = self.slot_origin(self._slot_of[page])
-        return await page_reuse.check(page, self._cdp[page], self._baseline[page], origin)
+        quick = page_reuse.QUICK_CHECK
+        named = self._named.get(page) if quick else None
+        return await page_reuse.check(
+            page, self._cdp[page], self._baseline[page], origin, found if quick else None, named
+        )
 
     async def discard(self, page: Page) -> None:
         """Close a used page and the popups it opened; a hung page is closed without running
@@ -451,6 +459,7 @@ class BrowserPool:
         self._in_use.pop(page, None)
         self._cdp.pop(page, None)
         self._baseline.pop(page, None)
+        self._named.pop(page, None)
         slot = self._slot_of.pop(page, None)
         if slot is not None and self._free_slots is not None:
             if not closed:

@@ -39,7 +39,7 @@ from studio.models.task import ScriptLimit
 from studio.services.core.errors import ProjectFileError
 from studio.services.core.sb3 import check_sb3
 from studio.services.core.store import TaskFolder
-from studio.services.runtime import page_scripts
+from studio.services.runtime import page_reuse, page_scripts
 from studio.services.runtime.browser import PAGE_READY_TIMEOUT_S, BrowserPool
 from studio.services.runtime.eval_console import (  # noqa: F401  (names tests and callers import here)
     MAX_CONSOLE_CHARS,
@@ -84,6 +84,7 @@ class Prepared:
     limit: ScriptLimit
     t0: float
     answered: bool = False  # the page itself gave the outcome (no crash, stall or failure)
+    page_check: str | None = None  # the page's own post-run check, when the run made it
 
 
 def prepare(
@@ -203,7 +204,7 @@ async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult
         result.timings.page_ready_s = ready.ready_s
         result.timings.page_wait_s = time.perf_counter() - waited
         if pool.reuse:
-            prepared.args = {**prepared.args, "reuse": True}
+            prepared.args = {**prepared.args, "reuse": True, "checkInRun": page_reuse.QUICK_CHECK}
         reusable = False
         try:
             await watched(ready.page, page_scripts.RUN_JS, prepared)
@@ -212,8 +213,8 @@ async def evaluate_prepared(pool: BrowserPool, prepared: Prepared) -> EvalResult
             if not reusable and result.error is not None and result.error.kind in BREAKING:
                 pool.mark_broken(ready.page, result.error.message)
             checked = time.perf_counter()
-            await pool.release(ready.page, reusable)
-            result.timings.check_s = time.perf_counter() - checked
+            await pool.release(ready.page, reusable, prepared.page_check)
+            result.timings.check_s += time.perf_counter() - checked
     result.timings.total_s = time.perf_counter() - prepared.t0
     return result
 
@@ -297,6 +298,10 @@ async def run_in_page(page: Page, call: str, prepared: Prepared) -> None:
             prepared.answered = True
             page_stats = outcome.get("console") if isinstance(outcome, dict) else None
             apply_outcome(result, outcome)
+            if isinstance(outcome, dict) and args.get("checkInRun"):
+                # a page that answered no check (its answer lost in transit) is asked again
+                found = outcome.get("check")
+                prepared.page_check = found if isinstance(found, str) else None
         elif not started.done():
             result.error = EvalError(
                 kind=ErrorKind.TIMEOUT,
@@ -336,6 +341,7 @@ def apply_outcome(result: EvalResult, outcome: dict[str, Any]) -> None:
     if timings.get("program_ms") is not None:
         result.timings.program_s = timings["program_ms"] / 1000
     result.timings.release_s = _number(timings.get("release_ms")) / 1000
+    result.timings.check_s = _number(timings.get("check_ms")) / 1000  # the page's own, if made
     result.timings.profile = script_profile(outcome.get("profile"))
     if outcome.get("error"):
         err = outcome["error"]
