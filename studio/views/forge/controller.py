@@ -55,6 +55,11 @@ class ForgeController(QObject):
         self._closing = False
         self._running: asyncio.Task[list[ForgeOutcome] | None] | None = None
 
+    def clean_stale_staging(self, *_: object) -> None:
+        """Remove the staging folders a killed forge left in the library (a live forge's stays);
+        a slot for the window's `library_loaded`."""
+        forging.clean_stale_staging(self.library_root())
+
     def start(self, paths: list[Path]) -> ForgeDialog | None:
         """Open the dialog and forge from the goldens under `paths` in the background."""
         if self._running is not None and not self._running.done():

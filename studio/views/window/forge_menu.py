@@ -15,7 +15,6 @@ from typing import Protocol
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QStatusBar
 
-from studio.app import forging
 from studio.services.core.store import TaskFolder
 from studio.services.runtime.evaluator import Evaluates
 from studio.views.forge.controller import ForgeController
@@ -53,5 +52,6 @@ def install(
     panel.forge_requested.connect(on_forge)
     controller.message.connect(lambda m: window.statusBar().showMessage(m, 10000))
     controller.library_changed.connect(lambda: window.reload_library(root()))
-    window.library_loaded.connect(lambda *_: forging.clean_stale_staging(root()))
+    # a slot of the controller (not a lambda): the connection ends with the controller
+    window.library_loaded.connect(controller.clean_stale_staging)
     return controller
