@@ -243,3 +243,33 @@ def test_theta_seed_and_mechanisms_set_in_the_dialog_reach_the_forge(
     assert record.mechanism == "missing_initialization" and record.bugged_pass_rate == 0.2
     assert sorted(set(seeds)) == list(range(40, 50))  # seeds 40-44, then fresh 45-49
     dialog.close()
+
+
+def test_a_library_read_again_loses_the_staging_folder_a_killed_forge_left(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    import json
+    import socket
+    import subprocess
+
+    from PySide6.QtCore import QObject, Signal
+
+    from studio.services.forge.staging import OWNER_FILE, PREFIX, claim
+
+    class Window(QObject):
+        library_loaded = Signal(int, int)
+
+    library = tmp_path / "library"
+    gone, live = library / f"{PREFIX}gone", library / f"{PREFIX}live"
+    for folder in (gone, live):
+        folder.mkdir(parents=True)
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a process of this host that no longer runs
+    owner = {"pid": dead.pid, "host": socket.gethostname(), "started": None}
+    (gone / OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
+    claim(live)  # this process: a forge still running
+    window = Window()
+    controller = _controller(qtbot, library, FakeEvaluator(cat_rule))
+    window.library_loaded.connect(controller.clean_stale_staging)
+    window.library_loaded.emit(1, 0)
+    assert not gone.exists() and live.exists()
