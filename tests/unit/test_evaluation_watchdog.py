@@ -15,7 +15,7 @@ import pytest
 
 from studio.models.evaluation import ErrorKind, EvalResult
 from studio.models.task import ScriptLimit
-from studio.services.runtime import browser, evaluator
+from studio.services.runtime import browser, browser_prefs, evaluator
 from studio.services.runtime.browser import BrowserPool, ReadyPage
 from studio.services.runtime.eval_console import ConsoleLog
 from studio.services.runtime.evaluator import Prepared, evaluate_prepared
@@ -208,10 +208,12 @@ def test_the_profile_keeps_webrtc_and_prediction_closed(tmp_path: Any) -> None:
     prefs = tmp_path / "Default" / "Preferences"
     prefs.parent.mkdir()
     prefs.write_text('{"webrtc": {"ip_handling_policy": "default", "x": 1}, "y": 2}')
-    browser._close_network_preferences(tmp_path)
+    browser_prefs.close_network_preferences(tmp_path)
     data = json.loads(prefs.read_text())
-    assert data["webrtc"] == {**browser.NETWORK_PREFERENCES["webrtc"], "x": 1} and data["y"] == 2
+    assert (
+        data["webrtc"] == {**browser_prefs.NETWORK_PREFERENCES["webrtc"], "x": 1} and data["y"] == 2
+    )
     assert data["net"]["network_prediction_options"] == 2  # never
     prefs.write_text("[not json")  # a file the browser left torn is replaced
-    browser._close_network_preferences(tmp_path)
-    assert json.loads(prefs.read_text()) == browser.NETWORK_PREFERENCES
+    browser_prefs.close_network_preferences(tmp_path)
+    assert json.loads(prefs.read_text()) == browser_prefs.NETWORK_PREFERENCES

@@ -44,7 +44,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import json
 import shutil
 import tempfile
 import time
@@ -53,8 +52,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from studio.services.core import atomic, paths
+from studio.services.core import paths
 from studio.services.runtime import editions, page_reuse, page_scripts
+from studio.services.runtime.browser_prefs import close_network_preferences
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_guard import OVERSCROLL_FLAG
 from studio.services.runtime.pool_size import default_spares
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "EVAL_PAGE", "MAX_USES",
-    "NETWORK_PREFERENCES", "PAGE_READY_TIMEOUT_S", "PROFILES", "BrowserPool", "ReadyPage",
+    "PAGE_READY_TIMEOUT_S", "PROFILES", "BrowserPool", "ReadyPage",
     "default_spares",
 ]  # fmt: skip
 
@@ -155,7 +155,7 @@ class BrowserPool:
         t0 = time.perf_counter()
         self._pw = await async_playwright().start()
         self._profile = self._claim_profile()
-        _close_network_preferences(self._profile)
+        close_network_preferences(self._profile)
         self._context = await self._pw.chromium.launch_persistent_context(
             str(self._profile),
             executable_path=str(chromium),
@@ -469,35 +469,6 @@ class BrowserPool:
         self._returned.set()
         if self.reuse and self._context is not None and not self._dead:
             self._top_up()  # a page closed: a spare takes its place
-
-
-# Profile preferences that keep WebRTC off the network and stop the browser from guessing
-# connections: no preconnect or DNS prefetch to a host a page merely names.
-NETWORK_PREFERENCES: dict[str, dict[str, Any]] = {
-    "webrtc": {
-        "ip_handling_policy": "disable_non_proxied_udp",
-        "multiple_routes_enabled": False,
-        "nonproxied_udp_enabled": False,
-    },
-    "net": {"network_prediction_options": 2},  # never predict
-}
-
-
-def _close_network_preferences(profile: Path) -> None:
-    """Merge NETWORK_PREFERENCES into the profile's Preferences (kept otherwise: code caches
-    and the browser's own state stay warm); an unreadable file is replaced."""
-    path = profile / "Default" / "Preferences"
-    try:
-        prefs = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        prefs = {}
-    if not isinstance(prefs, dict):
-        prefs = {}
-    for section, values in NETWORK_PREFERENCES.items():
-        current = prefs.get(section)
-        prefs[section] = {**(current if isinstance(current, dict) else {}), **values}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_json(path, prefs)
 
 
 def _is_closed(page: Page) -> bool:
