@@ -53,7 +53,7 @@ from studio.services.core import atomic
 from studio.services.core.patch import patch_between
 from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import TaskFolder
-from studio.services.forge import mechanisms, writer
+from studio.services.forge import mechanisms, rates, writer
 from studio.services.propose.model import ProposalError
 from studio.services.propose.pipeline import ProposeOptions, propose
 from studio.services.runtime.evaluator import Evaluates, Evaluator
@@ -135,54 +135,6 @@ class _Candidate:
     runs: list[EvalResult] = field(default_factory=list)
 
 
-def _rate(results: Sequence[EvalResult]) -> float:
-    return sum(r.success for r in results) / max(1, len(results))
-
-
-def _test_rates(results: Sequence[EvalResult]) -> dict[str, float]:
-    names: list[str] = []
-    for r in results:
-        names += [d.name for d in r.details if d.name not in names]
-    return {
-        n: sum(any(d.name == n and d.passed for d in r.details) for r in results)
-        / max(1, len(results))
-        for n in names
-    }
-
-
-def _failing(
-    golden: Sequence[EvalResult], bugged: Sequence[EvalResult], opts: ForgeOptions
-) -> list[FailingTest]:
-    g, b = _test_rates(golden), _test_rates(bugged)
-    out = []
-    for name, rate in g.items():
-        if rate >= opts.theta_pass and b.get(name, 0.0) <= opts.theta_fail:
-            out.append(
-                FailingTest(
-                    name=name,
-                    message=_message(bugged, name),
-                    golden_pass_rate=rate,
-                    bugged_pass_rate=b.get(name, 0.0),
-                )
-            )
-    return out
-
-
-def _message(results: Sequence[EvalResult], name: str) -> str:
-    found = (d.error for r in results for d in r.details if d.name == name and d.error)
-    return next(found, "")[:500]
-
-
-def _signature(bugged: Sequence[EvalResult]) -> tuple:
-    return tuple(
-        (
-            r.error.kind.value if r.error else "",
-            tuple(sorted((d.name, d.passed, d.error or "") for d in r.details)),
-        )
-        for r in bugged
-    )
-
-
 class _Forge:
     def __init__(
         self,
@@ -239,14 +191,14 @@ class _Forge:
             )
             return self.out
         lost = [r.error for r in golden_runs if r.error and r.error.kind in _ENVIRONMENT]
-        if lost and _rate(golden_runs) < opts.theta_pass:
+        if lost and rates.pass_rate(golden_runs) < opts.theta_pass:
             self.out.error = (
                 f"{entry.folder}: the golden could not be evaluated in {len(lost)} of "
                 f"{len(golden_runs)} runs, even on fresh pages ({lost[0].kind.value} error: "
                 f"{lost[0].message[:200]}); is the machine overloaded?"
             )
             return self.out
-        if _rate(golden_runs) < opts.theta_pass:
+        if rates.pass_rate(golden_runs) < opts.theta_pass:
             self.out.error = (
                 f"{entry.folder}: the golden fails its own tests "
                 f"(passes {sum(r.success for r in golden_runs)} of "
@@ -330,9 +282,13 @@ class _Forge:
         if any(r.error and r.error.kind is ErrorKind.PROJECT for r in runs):
             self._tell(c, runs, "own", "the VM cannot load it")
             return
-        failing = _failing(golden_runs, runs, opts) if _rate(runs) <= opts.theta_fail else []
+        failing = (
+            rates.failing_tests(golden_runs, runs, opts.theta_pass, opts.theta_fail)
+            if rates.pass_rate(runs) <= opts.theta_fail
+            else []
+        )
         derived: str | None = None
-        tests_from, g_rate, b_rate = "own", _rate(golden_runs), _rate(runs)
+        tests_from, g_rate, b_rate = "own", rates.pass_rate(golden_runs), rates.pass_rate(runs)
         if not failing and opts.derive:
             t0 = time.perf_counter()
             found = await self._derive(c, golden_bytes)
@@ -343,7 +299,7 @@ class _Forge:
         if not failing:
             self._tell(c, runs, tests_from, "not caught by the tests")
             return
-        sig = _signature(runs)
+        sig = rates.outcome_signature(runs)
         if sig in signatures:
             self._tell(c, runs, tests_from, "equivalent to a bug kept before")
             return
@@ -402,9 +358,9 @@ class _Forge:
         finally:
             self.out.spent("confirm", time.perf_counter() - t0)
         return (
-            _rate(golden) >= opts.theta_pass
-            and _rate(bugged) <= opts.theta_fail
-            and bool(_failing(golden, bugged, opts))
+            rates.pass_rate(golden) >= opts.theta_pass
+            and rates.pass_rate(bugged) <= opts.theta_fail
+            and bool(rates.failing_tests(golden, bugged, opts.theta_pass, opts.theta_fail))
         )
 
     def _scratch(
@@ -454,20 +410,20 @@ class _Forge:
             atomic.write_text(folder / "evaluate.js", report.script)
             # propose kept only tests that pass the golden on these same R seeds
             (bugged,) = await run_gated(ev, [Subject(c.sb3, "initial.sb3", self.seeds)], self.gate)
-        if _rate(bugged) > opts.theta_fail:
+        if rates.pass_rate(bugged) > opts.theta_fail:
             return None
-        b = _test_rates(bugged)
+        b = rates.test_rates(bugged)
         failing = [
             FailingTest(
                 name=p.words,
                 golden_pass_rate=1.0,
                 bugged_pass_rate=b.get(p.words, 0.0),
-                message=_message(bugged, p.words),
+                message=rates.failure_message(bugged, p.words),
             )
             for p in report.kept
             if b.get(p.words, 0.0) <= opts.theta_fail
         ]
-        return (report.script, failing, bugged, 1.0, _rate(bugged)) if failing else None
+        return (report.script, failing, bugged, 1.0, rates.pass_rate(bugged)) if failing else None
 
     def _record(
         self,
