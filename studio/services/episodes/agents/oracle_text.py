@@ -9,16 +9,13 @@ is kept: a golden whose text does not build is a finding about the writer or the
 
 from __future__ import annotations
 
-from typing import Any
-
 from studio.models.errors import StudioError
 from studio.services.core.blocktext.project_text import project_text
 from studio.services.core.sb3 import load_sb3
 from studio.services.core.store import TaskFolder
+from studio.services.episodes.agents.oracle_answer import OneAnswerOracle
 
 __all__ = ["TextOracle", "golden_text"]
-
-Action = dict[str, Any]
 
 
 def golden_text(task: TaskFolder) -> str | None:
@@ -29,11 +26,13 @@ def golden_text(task: TaskFolder) -> str | None:
     return project_text(load_sb3(path)[1], source=str(path))
 
 
-class TextOracle:
+class TextOracle(OneAnswerOracle):
     """One text-mode episode of the oracle: the golden's text once, then done."""
 
     def __init__(self, task: TaskFolder) -> None:
-        self.reason = ""
+        super().__init__(
+            "Write the golden program as text.", "The golden program's text is applied."
+        )
         self.text: str | None = None
         try:
             self.text = golden_text(task)
@@ -41,21 +40,5 @@ class TextOracle:
             self.reason = f"the golden program's text could not be written: {exc}"
         if self.text is None and not self.reason:
             self.reason = "the task has no golden project"
-        self.sent = False
-        self.refused: str | None = None
-
-    def feedback(self, error: str) -> None:
-        self.refused = error
-
-    def act(self) -> tuple[Action, str]:
-        if self.refused is not None:
-            return {"api": "failed", "args": {}}, f"The answer was refused: {self.refused}"
-        if self.text is None:
-            return {"api": "failed", "args": {}}, f"The oracle cannot act: {self.reason}."
-        if not self.sent:
-            self.sent = True
-            return (
-                {"api": "apply_text", "args": {"text": self.text}},
-                "Write the golden program as text.",
-            )
-        return {"api": "done", "args": {}}, "The golden program's text is applied."
+        if self.text is not None:
+            self.answer = {"api": "apply_text", "args": {"text": self.text}}
