@@ -10,9 +10,11 @@ that cannot run (no Node) raises SetupError, which the card shows.
 
 from __future__ import annotations
 
-from studio.models.errors import StudioError
-from studio.services.core.blocktext.changed import ChangedPictures, changed_pictures
-from studio.services.core.sb3 import load_sb3
+from studio.services.core.blocktext.changed import (
+    ChangedPictures,
+    changed_pictures,
+    task_projects,
+)
 from studio.services.core.store import TaskFolder
 
 __all__ = ["ChangedPictures", "golden_changes"]
@@ -20,12 +22,7 @@ __all__ = ["ChangedPictures", "golden_changes"]
 
 def golden_changes(entry: TaskFolder) -> list[ChangedPictures] | str:
     """The golden's changed scripts drawn (see the module doc), or why there are none."""
-    golden_path = entry.golden_path
-    if golden_path is None or not golden_path.is_file():
-        return "The task has no golden project yet."
-    try:
-        _data, golden = load_sb3(golden_path)
-        _data, initial = load_sb3(entry.initial_path)
-    except (OSError, StudioError) as exc:
-        return f"The projects cannot be read: {exc}"
-    return changed_pictures(initial, golden)
+    projects = task_projects(entry)
+    if isinstance(projects, str):
+        return f"{projects[0].upper()}{projects[1:]}."
+    return changed_pictures(*projects)

@@ -17,9 +17,8 @@ from html import escape
 from pathlib import Path
 
 from studio.models.errors import StudioError
-from studio.services.core.blocktext.changed import ChangedTarget, changed_scripts
+from studio.services.core.blocktext.changed import ChangedTarget, changed_scripts, task_projects
 from studio.services.core.blocktext.pictures import Picture, picture_html, render_svgs
-from studio.services.core.sb3 import load_sb3
 from studio.services.core.store import TaskFolder
 from studio.services.runs.bundle.set_figures import recorded_task
 from studio.services.runs.bundle.writer import collect_entries
@@ -53,15 +52,8 @@ def played_tasks(root: Path) -> tuple[list[TaskFolder], list[str]]:
 
 
 def _changes(task: TaskFolder) -> list[ChangedTarget] | str:
-    golden_path = task.golden_path
-    if golden_path is None or not golden_path.is_file():
-        return "the task has no golden project"
-    try:
-        _d, golden = load_sb3(golden_path)
-        _d, initial = load_sb3(task.initial_path)
-    except (OSError, StudioError) as exc:
-        return str(exc)
-    return changed_scripts(initial, golden)
+    projects = task_projects(task)
+    return projects if isinstance(projects, str) else changed_scripts(*projects)
 
 
 def _card(task: TaskFolder, changes: list[ChangedTarget] | str, drawn: dict[str, Picture]) -> str:

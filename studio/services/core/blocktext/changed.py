@@ -18,11 +18,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from studio.models.errors import StudioError
 from studio.services.core.blocks import target_name
 from studio.services.core.blocktext.pictures import Picture, render_svgs
 from studio.services.core.blocktext.writing import render_script, top_ids
+from studio.services.core.sb3 import load_sb3
+from studio.services.core.store import TaskFolder
 
-__all__ = ["ChangedPictures", "ChangedTarget", "changed_pictures", "changed_scripts"]
+__all__ = [
+    "ChangedPictures",
+    "ChangedTarget",
+    "changed_pictures",
+    "changed_scripts",
+    "task_projects",
+]
 
 
 @dataclass(frozen=True)
@@ -86,3 +95,17 @@ def changed_pictures(
         ChangedPictures(c.name, [next(drawn) for _ in c.changed], [next(drawn) for _ in c.removed])
         for c in targets
     ]
+
+
+def task_projects(task: TaskFolder) -> tuple[dict[str, Any], dict[str, Any]] | str:
+    """A task's initial and golden projects, for its changes; else why there are none ("the
+    task has no golden project", or "the projects cannot be read: ...")."""
+    golden_path = task.golden_path
+    if golden_path is None or not golden_path.is_file():
+        return "the task has no golden project"
+    try:
+        _data, golden = load_sb3(golden_path)
+        _data, initial = load_sb3(task.initial_path)
+    except (OSError, StudioError) as exc:
+        return f"the projects cannot be read: {exc}"
+    return initial, golden
