@@ -6,6 +6,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CONSTRAINTS := constraints.txt
 UV_PIN := uv==0.13.9
+# Compiled modules are kept. This machine's environment sets PYTHONDONTWRITEBYTECODE, so every
+# Python process (each test worker, each `studio` subprocess, each Ray worker) compiled every
+# module it imported from source again: collecting the tests took 17 s of CPU instead of 5.
+# The cache is one folder of the checkout (.pycache/), not __pycache__ beside the sources.
+export PYTHONDONTWRITEBYTECODE :=
+export PYTHONPYCACHEPREFIX := $(CURDIR)/.pycache
 GUI_VERSION := 15.1.1
 GUI_DIR := resources/scratch-gui
 GUI_STAMP := $(GUI_DIR)/.version-$(GUI_VERSION)
@@ -129,4 +135,4 @@ $(SCRATCHBLOCKS_STAMP):
 	@touch $@
 
 clean:
-	rm -rf $(VENV) $(GUI_DIR) $(CLASSIC_DIR) $(SCRATCHBLOCKS_DIR) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(GUI_DIR) $(CLASSIC_DIR) $(SCRATCHBLOCKS_DIR) .pycache .pytest_cache .mypy_cache .ruff_cache
