@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,16 @@ class Stop(Exception):
     """Raised by the progress callback to interrupt a computation."""
 
 
+@pytest.fixture(scope="module")
+def trial_windows(browser_pool: Any, loop_thread: LoopThread) -> Iterator[list[Any]]:
+    """Editor windows kept across computations and items, as `studio regions compute` keeps
+    them (a kept window sets an item up as a fresh one does: test_published_grab)."""
+    windows: list[Any] = []
+    yield windows
+    for window in windows:
+        loop_thread.run(window.close())
+
+
 @pytest.fixture
 def item_dir(tmp_path: Path) -> Path:
     dest = tmp_path / "item"
@@ -47,7 +58,7 @@ def item_dir(tmp_path: Path) -> Path:
 
 
 def test_fast_regions_match_exhaustive_and_resume(
-    item_dir: Path, browser_pool: Any, loop_thread: LoopThread
+    item_dir: Path, browser_pool: Any, loop_thread: LoopThread, trial_windows: list[Any]
 ) -> None:
     pool = browser_pool
     entry = load_item(item_dir)
@@ -58,7 +69,7 @@ def test_fast_regions_match_exhaustive_and_resume(
         if done > 0:
             raise Stop("labeler closed the window")
 
-    workshop = RegionWorkshop(pool)  # windows of its own for each computation
+    workshop = RegionWorkshop(pool, trial_windows)  # the resumed one in the same windows
     options = RegionOptions(grid=GRID, pages=2)
     with pytest.raises(RegionInterrupted, match="run again to resume"):
         loop_thread.run(workshop.compute(entry, options, stop_after_first_batch))
@@ -78,7 +89,7 @@ def test_fast_regions_match_exhaustive_and_resume(
     assert box is not None
     cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
     window = window_points(cx, cy, box[2] + GRID, box[3] + GRID, GRID)
-    with_pages = TrialPages(pool.context, pool.server, entry, 2)
+    with_pages = TrialPages(pool.context, pool.server, entry, 2, trial_windows)
 
     async def exhaustive() -> set[tuple[int, int]]:
         async with with_pages as pages:
@@ -93,7 +104,11 @@ def test_fast_regions_match_exhaustive_and_resume(
 
 
 def test_executed_prediction_and_missing_block(
-    item_dir: Path, tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+    item_dir: Path,
+    tmp_path: Path,
+    browser_pool: Any,
+    loop_thread: LoopThread,
+    trial_windows: list[Any],
 ) -> None:
     pool = browser_pool
     entry = load_item(item_dir)
@@ -107,7 +122,9 @@ def test_executed_prediction_and_missing_block(
     items = {entry.item.id: entry}
     predictions = read_predictions(preds)
     groups = score_items(items, predictions)
-    loop_thread.run(execute(pool.context, pool.server, items, groups, predictions))
+    loop_thread.run(
+        execute(pool.context, pool.server, items, groups, predictions, 1, trial_windows)
+    )
     attempt = groups[""][0].attempts[0]
     assert attempt.start_ok and attempt.end_ok and attempt.executed is True
     assert report(groups)["all"]["overall"]["pass@1"] == 100.0
@@ -117,7 +134,7 @@ def test_executed_prediction_and_missing_block(
     broken = load_item(item_dir)
 
     async def setup() -> None:
-        async with TrialPages(pool.context, pool.server, broken, 1):
+        async with TrialPages(pool.context, pool.server, broken, 1, trial_windows):
             pass
 
     with pytest.raises(DragItemError, match="no-such-block"):
@@ -125,7 +142,7 @@ def test_executed_prediction_and_missing_block(
 
 
 def test_palette_prediction_and_left_out_steps_agree_with_full_drags(
-    tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+    tmp_path: Path, browser_pool: Any, loop_thread: LoopThread, trial_windows: list[Any]
 ) -> None:
     """A block from the palette: its copy's connections count from its corner, and the
     insertion marker it shows on the way moves the blocks below; the predicted end region
@@ -139,7 +156,7 @@ def test_palette_prediction_and_left_out_steps_agree_with_full_drags(
     grid = entry.item.evaluation_config.grid
 
     async def check() -> None:
-        async with TrialPages(pool.context, pool.server, entry, 2) as pages:
+        async with TrialPages(pool.context, pool.server, entry, 2, trial_windows) as pages:
             page = pages.pages[0].page
             snap = await page.evaluate("(s) => window.studioDrag.snapTargets(s)", entry.item.spec)
             assert pages.geometry["loose"]

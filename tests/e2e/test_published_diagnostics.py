@@ -113,7 +113,11 @@ def test_stored_regions_are_reproduced_on_classic(
 
 
 def test_a_setup_click_that_hits_nothing_is_named(
-    library: Path, tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+    library: Path,
+    tmp_path: Path,
+    browser_pool: Any,
+    loop_thread: LoopThread,
+    trial_windows: list[Any],
 ) -> None:
     folder = tmp_path / "T1_001"
     shutil.copytree(library / "diagnostics" / "drag" / "T1_001", folder)
@@ -125,7 +129,7 @@ def test_a_setup_click_that_hits_nothing_is_named(
     entry = load_item(folder)
 
     async def setup() -> None:
-        async with TrialPages(browser_pool.context, browser_pool.server, entry, 1):
+        async with TrialPages(browser_pool.context, browser_pool.server, entry, 1, trial_windows):
             pass
 
     with pytest.raises(DragItemError, match=r"T1_001: switch_sprite_actions\[0\].*hits nothing"):
@@ -133,7 +137,11 @@ def test_a_setup_click_that_hits_nothing_is_named(
 
 
 def test_oracle_and_scripted_agents_on_both_diagnostics(
-    library: Path, tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+    library: Path,
+    tmp_path: Path,
+    browser_pool: Any,
+    loop_thread: LoopThread,
+    trial_windows: list[Any],
 ) -> None:
     items = tmp_path / "items"
     for item_id in ("T1_002", "T2_001"):  # a canvas stack and a palette block
@@ -146,24 +154,25 @@ def test_oracle_and_scripted_agents_on_both_diagnostics(
         assert start is not None
         drags[entry.item.id] = [{"start": start, "end": first, "_line": 1}]
     runs = tmp_path / "runs"
-    window = loop_thread.run(open_window(browser_pool.context, browser_pool.server))
+    if not trial_windows:  # a window the items above were computed in, if any
+        trial_windows.append(
+            loop_thread.run(open_window(browser_pool.context, browser_pool.server))
+        )
+    window = trial_windows[0]
     scripted = ScriptedDragAgent(drags)
     oracle = OracleDragAgent({e.item.id: e.item for e in entries})
-    try:
-        for agent in (oracle, scripted):
-            done = loop_thread.run(
-                run_drag(
-                    browser_pool.context,
-                    browser_pool.server,
-                    entries,
-                    agent,
-                    runs / f"{agent.name}-drag",
-                    windows=[window],
-                )
+    for agent in (oracle, scripted):
+        done = loop_thread.run(
+            run_drag(
+                browser_pool.context,
+                browser_pool.server,
+                entries,
+                agent,
+                runs / f"{agent.name}-drag",
+                windows=[window],
             )
-            assert done.summary()["pass@1"] == 100.0, [i.line() for i in done.items]
-    finally:
-        loop_thread.run(window.close())
+        )
+        assert done.summary()["pass@1"] == 100.0, [i.line() for i in done.items]
 
     qa = library / "diagnostics" / "qa"
     answers = tmp_path / "answers.jsonl"

@@ -45,6 +45,16 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return dest
 
 
+@pytest.fixture(scope="module")
+def trial_windows(browser_pool: Any, loop_thread: LoopThread) -> Iterator[list[Any]]:
+    """Editor windows kept across the items, as `studio regions compute` keeps them (a kept
+    window sets an item up as a fresh one does: the test of a window kept from T2_102)."""
+    windows: list[Any] = []
+    yield windows
+    for window in windows:
+        loop_thread.run(window.close())
+
+
 @pytest.mark.parametrize("item_id", ITEMS)
 def test_regions_for_the_items_grab_point_agree_with_the_independent_ones(
     item_id: str,
@@ -52,6 +62,7 @@ def test_regions_for_the_items_grab_point_agree_with_the_independent_ones(
     tmp_path: Path,
     browser_pool: Any,
     loop_thread: LoopThread,
+    trial_windows: list[Any],
 ) -> None:
     folder = tmp_path / item_id
     shutil.copytree(library / "diagnostics" / "drag" / item_id, folder)
@@ -59,10 +70,12 @@ def test_regions_for_the_items_grab_point_agree_with_the_independent_ones(
     grab = entry.item.evaluation_config.drag_start_point
     assert grab is not None and grab[0] % 5 and grab[1] % 5  # off the grid, as published
     # no start_at: the item's own grab point is the end region's; the copy is outside the
-    # (classic) library, so its edition is named. Windows of its own, as a published item
-    # gets a fresh page (a kept window sets an item up alike: the test below)
+    # (classic) library, so its edition is named. Windows kept from the items before, as
+    # `studio regions compute` keeps them (a kept window sets an item up as the fresh page a
+    # published item gets: the test of a window kept from T2_102)
     options = RegionOptions(pages=2, compare=True, edition=Edition.CLASSIC)
-    outcome = loop_thread.run(RegionWorkshop(browser_pool).compute(entry, options))
+    workshop = RegionWorkshop(browser_pool, trial_windows)
+    outcome = loop_thread.run(workshop.compute(entry, options))
     result, compared = outcome.result, outcome.compared
     assert result.drag_start_point == (grab[0], grab[1])
     assert compared is not None
@@ -71,7 +84,11 @@ def test_regions_for_the_items_grab_point_agree_with_the_independent_ones(
 
 
 def test_a_set_up_that_does_not_reach_the_grab_point_names_it(
-    library: Path, tmp_path: Path, browser_pool: Any, loop_thread: LoopThread
+    library: Path,
+    tmp_path: Path,
+    browser_pool: Any,
+    loop_thread: LoopThread,
+    trial_windows: list[Any],
 ) -> None:
     """A pan that went elsewhere: the grab point takes no block; nothing is computed."""
     item_id = ITEMS[0]
@@ -88,7 +105,7 @@ def test_a_set_up_that_does_not_reach_the_grab_point_names_it(
         match=rf"item {item_id}: a drag from the item's drag "
         r"start point .* pan_canvas_actions \(1\), workspace_state\)",
     ):
-        loop_thread.run(RegionWorkshop(browser_pool).compute(entry, options))
+        loop_thread.run(RegionWorkshop(browser_pool, trial_windows).compute(entry, options))
 
 
 def _edge(region: set[tuple[int, int]], grid: int, most: int) -> list[tuple[int, int]]:
@@ -104,7 +121,7 @@ def _edge(region: set[tuple[int, int]], grid: int, most: int) -> list[tuple[int,
 
 
 def test_a_window_kept_from_another_item_sets_the_next_one_up_as_a_fresh_page(
-    library: Path, browser_pool: Any, loop_thread: LoopThread
+    library: Path, browser_pool: Any, loop_thread: LoopThread, trial_windows: list[Any]
 ) -> None:
     """T2_103 in a window kept from T2_102 (whose palette click scrolled to Operators and
     whose trial drags were made and undone) and in a fresh window: the same screen (geometry,
@@ -136,7 +153,10 @@ def test_a_window_kept_from_another_item_sets_the_next_one_up_as_a_fresh_page(
         ]
 
     async def both() -> tuple[Any, Any]:
-        kept = await open_window(pool.context, pool.server, Edition.CLASSIC)
+        # the kept window: one the items above were computed in (the module's), if any
+        if not trial_windows:
+            trial_windows.append(await open_window(pool.context, pool.server, Edition.CLASSIC))
+        kept = trial_windows[0]
         fresh = await open_window(pool.context, pool.server, Edition.CLASSIC)
         try:
             async with TrialPages(
@@ -148,7 +168,6 @@ def test_a_window_kept_from_another_item_sets_the_next_one_up_as_a_fresh_page(
                 assert done[0].connected  # a drag made and undone, as a computation leaves it
             return await verdicts([kept]), await verdicts([fresh])
         finally:
-            await kept.close()
             await fresh.close()
 
     (kept_screen, kept_out), (fresh_screen, fresh_out) = loop_thread.run(both())

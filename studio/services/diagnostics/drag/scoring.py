@@ -19,6 +19,7 @@ error is the mean distance (px) of wrong points to the nearest feasible point.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,8 +212,34 @@ async def execute(
     groups: dict[str, list[ItemScore]],
     predictions: list[Prediction],
     pages: int = 1,
+    windows: list[Any] | None = None,
 ) -> None:
-    """Perform every predicted drag in the editor; store each verdict in its AttemptScore."""
+    """Perform every predicted drag in the editor; store each verdict in its AttemptScore.
+
+    The items share their editor windows: `windows`, the caller's (kept open, as
+    `TrialPages` keeps them), or ones opened for the first item and closed at the end (a
+    window is set up for each item as a fresh one is; opening one costs more than all the
+    drags of an item)."""
+    own: list[Any] = []
+    kept = windows if windows is not None else own
+    try:
+        await _execute(context, server, items, groups, predictions, pages, kept)
+    finally:
+        for window in own:
+            with contextlib.suppress(Exception):
+                await window.close()
+
+
+async def _execute(
+    context: Any,
+    server: Any,
+    items: dict[str, ItemFolder],
+    groups: dict[str, list[ItemScore]],
+    predictions: list[Prediction],
+    pages: int,
+    windows: list[Any],
+) -> None:
+    """`execute`'s drags, item after item, on the editor windows `windows`."""
     from studio.services.diagnostics.drag.page import TrialPages
 
     by_item: dict[str, list[tuple[Attempt, AttemptScore]]] = {}
@@ -231,7 +258,7 @@ async def execute(
                 drags.append((a.start, a.end, score))
         if not drags:
             continue
-        async with TrialPages(context, server, items[item_id], pages) as tp:
+        async with TrialPages(context, server, items[item_id], pages, windows) as tp:
             verdicts = await tp.run([(start, end) for start, end, _ in drags])
         for (_, _, score), verdict in zip(drags, verdicts, strict=True):
             score.executed = verdict.connected
