@@ -2,9 +2,9 @@
 
 One cluster for the module: a head without CPUs (the driver's node), two worker nodes and a
 third whose environment points at an empty Scratch GUI bundle folder. A check, an oracle
-run and a drag run give the verdicts (and files) of a local run; the broken node is reported
-by name and gets no work; a node killed in the middle of a check loses nothing (the last
-test: it removes that node).
+run, a drag run and a forge give the verdicts (and files) of a local run; the broken node is
+reported by name and gets no work; a node killed in the middle of a check loses nothing (the
+last test: it removes that node).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import json
 import logging
 import shutil
 import threading
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,12 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     c.wait_for_nodes()
     yield c
     c.shutdown()
+
+
+def members(sb3: Path) -> dict[str, bytes]:
+    """An .sb3's members by name."""
+    with zipfile.ZipFile(sb3) as z:
+        return {n: z.read(n) for n in z.namelist()}
 
 
 def comparable(data: dict[str, Any]) -> dict[str, Any]:
@@ -212,6 +219,55 @@ def test_a_drag_run_on_the_cluster_writes_what_a_local_run_writes(
     assert sorted(p.name for p in (remote / "screens").iterdir()) == [
         f"{name}.png" for name in DRAG_ITEMS
     ]
+
+
+def test_a_forge_on_the_cluster_keeps_what_a_local_forge_keeps(
+    cluster: Any,
+    loop_thread: LoopThread,
+    browser_pool: BrowserPool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`studio forge --ray`: every evaluation of the forge is a call to a worker actor, and the
+    outcome (tried, kept, rejected, records) and the forged task equal a local forge's."""
+    from studio.app import forging
+    from studio.services.distributed.cluster import RaySlot
+    from studio.services.forge.pipeline import ForgeOptions
+
+    calls: list[str] = []
+    real_call = RaySlot.call
+
+    async def counted(self: RaySlot, method: str, payload: Any) -> Any:
+        calls.append(method)
+        return await real_call(self, method, payload)
+
+    monkeypatch.setattr(RaySlot, "call", counted)
+    flags = ["--reruns", "2", "--per-golden", "1", "--tries", "4", "--no-derive"]
+    out = tmp_path / "ray"
+    code = main(["forge", str(TASK), "--out", str(out), *flags, "--json", "--ray", cluster.address])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    (remote,) = json.loads(printed)
+    options = ForgeOptions(reruns=2, per_golden=1, tries=4, derive=False)
+    evaluator = Evaluator(browser_pool)
+    (local,) = loop_thread.run(
+        forging.forge_all(evaluator, [load_task(TASK)], tmp_path / "local", options)
+    )
+    assert remote["kept"] == 1 and remote["error"] is None, remote
+    assert calls == ["evaluate"] * remote["evaluations"]  # all of them on the cluster
+    here = local.model_dump(mode="json")
+    for outcome in (remote, here):
+        outcome.pop("seconds")
+        outcome.pop("phases")
+    assert remote == here
+    (task_id,) = remote["records"]
+    for name in ("task.json", "bug.json"):
+        assert (out / task_id / name).read_bytes() == (
+            tmp_path / "local" / task_id / name
+        ).read_bytes()
+    for name in ("initial.sb3", "golden.sb3"):  # the same members (zip times may differ)
+        assert members(out / task_id / name) == members(tmp_path / "local" / task_id / name)
 
 
 def test_a_node_killed_mid_check_loses_no_result(

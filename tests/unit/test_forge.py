@@ -124,6 +124,22 @@ def test_bugs_the_tests_miss_flaky_bugs_and_unwanted_mechanisms_are_rejected(
     assert out.kept == 1 and out.rejected == {"mechanism not wanted": 1}
 
 
+def test_a_bug_whose_other_test_flips_between_reruns_is_rejected(tmp_path: Path) -> None:
+    """The bug is caught, but another test gives the bugged program different verdicts on
+    different seeds (a sound that plays in some runs, say): `studio check` would call the
+    forged task's reruns flaky, so the forge does not keep it."""
+
+    def noisy(project: dict[str, Any], seed: int) -> dict[str, bool]:
+        v = cat_rule(project, seed)
+        whole = all(v.values())
+        return {**v, "a sound plays": whole or seed % 3 == 0}  # golden: always
+
+    out, library, _ = _forge(tmp_path, noisy)
+    assert out.kept == 0, out
+    assert out.rejected == {"a test's verdict differs between reruns": 2}, out
+    assert not library.exists() or not list(library.iterdir())
+
+
 def test_a_bug_caught_on_the_forge_s_seeds_only_is_rejected(tmp_path: Path) -> None:
     """Tests that hold on seeds 0-4 only (a random end state, say) do not make a task that an
     independent check with other seeds would call invalid."""

@@ -100,8 +100,11 @@ def test_a_new_token_is_made_when_none_is_given(
 
 
 def test_a_port_in_use_is_named_and_nothing_is_left_open(
-    loop_thread: LoopThread, checkout: Path, tmp_path: Path
+    loop_thread: LoopThread, checkout: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a temp folder of its own: other processes on the machine import checkouts too
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)

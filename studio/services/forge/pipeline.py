@@ -20,7 +20,9 @@
    golden (under the tests that caught the bug) must pass in at least θ_pass of these runs, the
    bugged program in at most θ_fail, and some test must again tell them apart under the same
    rule; otherwise the bug was caught by tests that hold on the forge's seeds only (a random
-   program's end state, say) and is rejected. The confirmed ones are kept, up to N per golden,
+   program's end state, say) and is rejected. So is a bug under which some test passes the
+   bugged program in some of its 2R runs and not in others (`studio check` calls that flaky).
+   The confirmed ones are kept, up to N per golden,
    each written as a whole debug task (`writer.write_task`), which an independent `studio
    check` with other seeds then passes.
 
@@ -44,16 +46,17 @@ from pathlib import Path
 from typing import cast
 
 from studio.models.evaluation import Clock, ErrorKind, EvalResult
-from studio.models.forge import MECHANISMS, BugRecord, BugReport, FailingTest, ForgeOutcome, Site
+from studio.models.forge import MECHANISMS, BugRecord, FailingTest, ForgeOutcome, Site
 from studio.models.mutation import Mutant
 from studio.models.task import TASK_FILE, Category, ClockPreference, Convention
-from studio.services.checking.mutant_trials import Subject, run_gated
+from studio.services.checking.mutant_trials import Subject, flaky_tests, run_gated
 from studio.services.checking.mutation.engine import generate_mutants, mutant_sb3
 from studio.services.core import atomic
 from studio.services.core.patch import patch_between
 from studio.services.core.sb3 import read_project_json
 from studio.services.core.store import TaskFolder
 from studio.services.forge import mechanisms, rates, writer
+from studio.services.forge.bug_report import bug_report
 from studio.services.propose.model import ProposalError
 from studio.services.propose.pipeline import ProposeOptions, propose
 from studio.services.runtime.evaluator import Evaluates, Evaluator
@@ -158,14 +161,24 @@ class _Forge:
         real = entry.task.evaluation.clock is ClockPreference.REAL
         self.clock = Clock.REAL if real else Clock.VIRTUAL
 
-    async def _eval(self, project: bytes | Path, name: str, seed: int) -> EvalResult:
-        async def once() -> EvalResult:
-            self.out.evaluations += 1
-            return await self.evaluator.evaluate(
-                self.entry, project, project_name=name, clock=self.clock, seed=seed
-            )
+        self._eval = self._evaluating(entry, self.clock)
 
-        return await _settled(once)
+    def _evaluating(
+        self, entry: TaskFolder, clock: Clock
+    ) -> Callable[[bytes | Path, str, int], Awaitable[EvalResult]]:
+        """A function evaluating a project of `entry` on `clock` (counted; run again on a fresh
+        page while its page crashes or stalls)."""
+
+        async def ev(project: bytes | Path, name: str, seed: int) -> EvalResult:
+            async def once() -> EvalResult:
+                self.out.evaluations += 1
+                return await self.evaluator.evaluate(
+                    entry, project, project_name=name, clock=clock, seed=seed
+                )
+
+            return await _settled(once)
+
+        return ev
 
     async def run(self) -> ForgeOutcome:
         entry, opts = self.entry, self.opts
@@ -304,8 +317,9 @@ class _Forge:
             self._tell(c, runs, tests_from, "equivalent to a bug kept before")
             return
         signatures.append(sig)
-        if not await self._confirmed(c, golden_bytes, derived):
-            self._tell(c, runs, tests_from, "not caught on fresh seeds")
+        reason = await self._confirmed(c, golden_bytes, derived, runs)
+        if reason:
+            self._tell(c, runs, tests_from, reason)
             return
         record = self._record(c, gj, failing, tests_from, g_rate, b_rate)
         bugged_sb3 = c.sb3
@@ -335,9 +349,14 @@ class _Forge:
             )
         )
 
-    async def _confirmed(self, c: _Candidate, golden_bytes: bytes, derived: str | None) -> bool:
+    async def _confirmed(
+        self, c: _Candidate, golden_bytes: bytes, derived: str | None, runs: list[EvalResult]
+    ) -> str:
         """Step 6: golden and bugged on the fresh seeds, under the golden's own script (the
-        golden's runs made once per golden) or the `derived` one, still tell them apart."""
+        golden's runs made once per golden) or the `derived` one, still tell them apart, and
+        every test gives the bugged program the same verdict in all its runs (`runs` and the
+        fresh ones), as `studio check` asks of a task's initial program. The reason to reject,
+        or '' when confirmed."""
         opts, t0 = self.opts, time.perf_counter()
         bugged_subject = Subject(c.sb3, f"{c.mutant.id}.sb3", self.fresh, c.mutant.id)
         try:
@@ -357,11 +376,15 @@ class _Forge:
                     )
         finally:
             self.out.spent("confirm", time.perf_counter() - t0)
-        return (
+        if not (
             rates.pass_rate(golden) >= opts.theta_pass
             and rates.pass_rate(bugged) <= opts.theta_fail
-            and bool(rates.failing_tests(golden, bugged, opts.theta_pass, opts.theta_fail))
-        )
+            and rates.failing_tests(golden, bugged, opts.theta_pass, opts.theta_fail)
+        ):
+            return "not caught on fresh seeds"
+        if flaky_tests([*runs, *bugged], "initial"):
+            return "a test's verdict differs between reruns"
+        return ""
 
     def _scratch(
         self, folder: Path, golden_bytes: bytes, bugged: bytes, script: str | None = None
@@ -379,17 +402,7 @@ class _Forge:
         if script is not None:
             atomic.write_text(folder / "evaluate.js", script)
         entry = TaskFolder(task, folder)
-
-        async def ev(project: bytes | Path, name: str, seed: int) -> EvalResult:
-            async def once() -> EvalResult:
-                self.out.evaluations += 1
-                return await self.evaluator.evaluate(
-                    entry, project, project_name=name, clock=Clock.VIRTUAL, seed=seed
-                )
-
-            return await _settled(once)
-
-        return entry, ev
+        return entry, self._evaluating(entry, Clock.VIRTUAL)
 
     async def _derive(
         self, c: _Candidate, golden_bytes: bytes
@@ -435,22 +448,6 @@ class _Forge:
         b_rate: float,
     ) -> BugRecord:
         m = c.mutant
-        triggers = mechanisms.triggers_of(gj, m.sprite, m.block_id)
-        hat = mechanisms.script_words(gj, m.sprite, m.block_id)
-        first = failing[0]
-        symptom = f"the check '{first.name}' fails"
-        symptom += f": {first.message}" if first.message else "."
-        others = [f.name for f in failing[1:]]
-        expected = (
-            f"'{first.name}' should hold"
-            + (f", as should {', '.join(repr(o) for o in others)}" if others else "")
-            + "."
-        )
-        owner = "the Stage" if m.sprite == "Stage" else m.sprite
-        trigger = f"do what the check '{first.name}' does and watch {owner}"
-        trigger += (
-            f" ({mechanisms.trigger_words(triggers)})" if triggers else (f" ({hat})" if hat else "")
-        )
         site_ids = [m.block_id] + [
             str(e["block_id"])
             for e in c.inverse
@@ -468,9 +465,7 @@ class _Forge:
             reruns=len(self.seeds),
             golden_pass_rate=g_rate,
             bugged_pass_rate=b_rate,
-            report=BugReport(
-                symptom=symptom, expected=expected, trigger=trigger, triggers=triggers
-            ),
+            report=bug_report(gj, m, failing),
         )
 
 
