@@ -62,10 +62,16 @@ def play(request: CampaignRequest, loop_thread: LoopThread, pool: Any = None) ->
     }
 
 
-def local_record(loop_thread: LoopThread, browser_pool: Any, tmp_path: Path) -> dict[str, Any]:
-    """The record of the campaign played in this process's browser."""
-    _library, request = campaign_in(tmp_path / "local")
-    return play(request, loop_thread, browser_pool)
+@pytest.fixture(scope="module")
+def here(
+    loop_thread: LoopThread, browser_pool: Any, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    """The record of the campaign played in this process's browser, checked (check_record):
+    played once for the module, the API and Ray campaigns each compare theirs with it."""
+    _library, request = campaign_in(tmp_path_factory.mktemp("local"))
+    record = play(request, loop_thread, browser_pool)
+    check_record(record)
+    return record
 
 
 def check_record(record: dict[str, Any]) -> None:
@@ -81,10 +87,8 @@ def check_record(record: dict[str, Any]) -> None:
 
 
 def test_a_campaign_over_the_api_records_what_a_local_one_records(
-    loop_thread: LoopThread, browser_pool: Any, tmp_path: Path
+    loop_thread: LoopThread, browser_pool: Any, tmp_path: Path, here: dict[str, Any]
 ) -> None:
-    here = local_record(loop_thread, browser_pool, tmp_path)
-    check_record(here)
     library, request = campaign_in(tmp_path / "api")
     manager = EpisodeManager(server=browser_pool.server, pool=browser_pool)
     server = ApiServer(manager, TOKEN, library=library)
@@ -99,9 +103,8 @@ def test_a_campaign_over_the_api_records_what_a_local_one_records(
 
 
 def test_a_campaign_on_ray_records_what_a_local_one_records(
-    loop_thread: LoopThread, browser_pool: Any, tmp_path: Path
+    loop_thread: LoopThread, tmp_path: Path, here: dict[str, Any]
 ) -> None:
-    here = local_record(loop_thread, browser_pool, tmp_path)
     _library, request = campaign_in(tmp_path / "ray")
     request.ray = "local"
     assert play(request, loop_thread) == here

@@ -133,10 +133,15 @@ def test_four_participants_at_once(loop_thread: LoopThread, browser_pool: Any, t
     async def resume(ctx: Any, page: Any, link: str, task_id: str) -> Any:
         await _play_oracle(page, task_id, stop_after=4)
         run = study / "runs" / plan.participants[0].code / f"01-{task_id}"
-        for _ in range(100):  # the page checkpoints every 5 s once the project changed
-            if (run / "checkpoint.sb3").is_file():
-                break
-            await asyncio.sleep(0.2)
+        # the page checkpoints every 5 s once the project changed: wait for the server's answer
+        # to one (it writes the file before it answers, in this loop, so none can slip by)
+        if not (run / "checkpoint.sb3").is_file():
+            await page.wait_for_event(
+                "response",
+                lambda r: r.url.endswith("/api/checkpoint") and r.ok,
+                timeout=120_000,
+            )
+        assert (run / "checkpoint.sb3").is_file()
         second = await ctx.new_page()
         await second.goto(link, wait_until="commit")
         await second.wait_for_selector("text=already open in another tab", timeout=120_000)
