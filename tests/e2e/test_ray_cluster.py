@@ -14,7 +14,6 @@ import json
 import logging
 import shutil
 import threading
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from studio.services.runtime.browser import BrowserPool
 from studio.services.runtime.clock_agreement import AgreementCache
 from studio.services.runtime.evaluator import Evaluator
 from tests.helpers.loop_thread import LoopThread
+from tests.helpers.project_checks import sb3_members
 
 pytestmark = pytest.mark.browser
 
@@ -81,12 +81,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     c.wait_for_nodes()
     yield c
     c.shutdown()
-
-
-def members(sb3: Path) -> dict[str, bytes]:
-    """An .sb3's members by name."""
-    with zipfile.ZipFile(sb3) as z:
-        return {n: z.read(n) for n in z.namelist()}
 
 
 def comparable(data: dict[str, Any]) -> dict[str, Any]:
@@ -267,7 +261,7 @@ def test_a_forge_on_the_cluster_keeps_what_a_local_forge_keeps(
             tmp_path / "local" / task_id / name
         ).read_bytes()
     for name in ("initial.sb3", "golden.sb3"):  # the same members (zip times may differ)
-        assert members(out / task_id / name) == members(tmp_path / "local" / task_id / name)
+        assert sb3_members(out / task_id / name) == sb3_members(tmp_path / "local" / task_id / name)
 
 
 def test_a_node_killed_mid_check_loses_no_result(

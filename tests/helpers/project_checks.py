@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zipfile
+from pathlib import Path
 from typing import Any
 
 from studio.services.core.sb3 import build_sb3
@@ -286,3 +288,10 @@ def rich_project() -> Project:
         ),
         target("Cat", cat, variables={"v-speed": ["speed", 10]}, comments={"cm-1": comment}),
     )
+
+
+def sb3_members(sb3: Path) -> dict[str, bytes]:
+    """An .sb3's members by name: two builds of the same project compare equal this way, while
+    their bytes differ when the zip's times (2-second steps) do."""
+    with zipfile.ZipFile(sb3) as z:
+        return {n: z.read(n) for n in z.namelist()}

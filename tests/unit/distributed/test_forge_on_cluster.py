@@ -26,6 +26,7 @@ from studio.services.distributed import cluster as cluster_module
 from studio.services.distributed.dispatch import Dispatcher, WorkerLost
 from studio.services.forge.pipeline import ForgeOptions, forge_golden
 from studio.services.runtime.evaluator import Prepared
+from tests.helpers.project_checks import sb3_members
 from tests.helpers.tasks import make_task
 from tests.unit.test_forge import FakeEvaluator, cat_rule
 
@@ -102,6 +103,8 @@ def test_forge_with_ray_evaluates_on_the_cluster_and_keeps_what_a_local_forge_ke
         outcome.pop("phases")
     assert remote == local and remote["kept"] == 2
     for task_id in remote["records"]:
-        for name in ("task.json", "bug.json", "initial.sb3"):
+        for name in ("task.json", "bug.json"):
             here = (tmp_path / "local" / task_id / name).read_bytes()
             assert (out / task_id / name).read_bytes() == here, name
+        here_sb3 = sb3_members(tmp_path / "local" / task_id / "initial.sb3")
+        assert sb3_members(out / task_id / "initial.sb3") == here_sb3
