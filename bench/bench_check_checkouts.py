@@ -54,18 +54,9 @@ def library(kind: str, work: Path) -> Path:
         from bench.bench_pages import published_library
 
         return published_library(work)
-    from bench.published_like import write_set
+    from bench.published_like import like_library
 
-    checkout = work / "like"
-    write_set(checkout)
-    lib = work / "like-lib"
-    subprocess.run(
-        [sys.executable, "-m", "studio", "import", "scratchworld", str(checkout), str(lib)],
-        cwd=ROOT,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    return lib
+    return like_library(work)
 
 
 def verdicts(report: dict[str, Any]) -> dict[str, Any]:

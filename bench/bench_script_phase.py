@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_pages import load, published_library, task_verdicts  # noqa: E402
-from bench.published_like import write_set  # noqa: E402
+from bench.published_like import like_library  # noqa: E402
 from studio.app.clocks import ClockPolicy  # noqa: E402
 from studio.app.task_checks import TasksToCheck, check_and_record  # noqa: E402
 from studio.models.check import PhaseTimes  # noqa: E402
@@ -48,20 +47,6 @@ from studio.services.core.store import TaskFolder, scan_library  # noqa: E402
 from studio.services.runtime import evaluator, page_reuse  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
 from studio.services.runtime.pool_size import default_workers  # noqa: E402
-
-
-def like_library(work: Path) -> Path:
-    checkout = work / "like"
-    write_set(checkout)
-    lib = work / "like-lib"
-    subprocess.run(
-        [sys.executable, "-m", "studio", "import", "scratchworld", str(checkout), str(lib)],
-        cwd=ROOT,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    return lib
-
 
 CUTS = ("fast-forward", "check")
 

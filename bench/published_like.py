@@ -12,6 +12,8 @@ layout with the published-style set's helper library; `studio import scratchworl
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from bench.published_like_cases import CATCH, DROPS, FAN, FOLLOW, GREET, LIGHTS, PAINT
@@ -50,7 +52,7 @@ from tests.helpers.published_set.kit import (
 )
 from tests.helpers.published_set.spec import CATEGORIES, TaskSpec
 
-__all__ = ["specs", "write_set"]
+__all__ = ["like_library", "specs", "write_set"]
 
 
 def touching_color(hex_colour: str) -> Block:
@@ -234,3 +236,18 @@ def write_set(root: Path) -> list[str]:
         json.dumps(lists, indent=2) + "\n", encoding="utf-8"
     )
     return out
+
+
+def like_library(work: Path) -> Path:
+    """The set written under `work` and imported as a studio library (`studio import
+    scratchworld`, in a new process), as a user would: the library's folder."""
+    checkout = work / "like"
+    write_set(checkout)
+    lib = work / "like-lib"
+    subprocess.run(
+        [sys.executable, "-m", "studio", "import", "scratchworld", str(checkout), str(lib)],
+        cwd=Path(__file__).resolve().parent.parent,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return lib
