@@ -22,10 +22,9 @@
    rule; otherwise the bug was caught by tests that hold on the forge's seeds only (a random
    program's end state, say) and is rejected. So is a bug under which a test other than those
    that tell it passes the bugged program in some of its 2R runs and not in others (`studio
-   check` calls that flaky).
-   The confirmed ones are kept, up to N per golden,
-   each written as a whole debug task (`writer.write_task`), which an independent `studio
-   check` with other seeds then passes.
+   check` calls that flaky). The confirmed ones are kept, up to N per golden, each written as
+   a whole debug task (`writer.write_task`), which an independent `studio check` with other
+   seeds then passes.
 
 An evaluation whose page crashed or stopped answering gave no verdict: it runs again on a fresh
 page (ATTEMPTS in all), and a golden still without verdicts is named as such, not as failing.
