@@ -419,7 +419,8 @@ class TrialPages:
         count = [0]
 
         async def worker(tp: TrialPage) -> None:
-            if not self.painted and queue:
+            held = not self.painted and bool(queue)
+            if held:
                 await page_scripts.call(tp.page, TRIAL_PAINT, "hold")
             try:
                 while queue:
@@ -429,7 +430,7 @@ class TrialPages:
                     if finished is not None:
                         finished(count[0])
             finally:
-                if not self.painted:
+                if held:
                     with contextlib.suppress(Exception):  # a closed page draws nothing anyway
                         await page_scripts.call(tp.page, TRIAL_PAINT, "release")
 
