@@ -20,7 +20,10 @@ tests/fixtures/scratchworld_grab (classic), each checkout imported into a tempor
 as `studio library import` imports it.
 
     .venv/bin/python bench/bench_trial_cost.py [--sets shipped,diag,grab] [--only ID...]
-        [--per-set 2] [--pages 2] [--margin 1] [--json]
+        [--per-set 2] [--pages 2] [--margin 1] [--stride 1] [--json]
+
+`--stride 2` verifies every other grid point of each window across and down (a quarter of the
+drags) for a quicker run.
 
 The figures are CPU seconds, not wall time: another job on the machine changes them less than
 it changes seconds, but it does change them (caches, frequency): compare the two ways of one
@@ -53,11 +56,12 @@ from studio.services.diagnostics.drag.regions import (  # noqa: E402
 )
 from studio.services.formats.scratchworld.checkout import import_checkout  # noqa: E402
 from studio.services.runtime.browser import BrowserPool  # noqa: E402
+from studio.services.runtime.editions import Edition  # noqa: E402
 
-SETS = {
-    "shipped": ROOT / "diagnostics" / "drag",
-    "diag": ROOT / "tests" / "fixtures" / "scratchworld_diag",
-    "grab": ROOT / "tests" / "fixtures" / "scratchworld_grab",
+SETS = {  # the edition each set was built on (None: the one its library records)
+    "shipped": (ROOT / "diagnostics" / "drag", None),
+    "diag": (ROOT / "tests" / "fixtures" / "scratchworld_diag", Edition.CURRENT),
+    "grab": (ROOT / "tests" / "fixtures" / "scratchworld_grab", Edition.CLASSIC),
 }
 Point = tuple[int, int]
 
@@ -87,17 +91,33 @@ def tree_cpu() -> float:
     return total
 
 
-def grown_window(points: list[list[int]], grid: int, margin: int) -> list[Point]:
+def grown_window(points: list[list[int]], grid: int, margin: int, stride: int = 1) -> list[Point]:
+    """The grid points of the stored region's box grown by `margin` grid steps, on the page;
+    with `stride` > 1 every stride-th one across and down (1: all of them)."""
     box = bbox([(int(p[0]), int(p[1])) for p in points])
     if box is None:
         return []
     m = margin * grid
     pts = window_points(box[0] - m, box[1] - m, box[2] + m, box[3] + m, grid)
-    return [p for p in pts if 0 <= p[0] < 1280 and 0 <= p[1] < 720]
+    step = grid * max(1, stride)
+    return [
+        p
+        for p in pts
+        if 0 <= p[0] < 1280
+        and 0 <= p[1] < 720
+        and not (p[0] - pts[0][0]) % step
+        and not (p[1] - pts[0][1]) % step
+    ]
 
 
 async def verify_both(
-    pool: Any, windows: list[Any], entry: ItemFolder, painted: bool, margin: int
+    pool: Any,
+    windows: list[Any],
+    entry: ItemFolder,
+    edition: Edition,
+    painted: bool,
+    margin: int,
+    stride: int,
 ) -> tuple[dict[str, set[Point]], int, float]:
     """Both windows verified on pages that draw (`painted`) or not: the points that succeed
     per kind, the drags made and the process tree's CPU seconds for them."""
@@ -106,7 +126,7 @@ async def verify_both(
     drags = 0
     cpu = 0.0
     async with TrialPages(
-        pool.context, pool.server, entry, len(windows), windows, painted=painted
+        pool.context, pool.server, entry, len(windows), windows, edition, painted=painted
     ) as pages:
         destination = await choose_destination(pages, pages.geometry)
         grab = item_grab(entry) or (
@@ -114,7 +134,7 @@ async def verify_both(
             pages.geometry["source_box"]["y"] + 8,
         )
         for kind, stored in (("start", cfg.feasible_start_points), ("end", cfg.feasible_points)):
-            win = grown_window(stored, cfg.grid, margin)
+            win = grown_window(stored, cfg.grid, margin, stride)
             before = pages.drags
             c0 = tree_cpu()
             out[kind] = await verify_points(pages, win, kind, grab, destination)
@@ -125,12 +145,18 @@ async def verify_both(
 
 
 async def bench_item(
-    pool: Any, windows: list[Any], entry: ItemFolder, order: int, margin: int
+    pool: Any,
+    windows: list[Any],
+    entry: ItemFolder,
+    edition: Edition,
+    order: int,
+    margin: int,
+    stride: int,
 ) -> dict:
     runs: dict[bool, tuple[dict[str, set[Point]], int, float]] = {}
     ways = (True, False) if order % 2 == 0 else (False, True)
     for painted in ways:
-        runs[painted] = await verify_both(pool, windows, entry, painted, margin)
+        runs[painted] = await verify_both(pool, windows, entry, edition, painted, margin, stride)
     (p_sets, p_drags, p_cpu), (h_sets, h_drags, h_cpu) = runs[True], runs[False]
     points = 0
     equal = 0
@@ -140,7 +166,7 @@ async def bench_item(
             equal += (point in p_sets[kind]) == (point in h_sets[kind])
     return {
         "id": entry.item.id,
-        "edition": item_edition(entry).value,
+        "edition": edition.value,
         "points": points,
         "equal": equal,
         "painted_drags": p_drags,
@@ -154,39 +180,47 @@ async def bench_item(
     }
 
 
-def entries_of(name: str, tmp: Path) -> list[ItemFolder]:
-    source = SETS[name]
+def entries_of(name: str, tmp: Path) -> list[tuple[ItemFolder, Edition]]:
+    source, edition = SETS[name]
     if name == "shipped":
         folder = tmp / name
         shutil.copytree(source, folder)
-        return scan_items(folder)
-    import_checkout(source, tmp / name)
-    return scan_items(tmp / name / "diagnostics" / "drag")
+        found = scan_items(folder)
+    else:
+        import_checkout(source, tmp / name)
+        found = scan_items(tmp / name / "diagnostics" / "drag")
+    return [(e, edition or item_edition(e)) for e in found]
 
 
 async def run(args: argparse.Namespace) -> list[dict]:
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="bench-trial-cost-") as tmp:
-        chosen: list[ItemFolder] = []
+        chosen: list[tuple[ItemFolder, Edition]] = []
         for name in args.sets.split(","):
             found = entries_of(name.strip(), Path(tmp))
             if args.only:
-                found = [e for e in found if e.item.id in args.only]
-            found = [e for e in found if e.item.evaluation_config.feasible_points]
+                found = [(e, ed) for e, ed in found if e.item.id in args.only]
+            found = [(e, ed) for e, ed in found if e.item.evaluation_config.feasible_points]
             chosen.extend(found[: args.per_set] if args.per_set else found)
         async with BrowserPool(spares=0) as pool:
+            server = pool.server
+            assert server is not None, "the pool serves the editor once started"
             by_edition: dict[Any, list[Any]] = {}
-            for n, entry in enumerate(chosen):
-                edition = item_edition(entry)
+            for n, (entry, edition) in enumerate(chosen):
                 if edition not in by_edition:
                     by_edition[edition] = [
-                        await open_window(pool.context, pool.server, edition)
-                        for _ in range(args.pages)
+                        await open_window(pool.context, server, edition) for _ in range(args.pages)
                     ]
                 t0 = time.perf_counter()
                 try:
                     row = await bench_item(
-                        pool, by_edition[edition], load_item(entry.path), n, args.margin
+                        pool,
+                        by_edition[edition],
+                        load_item(entry.path),
+                        edition,
+                        n,
+                        args.margin,
+                        args.stride,
                     )
                 except Exception as exc:  # a broken item is reported, the others go on
                     row = {"id": entry.item.id, "error": str(exc)}
@@ -210,7 +244,8 @@ def print_table(rows: list[dict], load: tuple[list[float], list[float]]) -> None
         print(
             f"{r['id']:<28} {r['edition']:<8} {r['painted_drags']:>6} "
             f"{r['painted_ms_per_drag']:>15.1f} {r['held_ms_per_drag']:>12.1f} "
-            f"{ratio:>12.2f}  equal {r['equal']}/{r['points']}"
+            f"{ratio:>12.2f}  equal {r['equal']}/{r['points']} (succeeded: start "
+            f"{r['start_region'][0]}, end {r['end_region'][0]})"
         )
     for edition in [*sorted({r["edition"] for r in good}), "all"]:
         mine = [r for r in good if edition in ("all", r["edition"])]
@@ -236,6 +271,7 @@ if __name__ == "__main__":
     parser.add_argument("--per-set", type=int, default=2, help="items per set (0: all)")
     parser.add_argument("--pages", type=int, default=2)
     parser.add_argument("--margin", type=int, default=1, help="window margin in grid steps")
+    parser.add_argument("--stride", type=int, default=1, help="every n-th point (1: all)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     load0 = [round(x, 2) for x in os.getloadavg()]
