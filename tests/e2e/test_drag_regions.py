@@ -182,3 +182,51 @@ def test_palette_prediction_and_left_out_steps_agree_with_full_drags(
             assert any(v.moved for v in one) and not all(v.moved for v in one)
 
     loop_thread.run(check())
+
+
+PROBE_JS = """([spec, point]) => ({
+  opacity: getComputedStyle(document.documentElement).opacity,
+  held: Boolean(window.studioTrialPaint) && window.studioTrialPaint.held(),
+  geometry: window.studioDrag.geometry(spec),
+  owner: window.studioDrag.ownersAt([point])[0],
+})"""
+
+
+def test_a_batch_of_drags_holds_painting_and_nothing_else(
+    item_dir: Path, browser_pool: Any, loop_thread: LoopThread, trial_windows: list[Any]
+) -> None:
+    """While a batch runs, each trial page draws nothing (resources/js/trial-paint.js) and
+    lays out and hit-tests as a drawing page: the item's geometry and the block a press would
+    take are the same; the drags still connect; after the batch the pages draw again."""
+    pool = browser_pool
+    entry = load_item(item_dir)
+    cfg = entry.item.evaluation_config
+    start = (float(cfg.drag_start_point[0]), float(cfg.drag_start_point[1]))
+    ends = [(int(p[0]), int(p[1])) for p in cfg.feasible_points[:3]]
+    spec = entry.item.spec
+
+    async def check() -> None:
+        async with TrialPages(pool.context, pool.server, entry, 1, trial_windows) as pages:
+            drawn = [await tp.page.evaluate(PROBE_JS, [spec, start]) for tp in pages.pages]
+            seen: list[dict[str, Any]] = []
+            for tp in pages.pages:
+                real = tp.trial
+
+                async def spy(*job: Any, _tp: Any = tp, _real: Any = real) -> Any:
+                    assert await _tp.ready()  # the last drag undone, as the trial checks
+                    seen.append(await _tp.page.evaluate(PROBE_JS, [spec, start]))
+                    return await _real(*job)
+
+                tp.trial = spy  # type: ignore[method-assign]
+            verdicts = await pages.run([(start, end) for end in ends])
+            after = [await tp.page.evaluate(PROBE_JS, [spec, start]) for tp in pages.pages]
+        assert all(v.connected for v in verdicts)
+        assert [d["opacity"] for d in drawn] == ["1"] * len(drawn)
+        assert len(seen) == len(ends)
+        for probe in seen:
+            assert probe["held"] and probe["opacity"] == "0"
+            assert probe["geometry"] == drawn[0]["geometry"]
+            assert probe["owner"] == drawn[0]["owner"] and probe["owner"]["kind"] == "canvas"
+        assert [(a["held"], a["opacity"]) for a in after] == [(False, "1")] * len(after)
+
+    loop_thread.run(check())

@@ -73,7 +73,7 @@ __all__ = [
     "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
     "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
     "RUNNER_PATH", "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS",
-    "SYNTAX_JS", "TEXT_APPLY",
+    "SYNTAX_JS", "TEXT_APPLY", "TRIAL_PAINT",
     "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "HandlePage", "PageScript",
     "QtScriptPage", "add_runner", "bridge", "call", "call_handle", "contain", "contain_ahead",
     "handle", "in_order", "install", "own", "own_call", "own_now", "ping", "qt_bridge_call",
@@ -177,7 +177,10 @@ SCRATCHWORLD = PageScript("scratchworld.js", "StudioScratchWorld")
 INPUT = PageScript("input-capture.js", "studioInput")
 EDITOR = PageScript("editor-reads.js", "studioEditor", (HELPERS,))
 TEXT_APPLY = PageScript("text-apply.js", "studioTextApply", (HELPERS,))
-SCRIPTS = (HELPERS, COMPOSITE, DRAG, QA, ELEMENTS, SCRATCHWORLD, INPUT, EDITOR, TEXT_APPLY)
+TRIAL_PAINT = PageScript("trial-paint.js", "studioTrialPaint")
+SCRIPTS = (
+    HELPERS, COMPOSITE, DRAG, QA, ELEMENTS, SCRATCHWORLD, INPUT, EDITOR, TEXT_APPLY, TRIAL_PAINT,
+)  # fmt: skip
 
 
 @cache

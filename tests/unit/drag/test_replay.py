@@ -134,7 +134,8 @@ def test_a_batch_of_drags_reports_each_one_as_it_finishes() -> None:
             await asyncio.sleep(0)
             return f"{start}->{end}"
 
-    pages = TrialPages(None, None, None, 2)  # type: ignore[arg-type]
+    # pages without an editor: nothing to hold painting on (test_trial_paint)
+    pages = TrialPages(None, None, None, 2, painted=True)  # type: ignore[arg-type]
     pages.pages = [_Page(), _Page()]  # type: ignore[list-item]
     told: list[int] = []
     jobs = [((i, 0), (0, i)) for i in range(5)]

@@ -34,7 +34,7 @@ from studio.services.diagnostics.drag.replay import DRAG_STEPS, PUBLISHED_DRAG_S
 from studio.services.diagnostics.drag.setup import published_setup, run_setup
 from studio.services.runtime import editions, page_guard, page_scripts
 from studio.services.runtime.editions import Edition
-from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR
+from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, TRIAL_PAINT
 from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
 
@@ -308,6 +308,13 @@ class TrialPages:
     opening joins the next batch of drags when it is ready, so the first drags overlap the
     loading of the other windows. A window that fails to open or set up later fails the
     batch it would have joined.
+
+    While `run` drags on a page, the page draws nothing (resources/js/trial-paint.js: its
+    root element at opacity 0, which leaves layout, hit testing and frames as they are: the
+    file says why no verdict can change); it draws again when its share of the batch is done,
+    so `lead().screenshot()` between batches shows the item's screen. `painted=True` keeps
+    the pages drawing (to compare). A single `TrialPage`, an agent's page (drag/run.py), is
+    never held: its agent looks at it.
     """
 
     def __init__(
@@ -318,8 +325,10 @@ class TrialPages:
         count: int,
         windows: list[Any] | None = None,
         edition: Edition | None = None,
+        painted: bool = False,
     ) -> None:
         self.context = context
+        self.painted = painted
         self.server = server
         self.entry = entry
         self.edition = edition  # None: the item's own, found when the pages open
@@ -410,12 +419,20 @@ class TrialPages:
         count = [0]
 
         async def worker(tp: TrialPage) -> None:
-            while queue:
-                i = queue.popleft()
-                results[i] = await tp.trial(*jobs[i])
-                count[0] += 1
-                if finished is not None:
-                    finished(count[0])
+            held = not self.painted and bool(queue)
+            if held:
+                await page_scripts.call(tp.page, TRIAL_PAINT, "hold")
+            try:
+                while queue:
+                    i = queue.popleft()
+                    results[i] = await tp.trial(*jobs[i])
+                    count[0] += 1
+                    if finished is not None:
+                        finished(count[0])
+            finally:
+                if held:
+                    with contextlib.suppress(Exception):  # a closed page draws nothing anyway
+                        await page_scripts.call(tp.page, TRIAL_PAINT, "release")
 
         working: set[asyncio.Future[Any]] = {asyncio.ensure_future(worker(tp)) for tp in self.pages}
         try:
