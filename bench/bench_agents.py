@@ -18,6 +18,7 @@ noisy; the ratios between the counts, measured in one run, are the figures to re
 Target (issue 39, point 4): 8 agents >= 1.8x one agent's steps/s, p95 <= 4x the lone agent's.
 
 Usage: .venv/bin/python bench/bench_agents.py [--agents 1,4,8] [--steps 16] [--task ID]
+       [--checkout DIR ...]   (each checkout's server in turn, in one run: before and after)
        [--spy SECONDS]   (py-spy the server during the largest round, if py-spy is on PATH
                           or in the venv; the top frames are printed)
 """
@@ -48,11 +49,14 @@ BLOCKS = ("motion_movesteps", "motion_turnright", "looks_show", "sound_playuntil
 P95_TARGET, THROUGHPUT_TARGET = 4.0, 1.8
 
 
-def start_server(out: Path) -> tuple[subprocess.Popen[str], int]:
-    """`studio serve --port 0` recording to `out`; (the process, its port)."""
+def start_server(out: Path, checkout: Path) -> tuple[subprocess.Popen[str], int]:
+    """`studio serve --port 0` of `checkout` (its own .venv's Python, if it has one)
+    recording to `out`; (the process, its port)."""
     env = dict(os.environ, STUDIO_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
-    cmd = [sys.executable, "-m", "studio", "serve", "--port", "0", "--out", str(out)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    python = checkout / ".venv" / "bin" / "python"
+    python = python if python.exists() else Path(sys.executable)
+    cmd = [str(python), "-m", "studio", "serve", "--port", "0", "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=checkout, env=env, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
         if line.startswith("serving the agent API on "):
@@ -214,17 +218,10 @@ def _print_top(raw: str) -> None:
         print(f"    {count / max(total, 1):6.1%}  {frame[:110]}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agents", default="1,4,8", help="agent counts, in order")
-    parser.add_argument("--steps", type=int, default=16, help="steps per agent (then done)")
-    parser.add_argument("--task", default="create_cat_walk", help="library task id")
-    parser.add_argument("--spy", type=float, default=0.0, help="py-spy seconds, largest round")
-    args = parser.parse_args()
-    counts = [int(n) for n in args.agents.split(",")]
-    print(f"load average before: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
+def rounds_of(checkout: Path, counts: list[int], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The rounds of one checkout's server, the lone agent's first."""
     with tempfile.TemporaryDirectory(prefix="bench-agents-") as tmp:
-        proc, port = start_server(Path(tmp))
+        proc, port = start_server(Path(tmp), checkout)
         try:
             round_of(port, proc.pid, args.task, 1, 3, Path(tmp), 0)  # warm-up, not counted
             rounds = []
@@ -234,25 +231,54 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=60)
+    return rounds
+
+
+def report(checkout: Path, rounds: list[dict[str, Any]]) -> bool:
+    """Print one checkout's rounds against its lone agent; True when the target is met."""
     lone = rounds[0]
-    print(f"{args.steps} steps (observe + add_block) per agent, then done; task {args.task}")
+    print(f"{checkout}:")
     for r in rounds:
         print(
-            f"{r['n']} agent(s): {r['rate']:5.2f} steps/s ({r['rate'] / lone['rate']:.2f}x), "
+            f"  {r['n']} agent(s): {r['rate']:5.2f} steps/s ({r['rate'] / lone['rate']:.2f}x), "
             f"step median {1000 * r['median']:5.0f} ms, p95 {1000 * r['p95']:5.0f} ms "
             f"({r['p95'] / lone['p95']:.1f}x); {r['wall']:.1f} s; steps intact: "
             f"{'yes' if not r['problems'] else r['problems'][:3]}"
         )
-        print(f"    CPU: {r['cpu']}")
-    print(f"load average after: {os.getloadavg()[0]:.1f} (1 min)")
+        print(f"      CPU: {r['cpu']}")
     last = rounds[-1]
     ok = last["rate"] / lone["rate"] >= THROUGHPUT_TARGET
     ok = ok and last["p95"] / lone["p95"] <= P95_TARGET
     print(
-        f"target ({last['n']} agents >= {THROUGHPUT_TARGET}x throughput, p95 <= {P95_TARGET}x): "
+        f"  target ({last['n']} agents >= {THROUGHPUT_TARGET}x throughput, p95 <= {P95_TARGET}x): "
         f"{'meets' if ok else 'MISSES'}"
     )
-    if any(r["problems"] for r in rounds):
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agents", default="1,4,8", help="agent counts, in order")
+    parser.add_argument("--steps", type=int, default=16, help="steps per agent (then done)")
+    parser.add_argument("--task", default="create_cat_walk", help="library task id")
+    parser.add_argument("--spy", type=float, default=0.0, help="py-spy seconds, largest round")
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        action="append",
+        help="a studio checkout whose `studio serve` is measured (repeat to compare, e.g. "
+        "main's before this one's; default: this checkout)",
+    )
+    args = parser.parse_args()
+    counts = [int(n) for n in args.agents.split(",")]
+    checkouts = [c.resolve() for c in args.checkout or [ROOT]]
+    print(f"load average before: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
+    results = [(c, rounds_of(c, counts, args)) for c in checkouts]
+    print(f"{args.steps} steps (observe + add_block) per agent, then done; task {args.task}")
+    for checkout, rounds in results:
+        report(checkout, rounds)
+    print(f"load average after: {os.getloadavg()[0]:.1f} (1 min)")
+    if any(r["problems"] for _, rounds in results for r in rounds):
         sys.exit("some episode's steps were not intact")
 
 
