@@ -11,9 +11,10 @@ one place and never starves the others, and eight agents stepping at once do not
 pages fight for two cores, which made every step of every page slower (issue 39).
 
 A turn given up by cancellation (a request whose client went away) is passed on; a waiter
-cancelled before its turn leaves the queue. `limit` defaults to the machine's cores (at
-least 2): the work alternates page CPU with waits for the page's next frame, so that many
-keep the cores busy without a queue of pages in the browser.
+cancelled before its turn leaves the queue. `limit` defaults to twice the machine's cores
+(at least 4): a piece of work alternates page CPU with waits for the page's next frame and
+the browser's answers, so twice as many pieces as cores keep the cores busy without a crowd
+of pages in the browser.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ __all__ = ["EditorWork", "default_limit"]
 
 
 def default_limit() -> int:
-    """Pieces of editor work at once: the machine's cores, at least 2."""
-    return max(2, os.cpu_count() or 2)
+    """Pieces of editor work at once: twice the machine's cores, at least 4."""
+    return 2 * max(2, os.cpu_count() or 2)
 
 
 class EditorWork:
