@@ -18,7 +18,7 @@
  * never skipped. By default the VM itself keeps stepping (edge-triggered hats still fire).
  *
  * Deep rest (`studioRest.restVm(true)`: an episode page waiting for its agent) also stops the
- * VM's own 30 Hz step loop and suspends its audio context once the VM has nothing to do: after
+ * VM's own 30 Hz step loop once the VM has nothing to do: after
  * REST_AFTER steps in a row in which no thread ran, nothing was left to draw, no targets or
  * monitors update was pending, no sound played, no script starts with an edge-activated hat
  * (`when timer > 1`: those fire from the step loop itself) and no shown monitor reads a value
@@ -50,19 +50,15 @@
     const gate = { allowed: true, dirty: true, running: false, inStep: false,
       steps: 0, draws: 0, skipped: 0, deep: false, resting: false, idle: 0, rests: 0, wakes: 0 };
 
-    function audio() {
-      const engine = runtime.audioEngine;
-      return engine && engine.audioContext;
-    }
-
     function wake() {
       gate.idle = 0;
       if (!gate.resting) return;
       gate.resting = false;
       gate.wakes += 1;
-      const context = audio();
-      if (context && context.state === 'suspended') context.resume().catch(() => undefined);
-      runtime.start();
+      // the loop as runtime.start() makes it, without its RUNTIME_STARTED (the editor would
+      // lay itself out again for a loop that only paused)
+      const every = runtime.currentStepTime || 1000 / 30;
+      runtime._steppingInterval = setInterval(() => { runtime._step(); }, every);
     }
 
     function soundPlaying() {
@@ -97,8 +93,6 @@
       runtime.quit();
       gate.resting = true;
       gate.rests += 1;
-      const context = audio();
-      if (context && context.state === 'running') context.suspend().catch(() => undefined);
     }
 
     const markDirty = () => { gate.dirty = true; wake(); };

@@ -11,26 +11,29 @@ one place and never starves the others, and eight agents stepping at once do not
 pages fight for two cores, which made every step of every page slower (issue 39).
 
 A turn given up by cancellation (a request whose client went away) is passed on; a waiter
-cancelled before its turn leaves the queue. `limit` defaults to twice the machine's cores
-(at least 4): a piece of work alternates page CPU with waits for the page's next frame and
-the browser's answers, so twice as many pieces as cores keep the cores busy without a crowd
-of pages in the browser.
+cancelled before its turn leaves the queue. `limit` defaults to DEFAULT_LIMIT (16, the API's
+default most episodes): a piece of work mostly waits for the page's next frame and the
+browser's answers, and in one bench run (bench/bench_agents.py, 2 cores) four places at
+once halved the steps per second of eight agents against no bound, so the bound is kept for
+crowds larger than that.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-__all__ = ["EditorWork", "default_limit"]
+__all__ = ["DEFAULT_LIMIT", "EditorWork", "default_limit"]
+
+
+DEFAULT_LIMIT = 16
 
 
 def default_limit() -> int:
-    """Pieces of editor work at once: twice the machine's cores, at least 4."""
-    return 2 * max(2, os.cpu_count() or 2)
+    """Pieces of editor work at once by default."""
+    return DEFAULT_LIMIT
 
 
 class EditorWork:

@@ -60,7 +60,7 @@ class EpisodeManager:
         headless ones; `edition` is the editor edition of the pages and evaluations;
         `element_list=False` gives primitive episodes no element list (screenshots only);
         `work_at_once` bounds the observations and actions of all its episodes running in the
-        browser at once (episodes.editor_work; default: twice the machine's cores)."""
+        browser at once (episodes.editor_work; default 16)."""
         self.element_list = element_list
         self.edition = pool.edition if pool is not None else edition
         self._own_server = server is None
