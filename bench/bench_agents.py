@@ -13,14 +13,26 @@ the Chromium renderers: pages, the GPU and browser processes), read from /proc. 
 episode's steps are checked intact: the server's summary counts them, steps.jsonl holds
 indexes 1..steps+1 all ok, and the final observation shows one more block per step.
 
-The machine's load average is printed before and after: timings on a shared machine are
-noisy; the ratios between the counts, measured in one run, are the figures to read.
+Load-independent figures (CPU time hardly depends on what else runs on the machine):
+- CPU per step: the CPU seconds the server's whole process tree used over the round (the
+  server and every Chromium process under it, children that ended included: /proc/<pid>/stat
+  utime + stime + cutime + cstime, bench/suite_cost.ProcessTree) divided by the steps taken;
+  `cores / CPU per step` is the most steps per second the machine could give that server
+  (the ceiling printed);
+- a waiting page's CPU: `--idle N` episodes (default 8) open, their agents silent for
+  `--idle-s` seconds (default 10): the tree's CPU over that time, and per page once the
+  server's own (measured over as long with no episode open) is taken off.
+
+The machine's load average is printed before and after each round: wall timings on a shared
+machine are noisy; the ratios between the counts, measured in one run, and the CPU figures
+are the ones to read.
 Target (issue 39, point 4): 8 agents >= 1.8x one agent's steps/s, p95 <= 4x the lone agent's.
 
 Usage: .venv/bin/python bench/bench_agents.py [--agents 1,4,8] [--steps 16] [--task ID]
        [--checkout DIR ...]   (each checkout's server in turn, in one run: before and after)
        [--spy SECONDS]   (py-spy the server during the largest round, if py-spy is on PATH
                           or in the venv; the top frames are printed)
+       [--idle N] [--idle-s SECONDS]   (the waiting pages' CPU; --idle 0 skips it)
 """
 
 from __future__ import annotations
@@ -43,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_api import Client  # noqa: E402  (one keep-alive connection with the bench token)
 from bench_idle import tree_cpu  # noqa: E402  (CPU seconds of a process and its descendants)
+from suite_cost import ProcessTree  # noqa: E402  (the same, children that ended included)
 
 TOKEN = "bench"  # bench_api.Client sends this one
 BLOCKS = ("motion_movesteps", "motion_turnright", "looks_show", "sound_playuntildone")
@@ -153,7 +166,9 @@ def round_of(port: int, server: int, task: str, n: int, steps: int, out: Path,
         agent.open()
     quiet(server)  # the spare editor page the server loads after a start is not counted
     threads = [threading.Thread(target=a.run) for a in agents]
+    load = os.getloadavg()[0]
     before = tree_cpu(server)
+    tree0 = ProcessTree(server).cpu_s
     t0 = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -161,6 +176,7 @@ def round_of(port: int, server: int, task: str, n: int, steps: int, out: Path,
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - t0
+    tree_cpu_s = ProcessTree(server).cpu_s - tree0
     cpu = cpu_by_part(before, tree_cpu(server), server, wall)
     if spied is not None:
         spied.join()
@@ -170,18 +186,44 @@ def round_of(port: int, server: int, task: str, n: int, steps: int, out: Path,
     return {
         "n": n, "wall": wall, "rate": len(latencies) / wall, "median": statistics.median(latencies),
         "p95": p95(latencies), "cpu": cpu, "problems": [p for a in agents for p in a.problems],
+        "cpu_per_step": tree_cpu_s / len(latencies), "load": (load + os.getloadavg()[0]) / 2,
     }  # fmt: skip
 
 
-def quiet(server: int, limit_s: float = 60.0) -> None:
+def idle_cost(port: int, server: int, task: str, n: int, seconds: float) -> dict[str, float]:
+    """CPU of the server's tree over `seconds` with no episode open, then with `n` composite
+    episodes open whose agents send nothing (after they settle)."""
+    alone = _tree_cpu_over(server, seconds)
+    agents = [Agent(port, task, 0) for _ in range(n)]
+    for agent in agents:
+        agent.open()
+    quiet(server)
+    crowd = _tree_cpu_over(server, seconds)
+    for agent in agents:
+        agent.call("DELETE", agent.path)
+    return {"n": n, "seconds": seconds, "alone": alone, "open": crowd,
+            "per_page": (crowd - alone) / max(n, 1)}  # fmt: skip
+
+
+def _tree_cpu_over(server: int, seconds: float) -> float:
+    before = ProcessTree(server).cpu_s
+    time.sleep(seconds)
+    return ProcessTree(server).cpu_s - before
+
+
+def quiet(server: int, limit_s: float = 30.0) -> None:
     """Wait (at most `limit_s`) until the server's processes use under 0.3 of a core over
-    a second: the spare page it loads after episodes start is ready."""
+    a second, or as much as over the second before (within 0.1: open pages that never rest
+    keep a steady cost): the spare page it loads after episodes start is ready."""
     end = time.perf_counter() + limit_s
+    last = None
     while time.perf_counter() < end:
-        before = sum(cpu for _, cpu in tree_cpu(server).values())
+        before = ProcessTree(server).cpu_s
         time.sleep(1.0)
-        if sum(cpu for _, cpu in tree_cpu(server).values()) - before < 0.3:
+        used = ProcessTree(server).cpu_s - before
+        if used < 0.3 or (last is not None and abs(used - last) < 0.1):
             return
+        last = used
 
 
 def _spy(pid: int, seconds: float) -> threading.Thread | None:
@@ -218,8 +260,10 @@ def _print_top(raw: str) -> None:
         print(f"    {count / max(total, 1):6.1%}  {frame[:110]}")
 
 
-def rounds_of(checkout: Path, counts: list[int], args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The rounds of one checkout's server, the lone agent's first."""
+def rounds_of(
+    checkout: Path, counts: list[int], args: argparse.Namespace
+) -> tuple[list[dict[str, Any]], dict[str, float] | None]:
+    """The rounds of one checkout's server, the lone agent's first, and its idle pages' cost."""
     with tempfile.TemporaryDirectory(prefix="bench-agents-") as tmp:
         proc, port = start_server(Path(tmp), checkout)
         try:
@@ -228,24 +272,38 @@ def rounds_of(checkout: Path, counts: list[int], args: argparse.Namespace) -> li
             for n in counts:
                 spy = args.spy if n == max(counts) else 0
                 rounds.append(round_of(port, proc.pid, args.task, n, args.steps, Path(tmp), spy))
+            idle = None
+            if args.idle > 0:
+                idle = idle_cost(port, proc.pid, args.task, args.idle, args.idle_s)
         finally:
             proc.terminate()
             proc.wait(timeout=60)
-    return rounds
+    return rounds, idle
 
 
-def report(checkout: Path, rounds: list[dict[str, Any]]) -> bool:
+def report(checkout: Path, rounds: list[dict[str, Any]], idle: dict[str, float] | None) -> bool:
     """Print one checkout's rounds against its lone agent; True when the target is met."""
     lone = rounds[0]
+    cores = os.cpu_count() or 1
     print(f"{checkout}:")
     for r in rounds:
         print(
             f"  {r['n']} agent(s): {r['rate']:5.2f} steps/s ({r['rate'] / lone['rate']:.2f}x), "
             f"step median {1000 * r['median']:5.0f} ms, p95 {1000 * r['p95']:5.0f} ms "
-            f"({r['p95'] / lone['p95']:.1f}x); {r['wall']:.1f} s; steps intact: "
-            f"{'yes' if not r['problems'] else r['problems'][:3]}"
+            f"({r['p95'] / lone['p95']:.1f}x); {r['wall']:.1f} s; load {r['load']:.1f}; "
+            f"steps intact: {'yes' if not r['problems'] else r['problems'][:3]}"
         )
-        print(f"      CPU: {r['cpu']}")
+        print(
+            f"      CPU per step {1000 * r['cpu_per_step']:.0f} ms (whole tree): ceiling "
+            f"{cores / r['cpu_per_step']:.1f} steps/s on {cores} cores; {r['cpu']}"
+        )
+    if idle is not None:
+        print(
+            f"  waiting pages: {idle['n']} open, agents silent {idle['seconds']:.0f} s: tree "
+            f"{idle['open']:.2f} CPU s ({idle['open'] / idle['seconds']:.3f} cores); none "
+            f"open {idle['alone']:.2f} CPU s; per page {idle['per_page'] / idle['seconds']:.4f} "
+            "cores"
+        )
     last = rounds[-1]
     ok = last["rate"] / lone["rate"] >= THROUGHPUT_TARGET
     ok = ok and last["p95"] / lone["p95"] <= P95_TARGET
@@ -262,6 +320,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=16, help="steps per agent (then done)")
     parser.add_argument("--task", default="create_cat_walk", help="library task id")
     parser.add_argument("--spy", type=float, default=0.0, help="py-spy seconds, largest round")
+    parser.add_argument("--idle", type=int, default=8, help="waiting pages measured (0: none)")
+    parser.add_argument("--idle-s", type=float, default=10.0, help="seconds they wait")
     parser.add_argument(
         "--checkout",
         type=Path,
@@ -273,12 +333,12 @@ def main() -> None:
     counts = [int(n) for n in args.agents.split(",")]
     checkouts = [c.resolve() for c in args.checkout or [ROOT]]
     print(f"load average before: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
-    results = [(c, rounds_of(c, counts, args)) for c in checkouts]
+    results = [(c, *rounds_of(c, counts, args)) for c in checkouts]
     print(f"{args.steps} steps (observe + add_block) per agent, then done; task {args.task}")
-    for checkout, rounds in results:
-        report(checkout, rounds)
+    for checkout, rounds, idle in results:
+        report(checkout, rounds, idle)
     print(f"load average after: {os.getloadavg()[0]:.1f} (1 min)")
-    if any(r["problems"] for _, rounds in results for r in rounds):
+    if any(r["problems"] for _, rounds, _ in results for r in rounds):
         sys.exit("some episode's steps were not intact")
 
 
