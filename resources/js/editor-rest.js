@@ -18,7 +18,10 @@
  * never skipped. By default the VM itself keeps stepping (edge-triggered hats still fire).
  *
  * Deep rest (`studioRest.restVm(true)`: an episode page waiting for its agent) also stops the
- * VM's own 30 Hz step loop once the VM has nothing to do: after
+ * VM's own 30 Hz step loop once the VM has nothing to do, and AUDIO_REST_MS later suspends
+ * its audio context (a running context renders silence on Chromium's audio thread: most of
+ * what a waiting page cost, bench/bench_agents.py; the delay keeps an agent stepping back
+ * to back from suspending and resuming it at every step): after
  * REST_AFTER steps in a row in which no thread ran, nothing was left to draw, no targets or
  * monitors update was pending, no sound played, no script starts with an edge-activated hat
  * (`when timer > 1`: those fire from the step loop itself) and no shown monitor reads a value
@@ -27,16 +30,20 @@
  * touch, focus), a thread pushed or hats started, any event of the runtime or the VM (a block
  * changed, a target or monitor update asked for, a project loaded), a change of something the
  * stage shows, `allow(false)`, or `wake()`. An action therefore runs, and is observed, on a
- * stepping VM exactly as before; only the empty steps between actions are left out.
+ * stepping VM exactly as before; only the empty steps between actions are left out. Waking
+ * resumes the audio context if it was suspended here (never one the page suspended itself);
+ * a sound started before the resume has finished plays from where the context resumes.
  *
  * Exposed: window.studioRest { allow(bool), allowed(), stats(), markDirty(), restVm(bool),
- * wake() }; stats() = { steps, draws, skipped, running, resting, rests, wakes } counted since
- * the gate was installed (`resting`: the step loop is stopped now).
+ * wake() }; stats() = { steps, draws, skipped, running, resting, rests, wakes, audioRests,
+ * audioSuspended } counted since the gate was installed (`resting`: the step loop is stopped
+ * now; `audioSuspended`: the audio context is suspended by the rest now).
  */
 (function () {
   'use strict';
   const CHANGES = /^(create|destroy|update|set|pen|resize)/;
   const REST_AFTER = 3; // idle steps in a row before the step loop stops (deep rest)
+  const AUDIO_REST_MS = 1000; // resting this long suspends the audio context
   const WAKING_EVENTS = ['pointerdown', 'pointerup', 'pointermove', 'mousedown', 'mouseup',
     'mousemove', 'click', 'dblclick', 'contextmenu', 'keydown', 'keyup', 'keypress', 'wheel',
     'touchstart', 'touchmove', 'touchend', 'focusin', 'input', 'change', 'dragstart', 'drop'];
@@ -48,13 +55,40 @@
     const renderer = runtime.renderer;
     if (!renderer || renderer.__studioRest) return null;
     const gate = { allowed: true, dirty: true, running: false, inStep: false,
-      steps: 0, draws: 0, skipped: 0, deep: false, resting: false, idle: 0, rests: 0, wakes: 0 };
+      steps: 0, draws: 0, skipped: 0, deep: false, resting: false, idle: 0, rests: 0, wakes: 0,
+      audioTimer: null, audioSuspended: false, audioRests: 0 };
+
+    function audio() {
+      const engine = runtime.audioEngine;
+      return engine && engine.audioContext;
+    }
+
+    function restAudio() {
+      gate.audioTimer = null;
+      const context = audio();
+      if (!gate.resting || !context || context.state !== 'running') return;
+      gate.audioSuspended = true;
+      gate.audioRests += 1;
+      context.suspend().catch(() => undefined);
+    }
+
+    function wakeAudio() {
+      if (gate.audioTimer !== null) {
+        clearTimeout(gate.audioTimer);
+        gate.audioTimer = null;
+      }
+      if (!gate.audioSuspended) return;
+      gate.audioSuspended = false;
+      const context = audio();
+      if (context) context.resume().catch(() => undefined);
+    }
 
     function wake() {
       gate.idle = 0;
       if (!gate.resting) return;
       gate.resting = false;
       gate.wakes += 1;
+      wakeAudio();
       // the loop as runtime.start() makes it, without its RUNTIME_STARTED (the editor would
       // lay itself out again for a loop that only paused)
       const every = runtime.currentStepTime || 1000 / 30;
@@ -93,6 +127,7 @@
       runtime.quit();
       gate.resting = true;
       gate.rests += 1;
+      gate.audioTimer = setTimeout(restAudio, AUDIO_REST_MS);
     }
 
     const markDirty = () => { gate.dirty = true; wake(); };
@@ -162,7 +197,8 @@
       },
       wake,
       stats: () => ({ steps: gate.steps, draws: gate.draws, skipped: gate.skipped,
-        running: gate.running, resting: gate.resting, rests: gate.rests, wakes: gate.wakes }),
+        running: gate.running, resting: gate.resting, rests: gate.rests, wakes: gate.wakes,
+        audioRests: gate.audioRests, audioSuspended: gate.audioSuspended }),
     };
   }
 
