@@ -3,8 +3,10 @@
 An episode page waiting for its agent does no VM steps, stage draws or animation frames
 (resources/js/editor-rest.js, deep rest), and an action wakes it first: the action and the
 observation after it see the settled result. A program whose hat fires by itself (`when
-timer > 0.2`) keeps the VM stepping, as the editor does. Four agents stepping at once through
-a queue of two places (episodes.editor_work) keep every step.
+timer > 0.2`) keeps the VM stepping, as the editor does. A page at rest for a second suspends
+its audio context, and a sound started on it still plays to its end (the context resumes on
+wake). Four agents stepping at once through a queue of two places (episodes.editor_work) keep
+every step.
 
 One EpisodeManager on the session's shared browser serves the module.
 """
@@ -13,7 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
+import io
 import json
+import wave
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,11 +27,12 @@ import pytest
 
 from studio.models.agent import EpisodeStatus, Mode
 from studio.services.core import paths
+from studio.services.core.sb3 import build_sb3
 from studio.services.core.store import load_task
 from studio.services.episodes.episode import Episode
 from studio.services.episodes.manager import EpisodeManager
 from tests.helpers.loop_thread import LoopThread
-from tests.helpers.sample_task import project_json, sb3_bytes
+from tests.helpers.sample_task import BACKDROP_SVG, CAT_SVG, project_json, sb3_bytes
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +111,56 @@ FLAG = {
     "move": TIMER_HAT["move"],
     "dx": TIMER_HAT["dx"],
 }
+
+
+# when green flag clicked: play sound (beep) until done, change x by 10 ("until done" ends
+# only once the sound has played through the audio context)
+SOUND_FLAG = {
+    **FLAG,
+    "hat": {**FLAG["hat"], "next": "play"},
+    "play": {
+        "opcode": "sound_playuntildone",
+        "next": "move",
+        "parent": "hat",
+        "inputs": {"SOUND_MENU": [1, "menu"]},
+        "fields": {},
+        "shadow": False,
+        "topLevel": False,
+    },
+    "menu": {
+        "opcode": "sound_sounds_menu",
+        "next": None,
+        "parent": "play",
+        "inputs": {},
+        "fields": {"SOUND_MENU": ["beep", None]},
+        "shadow": True,
+        "topLevel": False,
+    },
+    "move": {**TIMER_HAT["move"], "parent": "play"},
+}
+AUDIO = "() => vm.runtime.audioEngine.audioContext.state"
+
+
+def _beep_sb3() -> bytes:
+    """The SOUND_FLAG project with a 0.3 s tone named beep on the Cat."""
+    rate, count = 22050, 6615
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(
+            b"".join((((i // 25) % 2) * 8000).to_bytes(2, "little") for i in range(count))
+        )
+    wav = buffer.getvalue()
+    md5 = hashlib.md5(wav).hexdigest()
+    project = project_json(SOUND_FLAG)
+    project["targets"][1]["sounds"] = [
+        {"name": "beep", "assetId": md5, "dataFormat": "wav", "format": "", "rate": rate,
+         "sampleCount": count, "md5ext": f"{md5}.wav"}
+    ]  # fmt: skip
+    svgs = {f"{hashlib.md5(svg).hexdigest()}.svg": svg for svg in (CAT_SVG, BACKDROP_SVG)}
+    return build_sb3(project, {**svgs, f"{md5}.wav": wav})
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +242,24 @@ def test_a_hat_that_fires_by_itself_keeps_the_vm_stepping_and_the_flag_wakes_it(
     assert _js(loop_thread, episode, CAT_X) == 50  # where the project puts it
     _js(loop_thread, episode, "() => vm.greenFlag()")  # the flag, from a resting VM
     loop_thread.run(episode.page.wait_for_function(f"({CAT_X})() === 60", timeout=20_000))
+    _rests(loop_thread, episode)
+
+
+def test_a_page_at_rest_suspends_its_audio_and_a_sound_still_plays_to_its_end(
+    loop_thread: LoopThread, episodes: Any
+) -> None:
+    episode = episodes()
+    assert episode.page is not None
+    _js(loop_thread, episode, LOAD, [base64.b64encode(_beep_sb3()).decode(), "beep.sb3"])
+    _rests(loop_thread, episode)
+    loop_thread.run(
+        episode.page.wait_for_function("() => studioRest.stats().audioSuspended", timeout=20_000)
+    )
+    assert _js(loop_thread, episode, AUDIO) == "suspended"
+    assert _js(loop_thread, episode, CAT_X) == 50
+    _js(loop_thread, episode, "() => vm.greenFlag()")  # from a resting, silent page
+    loop_thread.run(episode.page.wait_for_function(f"({CAT_X})() === 60", timeout=20_000))
+    assert _js(loop_thread, episode, AUDIO) == "running"  # woken, and the sound played through
     _rests(loop_thread, episode)
 
 
