@@ -193,6 +193,7 @@ def round_of(port: int, server: int, task: str, n: int, steps: int, out: Path,
 def idle_cost(port: int, server: int, task: str, n: int, seconds: float) -> dict[str, float]:
     """CPU of the server's tree over `seconds` with no episode open, then with `n` composite
     episodes open whose agents send nothing (after they settle)."""
+    quiet(server)  # the pages of the last round closing, the spare page loading
     alone = _tree_cpu_over(server, seconds)
     agents = [Agent(port, task, 0) for _ in range(n)]
     for agent in agents:
