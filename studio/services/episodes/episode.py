@@ -31,6 +31,7 @@ from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation, S
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EnvError
+from studio.services.episodes.editor_work import EditorWork
 from studio.services.episodes.feedback import FEEDBACK_API, FeedbackTurns
 from studio.services.episodes.handlers import make_handler, observation_summary
 from studio.services.episodes.modes import (
@@ -97,6 +98,7 @@ class Episode:
         self.kept_sb3: bytes | None = None  # the program at the last observation (recorded runs)
         self.kept_step = 0
         self.feedback_turns = FeedbackTurns()  # mid-episode evaluations granted (feedback.py)
+        self.work: EditorWork | None = None  # the browser's queue of editor work (its manager's)
 
     @property
     def trajectory_dir(self) -> Path | None:
@@ -127,7 +129,7 @@ class Episode:
     async def observe(self) -> Observation:
         """The observation for the next step (also allowed after the end)."""
         self._check_open()
-        async with self._lock:
+        async with self._lock, self._turn():
             await self._focus()
             page = self._page()
             try:
@@ -153,8 +155,15 @@ class Episode:
         async with self._lock:
             if not self.running:
                 raise ActionError(f"the episode has ended (status {self.status.value})")
-            await self._focus()
-            return await self._step(raw_action, reasoning, usage)
+            async with self._turn():
+                await self._focus()
+                return await self._step(raw_action, reasoning, usage)
+
+    def _turn(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A place in the browser's queue of editor work (none without a queue)."""
+        if self.work is None:
+            return contextlib.nullcontext()
+        return self.work.turn(self.id)
 
     async def _step(
         self, raw: dict[str, Any], reasoning: str, usage: dict[str, Any] | None = None
