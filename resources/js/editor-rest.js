@@ -15,35 +15,139 @@
  * While the page is hidden (a minimised window) a step draws only for a snapshot or when
  * resting is not allowed; the first step after it is shown again redraws.
  * Draws asked for outside a step (the editor's thumbnail, a direct `renderer.draw()`) are
- * never skipped. The VM itself keeps stepping (edge-triggered hats still fire).
+ * never skipped. By default the VM itself keeps stepping (edge-triggered hats still fire).
  *
- * Exposed: window.studioRest { allow(bool), allowed(), stats(), markDirty() };
- * stats() = { steps, draws, skipped } counted since the gate was installed.
+ * Deep rest (`studioRest.restVm(true)`: an episode page waiting for its agent) also stops the
+ * VM's own 30 Hz step loop once the VM has nothing to do, and AUDIO_REST_MS later suspends
+ * its audio context (a running context renders silence on Chromium's audio thread: most of
+ * what a waiting page cost, bench/bench_agents.py; the delay keeps an agent stepping back
+ * to back from suspending and resuming it at every step): after
+ * REST_AFTER steps in a row in which no thread ran, nothing was left to draw, no targets or
+ * monitors update was pending, no sound played, no script starts with an edge-activated hat
+ * (`when timer > 1`: those fire from the step loop itself) and no shown monitor reads a value
+ * that changes by itself (the timer, the date, loudness). The loop restarts (`wake`) before
+ * anything that could give a step work: an input event of the page (mouse, keys, wheel,
+ * touch, focus), a thread pushed or hats started, any event of the runtime or the VM (a block
+ * changed, a target or monitor update asked for, a project loaded), a change of something the
+ * stage shows, `allow(false)`, or `wake()`. An action therefore runs, and is observed, on a
+ * stepping VM exactly as before; only the empty steps between actions are left out. Waking
+ * resumes the audio context if it was suspended here (never one the page suspended itself);
+ * a sound started before the resume has finished plays from where the context resumes.
+ *
+ * Exposed: window.studioRest { allow(bool), allowed(), stats(), markDirty(), restVm(bool),
+ * wake() }; stats() = { steps, draws, skipped, running, resting, rests, wakes, audioRests,
+ * audioSuspended } counted since the gate was installed (`resting`: the step loop is stopped
+ * now; `audioSuspended`: the audio context is suspended by the rest now).
  */
 (function () {
   'use strict';
   const CHANGES = /^(create|destroy|update|set|pen|resize)/;
+  // idle steps in a row before the step loop stops (deep rest): about a second, so an agent
+  // stepping back to back never pays a stop and a wake per step (with 3, the lone agent's
+  // steps cost about a fifth more CPU and wall than a page that never rests, in one run of a
+  // probe alternating the two on one page), while an agent that thinks leaves its page at rest
+  const REST_AFTER = 30;
+  const AUDIO_REST_MS = 1000; // resting this long suspends the audio context
+  const WAKING_EVENTS = ['pointerdown', 'pointerup', 'pointermove', 'mousedown', 'mouseup',
+    'mousemove', 'click', 'dblclick', 'contextmenu', 'keydown', 'keyup', 'keypress', 'wheel',
+    'touchstart', 'touchmove', 'touchend', 'focusin', 'input', 'change', 'dragstart', 'drop'];
+  // monitors whose value changes only when a thread or an input changes it
+  const STILL_MONITORS = /^(data_|motion_[xy]position|motion_direction|looks_|sound_volume|sensing_answer|sensing_mouse|sensing_username)/;
 
   function install(vm) {
     const runtime = vm.runtime;
     const renderer = runtime.renderer;
     if (!renderer || renderer.__studioRest) return null;
     const gate = { allowed: true, dirty: true, running: false, inStep: false,
-      steps: 0, draws: 0, skipped: 0 };
-    const markDirty = () => { gate.dirty = true; };
+      steps: 0, draws: 0, skipped: 0, deep: false, resting: false, idle: 0, rests: 0, wakes: 0,
+      audioTimer: null, audioSuspended: false, audioRests: 0 };
+
+    function audio() {
+      const engine = runtime.audioEngine;
+      return engine && engine.audioContext;
+    }
+
+    function restAudio() {
+      gate.audioTimer = null;
+      const context = audio();
+      if (!gate.resting || !context || context.state !== 'running') return;
+      gate.audioSuspended = true;
+      gate.audioRests += 1;
+      context.suspend().catch(() => undefined);
+    }
+
+    function wakeAudio() {
+      if (gate.audioTimer !== null) {
+        clearTimeout(gate.audioTimer);
+        gate.audioTimer = null;
+      }
+      if (!gate.audioSuspended) return;
+      gate.audioSuspended = false;
+      const context = audio();
+      if (context) context.resume().catch(() => undefined);
+    }
+
+    function wake() {
+      gate.idle = 0;
+      if (!gate.resting) return;
+      gate.resting = false;
+      gate.wakes += 1;
+      wakeAudio();
+      // the loop as runtime.start() makes it, without its RUNTIME_STARTED (the editor would
+      // lay itself out again for a loop that only paused)
+      const every = runtime.currentStepTime || 1000 / 30;
+      runtime._steppingInterval = setInterval(() => { runtime._step(); }, every);
+    }
+
+    function soundPlaying() {
+      return runtime.targets.some((t) => {
+        const bank = t.sprite && t.sprite.soundBank;
+        return Boolean(bank && Object.values(bank.soundPlayers || {}).some((p) => p.isPlaying));
+      });
+    }
+
+    function edgeHats() {
+      return runtime.targets.some((t) => t.isOriginal && t.blocks.getScripts().some((id) => {
+        const top = t.blocks.getBlock(id);
+        const hat = top && runtime._hats[top.opcode];
+        return Boolean(hat && hat.edgeActivated);
+      }));
+    }
+
+    function monitorsMoving() {
+      return runtime._monitorState.some((m) => m.get('visible') && !STILL_MONITORS.test(m.get('opcode')));
+    }
+
+    function nothingToDo() {
+      return gate.deep && gate.allowed && !gate.running && !gate.dirty && !document.hidden
+        && runtime.threads.length === 0 && !runtime._refreshTargets && !runtime.redrawRequested
+        && !soundPlaying() && !edgeHats() && !monitorsMoving();
+    }
+
+    function afterStep() {
+      if (!nothingToDo()) { gate.idle = 0; return; }
+      gate.idle += 1;
+      if (gate.idle < REST_AFTER || !runtime._steppingInterval) return;
+      runtime.quit();
+      gate.resting = true;
+      gate.rests += 1;
+      gate.audioTimer = setTimeout(restAudio, AUDIO_REST_MS);
+    }
+
+    const markDirty = () => { gate.dirty = true; wake(); };
 
     const proto = Object.getPrototypeOf(renderer);
     Object.getOwnPropertyNames(proto).forEach((name) => {
       const fn = Object.getOwnPropertyDescriptor(proto, name).value; // getters stay unread
       if (typeof fn !== 'function' || !CHANGES.test(name)) return;
-      renderer[name] = function () { gate.dirty = true; return fn.apply(this, arguments); };
+      renderer[name] = function () { markDirty(); return fn.apply(this, arguments); };
     });
     const drawable = renderer._allDrawables.find(Boolean);
     if (drawable) {
       const drawableProto = Object.getPrototypeOf(drawable);
       const setTransformDirty = drawableProto.setTransformDirty;
       drawableProto.setTransformDirty = function () {
-        gate.dirty = true;
+        markDirty();
         return setTransformDirty.apply(this, arguments);
       };
     }
@@ -67,8 +171,17 @@
         return step.apply(this, arguments);
       } finally {
         gate.inStep = false;
+        afterStep();
       }
     };
+    // whatever could give the next step work restarts the loop first
+    for (const [owner, name] of [[runtime, '_pushThread'], [runtime, 'startHats'],
+      [runtime, 'emit'], [vm, 'emit'], [vm, 'postIOData']]) {
+      const fn = owner[name];
+      if (typeof fn !== 'function') continue;
+      owner[name] = function () { if (gate.resting) wake(); return fn.apply(this, arguments); };
+    }
+    WAKING_EVENTS.forEach((type) => window.addEventListener(type, wake, true));
     vm.on('PROJECT_RUN_START', () => { gate.running = true; gate.dirty = true; });
     vm.on('PROJECT_RUN_STOP', () => { gate.running = false; gate.dirty = true; });
     document.addEventListener('visibilitychange', markDirty);
@@ -76,13 +189,20 @@
     return {
       allow(yes) {
         gate.allowed = Boolean(yes);
-        gate.dirty = true;
+        markDirty();
         return gate.allowed;
       },
       allowed: () => gate.allowed,
       markDirty,
+      restVm(yes) {
+        gate.deep = Boolean(yes);
+        wake();
+        return gate.deep;
+      },
+      wake,
       stats: () => ({ steps: gate.steps, draws: gate.draws, skipped: gate.skipped,
-        running: gate.running }),
+        running: gate.running, resting: gate.resting, rests: gate.rests, wakes: gate.wakes,
+        audioRests: gate.audioRests, audioSuspended: gate.audioSuspended }),
     };
   }
 

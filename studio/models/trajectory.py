@@ -1,10 +1,12 @@
 """A recorded episode on disk (a trajectory): who acted on which task, how it ended.
 
 A trajectory folder holds `run.json` (a `RunInfo`), `steps.jsonl` (one `StepRecord` per line,
-appended as the steps happen), `step_NNNN.png` (the editor just before step NNNN was executed),
-`obs_NNNN.json` (the observation the actor saw before step NNNN, without its screenshot:
-elements in primitive mode, text and blocks in composite mode), `final.png` and `final.sb3`
-(the program at the end). Agents and human sessions share it.
+appended as the steps happen), `step_NNNN.png` (the editor just before step NNNN was executed:
+the very screenshot the actor's observation showed it, when that observation had one and came
+after step NNNN-1; a screenshot taken then otherwise), `obs_NNNN.json` (the observation the
+actor saw before step NNNN, without its screenshot: elements in primitive mode, text and blocks
+in composite mode), `final.png` and `final.sb3` (the program at the end). Agents and human
+sessions share it.
 """
 
 from __future__ import annotations

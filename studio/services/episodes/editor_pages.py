@@ -125,6 +125,14 @@ class EditorPages:
         layout = page_scripts.call(page, page_scripts.COMPOSITE, "layout")
         await asyncio.wait_for(layout, READY_TIMEOUT_MS / 1000)
 
+    async def rest_between_actions(self, page: EditorPage) -> None:
+        """Let the page's VM rest while its agent thinks (resources/js/editor-rest.js, deep
+        rest: no VM steps, draws or audio while nothing can change; any action wakes it
+        before it runs). A page without the gate (an edition's page lacking it) is left as is."""
+        with contextlib.suppress(Exception):
+            rest = page_scripts.own(page, "studioRest", "restVm", True)
+            await asyncio.wait_for(rest, READY_TIMEOUT_MS / 1000)
+
     async def close(self) -> None:
         self._closed = True
         for task in self._warm:

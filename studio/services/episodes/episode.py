@@ -31,6 +31,7 @@ from studio.models.agent import ActionError, EpisodeStatus, Mode, Observation, S
 from studio.models.evaluation import Clock, EvalResult
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EnvError
+from studio.services.episodes.editor_work import EditorWork
 from studio.services.episodes.feedback import FEEDBACK_API, FeedbackTurns
 from studio.services.episodes.handlers import make_handler, observation_summary
 from studio.services.episodes.modes import (
@@ -40,11 +41,13 @@ from studio.services.episodes.modes import (
     ReadsProgram,
 )
 from studio.services.episodes.page_loss import PageLost, bounded, close_page, lose
+from studio.services.episodes.program_cache import ExportCache
 from studio.services.episodes.recorder import TrajectoryRecorder, program_change
 from studio.services.episodes.seams import EpisodeHost, PageSource, StepGate, StepListener
 from studio.services.runtime import page_scripts
 from studio.services.runtime.evaluator import Evaluator
 from studio.services.runtime.page_seam import EditorPage
+from studio.services.runtime.screenshots import shot_png
 
 DEFAULT_STEP_LIMIT = 100
 
@@ -97,6 +100,9 @@ class Episode:
         self.kept_sb3: bytes | None = None  # the program at the last observation (recorded runs)
         self.kept_step = 0
         self.feedback_turns = FeedbackTurns()  # mid-episode evaluations granted (feedback.py)
+        self.work: EditorWork | None = None  # the browser's queue of editor work (its manager's)
+        self.exports = ExportCache()  # the last program export, reused while nothing changed
+        self._shown: tuple[int, bytes] | None = None  # (step, PNG) of the last observation
 
     @property
     def trajectory_dir(self) -> Path | None:
@@ -122,23 +128,27 @@ class Episode:
     def forget_program(self) -> None:
         """The program was replaced outside a step (a project loaded): read it afresh."""
         self._program = None
+        self._shown = None
+        self.exports.forget()
 
     # ---- observing and acting ----------------------------------------------------------
     async def observe(self) -> Observation:
         """The observation for the next step (also allowed after the end)."""
         self._check_open()
-        async with self._lock:
+        async with self._lock, self._turn():
             await self._focus()
             page = self._page()
             try:
                 obs = await bounded(page, "observe", self.handler.observe(page, self.step_count))
                 if self.recorder is not None:  # what the run keeps should the page be lost
-                    self.kept_sb3 = await bounded(page, "keep the program", self.export_sb3())
+                    self.kept_sb3 = await bounded(page, "keep the program", self._export())
                     self.kept_step = self.step_count
             except PageLost as exc:
                 lose(self, str(exc))
                 raise
             self.last_observation = obs
+            shown = obs.screenshot_png_b64
+            self._shown = (self.step_count, base64.b64decode(shown)) if shown else None
             return obs
 
     async def step(
@@ -153,8 +163,15 @@ class Episode:
         async with self._lock:
             if not self.running:
                 raise ActionError(f"the episode has ended (status {self.status.value})")
-            await self._focus()
-            return await self._step(raw_action, reasoning, usage)
+            async with self._turn():
+                await self._focus()
+                return await self._step(raw_action, reasoning, usage)
+
+    def _turn(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A place in the browser's queue of editor work (none without a queue)."""
+        if self.work is None:
+            return contextlib.nullcontext()
+        return self.work.turn(self.id)
 
     async def _step(
         self, raw: dict[str, Any], reasoning: str, usage: dict[str, Any] | None = None
@@ -170,9 +187,12 @@ class Episode:
             usage=usage,
         )
         png: bytes | None = None
+        shown, self._shown = self._shown, None
+        self.exports.forget()  # any action may change the program, whatever the page counts
         if self.recorder is not None:
-            try:
-                png = await self._screenshot()
+            try:  # the screenshot the agent was sent for this step, the very bytes, if any
+                png = shown[1] if shown is not None and shown[0] == self.step_count else None
+                png = png if png is not None else await self._screenshot()
             except PageLost as exc:
                 lose(self, str(exc))
                 raise
@@ -234,7 +254,7 @@ class Episode:
         self._check_open()
         async with self._lock:
             self._check_open()  # closed while waiting for the lock
-            sb3 = await bounded(self._page(), "export the program", self.export_sb3())
+            sb3 = await bounded(self._page(), "export the program", self._export())
             if self.recorder is not None:
                 self.recorder.write_final(sb3=sb3)
             evaluator = Evaluator(self.manager.pool)
@@ -270,7 +290,7 @@ class Episode:
             self._check_open()
 
             async def evaluate() -> EvalResult:
-                sb3 = await bounded(self._page(), "export the program", self.export_sb3())
+                sb3 = await bounded(self._page(), "export the program", self._export())
                 return await Evaluator(self.manager.pool).evaluate(
                     self.task, sb3, project_name="feedback.sb3", clock=clock, seed=seed
                 )
@@ -291,7 +311,7 @@ class Episode:
         async with self._lock:
             self._check_open()
             try:
-                return await bounded(self._page(), "export the program", self.export_sb3())
+                return await bounded(self._page(), "export the program", self._export())
             except PageLost as exc:
                 lose(self, str(exc))
                 raise
@@ -323,16 +343,22 @@ class Episode:
         if self.recorder is None or self.page is None or self.lost is not None:
             return  # a lost page's final program is the one kept (page_loss.lose)
         with contextlib.suppress(Exception):
-            sb3 = await bounded(self._page(), "export the program", self.export_sb3())
+            sb3 = await bounded(self._page(), "export the program", self._export())
             self.recorder.write_final(sb3=sb3, png=await self._screenshot())
         self._update_run()
 
     # ---- helpers -----------------------------------------------------------------------
     async def _focus(self) -> None:
-        """Make the page the browser's front tab: Blockly fires its change events (which the
-        VM listens to) from an animation frame, and a tab behind another gets those late."""
+        """Make the page the browser's front tab unless it is shown and focused as one
+        already: Blockly fires its change events (which the VM listens to) from an animation
+        frame, and a hidden tab gets those late. The headless browser shows every page and
+        gives each the focus, so there the page stays where it is: bringing another of eight
+        pages to the front at every observation and action cost the browser's processes
+        CPU at every step (bench/bench_agents.py)."""
         with contextlib.suppress(Exception):
-            await self._page().bring_to_front()
+            page = self._page()
+            if not await page_scripts.call(page, page_scripts.EDITOR, "inFront"):
+                await page.bring_to_front()
         if not self.owns_page and self.manager.page_source is not None:
             await self.manager.page_source.refresh(self._page())
 
@@ -356,9 +382,18 @@ class Episode:
             run.ended_at = _now()
         self.recorder.write_run()
 
+    async def _export(self) -> bytes:
+        """`export_sb3`, or the last export while the page shows no change since it
+        (episodes.program_cache: forgotten at every action). A handler that reads the
+        program itself (a sealed ScratchWorld session, whose page runs the agent's own code,
+        which could fake the page's change key) always exports."""
+        if isinstance(self.handler, ReadsProgram):
+            return await self.export_sb3()
+        return await self.exports.sb3(self._page(), self.export_sb3)
+
     async def _screenshot(self) -> bytes:
         page = self._page()
-        png: bytes = await bounded(page, "screenshot", page.screenshot(type="png"))
+        png: bytes = await bounded(page, "screenshot", shot_png(page))
         return png
 
     async def _program_json(self) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from studio.models.agent import Mode
 from studio.models.trajectory import RunInfo
 from studio.services.core.store import TaskFolder
 from studio.services.episodes.editor_pages import EditorPages, EnvError
+from studio.services.episodes.editor_work import EditorWork
 from studio.services.episodes.episode import DEFAULT_STEP_LIMIT, Episode
 from studio.services.episodes.handlers import make_handler
 from studio.services.episodes.modes import ModeHandler
@@ -52,11 +53,14 @@ class EpisodeManager:
         page_source: PageSource | None = None,
         edition: Edition = Edition.CURRENT,
         element_list: bool = True,
+        work_at_once: int | None = None,
     ) -> None:
         """`pool` shares an already started browser for evaluations (not closed here; it
         then decides the edition); `page_source` gives episodes their pages instead of fresh
         headless ones; `edition` is the editor edition of the pages and evaluations;
-        `element_list=False` gives primitive episodes no element list (screenshots only)."""
+        `element_list=False` gives primitive episodes no element list (screenshots only);
+        `work_at_once` bounds the observations and actions of all its episodes running in the
+        browser at once (episodes.editor_work; default 16)."""
         self.element_list = element_list
         self.edition = pool.edition if pool is not None else edition
         self._own_server = server is None
@@ -71,6 +75,7 @@ class EpisodeManager:
         self._pages: EditorPages | None = None
         self._episodes: dict[str, Episode] = {}
         self.on_created: list[Callable[[Episode], None]] = []  # e.g. a live view attaching
+        self.editor_work = EditorWork(work_at_once)  # every episode's page work takes turns
 
     @property
     def pool(self) -> BrowserPool:
@@ -159,6 +164,8 @@ class EpisodeManager:
             if load_initial:
                 await pages.load_task(page, task)
             await bounded(page, "set up the mode", handler.setup(page))
+            if owns_page:  # a page of the window's own (page_source) sees every frame
+                await pages.rest_between_actions(page)
         except BaseException:
             if owns_page:
                 with contextlib.suppress(Exception):
@@ -187,6 +194,8 @@ class EpisodeManager:
             episode_id, self, task, mode, page, handler, limit, recorder, agent_name, owns_page
         )
         episode.feedback_turns.budget = feedback_turns
+        if owns_page:  # the window's own page is worked by the window, not queued here
+            episode.work = self.editor_work
         self._episodes[episode_id] = episode
         for hook in list(self.on_created):
             hook(episode)

@@ -48,6 +48,7 @@ from studio.services.episodes.ocr import CachedOcr, OcrBackend, OcrBox, make_bac
 from studio.services.episodes.ocr.fuse import MIN_SCORE, covering_rects, fuse
 from studio.services.runtime import page_scripts
 from studio.services.runtime.page_seam import EditorPage
+from studio.services.runtime.screenshots import shot_png
 
 __all__ = [
     "ACTION_SETTLE_MS", "DRAG_STEPS_PER_S", "MIN_DRAG_STEPS", "NO_ELEMENT_LIST",
@@ -205,7 +206,7 @@ class PrimitiveMode:
         t0 = time.perf_counter()
         await self._js(page, "settle", OBSERVE_SETTLE_MS, 2)
         t1 = time.perf_counter()
-        png = await page.screenshot(type="png")
+        png = await shot_png(page)
         t2 = time.perf_counter()
         dom = fuse(await self._js(page, "collect"))
         t3 = time.perf_counter()

@@ -69,11 +69,12 @@ if TYPE_CHECKING:
     from playwright.async_api import Page
 
 __all__ = [
-    "BRIDGE_JS", "CALL_JS", "COMPOSITE", "CONTAINMENT_JS", "DRAG", "EDITOR", "ELEMENTS",
+    "BRIDGE_JS", "CALL_JS", "CHANGES", "COMPOSITE", "CONTAINMENT_JS", "DRAG", "EDITOR",
+    "ELEMENTS",
     "HANDLE_CALL_JS", "HELD_JS", "HELPERS", "INPUT", "INSTALL_JS", "MISSING", "OWN", "OWN_CALL_JS",
     "PING_JS", "QA", "QT_BRIDGE_CALL_JS", "QT_JSON_JS", "REGISTRY", "REPLACE_JS", "RUNNER_JS",
     "RUNNER_PATH", "RUNNER_READY_JS", "RUN_JS", "RUN_ON_EDITOR_VM_JS", "SCRATCHWORLD", "SCRIPTS",
-    "SYNTAX_JS", "TEXT_APPLY", "TRIAL_PAINT",
+    "SHOT", "SYNTAX_JS", "TEXT_APPLY", "TRIAL_PAINT",
     "WAIT_BRIDGE_JS", "WAIT_JS", "ExpressionPage", "HandlePage", "PageScript",
     "QtScriptPage", "add_runner", "bridge", "call", "call_handle", "contain", "contain_ahead",
     "handle", "in_order", "install", "own", "own_call", "own_now", "ping", "qt_bridge_call",
@@ -178,8 +179,11 @@ INPUT = PageScript("input-capture.js", "studioInput")
 EDITOR = PageScript("editor-reads.js", "studioEditor", (HELPERS,))
 TEXT_APPLY = PageScript("text-apply.js", "studioTextApply", (HELPERS,))
 TRIAL_PAINT = PageScript("trial-paint.js", "studioTrialPaint")
+SHOT = PageScript("screenshot-prep.js", "studioShot")
+CHANGES = PageScript("program-changes.js", "studioChanges")
 SCRIPTS = (
     HELPERS, COMPOSITE, DRAG, QA, ELEMENTS, SCRATCHWORLD, INPUT, EDITOR, TEXT_APPLY, TRIAL_PAINT,
+    SHOT, CHANGES,
 )  # fmt: skip
 
 

@@ -69,6 +69,7 @@ from studio.services.runtime import page_scripts
 from studio.services.runtime.clock_agreement import AgreementCache, clock_for
 from studio.services.runtime.page_scripts import SCRATCHWORLD
 from studio.services.runtime.page_seam import EditorPage
+from studio.services.runtime.screenshots import shot_png
 
 log = logging.getLogger(__name__)
 
@@ -359,7 +360,7 @@ class SwSessions(ProjectCalls):
     # ---- observation ---------------------------------------------------------------------
     async def screenshot(self, session: SwSession, full_page: bool = True) -> dict[str, Any]:
         async with session.lock:
-            png = await session.page.screenshot(type="png", full_page=full_page)
+            png = await shot_png(session.page, full_page=full_page)
         return {"screenshot": base64.b64encode(png).decode("ascii"), "format": "base64"}
 
     async def elements_batch(self, session: SwSession, selectors: str) -> dict[str, Any]:
