@@ -43,18 +43,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from studio.services.core import paths
-from studio.services.runtime import editions, page_reuse, page_scripts
+from studio.services.runtime import browser_profile, editions, page_reuse, page_scripts
 from studio.services.runtime.browser_prefs import close_network_preferences
+from studio.services.runtime.browser_profile import ClaimedProfile
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_guard import OVERSCROLL_FLAG
 from studio.services.runtime.pool_size import default_spares
@@ -65,7 +62,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "EVAL_PAGE", "LOADS_AT_ONCE", "MAX_USES",
-    "PAGE_READY_TIMEOUT_S", "PROFILES", "BrowserPool", "ReadyPage",
+    "PAGE_READY_TIMEOUT_S", "BrowserPool", "ReadyPage",
     "default_spares",
 ]  # fmt: skip
 
@@ -85,7 +82,6 @@ CHROMIUM_ARGS = [
 ]
 EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
 PAGE_READY_TIMEOUT_S = 60.0
-PROFILES = 3  # cached browser profiles, one per studio process running at once
 CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
 CHECK_LIMIT_S = 20.0  # a page's check after an evaluation (one that does not answer is closed)
 MAX_USES = 100  # evaluations one page serves before it is closed (bounds what leaks in memory)
@@ -132,9 +128,7 @@ class BrowserPool:
         self._retired: list[int] = []  # slots whose page would not close
         self._pw: Any = None
         self._context: Any = None
-        self._profile: Path | None = None
-        self._lock_file: IO[str] | None = None
-        self._temp_profile = False
+        self._profile: ClaimedProfile | None = None
         self._spare_tasks: list[asyncio.Task[ReadyPage]] = []
         self.browser_start_s = 0.0
         self._dead = False  # the context closed without `close` asking: crashed or killed
@@ -161,10 +155,10 @@ class BrowserPool:
             self.server = EditorServer().start()
         t0 = time.perf_counter()
         self._pw = await async_playwright().start()
-        self._profile = self._claim_profile()
-        close_network_preferences(self._profile)
+        self._profile = browser_profile.claim()
+        close_network_preferences(self._profile.path)
         self._context = await self._pw.chromium.launch_persistent_context(
-            str(self._profile),
+            str(self._profile.path),
             executable_path=str(chromium),
             headless=True,
             args=CHROMIUM_ARGS,
@@ -180,25 +174,6 @@ class BrowserPool:
         self.browser_start_s = time.perf_counter() - t0
         self._top_up()
         return self
-
-    def _claim_profile(self) -> Path:
-        """The first cached profile no other studio process holds (each stays warm across
-        runs: a window and a command line each find one); a throwaway one when all are held."""
-        cache = paths.cache_dir()
-        for i in range(PROFILES):
-            name = "browser-profile" + (f"-{i + 1}" if i else "")
-            shared = cache / name
-            shared.mkdir(parents=True, exist_ok=True)
-            lock = open(cache / f"{name}.lock", "w")  # noqa: SIM115
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                lock.close()
-                continue
-            self._lock_file = lock
-            return shared
-        self._temp_profile = True
-        return Path(tempfile.mkdtemp(prefix="studio-browser-"))
 
     def _on_context_closed(self, _context: Any = None) -> None:
         self._dead = True
@@ -252,12 +227,9 @@ class BrowserPool:
             with contextlib.suppress(Exception):
                 await self._pw.stop()
             self._pw = None
-        if self._lock_file is not None:
-            self._lock_file.close()
-            self._lock_file = None
-        if self._temp_profile and self._profile is not None:
-            shutil.rmtree(self._profile, ignore_errors=True)
-        self._temp_profile = False
+        if self._profile is not None:
+            self._profile.release()
+            self._profile = None
 
     async def __aenter__(self) -> BrowserPool:
         return await self.start()
