@@ -41,7 +41,7 @@ async def _kill_and_relaunch(task_dir: Path, out: Path) -> None:
     async with EpisodeManager(eval_spares=0, spare_pages=0) as manager:
         pool = manager.pool
         assert pool._profile is not None
-        (pid,) = _browser_pids(pool._profile)
+        (pid,) = _browser_pids(pool._profile.path)
         closed = asyncio.Event()
         pool.context.on("close", lambda _context: closed.set())
         os.kill(pid, signal.SIGKILL)
@@ -55,7 +55,7 @@ async def _kill_and_relaunch(task_dir: Path, out: Path) -> None:
         ready = await pool.acquire_eval_page()
         assert await ready.page.evaluate("() => window.StudioEval.ready") is True
         await pool.discard(ready.page)
-        (new_pid,) = _browser_pids(pool._profile)
+        (new_pid,) = _browser_pids(pool._profile.path)
         assert new_pid != pid
         episode = await manager.create(load_task(task_dir), Mode.COMPOSITE, record_to=out)
         assert (out / "run.json").is_file()  # the episode plays in the relaunched browser
