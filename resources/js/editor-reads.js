@@ -25,8 +25,6 @@
  *                                          pointerdown, pointerup, keydown, keyup, wheel) the
  *                                          page has dispatched since this script was installed
  *                                          (a passive capture listener counts them)
- *   window.studioEditor.inFront()          the page is shown and has the focus, as a front
- *                                          tab has (its animation frames are not held back)
  */
 (function () {
   'use strict';
@@ -95,6 +93,5 @@
     title: () => document.title,
     nextFrames: () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))),
     inputsSeen: (kind) => seen[kind] || 0,
-    inFront: () => document.visibilityState === 'visible' && document.hasFocus(),
   };
 }());

@@ -349,16 +349,14 @@ class Episode:
 
     # ---- helpers -----------------------------------------------------------------------
     async def _focus(self) -> None:
-        """Make the page the browser's front tab unless it is shown and focused as one
-        already: Blockly fires its change events (which the VM listens to) from an animation
-        frame, and a hidden tab gets those late. The headless browser shows every page and
-        gives each the focus, so there the page stays where it is: bringing another of eight
-        pages to the front at every observation and action cost the browser's processes
-        CPU at every step (bench/bench_agents.py)."""
+        """Make the page the browser's front tab: Blockly fires its change events (which the
+        VM listens to) from an animation frame, and a tab behind another gets those late. Done
+        at every observation and action even though the headless browser shows every page and
+        gives each the focus: leaving a page that says it is shown and focused where it was
+        (tried in issue 39) made the primitive oracle's palette drags connect on their way
+        (tests/e2e/test_oracle_primitive.py)."""
         with contextlib.suppress(Exception):
-            page = self._page()
-            if not await page_scripts.call(page, page_scripts.EDITOR, "inFront"):
-                await page.bring_to_front()
+            await self._page().bring_to_front()
         if not self.owns_page and self.manager.page_source is not None:
             await self.manager.page_source.refresh(self._page())
 
