@@ -4,6 +4,9 @@ pytest-qt drives Qt's event loop itself (`qtbot.waitUntil`), so the qasync loop 
 "already running": asyncio callbacks run as Qt timers whenever Qt processes events, and
 `asyncio.get_running_loop()` works inside them. The loop is unset after each test so that
 tests using `asyncio.run()` still work in the same session.
+
+Also the episode manager a module's episode tests share (`manager`: one per module, on the
+session's browser; a module that needs another kind defines its own).
 """
 
 from __future__ import annotations
@@ -130,3 +133,14 @@ def classic_pool(loop_thread: Any, browser_pool: Any) -> Iterator[Any]:
     loop_thread.run(pool.start())
     yield pool
     loop_thread.run(pool.close())
+
+
+@pytest.fixture(scope="module")
+def manager(loop_thread: Any, browser_pool: Any) -> Iterator[Any]:
+    """An EpisodeManager on the session's browser, started for the module and closed after."""
+    from studio.services.episodes.manager import EpisodeManager
+
+    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
+    loop_thread.run(m.start())
+    yield m
+    loop_thread.run(m.close())

@@ -57,14 +57,6 @@ FLAG = {
 }  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManager]:
-    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
-    loop_thread.run(m.start())
-    yield m
-    loop_thread.run(m.close())
-
-
 @pytest.fixture
 def episodes(manager: EpisodeManager, loop_thread: LoopThread) -> Iterator[Any]:
     opened: list[Episode] = []

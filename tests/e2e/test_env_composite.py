@@ -61,14 +61,6 @@ class Env:
         return next(b.id for b in self.obs.blocks if b.index == index)
 
 
-@pytest.fixture(scope="module")
-def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManager]:
-    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
-    loop_thread.run(m.start())
-    yield m
-    loop_thread.run(m.close())
-
-
 @pytest.fixture
 def open_env(manager: EpisodeManager, loop_thread: LoopThread) -> Iterator[Any]:
     opened: list[Episode] = []

@@ -9,9 +9,6 @@ The episodes run in the session's shared browser (`browser_pool`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 from studio.models.agent import Mode
@@ -27,14 +24,6 @@ pytestmark = pytest.mark.browser
 ONE_PER_CATEGORY = {"create_cat_walk", "debug_game_over", "extend_rain_clones", "compute_sum_to_n"}
 TASKS = [t for t in scan_library(paths.BUNDLED_TASKS).tasks if t.task.id in ONE_PER_CATEGORY]
 IDS = [t.task.id for t in TASKS]
-
-
-@pytest.fixture(scope="module")
-def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManager]:
-    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
-    loop_thread.run(m.start())
-    yield m
-    loop_thread.run(m.close())
 
 
 @pytest.mark.parametrize("task", TASKS, ids=IDS)

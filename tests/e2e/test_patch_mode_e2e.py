@@ -42,14 +42,6 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManager]:
-    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
-    loop_thread.run(m.start())
-    yield m
-    loop_thread.run(m.close())
-
-
-@pytest.fixture(scope="module")
 def forged(tmp_path_factory: pytest.TempPathFactory) -> TaskFolder:
     root = tmp_path_factory.mktemp("forged")
     golden = load_task(shutil.copytree(paths.BUNDLED_TASKS / "debug_score_reset", root / "g"))

@@ -8,7 +8,6 @@ as `studio run` judges.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +23,6 @@ from tests.helpers.loop_thread import LoopThread
 from tests.helpers.tasks import copy_bundled
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManager]:
-    m = EpisodeManager(server=browser_pool.server, pool=browser_pool)
-    loop_thread.run(m.start())
-    yield m
-    loop_thread.run(m.close())
 
 
 def test_the_oracle_solves_an_extend_task_with_the_goldens_text_and_idle_does_not(
