@@ -149,3 +149,70 @@ def test_the_renderer_context_has_no_extension_twgl_enabled_and_still_draws(
     result = evaluate(task, p.build(), clock=clock)
     assert result.error is None, result.error
     assert [d.name for d in result.details if not d.passed] == []
+
+
+# Writes what the origin's storage keeps beyond the page (the page's own check sees local and
+# session storage and cookies and closes the page; these it cannot see): the pool's wipe must
+# remove them. A storage bucket the wipe of named types leaves: its page is closed.
+STORES = """module.exports = async () => {
+  await new Promise((resolve, reject) => {
+    const open = indexedDB.open('leak', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('s');
+    open.onsuccess = () => {
+      const tx = open.result.transaction('s', 'readwrite');
+      tx.objectStore('s').put('v', 'k');
+      tx.oncomplete = () => { open.result.close(); resolve(); };
+      tx.onerror = reject;
+    };
+    open.onerror = reject;
+  });
+  await (await caches.open('leak')).put('/leak', new Response('v'));
+  return true;
+};
+"""
+
+OPENS_BUCKET = """module.exports = async () => {
+  await navigator.storageBuckets.open('leak');
+  return true;
+};
+"""
+
+FINDS = """module.exports = async () => {
+  const databases = (await indexedDB.databases()).map((d) => d.name);
+  const cached = await caches.keys();
+  const buckets = navigator.storageBuckets ? await navigator.storageBuckets.keys() : [];
+  const details = [
+    { name: `no database (${databases})`, passed: !databases.includes('leak') },
+    { name: `no cache (${cached})`, passed: !cached.includes('leak') },
+    { name: `no storage bucket (${buckets})`, passed: !buckets.includes('leak') },
+  ];
+  return { success: details.every((d) => d.passed), details };
+};
+"""
+
+
+def test_what_a_script_stores_is_wiped_before_the_next_evaluation(
+    tmp_path: Path, evaluate: Any, browser_pool: Any
+) -> None:
+    stores = load_task(make_task(tmp_path / "stores", script=STORES))
+    finds = load_task(make_task(tmp_path / "finds", script=FINDS))
+    clean = evaluate(finds, clock=Clock.REAL)
+    assert clean.error is None and clean.success, (clean.error, clean.details)
+    done = evaluate(stores, clock=Clock.REAL)
+    assert done.error is None and done.success, (done.error, done.console)
+    reused = browser_pool.reused
+    after = evaluate(finds, clock=Clock.REAL)
+    assert browser_pool.reused == reused + 1, browser_pool.discards  # the page stayed in service
+    assert after.error is None, after.error
+    assert [d.name for d in after.details if not d.passed] == []
+
+    why = "the evaluation made a storage bucket"
+    closed = browser_pool.discards.get(why, 0)
+    done = evaluate(
+        load_task(make_task(tmp_path / "bucket", script=OPENS_BUCKET)), clock=Clock.REAL
+    )
+    assert done.error is None and done.success, (done.error, done.console)
+    assert browser_pool.discards.get(why, 0) == closed + 1, browser_pool.discards
+    after = evaluate(finds, clock=Clock.REAL)
+    assert after.error is None, after.error
+    assert [d.name for d in after.details if not d.passed] == []

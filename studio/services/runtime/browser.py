@@ -302,6 +302,7 @@ class BrowserPool:
         if self.reuse:  # the clean state later checks compare with, before any evaluation
             await page_scripts.runner(page, "baseline")
             self._cdp[page] = cdp
+            await page_reuse.watch_buckets(cdp, origin)
             self._baseline[page] = await page_reuse.listeners(cdp)
             self._named[page] = await page_reuse.targets(cdp)
 
