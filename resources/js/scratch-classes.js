@@ -13,15 +13,20 @@
  * reaches a VM made from them (page-reuse.js says why evaluation pages need that). In those
  * fresh modules, scratch-svg-renderer's `sanitizeSvgText` (a pure function of the SVG's text)
  * goes through the page's asset cache (asset-cache.js `memo`): while a project loads, the same
- * costume text is sanitized once per page, not twice per evaluation. One module is made once
- * per page and shared by every fresh instance (`SHARED`): scratch-parser's project validator,
- * whose only state is its own JSON-schema compiler (ajv) with the two schemas it compiles on
- * first use (about 10-20 ms each time a fresh instance compiles them again). Why that shares
- * nothing an evaluation can reach or change: the module's export is a function, frozen, held
- * only in the closure of the fresh parser module that calls it; it keeps nothing of a project
- * (ajv with its default options does not change the data it validates, and the errors of a
- * failed validation are new arrays each call, which the VM hands on as text); its compiled
- * schemas are in its own closure, made from its own instance of the schema modules.
+ * costume text is sanitized once per page, not twice per evaluation. Three modules are made
+ * once per page and shared by every fresh instance (`SHARED`), each a pure function of its
+ * input whose module state is made once and only read:
+ *   - scratch-parser's project validator: its own JSON-schema compiler (ajv) with the two
+ *     schemas it compiles on first use (10-20 ms each time a fresh instance compiled them);
+ *     ajv with its default options does not change the data it validates, and the errors of a
+ *     failed validation are new arrays each call (which the VM hands on as text);
+ *   - the line breaker (`linebreak`) and the grapheme breaker (`grapheme-breaker`) of the
+ *     renderer's text bubbles: each decodes a Unicode table when it loads (about 10 ms) and
+ *     then only reads it; their breaks are new objects each call.
+ * None of them is reachable from what an evaluation gets (their exports are held in the
+ * closures of the fresh modules that call them), and what they export is frozen (a class's
+ * prototype too), so even a reference could not change them; their own dependencies (the
+ * schemas, the Unicode tables) are a private instance of their own.
  * Exposes window.ScratchClasses = {VirtualMachine, Renderer, BitmapAdapter, AudioEngine,
  * createVM, stageCanvas, fresh}.
  */
@@ -53,8 +58,13 @@
     AudioEngine: findId(req, 'audio engine', ['decodeSoundPlayer', 'createEffectChain', 'DECAY_DURATION']),
     VirtualMachine: findId(req, 'virtual machine', ['_addFileDescsToZip', 'loadProject']),
     Storage: findId(req, 'storage', ['setDefaultAssetId', 'addWebStore']),
-    // scratch-parser's validator (module state: ajv and the schemas it compiled), shared
-    Validate: findAll(req, ['Could not parse as a valid SB2 or SB3 project', 'sb3Errors', 'addSchema']),
+    // shared by every fresh instance (see the header): scratch-parser's validator, the line
+    // and grapheme breakers
+    Shared: [
+      ...findAll(req, ['Could not parse as a valid SB2 or SB3 project', 'sb3Errors', 'addSchema']),
+      ...findAll(req, ['pairTable', 'nextCharClass', 'nextCodePoint']),
+      ...findAll(req, ['Regional_Indicator', 'SpacingMark', 'previousBreak', 'countBreaks']),
+    ],
     // every copy of scratch-svg-renderer's sanitizer (none in a build without one)
     Sanitize: findAll(req, ['sanitizeSvgText', 'sanitizeByteStream', 'USE_PROFILES']),
   };
@@ -69,14 +79,25 @@
   const helpers = Object.assign(Object.create(null), req);
   const storageClass = (mod) => mod.ScratchStorage || classOf(mod);
 
-  const SHARED = new Set(IDS.Validate); // made once per page (see the header)
+  const SHARED = new Set(IDS.Shared); // made once per page (see the header)
   const shared = Object.create(null); // id -> its frozen exports, once made
 
-  function sharedExports(id) {
-    if (!(id in shared)) {
-      const exports = freshRequire(false)(id); // its own dependencies, private to it
-      shared[id] = Object.freeze(exports);
+  /** `value` frozen, and so are its own functions' and a class's prototypes. */
+  function freeze(value) {
+    const parts = [value];
+    for (const key of Reflect.ownKeys(value)) {
+      const d = Reflect.getOwnPropertyDescriptor(value, key);
+      if (d && typeof d.value === 'function') parts.push(d.value);
     }
+    for (const part of [...parts]) {
+      if (typeof part === 'function' && part.prototype) parts.push(part.prototype);
+    }
+    for (const part of parts) Object.freeze(part);
+    return value;
+  }
+
+  function sharedExports(id) {
+    if (!(id in shared)) shared[id] = freeze(freshRequire(false)(id)); // dependencies its own
     return shared[id];
   }
 
