@@ -93,10 +93,24 @@ def library(kind: str, work: Path) -> Path:
 
 
 def verdicts(report: dict[str, Any]) -> dict[str, Any]:
-    """Per task: its verdict, and each test's pass/fail for golden and initial."""
+    """Per task: its verdict, its mutants' outcomes, and each test's pass/fail for golden and
+    initial."""
     found: dict[str, Any] = {}
     for task in report["tasks"]:
         found[task["id"]] = task["verdict"]
+        # each mutant's outcome over its reruns: how many were killed, invalid or equivalent,
+        # which survived and which were flaky
+        found[f"{task['id']}/mutants"] = [
+            task.get(k) if not isinstance(task.get(k), list) else sorted(map(str, task[k]))
+            for k in (
+                "mutants_total",
+                "mutants_killed",
+                "mutants_invalid",
+                "mutants_equivalent",
+                "survivors",
+                "flaky",
+            )
+        ]
         for label in ("golden", "initial"):
             result = task.get(label) or {}
             found[f"{task['id']}/{label}"] = (result.get("success"), result.get("passed_tests"))
