@@ -22,9 +22,14 @@ Sets (`--set`):
   bundled     the bundled library (tasks/)
 The library is imported once, by this checkout, and copied afresh for every run.
 
+With `--by-process`, each run also prints its CPU per evaluation by process kind (renderers,
+browser, GPU process, Python, Playwright's driver, ...), sampled from /proc
+(bench/proc_sampler.py).
+
 Usage:
   .venv/bin/python bench/bench_check_checkouts.py --checkout OLD --checkout NEW
       [--set like|published|bundled] [--mutants 0] [--reruns 1] [--workers 2] [--rounds 2]
+      [--by-process]
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.proc_sampler import ProcessSampler  # noqa: E402
 
 PUBLISHED_REAL_S = 10.3  # the published protocol's real time per evaluation (issue 39)
 PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
@@ -134,8 +141,10 @@ def one_run(checkout: Path, lib: Path, args: argparse.Namespace, work: Path) -> 
     out_path, err_path = run / "stdout", run / "stderr"
     with out_path.open("w") as out, err_path.open("w") as err:
         child = subprocess.Popen(cmd, cwd=checkout, env=env, stdout=out, stderr=err)
+        sampler = ProcessSampler(os.getpid()).start() if args.by_process else None
         # wait4 gives the child's rusage, its reaped descendants included (the browser).
         _, status, usage = os.wait4(child.pid, 0)
+        kinds = sampler.stop() if sampler else {}
     child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - t0
     cpu = usage.ru_utime + usage.ru_stime + reap_orphans()
@@ -157,6 +166,7 @@ def one_run(checkout: Path, lib: Path, args: argparse.Namespace, work: Path) -> 
         "exit": child.returncode,
         "cpu": cpu,
         "cpu_per_eval": cpu / evaluations if evaluations else float("nan"),
+        "kinds": {k: v / evaluations for k, v in kinds.items()} if evaluations else {},
     }
 
 
@@ -168,6 +178,9 @@ def main() -> int:
     parser.add_argument("--reruns", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--by-process", action="store_true", help="also the CPU by process kind (sampled)"
+    )
     args = parser.parse_args()
     checkouts = [c.resolve() for c in args.checkout]
     become_subreaper()
@@ -187,6 +200,9 @@ def main() -> int:
                     f"{1000 * row['cpu_per_eval']:.0f} ms/evaluation, load {row['load']}",
                     flush=True,
                 )
+                if row["kinds"]:
+                    parts = ", ".join(f"{k} {1000 * v:.0f}" for k, v in row["kinds"].items())
+                    print(f"  CPU ms per evaluation by process (sampled): {parts}", flush=True)
     print(f"\nset {args.set}, --mutants {args.mutants} --reruns {args.reruns}")
     medians: list[float] = []
     cpus: list[float] = []
