@@ -7,6 +7,8 @@
   with the forbidden parts (a script, an event handler, a link, a CSS import) removed. A script
   that loads another project during its run (the cache is closed then) adds nothing to the
   cache, and the next evaluation on the same page gets its own text as before.
+- scratch-parser's validator, made once per page, refuses an invalid project with the same
+  words on every run and loads a valid one after it.
 - The renderer's WebGL context is made without the 30 extensions twgl would enable on it
   (scratch-classes.js `withoutExtensions`): none of their functions is on the context, and the
   context still gives an extension when asked; the stage still draws and reads pixels (a
@@ -16,7 +18,9 @@
 from __future__ import annotations
 
 import base64
+import io
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -216,3 +220,42 @@ def test_what_a_script_stores_is_wiped_before_the_next_evaluation(
     after = evaluate(finds, clock=Clock.REAL)
     assert after.error is None, after.error
     assert [d.name for d in after.details if not d.passed] == []
+
+
+# Loads a project the validator refuses, then a valid one, in the same run; the validator is
+# made once per page (scratch-classes.js SHARED), so what it says must not depend on earlier runs.
+VALIDATES = """module.exports = async (vm) => {
+  let refused = '';
+  try {
+    await vm.loadProject(JSON.stringify({ targets: 'not a list', meta: { semver: '3.0.0' } }));
+  } catch (err) {
+    refused = String(err && err.message || err);
+  }
+  console.log('refused ' + JSON.stringify(refused));
+  const before = vm.runtime.targets.length;
+  await vm.loadProject(JSON.stringify(%s));
+  const loaded = vm.runtime.targets.map((t) => t.getName()).join(',');
+  const details = [
+    { name: 'the invalid project refused', passed: refused.length > 0 },
+    { name: `the valid one loaded (${loaded}; ${before} before)`, passed: loaded === 'Stage,Box' },
+  ];
+  return { success: details.every((d) => d.passed), details };
+};
+"""
+
+
+def test_the_shared_validator_says_the_same_on_every_run(
+    tmp_path: Path, evaluate: Any, browser_pool: Any
+) -> None:
+    with zipfile.ZipFile(io.BytesIO(_project("#00ff00", 30))) as sb3:
+        project_json = sb3.read("project.json").decode("utf-8")
+    task = load_task(make_task(tmp_path / "validates", script=VALIDATES % project_json))
+    said = []
+    for _ in range(3):
+        reused = browser_pool.reused
+        result = evaluate(task, clock=Clock.VIRTUAL)
+        assert result.error is None, result.error
+        assert [d.name for d in result.details if not d.passed] == []
+        said.append(next(line for line in result.console if "refused " in line))
+    assert browser_pool.reused == reused + 1  # the last two on the same page
+    assert said[0] == said[1] == said[2], said
