@@ -85,9 +85,10 @@ class ProcessSampler:
             pid = todo.pop()
             todo += children.get(pid, [])
             try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
+                # (Chromium's children rewrite theirs as one string: split on spaces too)
+                cmdline = Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ").split()
             except OSError:
                 continue
             fields = stats[pid]
             cpu = (int(fields[11]) + int(fields[12])) / self._hz
-            self._last[pid] = (kind_of([c for c in cmdline if c]), cpu)
+            self._last[pid] = (kind_of(cmdline), cpu)
