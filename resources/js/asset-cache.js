@@ -28,7 +28,7 @@
  * the whole text (a Map keyed by the string itself: equal keys are equal content) and given
  * again for the same text; a string is immutable, so the copy question does not arise. Closed,
  * the wrapper is `fn` itself. Only pure functions are wrapped: the same text gives the same
- * string, so a hit is what the call would have given (tests/e2e/test_asset_cache.py). A result
+ * string, so a hit is what the call would have given (tests/e2e/test_fresh_vm_costs.py). A result
  * that is not a string, and a call that throws, are not kept.
  *
  * Exposes window.AssetCache = {claim(), stats(), memo(kind, fn)} (frozen, not replaceable):

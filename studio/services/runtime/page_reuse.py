@@ -10,8 +10,7 @@ caches, storage buckets: every kind a page can write, `WIPE`), as before a fresh
 The GPU's shader cache is not in `WIPE` (issue 39): it is the browser's cache of compiled
 shader programs, kept by the shaders' source, not data of the origin; nothing a page stores
 can be read back from it, and clearing it ("all") cost about 7 ms of CPU per evaluation more
-than every other kind together, and made the next evaluation's renderer compile its shaders
-again.
+than every other kind together (bench/bench_eval_cpu.py pool).
 studio.services.runtime.browser decides from the answer.
 
 The quick form (`QUICK_CHECK`, issue 39) asks the same questions with fewer waits: the page's
