@@ -5,7 +5,8 @@ process under `pid` and keeps the last figure seen per process, with its kind fr
 line (Chromium's `--type=renderer`, `gpu-process`, `utility` and its sub-type, the browser,
 Playwright's node driver, Python). `stop()` gives seconds per kind. A process that ends between
 two samples loses at most PERIOD_S of CPU; one that lives less than PERIOD_S may be missed, so
-the sum is a little under what `os.wait4` counts (which says nothing of the kinds).
+the sum is a little under what `os.wait4` counts (which says nothing of the kinds). A process
+keeps the kind it had while it ran (a zombie has no command line).
 """
 
 from __future__ import annotations
@@ -91,4 +92,7 @@ class ProcessSampler:
                 continue
             fields = stats[pid]
             cpu = (int(fields[11]) + int(fields[12])) / self._hz
-            self._last[pid] = (kind_of(cmdline), cpu)
+            kind = kind_of(cmdline)
+            if not cmdline and pid in self._last:  # ended (a zombie has no command line)
+                kind = self._last[pid][0]
+            self._last[pid] = (kind, cpu)
