@@ -10,8 +10,9 @@ check finds its realm, document and host state equal to the baseline and nothing
 scheduled, its listeners equal the baseline's, and it has served fewer than MAX_USES
 evaluations; its origin's storage is then wiped. Any doubt and the page is closed (`discard`),
 with every popup it opened, and a new spare takes its place. Each evaluation makes its VM from
-a fresh instance of the bundle's modules, so no class or module state is shared either. With
-`reuse=False` (today's path, kept for the benchmark) every page is closed after one use.
+a fresh instance of the bundle's modules, so no class or module state is shared either (three
+pure, frozen modules excepted: scratch-classes.js). With `reuse=False` (today's path, kept for
+the benchmark) every page is closed after one use.
 
 The browser keeps a persistent profile in the user's cache so that V8's code cache makes page
 start fast after the first runs. A pool loads the evaluation page of one editor edition
