@@ -54,21 +54,6 @@
     return req;
   }
 
-  /** scratch-storage's ScratchStorage class, from the bundle's module table (not exported). */
-  function storageClass() {
-    const req = webpackRequire();
-    const ids = Object.keys(req.m).filter((id) => {
-      const src = Function.prototype.toString.call(req.m[id]);
-      return src.includes('setDefaultAssetId') && src.includes('addWebStore');
-    });
-    for (const id of ids) {
-      const mod = req(id);
-      if (mod && typeof mod.ScratchStorage === 'function') return mod.ScratchStorage;
-    }
-    throw new Error('the classic Scratch GUI bundle holds no ScratchStorage class');
-  }
-  let Storage = null;
-
   function flyoutWorkspace() {
     const ws = window.workspace;
     const flyout = ws && ws.getFlyout();
@@ -95,8 +80,6 @@
       if (!fw) return [];
       return fw.getTopBlocks(true).filter((b) => b.type === opcode).map((b) => b.getSvgRoot());
     },
-    VirtualMachine: () => GUI.guiInitialState.vm.constructor,
-    newStorage: () => new (Storage || (Storage = storageClass()))(),
     webpackRequire,
     // As the published drag runner's set_workspace_state (SCRATCHWORLD_API.md section 11): zoom
     // to the scale, set the scrollbars to (scrollX, scrollY) (else translate the canvas to

@@ -13,9 +13,8 @@
  *   isShadowEl(el)            whether such an element is a shadow block's
  *   finishRenders(SB)         a promise: Blockly has drawn what it queued
  *   flyoutBlocks(opcode)      the palette's top block elements of `opcode`, top to bottom
- *   VirtualMachine()          the VM class (without mounting the editor)
- *   newStorage()              a fresh scratch-storage instance for a GUI-less VM
- *   webpackRequire()          the bundle's webpack require (its module table is `.m`)
+ *   webpackRequire()          the bundle's webpack require (its module table is `.m`; an
+ *                             evaluation page's bundle runs no entry: scratch-classes.js)
  *   restorePublished(ws, state, settle)  restores a published drag item's workspace_state
  *                             (scale, scrollX/scrollY, tx/ty); `settle` awaits Blockly's renders
  *   blockly                   the workspace operations whose Blockly API differs:
@@ -147,8 +146,6 @@
     finishRenders: (SB) => SB.renderManagement.finishQueuedRenders(),
     flyoutBlocks: (opcode) => [...document.querySelectorAll(FLYOUT_BLOCKS)]
       .filter((el) => el.classList.contains(opcode)),
-    VirtualMachine: () => new GUI.EditorState({ locale: 'en' }).store.getState().scratchGui.vm.constructor,
-    newStorage: () => new GUI.ScratchStorage(),
     webpackRequire,
     // The published runner never ran on this edition; the studio's own published-style items
     // were made with this restore: zoom first, then scroll; where the scroll cannot reach,

@@ -1,12 +1,14 @@
 /*
  * Finds the Scratch classes inside the GUI bundle without mounting the editor, and builds
- * VMs equipped the way the editor equips its own. What differs between editions (the VM class,
- * the storage, the webpack runtime) comes from the page's edition adapter (window.studioEdition):
- *   - the VM class and a storage, from the adapter;
- *   - the WebGL renderer (scratch-render), the V2 bitmap adapter (scratch-svg-renderer: needed
- *     to load bitmap costumes stored at resolution 1, as projects converted from Scratch 2 carry)
- *     and the audio engine (scratch-audio: without it sounds are not loaded and "play sound until
- *     done" does not wait), from the bundle's webpack module table, each recognised by its source.
+ * VMs equipped the way the editor equips its own. The page loads the bundle without its entry
+ * (studio.services.runtime.lean_bundle: the GUI's own modules never run), and reaches the
+ * bundle's webpack module table through the edition adapter (window.studioEdition.webpackRequire).
+ * Each class is recognised in the table by its source: the VM (scratch-vm), the storage
+ * (scratch-storage), the WebGL renderer (scratch-render), the V2 bitmap adapter
+ * (scratch-svg-renderer: needed to load bitmap costumes stored at resolution 1, as projects
+ * converted from Scratch 2 carry) and the audio engine (scratch-audio: without it sounds are not
+ * loaded and "play sound until done" does not wait). They are the classes the editor of the
+ * same edition uses (tests/e2e/test_lean_bundle.py compares them with its VM's).
  * `fresh()` gives the same classes from a new instance of the bundle's modules: the compiled
  * module functions (a private copy of the module table, taken when this file loads) run again
  * into an empty module cache, so nothing an earlier VM's classes or module state went through
@@ -68,16 +70,14 @@
     // every copy of scratch-svg-renderer's sanitizer (none in a build without one)
     Sanitize: findAll(req, ['sanitizeSvgText', 'sanitizeByteStream', 'USE_PROFILES']),
   };
+  const storageClass = (mod) => mod.ScratchStorage || classOf(mod);
   const Renderer = classOf(req(IDS.Renderer));
   const BitmapAdapter = classOf(req(IDS.BitmapAdapter));
   const AudioEngine = classOf(req(IDS.AudioEngine));
-  const VirtualMachine = edition.VirtualMachine();
-  if (classOf(req(IDS.VirtualMachine)) !== VirtualMachine) {
-    throw new Error('the Scratch GUI bundle has another virtual machine than its editor uses');
-  }
+  const VirtualMachine = classOf(req(IDS.VirtualMachine));
+  const Storage = storageClass(req(IDS.Storage));
   const table = Object.assign(Object.create(null), req.m);
   const helpers = Object.assign(Object.create(null), req);
-  const storageClass = (mod) => mod.ScratchStorage || classOf(mod);
 
   const SHARED = new Set(IDS.Shared); // made once per page (see the header)
   const shared = Object.create(null); // id -> its frozen exports, once made
@@ -189,7 +189,7 @@
    */
   function createVM(canvas, options = {}) {
     const c = options.classes || { VirtualMachine, Renderer, BitmapAdapter, AudioEngine,
-      newStorage: () => edition.newStorage() };
+      newStorage: () => new Storage() };
     const vm = new c.VirtualMachine();
     vm.attachStorage(c.newStorage());
     const stage = canvas || stageCanvas();

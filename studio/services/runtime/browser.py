@@ -157,6 +157,7 @@ class BrowserPool:
         editions.bundle_dir(self.edition)  # a missing bundle is named before the browser opens
         if self.server is None:
             self.server = EditorServer().start()
+        self.server.lean_script(self.edition)  # what its pages load, made (or refused) first
         t0 = time.perf_counter()
         self._pw = await async_playwright().start()
         self._profile = browser_profile.claim()

@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from studio.models.errors import StudioError
 from studio.services.core import paths
 from studio.services.runtime import editions
 from studio.services.runtime.editions import Edition
+from studio.services.runtime.lean_bundle import LEAN_PREFIX, lean_path
 
 __all__ = [
     "EVAL_PAGE_CSP", "LISTEN_BACKLOG", "PAGE_HEADERS", "PREFERRED_PORT", "REQUEST_TIMEOUT",
@@ -81,7 +83,8 @@ class EditorServer:
 
     Paths under an edition's prefix (`classic/`) are served from our web folder, then from that
     edition's bundle (looked up when first asked for: a missing one is a 404 there, and only
-    there).
+    there). `<prefix>studio-lean/<entry>` is the edition's entry script without its entry call,
+    what evaluation pages load (`lean_bundle`; made in the cache folder when first asked for).
 
     Usage: `server = EditorServer(); server.start(); url = server.url("editor.html")`.
     """
@@ -98,6 +101,7 @@ class EditorServer:
         self.js_dir = paths.JS_DIR
         self._edition_dirs: dict[Edition, Path | None] = {Edition.CURRENT: self.bundle_dir}
         self._files: dict[str, Path] = {}
+        self._lean_dir: Path | None = None  # where lean scripts are made (`lean_script`)
         self._blobs: dict[str, bytes] = {}
         self._lock = threading.Lock()
         self._httpd: _Server | None = None
@@ -173,9 +177,21 @@ class EditorServer:
                 self._edition_dirs[edition] = found
         return self._edition_dirs[edition]
 
+    def lean_script(self, edition: Edition) -> Path:
+        """The edition's lean entry script (`lean_bundle.lean_path`), made when first asked
+        for; `paths.SetupError` when the edition's bundle is not installed, `LeanBundleError`
+        when its entry script is another build."""
+        bundle = self.edition_bundle_dir(edition) or editions.bundle_dir(edition)
+        with self._lock:
+            if self._lean_dir is None:
+                self._lean_dir = paths.cache_dir() / "lean-bundles"
+            folder = self._lean_dir
+        return lean_path(edition, bundle / editions.info(edition).entry, folder)
+
     def is_bundle_file(self, target: Path) -> bool:
-        """Whether `target` belongs to an edition's bundle (cached by browsers for a day)."""
-        dirs = [d for d in list(self._edition_dirs.values()) if d is not None]
+        """Whether `target` belongs to an edition's bundle, or is a lean script made of one
+        (cached by browsers for a day)."""
+        dirs = [d for d in [*self._edition_dirs.values(), self._lean_dir] if d is not None]
         return any(d in target.parents for d in dirs)
 
     def resolve(self, raw_path: str) -> Path | bytes | None:
@@ -189,6 +205,11 @@ class EditorServer:
         if path.startswith("studio-js/"):
             return _safe_join(self.js_dir, path[len("studio-js/") :])
         edition, rest = editions.edition_of_page(path)
+        if rest == LEAN_PREFIX + editions.info(edition).entry:
+            try:  # a browser pool makes it at its start, where what is wrong is reported
+                return self.lean_script(edition)
+            except StudioError:
+                return None
         if edition is Edition.CURRENT:
             return _safe_join(self.web_dir, path) or _safe_join(self.bundle_dir, path)
         bundle = self.edition_bundle_dir(edition)
