@@ -21,8 +21,20 @@
  * A failed decode is kept as a failure (the VM then tries its own fallback, as it would). The
  * cache holds at most MAX_BYTES of decoded data; past that, new content is decoded uncached.
  *
- * Exposes window.AssetCache = {claim(), stats()} (frozen, not replaceable): claim() gives
- * {open(audioContext), close()} once, to eval-runner.js as it loads, and null afterwards.
+ * Text passes too (issue 39): `memo(kind, fn)` wraps a function of one string that gives a
+ * string, such as scratch-svg-renderer's `sanitizeSvgText` (DOMPurify and a CSS parser over every
+ * vector costume, twice per costume per load: the VM's and the renderer's; scratch-classes.js
+ * wraps it in each evaluation's fresh modules). While the cache is open, its result is kept by
+ * the whole text (a Map keyed by the string itself: equal keys are equal content) and given
+ * again for the same text; a string is immutable, so the copy question does not arise. Closed,
+ * the wrapper is `fn` itself. Only pure functions are wrapped: the same text gives the same
+ * string, so a hit is what the call would have given (tests/e2e/test_fresh_vm_costs.py). A result
+ * that is not a string, and a call that throws, are not kept.
+ *
+ * Exposes window.AssetCache = {claim(), stats(), memo(kind, fn)} (frozen, not replaceable):
+ * claim() gives {open(audioContext), close()} once, to eval-runner.js as it loads, and null
+ * afterwards. A wrapper a script makes with memo() is only ever called closed (the cache is
+ * open only while the runner loads a project, before any script runs), so it keeps nothing.
  */
 (function () {
   'use strict';
@@ -32,7 +44,7 @@
   const describe = Reflect.getOwnPropertyDescriptor;
   const deleteProperty = Reflect.deleteProperty;
   const M = Map.prototype;
-  const mapGet = M.get, mapSet = M.set;
+  const mapGet = M.get, mapSet = M.set, mapHas = M.has;
   const push = Array.prototype.push;
   const U8 = Uint8Array;
   const u8slice = Uint8Array.prototype.slice;
@@ -55,7 +67,8 @@
 
   const entries = new Map(); // key -> [{bytes, value: Promise of what is kept}]
   let kept = 0; // decoded bytes held
-  const counts = { hits: 0, misses: 0, uncached: 0 };
+  const counts = { hits: 0, misses: 0, uncached: 0, textHits: 0, textMisses: 0 };
+  const texts = new Map(); // kind -> Map(text -> result)
   let restore = null; // while open: how to put back what open() replaced
 
   /** FNV-1a over the bytes: a short key; a hit is confirmed by comparing the bytes. */
@@ -177,6 +190,33 @@
     for (let i = undo.length - 1; i >= 0; i--) undo[i]();
   }
 
+  /** `fn(text)` (a pure function of one string giving a string), its results kept by text
+   * while the cache is open; see the header. */
+  function memo(kind, fn) {
+    const key = String(kind);
+    return function memoized(text) {
+      if (!restore || typeof text !== 'string' || arguments.length !== 1) {
+        return apply(fn, this, arguments);
+      }
+      let known = apply(mapGet, texts, [key]);
+      if (!known) {
+        known = new Map();
+        apply(mapSet, texts, [key, known]);
+      }
+      if (apply(mapHas, known, [text])) {
+        counts.textHits += 1;
+        return apply(mapGet, known, [text]);
+      }
+      const result = apply(fn, this, [text]);
+      counts.textMisses += 1;
+      if (typeof result === 'string' && kept < MAX_BYTES) {
+        kept += 2 * (text.length + result.length);
+        apply(mapSet, known, [text, result]);
+      }
+      return result;
+    };
+  }
+
   const stats = () => ({ ...counts, entries: entries.size, bytes: kept });
 
   // The runner claims open/close once, when it loads (before any evaluation); a script that
@@ -188,7 +228,7 @@
     return Object.freeze({ open, close });
   };
   Object.defineProperty(window, 'AssetCache', {
-    value: Object.freeze({ claim, stats }),
+    value: Object.freeze({ claim, stats, memo }),
     writable: false, configurable: false, enumerable: true,
   });
 }());

@@ -7,7 +7,8 @@
  *   1. The Scratch classes (VM, storage, renderer, bitmap adapter, audio engine) and everything
  *      their modules keep: each evaluation gets its own instance of the bundle's modules
  *      (ScratchClasses.fresh: the compiled module functions run again into an empty module
- *      cache), so classes, prototypes and module state are never shared.
+ *      cache), so classes, prototypes and module state are never shared (but for three pure
+ *      modules made once per page and frozen: scratch-classes.js says which and why).
  *   2. The realm (JavaScript intrinsics, the window and every object reachable from it through
  *      properties and prototypes, the bundle's shared exports included) and the document:
  *      `baseline()` records, before the first evaluation, each reachable object's prototype,
