@@ -163,8 +163,30 @@
     }
   }
 
+  // What a script may load into its VM during its run. Loading decodes assets with real work
+  // (images, sounds, zip reads, the chains of promises and message turns between them), and not
+  // all of it goes through what RealWork counts: on the virtual clock, time jumped to the
+  // script's limit while such a load was under way (a project given as JSON text, about half
+  // the runs). While one of these loads is under way it counts as real work, so virtual time
+  // follows real time until it settles, as it does while the runner loads the task's project
+  // (VirtualClock.drive with accelerate false).
+  const LOADS = ['loadProject', 'addSprite', 'addCostume', 'addBackdrop', 'addSound'];
+
+  function countLoads(vm) {
+    for (const name of LOADS) {
+      const load = vm[name];
+      if (typeof load !== 'function') continue;
+      vm[name] = function (...a) {
+        const loading = Reflect.apply(load, this, a);
+        if (loading && typeof loading.then === 'function') RealWork.track(loading);
+        return loading;
+      };
+    }
+  }
+
   async function runScript(vm, fn, args, virtual, out) {
     const cleanup = () => { try { vm.stopAll(); } catch (e) { /* already stopped */ } };
+    if (virtual) countLoads(vm);
     let timer;
     const limit = new Promise((resolve) => {
       timer = setTimeout(() => resolve({ __timeout: true }), args.timeoutMs);

@@ -6,7 +6,8 @@
  * (see virtual-clock.js), so that a script awaiting such work sees it finish after about as much
  * program time as in a browser running in real time, not after a jump of many seconds.
  *
- * Exposes window.RealWork = {install(), uninstall(), pending()}.
+ * Exposes window.RealWork = {install(), uninstall(), pending(), track(promise)}: `track` counts
+ * a promise of other real work (a project a script loads: eval-runner.js) until it settles.
  */
 (function () {
   'use strict';
@@ -91,5 +92,5 @@
     pending = 0;
   }
 
-  window.RealWork = { install, uninstall, pending: () => pending };
+  window.RealWork = { install, uninstall, pending: () => pending, track: trackPromise };
 }());
