@@ -34,6 +34,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.proc_sampler import process_table  # noqa: E402
+
 TASKS = ROOT / "tasks"
 # (function name in the profile, "incl" for its inclusive time or "self" for its own)
 PARTS = [
@@ -57,20 +60,13 @@ PARTS = [
 def tree_cpu() -> float:
     """User + sys CPU seconds of every process under this one (the browser's)."""
     hz = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[tuple[int, float]]] = collections.defaultdict(list)
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children[int(fields[1])].append((int(entry), (int(fields[11]) + int(fields[12])) / hz))
-    total, todo = 0.0, [os.getpid()]
+    children, stats = process_table()
+    total, todo = 0.0, list(children.get(os.getpid(), []))
     while todo:
-        for pid, cpu in children.get(todo.pop(), []):
-            total += cpu
-            todo.append(pid)
+        pid = todo.pop()
+        fields = stats[pid]
+        total += (int(fields[11]) + int(fields[12])) / hz
+        todo += children.get(pid, [])
     return total
 
 

@@ -16,9 +16,26 @@ import os
 import threading
 from pathlib import Path
 
-__all__ = ["PERIOD_S", "ProcessSampler", "kind_of"]
+__all__ = ["PERIOD_S", "ProcessSampler", "kind_of", "process_table"]
 
 PERIOD_S = 0.2
+
+
+def process_table() -> tuple[dict[int, list[int]], dict[int, list[str]]]:
+    """Every process now: the children of each parent pid, and each pid's /proc stat fields
+    after its command name (field 1 is the parent, 11 and 12 its user and sys clock ticks)."""
+    children: dict[int, list[int]] = collections.defaultdict(list)
+    stats: dict[int, list[str]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children[int(fields[1])].append(int(entry))
+        stats[int(entry)] = fields
+    return children, stats
 
 
 def kind_of(cmdline: list[str]) -> str:
@@ -70,17 +87,7 @@ class ProcessSampler:
             self._stop.wait(PERIOD_S)
 
     def _sample(self) -> None:
-        children: dict[int, list[int]] = collections.defaultdict(list)
-        stats: dict[int, list[str]] = {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            children[int(fields[1])].append(int(entry))
-            stats[int(entry)] = fields
+        children, stats = process_table()
         todo = list(children.get(self.pid, []))
         while todo:
             pid = todo.pop()
