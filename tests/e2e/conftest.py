@@ -144,3 +144,25 @@ def manager(loop_thread: Any, browser_pool: Any) -> Iterator[Any]:
     loop_thread.run(m.start())
     yield m
     loop_thread.run(m.close())
+
+
+@pytest.fixture
+def episodes(manager: Any, loop_thread: Any) -> Iterator[Any]:
+    """`episodes(task=None, mode=COMPOSITE, **kw)`: an episode of `manager` (the module's), on
+    `task` (the bundled create_cat_walk when None); the test's episodes are deleted after it."""
+    from studio.models.agent import Mode
+    from studio.services.core import paths
+    from studio.services.core.store import load_task
+
+    opened: list[Any] = []
+
+    def make(task: Any = None, mode: Any = Mode.COMPOSITE, **kw: Any) -> Any:
+        task = task or load_task(paths.BUNDLED_TASKS / "create_cat_walk")
+        episode = loop_thread.run(manager.create(task, mode, **kw))
+        opened.append(episode)
+        return episode
+
+    yield make
+    for episode in opened:
+        if episode.id in {e.id for e in manager.list()}:
+            loop_thread.run(manager.delete(episode.id))

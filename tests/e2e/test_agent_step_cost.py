@@ -19,7 +19,6 @@ import base64
 import io
 import json
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +29,6 @@ from PIL import Image
 from studio.models.agent import ActionError, Mode
 from studio.services.core import paths
 from studio.services.core.store import load_task
-from studio.services.episodes.episode import Episode
-from studio.services.episodes.manager import EpisodeManager
 from studio.services.runtime.screenshots import shot_png
 from tests.helpers.loop_thread import LoopThread
 from tests.helpers.sample_task import project_json, sb3_bytes
@@ -55,21 +52,6 @@ FLAG = {
     "dx": {"opcode": "math_number", "next": None, "parent": "move", "inputs": {},
            "fields": {"NUM": ["10", None]}, "shadow": True, "topLevel": False},
 }  # fmt: skip
-
-
-@pytest.fixture
-def episodes(manager: EpisodeManager, loop_thread: LoopThread) -> Iterator[Any]:
-    opened: list[Episode] = []
-
-    def make(task: Any = CAT_WALK, mode: Mode = Mode.COMPOSITE, **kw: Any) -> Episode:
-        episode = loop_thread.run(manager.create(task, mode, **kw))
-        opened.append(episode)
-        return episode
-
-    yield make
-    for episode in opened:
-        if episode.id in {e.id for e in manager.list()}:
-            loop_thread.run(manager.delete(episode.id))
 
 
 def _pixels(png: bytes) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from studio.models.agent import EpisodeStatus, Mode
+from studio.models.agent import EpisodeStatus
 from studio.services.core import paths
 from studio.services.core.sb3 import build_sb3
 from studio.services.core.store import load_task
@@ -169,21 +169,6 @@ def manager(loop_thread: LoopThread, browser_pool: Any) -> Iterator[EpisodeManag
     loop_thread.run(m.start())
     yield m
     loop_thread.run(m.close())
-
-
-@pytest.fixture
-def episodes(manager: EpisodeManager, loop_thread: LoopThread) -> Iterator[Any]:
-    opened: list[Episode] = []
-
-    def make(**kw: Any) -> Episode:
-        episode = loop_thread.run(manager.create(CAT_WALK, Mode.COMPOSITE, **kw))
-        opened.append(episode)
-        return episode
-
-    yield make
-    for episode in opened:
-        if episode.id in {e.id for e in manager.list()}:
-            loop_thread.run(manager.delete(episode.id))
 
 
 def _js(loop: LoopThread, episode: Episode, expression: str, arg: Any = None) -> Any:
