@@ -24,6 +24,7 @@ from studio.services.runtime import editions, page_guard, page_scripts
 from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
+from studio.services.runtime.windows import open_page
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -85,7 +86,7 @@ class EditorPages:
 
     async def _open(self) -> Page:
         async with self._loading:  # the ready limit counts from the page's turn
-            page: Page = await asyncio.wait_for(self.context.new_page(), OPEN_LIMIT_S)
+            page: Page = await asyncio.wait_for(open_page(self.context), OPEN_LIMIT_S)
             try:  # every step under one deadline: a browser that stops answering fails the page
                 await asyncio.wait_for(self._load(page), OPEN_LIMIT_S)
             except BaseException:

@@ -27,6 +27,7 @@ from studio.services.core.errors import ProjectFileError
 from studio.services.core.sb3 import load_sb3
 from studio.services.core.store import TaskFolder
 from studio.services.runtime import page_scripts
+from studio.services.runtime.windows import open_page
 
 __all__ = [
     "PARSE_LIMIT_S", "TaskProblem", "project_problems", "record_problems", "task_problems",
@@ -88,7 +89,7 @@ async def _parse_all(scripts: list[tuple[TaskFolder, str, str]], context: Any) -
 
         async with BrowserPool(spares=0) as pool:
             return await _parse_all(scripts, pool.context)
-    page = await asyncio.wait_for(context.new_page(), PARSE_LIMIT_S)
+    page = await asyncio.wait_for(open_page(context), PARSE_LIMIT_S)
     try:
         found = []
         for task, name, source in scripts:

@@ -57,6 +57,7 @@ from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_guard import OVERSCROLL_FLAG
 from studio.services.runtime.pool_size import default_spares
 from studio.services.runtime.server import EditorServer
+from studio.services.runtime.windows import open_page
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -284,7 +285,7 @@ class BrowserPool:
         assert self._free_slots is not None
         t0 = time.perf_counter()
         try:
-            page = await asyncio.wait_for(self.context.new_page(), PAGE_READY_TIMEOUT_S)
+            page = await asyncio.wait_for(open_page(self.context), PAGE_READY_TIMEOUT_S)
         except BaseException:
             self._free_slots.put_nowait(slot)
             raise

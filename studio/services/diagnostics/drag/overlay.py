@@ -11,6 +11,7 @@ import contextlib
 from typing import Any
 
 from studio.services.diagnostics.drag.item import DragItemError, ItemFolder
+from studio.services.runtime.windows import open_page
 
 __all__ = ["DRAG_START_COLOUR", "END_COLOUR", "START_COLOUR", "overlay_html", "overlay_png"]
 
@@ -49,7 +50,7 @@ async def overlay_png(context: Any, entry: ItemFolder) -> bytes:
         raise DragItemError(f"item {entry.item.id}: no screenshot to draw on")
     view = entry.item.evaluation_config.workspace_state.viewport
     width, height = int(view.get("width", 1280)), int(view.get("height", 720))
-    page = await context.new_page()
+    page = await open_page(context)
     try:
         await page.set_viewport_size({"width": width, "height": height})
         html = overlay_html(entry.screenshot_path.read_bytes(), entry.item, width, height)

@@ -37,6 +37,7 @@ from studio.services.runtime.editions import Edition
 from studio.services.runtime.page_scripts import COMPOSITE, DRAG, EDITOR, TRIAL_PAINT
 from studio.services.runtime.page_seam import EditorPage
 from studio.services.runtime.server import EditorServer
+from studio.services.runtime.windows import open_page
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -64,29 +65,6 @@ class Verdict:
     connected: bool
 
 
-_LOCKS: dict[int, asyncio.Lock] = {}
-
-
-def _window_lock() -> asyncio.Lock:
-    """One window opening at a time per event loop (the new page is told apart by order)."""
-    loop = asyncio.get_running_loop()
-    return _LOCKS.setdefault(id(loop), asyncio.Lock())
-
-
-async def _page_of(context: Any, arrived: asyncio.Queue[Any], target_id: str) -> Any:
-    """The new page with CDP target `target_id` (other pages may open at the same time)."""
-    while True:
-        page = await arrived.get()
-        session = await context.new_cdp_session(page)
-        try:
-            info = await session.send("Target.getTargetInfo")
-        finally:
-            with contextlib.suppress(Exception):
-                await session.detach()
-        if info["targetInfo"]["targetId"] == target_id:
-            return page
-
-
 def page_edition(page: EditorPage) -> Edition:
     """The edition of the editor page `page` shows (by its URL)."""
     path = str(getattr(page, "url", "") or "").split("://", 1)[-1].partition("/")[2]
@@ -104,20 +82,8 @@ async def open_window(
     context: Any, server: EditorServer, edition: Edition = Edition.CURRENT
 ) -> Page:
     """A ready editor page of `edition` in a new window of the browser (not a background
-    tab)."""
-    async with _window_lock():
-        pages = context.pages
-        opener = pages[0] if pages else await context.new_page()
-        cdp = await context.new_cdp_session(opener)
-        arrived: asyncio.Queue[Any] = asyncio.Queue()
-        context.on("page", arrived.put_nowait)
-        try:
-            made = await cdp.send("Target.createTarget", {"url": "about:blank", "newWindow": True})
-            page: Page = await asyncio.wait_for(_page_of(context, arrived, made["targetId"]), 30)
-        finally:
-            context.remove_listener("page", arrived.put_nowait)
-            with contextlib.suppress(Exception):
-                await cdp.detach()
+    tab: `runtime.windows`)."""
+    page = await open_page(context)
     try:
         await page.set_viewport_size({"width": 1280, "height": 720})
         await _open_editor(page, server, edition)
