@@ -159,6 +159,8 @@ def test_opening_a_page_has_a_deadline_and_gives_its_slot_back(
     monkeypatch.setattr(browser, "CLOSE_LIMIT_S", 0.1)
 
     class StuckContext:  # the browser hands out a page, then stops answering
+        pages: tuple[Any, ...] = ()  # none open yet: runtime.windows asks Playwright for the first
+
         async def new_page(self) -> ClosingPage:
             return ClosingPage()
 

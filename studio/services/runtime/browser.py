@@ -64,10 +64,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "EVAL_PAGE", "LOADS_AT_ONCE", "MAX_USES",
-    "PAGE_READY_TIMEOUT_S", "BrowserPool", "ReadyPage",
+    "PAGE_READY_TIMEOUT_S", "UNSHOWN_UI_FEATURES", "BrowserPool", "ReadyPage",
     "default_spares",
 ]  # fmt: skip
 
+# Browser UI the headless browser makes for every window and never shows: the omnibox's popups
+# are WebUI pages (chrome://omnibox-popup.top-chrome/), loaded in a renderer of their own when a
+# window opens, about 0.6 s of CPU a window (runtime.windows opens a window per page).
+UNSHOWN_UI_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -80,7 +84,9 @@ CHROMIUM_ARGS = [
     "--autoplay-policy=no-user-gesture-required",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-    OVERSCROLL_FLAG,  # a sideways wheel never goes "back" (runtime.page_guard)
+    # a sideways wheel never goes "back" (runtime.page_guard); no unshown UI (one flag: Chromium
+    # reads one --disable-features)
+    ",".join([OVERSCROLL_FLAG, *UNSHOWN_UI_FEATURES]),
 ]
 EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
 PAGE_READY_TIMEOUT_S = 60.0
