@@ -208,3 +208,31 @@ def test_a_request_head_that_is_late_closes_its_connection(loop_thread: LoopThre
     finally:
         loop_thread.run(srv.close())
         loop_thread.run(manager.close())
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "fragment"),
+    [
+        (b'{"task": "create_cat_walk", "step_limit": Infinity}', 400, "holds Infinity, which"),
+        (b'{"task": "x", "args": {"v": [1, -Infinity]}}', 400, "holds -Infinity, which"),
+        (b'{"task": NaN}', 400, "holds NaN, which is not a finite JSON number"),
+        (b'{"task": "x", "args": {"v": -1e999}}', 400, "holds -1e999, which"),
+        (b'{"task": "NaN and Infinity in words"}', 404, "NaN and Infinity"),  # a string: a task
+    ],
+)
+def test_a_body_with_numbers_json_has_not_is_refused_naming_them(
+    server: ApiServer, body: bytes, code: int, fragment: str
+) -> None:
+    head = b"POST /episodes HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + AUTH
+    reply = _exchange(server.port, head + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    assert _status(reply) == code, reply
+    assert fragment in reply.decode(), reply
+
+
+def test_non_json_numbers_are_found_only_as_values() -> None:
+    assert guard.non_json_number(b'{"a": [1, {"b": NaN}]}') == "NaN"
+    assert guard.non_json_number(b'{"a": "Infinity"}') is None
+    assert guard.non_json_number(b"not json, Infinity") is None
+    assert guard.non_json_number(b'{"a": 1e999}') == "1e999"  # JSON's, but read as inf
+    assert guard.non_json_number(b'{"a": 1' + b"0" * 400 + b".5}") is not None
+    assert guard.non_json_number(b'{"a": 1e300, "b": -2.5, "c": 10}') is None

@@ -16,6 +16,11 @@ In this order, each refusal a JSON `{"error": ...}` that says what to do:
    the body is read whole here, counted as it arrives (a chunked body too) and within
    `BODY_TIMEOUT_S`, then handed to the app as JSON (whatever its Content-Type says: the API
    speaks JSON only, and `curl -d` sends it form-encoded).
+5. **Numbers** (400): a JSON body holding `NaN`, `Infinity`, `-Infinity` or a number too
+   large for a float (`1e999`) is refused, naming it: JSON has no such numbers, though Python's
+   reader takes them (as nan and inf), and a route that echoes
+   what it was sent (the ScratchWorld routes' `requested_action`) made an answer no JSON
+   writer can write (a 500; found by tests/e2e/test_scratchworld_fuzz.py).
 
 Requests are logged at debug level on one bounded line (`short`).
 """
@@ -27,12 +32,16 @@ import hmac
 import ipaddress
 import json
 import logging
+import math
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BODY_TIMEOUT_S", "LOG_TEXT_MAX", "LOOPBACK_NAMES", "MAX_BODY_BYTES", "Guard", "short"]
+__all__ = [
+    "BODY_TIMEOUT_S", "LOG_TEXT_MAX", "LOOPBACK_NAMES", "MAX_BODY_BYTES", "Guard",
+    "non_json_number", "short",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +115,11 @@ class Guard:
                 send, 408, f"the request body did not arrive within {BODY_TIMEOUT_S:.0f} s"
             )
             return
+        constant = non_json_number(body)
+        if constant is not None:
+            message = f"the request body holds {constant}, which is not a finite JSON number"
+            await _answer(send, 400, message)
+            return
         await self.app(_as_json(scope), _replay(body, receive), send)
 
     def _refusal(
@@ -168,6 +182,31 @@ async def _read_body(receive: Receive) -> bytes:
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
+
+
+def non_json_number(body: bytes) -> str | None:
+    """The first number of the JSON `body` that is not a finite one, as written (`NaN`,
+    `Infinity`, `-Infinity`, or a literal like `1e999` too large for a float), or None (also
+    for a body that is not JSON at all: the route names that problem)."""
+    if not body:
+        return None
+    found: list[str] = []
+
+    def constant(name: str) -> float:
+        found.append(name)
+        return 0.0
+
+    def number(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            found.append(short(text, 40))
+        return value
+
+    try:
+        json.loads(body, parse_constant=constant, parse_float=number)
+    except (ValueError, RecursionError):
+        return None
+    return found[0] if found else None
 
 
 def _as_json(scope: Scope) -> Scope:
