@@ -158,6 +158,32 @@
   }
 
   /**
+   * The project as .sb3, as the page shows it. A costume or sound whose asset the VM could not
+   * load (an item of Scratch's library: its files are on Scratch's asset server, which this
+   * page never reaches) is shown and played as the VM's placeholder, but the VM saves it under
+   * the missing asset's name and without a file: a project that names an asset it does not
+   * carry. Here such an item is saved as the placeholder the page showed (its name kept);
+   * the VM keeps what it had.
+   */
+  async function saveShown() {
+    const unbroken = [];
+    for (const target of vm.runtime.targets) {
+      if (!target.isOriginal || !target.sprite) continue;
+      for (const item of [...target.sprite.costumes, ...target.sprite.sounds]) {
+        if (item && item.broken && !item.broken.asset) {
+          unbroken.push([item, item.broken]);
+          item.broken = undefined;
+        }
+      }
+    }
+    try {
+      return await vm.saveProjectSb3(); // what it saves is read before its first await
+    } finally {
+      for (const [item, broken] of unbroken) item.broken = broken;
+    }
+  }
+
+  /**
    * Replace the editor's project; if the VM refuses the new one, put the previous one back
    * (the VM clears itself before it deserializes, so a failure half-way leaves it empty).
    */
@@ -238,7 +264,7 @@
       serialized(() => loadProjectBuffer(base64ToBuffer(b64), name, title)),
     saveProjectBase64: () => serialized(async () => {
       await ready;
-      return blobToBase64(await vm.saveProjectSb3());
+      return blobToBase64(await saveShown());
     }),
     /**
      * Evaluate `source` as Playwright's page.evaluate does, for the studio's own window
