@@ -51,10 +51,10 @@ from urllib.parse import urlsplit
 
 from studio.services.core import paths
 from studio.services.runtime import browser_profile, editions, page_reuse, page_scripts
+from studio.services.runtime.browser_flags import CHROMIUM_ARGS
 from studio.services.runtime.browser_prefs import close_network_preferences
 from studio.services.runtime.browser_profile import ClaimedProfile
 from studio.services.runtime.editions import Edition
-from studio.services.runtime.page_guard import OVERSCROLL_FLAG
 from studio.services.runtime.pool_size import default_spares
 from studio.services.runtime.server import EditorServer
 from studio.services.runtime.windows import open_page
@@ -63,31 +63,11 @@ if TYPE_CHECKING:
     from playwright.async_api import Page
 
 __all__ = [
-    "CHECK_LIMIT_S", "CHROMIUM_ARGS", "CLOSE_LIMIT_S", "EVAL_PAGE", "LOADS_AT_ONCE", "MAX_USES",
-    "PAGE_READY_TIMEOUT_S", "UNSHOWN_UI_FEATURES", "BrowserPool", "ReadyPage",
+    "CHECK_LIMIT_S", "CLOSE_LIMIT_S", "EVAL_PAGE", "LOADS_AT_ONCE", "MAX_USES",
+    "PAGE_READY_TIMEOUT_S", "BrowserPool", "ReadyPage",
     "default_spares",
 ]  # fmt: skip
 
-# Browser UI the headless browser makes for every window and never shows: the omnibox's popups
-# are WebUI pages (chrome://omnibox-popup.top-chrome/), loaded in a renderer of their own when a
-# window opens, about 0.6 s of CPU a window (runtime.windows opens a window per page).
-UNSHOWN_UI_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-default-apps",
-    "--mute-audio",
-    "--autoplay-policy=no-user-gesture-required",
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-    # a sideways wheel never goes "back" (runtime.page_guard); no unshown UI (one flag: Chromium
-    # reads one --disable-features)
-    ",".join([OVERSCROLL_FLAG, *UNSHOWN_UI_FEATURES]),
-]
 EVAL_PAGE = "eval.html"  # the current edition's; an edition's own: editions.info(e).eval_page
 PAGE_READY_TIMEOUT_S = 60.0
 CLOSE_LIMIT_S = 10.0  # closing a page (a hung one is closed without unload handlers)
