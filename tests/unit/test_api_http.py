@@ -236,3 +236,5 @@ def test_non_json_numbers_are_found_only_as_values() -> None:
     assert guard.non_json_number(b'{"a": 1e999}') == "1e999"  # JSON's, but read as inf
     assert guard.non_json_number(b'{"a": 1' + b"0" * 400 + b".5}") is not None
     assert guard.non_json_number(b'{"a": 1e300, "b": -2.5, "c": 10}') is None
+    assert guard.non_json_number(b'{"a": 2E+400}') == "2E+400"
+    assert guard.non_json_number(b'{"a": 1e0308, "b": "1e999 in words"}') is None

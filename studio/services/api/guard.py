@@ -33,6 +33,7 @@ import ipaddress
 import json
 import logging
 import math
+import re
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
@@ -184,12 +185,17 @@ async def _read_body(receive: Receive) -> bytes:
             return b"".join(chunks)
 
 
+# What a number that is not finite needs in its text: a constant Python's reader takes, an
+# exponent of three digits or more (a float overflows past 1.8e308), or 309 digits in a row.
+_MAYBE_NON_FINITE = re.compile(rb"NaN|Infinity|\d[eE][+-]?\d{3}|\d{309}")
+
+
 def non_json_number(body: bytes) -> str | None:
     """The first number of the JSON `body` that is not a finite one, as written (`NaN`,
     `Infinity`, `-Infinity`, or a literal like `1e999` too large for a float), or None (also
     for a body that is not JSON at all: the route names that problem)."""
-    if not body:
-        return None
+    if not body or not _MAYBE_NON_FINITE.search(body):
+        return None  # most bodies: no second parse
     found: list[str] = []
 
     def constant(name: str) -> float:
