@@ -21,7 +21,9 @@ Load-independent figures (CPU time hardly depends on what else runs on the machi
   (the ceiling printed);
 - a waiting page's CPU: `--idle N` episodes (default 8) open, their agents silent for
   `--idle-s` seconds (default 10): the tree's CPU over that time, and per page once the
-  server's own (measured over as long with no episode open) is taken off.
+  server's own (measured over as long with no episode open) is taken off; then the same with
+  each program running (the palette's `when loudness > 10` hat added: the VM checks it at every
+  step and the editor counts the project as running, while nothing on the stage changes).
 
 The machine's load average is printed before and after each round: wall timings on a shared
 machine are noisy; the ratios between the counts, measured in one run, and the CPU figures
@@ -192,7 +194,10 @@ def round_of(port: int, server: int, task: str, n: int, steps: int, out: Path,
 
 def idle_cost(port: int, server: int, task: str, n: int, seconds: float) -> dict[str, float]:
     """CPU of the server's tree over `seconds` with no episode open, then with `n` composite
-    episodes open whose agents send nothing (after they settle)."""
+    episodes open whose agents send nothing (after they settle), then with each of their
+    programs running: the palette's `when loudness > 10` hat added (an edge-activated hat the
+    VM checks at every step, which the editor counts as a running project), whose script
+    changes nothing on the stage (no microphone: the loudness reads -1)."""
     quiet(server)  # the pages of the last round closing, the spare page loading
     alone = _tree_cpu_over(server, seconds)
     agents = [Agent(port, task, 0) for _ in range(n)]
@@ -201,9 +206,17 @@ def idle_cost(port: int, server: int, task: str, n: int, seconds: float) -> dict
     quiet(server)
     crowd = _tree_cpu_over(server, seconds)
     for agent in agents:
+        hat = {"api": "add_block", "args": {"blockType": "event_whengreaterthan"}}
+        step = agent.call("POST", f"{agent.path}/actions", hat)
+        if not step["ok"]:
+            raise RuntimeError(f"the hat was not added: {step}")
+    quiet(server)
+    running = _tree_cpu_over(server, seconds)
+    for agent in agents:
         agent.call("DELETE", agent.path)
-    return {"n": n, "seconds": seconds, "alone": alone, "open": crowd,
-            "per_page": (crowd - alone) / max(n, 1)}  # fmt: skip
+    return {"n": n, "seconds": seconds, "alone": alone, "open": crowd, "running": running,
+            "per_page": (crowd - alone) / max(n, 1),
+            "per_running_page": (running - alone) / max(n, 1)}  # fmt: skip
 
 
 def _tree_cpu_over(server: int, seconds: float) -> float:
@@ -304,6 +317,11 @@ def report(checkout: Path, rounds: list[dict[str, Any]], idle: dict[str, float] 
             f"{idle['open']:.2f} CPU s ({idle['open'] / idle['seconds']:.3f} cores); none "
             f"open {idle['alone']:.2f} CPU s; per page {idle['per_page'] / idle['seconds']:.4f} "
             "cores"
+        )
+        print(
+            f"  the same with a running project (a `when loudness > 10` hat): tree "
+            f"{idle['running']:.2f} CPU s ({idle['running'] / idle['seconds']:.3f} cores); per "
+            f"page {idle['per_running_page'] / idle['seconds']:.4f} cores"
         )
     last = rounds[-1]
     ok = last["rate"] / lone["rate"] >= THROUGHPUT_TARGET

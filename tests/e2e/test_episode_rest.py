@@ -3,10 +3,11 @@
 An episode page waiting for its agent does no VM steps, stage draws or animation frames
 (resources/js/editor-rest.js, deep rest), and an action wakes it first: the action and the
 observation after it see the settled result. A program whose hat fires by itself (`when
-timer > 0.2`) keeps the VM stepping, as the editor does. A page at rest for a second suspends
-its audio context, and a sound started on it still plays to its end (the context resumes on
-wake). Four agents stepping at once through a queue of two places (episodes.editor_work) keep
-every step.
+timer > 0.2`) keeps the VM stepping, as the editor does, yet it draws nothing while the stage
+does not change, and its audio context is suspended all the same once no sound played for a
+second; a running project that turns a sprite is drawn at every step. A sound started on a
+suspended context still plays to its end (the context resumes before the sound starts). Four
+agents stepping at once through a queue of two places (episodes.editor_work) keep every step.
 
 One EpisodeManager on the session's shared browser serves the module.
 """
@@ -138,7 +139,32 @@ SOUND_FLAG = {
     },
     "move": {**TIMER_HAT["move"], "parent": "play"},
 }
+# when green flag clicked: forever turn 15 degrees (a running project that changes the stage
+# at every step)
+SPIN = {
+    "hat": {**FLAG["hat"], "next": "loop"},
+    "loop": {
+        "opcode": "control_forever",
+        "next": None,
+        "parent": "hat",
+        "inputs": {"SUBSTACK": [2, "turn"]},
+        "fields": {},
+        "shadow": False,
+        "topLevel": False,
+    },
+    "turn": {
+        "opcode": "motion_turnright",
+        "next": None,
+        "parent": "loop",
+        "inputs": {"DEGREES": [1, "deg"]},
+        "fields": {},
+        "shadow": False,
+        "topLevel": False,
+    },
+    "deg": _num("turn", "15"),
+}
 AUDIO = "() => vm.runtime.audioEngine.audioContext.state"
+AUDIO_RESTING = "() => studioRest.stats().audioSuspended"
 
 
 def _beep_sb3() -> bytes:
@@ -220,6 +246,14 @@ def test_a_hat_that_fires_by_itself_keeps_the_vm_stepping_and_the_flag_wakes_it(
     loop_thread.run(episode.page.wait_for_function(f"({CAT_X})() === 60", timeout=20_000))
     idle = _js(loop_thread, episode, IDLE_WINDOW)
     assert idle["steps"] > 0 and not idle["resting"]  # the hat is watched every frame
+    # the project counts as running (the hat's checks are threads: the editor's flag is lit),
+    # yet nothing on the stage changes: no draws
+    assert _js(loop_thread, episode, STATS)["running"] and idle["draws"] == 0, idle
+    # no sound for a second: the audio rests though the VM steps (many agents at once keep
+    # their pages stepping; a running context costs CPU even when silent)
+    loop_thread.run(episode.page.wait_for_function(AUDIO_RESTING, timeout=20_000))
+    assert _js(loop_thread, episode, AUDIO) == "suspended"
+    assert not _js(loop_thread, episode, STATS)["resting"]
 
     flag = base64.b64encode(sb3_bytes(project_json(FLAG))).decode()
     _js(loop_thread, episode, LOAD, [flag, "flag.sb3"])
@@ -230,6 +264,27 @@ def test_a_hat_that_fires_by_itself_keeps_the_vm_stepping_and_the_flag_wakes_it(
     _rests(loop_thread, episode)
 
 
+def test_a_running_project_draws_the_stage_when_it_changes(
+    loop_thread: LoopThread, episodes: Any
+) -> None:
+    """A sprite turning at every step is drawn at every step, and the stage shows it."""
+    episode = episodes()
+    spin = base64.b64encode(sb3_bytes(project_json(SPIN))).decode()
+    _js(loop_thread, episode, LOAD, [spin, "spin.sb3"])
+    _rests(loop_thread, episode)
+    _js(loop_thread, episode, "() => vm.greenFlag()")
+    busy = _js(loop_thread, episode, IDLE_WINDOW)
+    assert not busy["resting"] and busy["draws"] >= busy["steps"] - 2 > 20, busy
+    page = episode.page
+    assert page is not None
+    stage = loop_thread.run(page.locator("canvas").first.bounding_box())
+    assert stage is not None
+    shots = [loop_thread.run(page.screenshot(clip=stage)) for _ in range(3)]
+    assert len(set(shots)) > 1  # the turning Cat is on the stage the page shows
+    _js(loop_thread, episode, "() => vm.stopAll()")
+    _rests(loop_thread, episode)
+
+
 def test_a_page_at_rest_suspends_its_audio_and_a_sound_still_plays_to_its_end(
     loop_thread: LoopThread, episodes: Any
 ) -> None:
@@ -237,15 +292,16 @@ def test_a_page_at_rest_suspends_its_audio_and_a_sound_still_plays_to_its_end(
     assert episode.page is not None
     _js(loop_thread, episode, LOAD, [base64.b64encode(_beep_sb3()).decode(), "beep.sb3"])
     _rests(loop_thread, episode)
-    loop_thread.run(
-        episode.page.wait_for_function("() => studioRest.stats().audioSuspended", timeout=20_000)
-    )
+    loop_thread.run(episode.page.wait_for_function(AUDIO_RESTING, timeout=20_000))
     assert _js(loop_thread, episode, AUDIO) == "suspended"
     assert _js(loop_thread, episode, CAT_X) == 50
+    wakes = _js(loop_thread, episode, STATS)["audioWakes"]
     _js(loop_thread, episode, "() => vm.greenFlag()")  # from a resting, silent page
+    # "play until done" ends only once the sound has played through a running context
     loop_thread.run(episode.page.wait_for_function(f"({CAT_X})() === 60", timeout=20_000))
-    assert _js(loop_thread, episode, AUDIO) == "running"  # woken, and the sound played through
+    assert _js(loop_thread, episode, STATS)["audioWakes"] == wakes + 1  # resumed for the sound
     _rests(loop_thread, episode)
+    loop_thread.run(episode.page.wait_for_function(AUDIO_RESTING, timeout=20_000))
 
 
 def test_four_agents_at_once_keep_every_step(
