@@ -111,6 +111,8 @@ REST_STEPS = """() => {
   out.snapshot = steps(1);
   vm.greenFlag();  // a forever loop that changes nothing: a running project
   out.running = steps(5);
+  vm.runtime.targets.find((t) => !t.isStage).setXY(0, 0);  // a change while it runs
+  out.running_move = steps(5);
   vm.stopAll();
   steps(2);
   studioRest.allow(false);
@@ -139,13 +141,16 @@ async def _count_draws(pool: Any) -> dict[str, int]:
 
 
 def test_the_idle_stage_rests_and_draws_what_changes(loop_thread: Any, browser_pool: Any) -> None:
-    """Issue 31, point 11: an idle editor's VM steps no longer redraw the stage each frame."""
+    """Issue 31, point 11: an idle editor's VM steps no longer redraw the stage each frame;
+    issue 39: nor do a running project's steps that change nothing on it."""
     out = loop_thread.run(_count_draws(browser_pool))
 
     assert out["idle"] == 0
     assert out["after_move"] == 1  # the move is drawn once, then it rests again
     assert out["snapshot"] == 1
-    assert out["running"] == 5  # a running project is drawn every frame
+    # a running project is drawn as it changes the stage: its start, then a move
+    assert out["running"] == 1
+    assert out["running_move"] == 1
     assert out["not_allowed"] == 5  # a live episode sees every frame
     assert out["allowed_again"] == 0
     assert out["direct"] == 1
