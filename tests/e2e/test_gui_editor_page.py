@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from studio.services.core.sb3 import read_project_json
+from studio.services.runtime import editions
+from studio.services.runtime.editions import Edition
 from tests.helpers.sample_task import (
     GOLDEN_BLOCKS,
     not_a_zip_sb3,
@@ -127,10 +129,10 @@ REST_STEPS = """() => {
 }"""
 
 
-async def _count_draws(pool: Any) -> dict[str, int]:
+async def _count_draws(pool: Any, edition: Edition) -> dict[str, int]:
     page = await pool.context.new_page()
     try:
-        await page.goto(pool.server.url("editor.html"))
+        await page.goto(pool.server.url(editions.info(edition).editor_page))
         await page.wait_for_function("window.studioEditorReady === true", timeout=60_000)
         looping = base64.b64encode(sb3_bytes(project_json(FOREVER_BLOCKS))).decode()
         await page.evaluate(LOAD, [looping, "looping.sb3"])
@@ -140,10 +142,14 @@ async def _count_draws(pool: Any) -> dict[str, int]:
         await page.close()
 
 
-def test_the_idle_stage_rests_and_draws_what_changes(loop_thread: Any, browser_pool: Any) -> None:
+@pytest.mark.parametrize("edition", [Edition.CURRENT, Edition.CLASSIC])
+def test_the_idle_stage_rests_and_draws_what_changes(
+    edition: Edition, loop_thread: Any, browser_pool: Any
+) -> None:
     """Issue 31, point 11: an idle editor's VM steps no longer redraw the stage each frame;
-    issue 39: nor do a running project's steps that change nothing on it."""
-    out = loop_thread.run(_count_draws(browser_pool))
+    issue 39: nor do a running project's steps that change nothing on it. On both editions
+    (the classic one is the published runner's: its renderer is an older scratch-render)."""
+    out = loop_thread.run(_count_draws(browser_pool, edition))
 
     assert out["idle"] == 0
     assert out["after_move"] == 1  # the move is drawn once, then it rests again
