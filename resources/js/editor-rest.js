@@ -152,6 +152,8 @@
     }
 
     function afterStep() {
+      // only deep rest stops the loop or the audio: other pages pay nothing more per step
+      if (!gate.deep || !gate.allowed) { gate.idle = 0; return; }
       // a thread may be playing a note of its own (the music extension's players are not in
       // any sprite's sound bank): only a VM with no thread and no sound is quiet
       const quiet = runtime.threads.length === 0 && !soundPlaying();
